@@ -1,0 +1,69 @@
+/**
+ * The one error catalog. Every error the framework raises at request time carries a stable code, an HTTP status and
+ * a message; `response/render-error.ts` is the only place that turns them into a response body. Boot-time mistakes
+ * in declarations throw `DeclarationError` instead, and never reach a client.
+ * `docs/errors.md` lists the same codes; a test keeps the two in step.
+ */
+import type { ConstraintViolation } from './validation/violation.js';
+
+/** A code, a status, and the sentence a client reads. */
+export interface ErrorDefinition {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+}
+
+const define = <T extends Record<string, ErrorDefinition>>(catalog: T): Readonly<T> => Object.freeze(catalog);
+
+/** Every request-time error of the framework. */
+export const ERRORS = define({
+  ROUTE_NOT_FOUND: { code: 'API_ERR_ROUTING_NOT_FOUND', status: 404, title: 'No route matches the request path.' },
+  METHOD_NOT_ALLOWED: { code: 'API_ERR_ROUTING_METHOD_NOT_ALLOWED', status: 405, title: 'The path exists, the method is not exposed on it.' },
+  ITEM_NOT_FOUND: { code: 'API_ERR_STATE_NOT_FOUND', status: 404, title: 'The item does not exist (or the identifier is not a valid one).' },
+  NOT_ACCEPTABLE: { code: 'API_ERR_NEGOTIATE_NOT_ACCEPTABLE', status: 406, title: 'The Accept header names no format the operation can produce.' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 'API_ERR_NEGOTIATE_UNSUPPORTED_MEDIA_TYPE', status: 415, title: 'The Content-Type of the body is not one the operation reads.' },
+  CONTENT_TYPE_MISSING: { code: 'API_ERR_NEGOTIATE_CONTENT_TYPE_MISSING', status: 415, title: 'A request body was sent without a Content-Type header.' },
+  MALFORMED_BODY: { code: 'API_ERR_DESERIALIZE_MALFORMED', status: 400, title: 'The request body is not valid JSON.' },
+  EMPTY_BODY: { code: 'API_ERR_DESERIALIZE_EMPTY', status: 400, title: 'The operation needs a request body and none was sent.' },
+  BODY_NOT_OBJECT: { code: 'API_ERR_DESERIALIZE_NOT_AN_OBJECT', status: 400, title: 'The request body must be a JSON object.' },
+  UPDATE_NOT_ALLOWED: { code: 'API_ERR_DESERIALIZE_UPDATE_NOT_ALLOWED', status: 400, title: 'A POST body carries an @id: POST creates, it does not update.' },
+  INVALID_PARAMETER: { code: 'API_ERR_PARAMETERS_INVALID', status: 400, title: 'A query parameter has a value the operation cannot use.' },
+  VALIDATION_FAILED: { code: 'API_ERR_VALIDATION_FAILED', status: 400, title: 'The input breaks one or more constraints (ConstraintViolationList).' },
+  PAYLOAD_TOO_LARGE: { code: 'API_ERR_REQUEST_TOO_LARGE', status: 413, title: 'The request body is larger than the configured limit.' },
+  STILL_REFERENCED: { code: 'API_ERR_STATE_STILL_REFERENCED', status: 409, title: 'The item cannot be deleted while other items point at it.' },
+  CONFLICT: { code: 'API_ERR_STATE_CONFLICT', status: 409, title: 'The write conflicts with the stored data.' },
+  INTERNAL: { code: 'API_ERR_INTERNAL', status: 500, title: 'An unexpected error; details are logged, never sent.' },
+});
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** A request-time error: thrown by any stage, rendered by `response/render-error.ts`. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly violations: readonly ConstraintViolation[] | undefined;
+
+  constructor(
+    name: ErrorName,
+    detail: string,
+    options: { headers?: Record<string, string>; violations?: readonly ConstraintViolation[]; cause?: unknown } = {},
+  ) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    const definition = ERRORS[name];
+    this.name = 'ApiError';
+    this.code = definition.code;
+    this.status = definition.status;
+    this.headers = options.headers ?? {};
+    this.violations = options.violations;
+  }
+}
+
+/** A mistake in the declarations, found at start-up; the message names the resource and the field. */
+export class DeclarationError extends Error {
+  readonly code = 'API_ERR_DECLARATION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeclarationError';
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Builds the frozen metadata from the declarations, through an ordered list of small passes:
+ * collect declarations → build fields → link relations → build operations → freeze.
+ * Every mistake is a `DeclarationError` naming the resource and the field, thrown at start-up.
+ */
+import { DeclarationError } from '../errors.js';
+import { didYouMean } from './did-you-mean.js';
+import { toPathSegment, toSnakeCase } from './naming.js';
+import { buildFields } from './passes/build-fields.js';
+import { buildOperations } from './passes/build-operations.js';
+import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
+import { linkRelations } from './passes/link-relations.js';
+import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from './types.js';
+
+export interface BuildMetadataOptions {
+  /** Declared resources: `defineResource` objects and `@ApiResource` classes, in any mix. */
+  readonly resources: readonly ResourceInput[];
+  /** The route prefix (default `/api`). */
+  readonly prefix?: string;
+}
+
+const IDENTIFIER = { name: 'id', column: 'id', type: 'integer' } as const;
+
+export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
+  const prefix = options.prefix ?? '/api';
+  if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix)) throw new DeclarationError(`The prefix "${prefix}" must look like "/api" (or be empty).`);
+
+  const declarations = collectDeclarations(options.resources);
+  const names = new Set(declarations.map((d) => d.name));
+  const fieldsByResource = new Map<string, FieldMetadata[]>(declarations.map((d) => [d.name, buildFields(d, names)]));
+  linkRelations(fieldsByResource);
+
+  const tables = new Map<string, string>();
+  const resources: ResourceMetadata[] = declarations.map((declaration) => {
+    const plural = declaration.plural ?? toPathSegment(declaration.name);
+    const collectionPath = `${prefix}/${plural}`;
+    const table = declaration.table ?? toSnakeCase(declaration.name);
+    const clash = tables.get(table);
+    if (clash) throw new DeclarationError(`Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`);
+    tables.set(table, declaration.name);
+    return {
+      name: declaration.name,
+      description: declaration.description,
+      plural,
+      collectionPath,
+      table,
+      identifier: IDENTIFIER,
+      fields: fieldsByResource.get(declaration.name)!,
+      operations: buildOperations(declaration, collectionPath, plural),
+      provider: declaration.provider,
+      processor: declaration.processor,
+    };
+  });
+
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const byPath = new Map(resources.map((r) => [r.collectionPath, r]));
+  const registry: MetadataRegistry = {
+    prefix,
+    resources,
+    resource(name) {
+      const found = byName.get(name);
+      if (!found) throw new DeclarationError(`Unknown resource "${name}".${didYouMean(name, byName.keys())}`);
+      return found;
+    },
+    resourceByPath: (path) => byPath.get(path),
+  };
+  return deepFreeze(registry);
+}
+
+/** User objects inside metadata that keep their own state: referenced, never frozen. */
+const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor']);
+
+/** Freezes plain data recursively; user objects (providers, processors) and class instances are left as they are. */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return value;
+  Object.freeze(value);
+  for (const key of Reflect.ownKeys(value)) {
+    if (!USER_OBJECTS.has(key)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
+}

@@ -1,0 +1,39 @@
+/**
+ * "Did you mean" for boot-time messages: the closest known name to a mistyped one, when it is close enough to be a
+ * likely typo (Levenshtein distance, case-insensitive).
+ */
+
+function distance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0]!;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j]!;
+      previous[j] = Math.min(above + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length]!;
+}
+
+/** The closest candidate, or undefined when none is within a typo's reach. */
+export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  const wanted = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = distance(wanted, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** ` Did you mean "x"?` or an empty string, to append to a message. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const suggestion = closest(name, candidates);
+  return suggestion === undefined ? '' : ` Did you mean "${suggestion}"?`;
+}

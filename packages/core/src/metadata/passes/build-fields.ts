@@ -1,0 +1,166 @@
+/**
+ * Pass 2: check every field declaration and normalize it into field metadata (kind, column, flags, IRI). Relation
+ * targets are checked here too; inverse sides are completed by the next pass.
+ */
+import type {
+  FieldDeclaration,
+  JsonValue,
+  ResourceDeclaration,
+  ScalarFieldDeclaration,
+  ScalarType,
+  ToManyDeclaration,
+  ToOneDeclaration,
+} from '../../declare/types.js';
+import { declarationOf } from '../../declare/decorators.js';
+import { DeclarationError } from '../../errors.js';
+import { didYouMean } from '../did-you-mean.js';
+import { toSnakeCase } from '../naming.js';
+import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../types.js';
+
+export const SCALAR_TYPES: readonly ScalarType[] = [
+  'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
+];
+
+const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column'];
+const KEYS = {
+  scalar: ['type', 'nullable', 'default', ...COMMON_KEYS],
+  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', ...COMMON_KEYS],
+  toMany: ['toMany', 'mappedBy', 'description', 'readable', 'writable', 'iri'],
+} as const;
+const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
+
+export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet<string>): FieldMetadata[] {
+  const where = (field: string) => `Resource "${declaration.name}", field "${field}"`;
+  const columns = new Map<string, string>([['id', 'id']]);
+
+  return Object.entries(declaration.fields).map(([name, field]) => {
+    if (name === 'id') throw new DeclarationError(`${where(name)}: "id" is the generated identifier and cannot be declared.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.startsWith('@')) {
+      throw new DeclarationError(`${where(name)}: a field name must be a JavaScript identifier.`);
+    }
+    if (field === null || typeof field !== 'object') throw new DeclarationError(`${where(name)}: the declaration must be an object.`);
+    const kind = 'toOne' in field ? 'toOne' : 'toMany' in field ? 'toMany' : 'type' in field ? 'scalar' : undefined;
+    for (const key of Object.keys(field)) {
+      const allowed: readonly string[] = kind ? KEYS[kind] : ALL_KEYS;
+      if (!allowed.includes(key)) {
+        const hint = kind ? didYouMean(key, allowed) : didYouMean(key, ['type', 'toOne', 'toMany']);
+        throw new DeclarationError(`${where(name)}: unknown option "${key}".${hint}`);
+      }
+    }
+    if (kind === undefined) {
+      throw new DeclarationError(`${where(name)}: give a "type" (${SCALAR_TYPES.join(', ')}), or "toOne" / "toMany" for a relation.`);
+    }
+    for (const flag of ['readable', 'writable', 'immutable', 'nullable'] as const) {
+      const value = (field as unknown as Record<string, unknown>)[flag];
+      if (value !== undefined && typeof value !== 'boolean') throw new DeclarationError(`${where(name)}: "${flag}" must be true or false.`);
+    }
+    const metadata =
+      kind === 'scalar'
+        ? buildScalar(name, field as ScalarFieldDeclaration, declaration.name, where(name))
+        : kind === 'toOne'
+          ? buildToOne(name, field as ToOneDeclaration, declaration.name, names, where(name))
+          : buildToMany(name, field as ToManyDeclaration, declaration.name, names, where(name));
+    if ('column' in metadata) {
+      const clash = columns.get(metadata.column);
+      if (clash) throw new DeclarationError(`${where(name)}: column "${metadata.column}" is already used by field "${clash}".`);
+      columns.set(metadata.column, name);
+    }
+    return metadata;
+  });
+}
+
+function common(name: string, field: FieldDeclaration, resource: string) {
+  return {
+    name,
+    description: field.description,
+    readable: field.readable ?? true,
+    writable: field.writable ?? true,
+    immutable: ('immutable' in field && field.immutable) || false,
+    iri: field.iri ?? `${resource}/${name}`,
+  };
+}
+
+function buildScalar(name: string, field: ScalarFieldDeclaration, resource: string, where: string): ScalarFieldMetadata {
+  if (!SCALAR_TYPES.includes(field.type)) {
+    throw new DeclarationError(`${where}: unknown type "${String(field.type)}".${didYouMean(String(field.type), SCALAR_TYPES)} Known types: ${SCALAR_TYPES.join(', ')}.`);
+  }
+  const nullable = field.nullable ?? false;
+  if (field.default !== undefined) assertDefaultFits(field.type, field.default, nullable, where);
+  const base = common(name, field, resource);
+  if (field.type === 'password') {
+    // A password is accepted, hashed and stored; it is never sent back.
+    if (field.readable === true) throw new DeclarationError(`${where}: a password field can never be readable.`);
+    if (field.default !== undefined) throw new DeclarationError(`${where}: a password field cannot have a default.`);
+    base.readable = false;
+  }
+  return { ...base, kind: 'scalar', type: field.type, nullable, default: field.default, column: field.column ?? toSnakeCase(name) };
+}
+
+function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean, where: string): void {
+  const fits =
+    value === null
+      ? nullable
+      : value === 'now'
+        ? type === 'datetime' || type === 'date'
+        : {
+            string: typeof value === 'string',
+            text: typeof value === 'string',
+            password: false,
+            integer: Number.isInteger(value),
+            float: typeof value === 'number',
+            boolean: typeof value === 'boolean',
+            datetime: typeof value === 'string' && !Number.isNaN(Date.parse(value)),
+            date: typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value),
+            json: true,
+            'string[]': Array.isArray(value) && value.every((item) => typeof item === 'string'),
+          }[type];
+  if (!fits) throw new DeclarationError(`${where}: the default ${JSON.stringify(value)} is not a valid ${type}${value === null ? ' (the field is not nullable)' : ''}.`);
+}
+
+function targetName(target: unknown, names: ReadonlySet<string>, where: string): string {
+  let name: string;
+  if (typeof target === 'string') name = target;
+  else if (typeof target === 'function') {
+    const cls = (target as () => unknown)();
+    const declaration = declarationOf(cls);
+    if (!declaration) throw new DeclarationError(`${where}: the relation target ${typeof cls === 'function' ? `class "${cls.name}"` : String(cls)} is not an @ApiResource class.`);
+    name = declaration.name;
+  } else throw new DeclarationError(`${where}: the relation target must be a resource name or a class thunk.`);
+  if (!names.has(name)) throw new DeclarationError(`${where}: unknown relation target "${name}".${didYouMean(name, names)}`);
+  return name;
+}
+
+function buildToOne(name: string, field: ToOneDeclaration, resource: string, names: ReadonlySet<string>, where: string): ToOneFieldMetadata {
+  const onDelete = field.onDelete ?? 'restrict';
+  if (!['restrict', 'cascade', 'set null'].includes(onDelete)) {
+    throw new DeclarationError(`${where}: onDelete must be "restrict", "cascade" or "set null".${didYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`);
+  }
+  const nullable = field.nullable ?? false;
+  if (onDelete === 'set null' && !nullable) throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
+  return {
+    ...common(name, field, resource),
+    kind: 'toOne',
+    target: targetName(field.toOne, names, where),
+    inversedBy: field.inversedBy,
+    nullable,
+    onDelete,
+    column: field.column ?? `${toSnakeCase(name)}_id`,
+  };
+}
+
+function buildToMany(name: string, field: ToManyDeclaration, resource: string, names: ReadonlySet<string>, where: string): ToManyFieldMetadata {
+  if (typeof field.mappedBy !== 'string') {
+    throw new DeclarationError(`${where}: a to-many relation needs "mappedBy", the to-one field of the target that points back.`);
+  }
+  if (field.writable === true) {
+    throw new DeclarationError(`${where}: a to-many relation is the inverse side and is read-only; write its owning side "${field.mappedBy}" instead.`);
+  }
+  return {
+    ...common(name, field, resource),
+    kind: 'toMany',
+    writable: false,
+    nullable: false,
+    target: targetName(field.toMany, names, where),
+    mappedBy: field.mappedBy,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Pass 4: the operations of a resource, with their method, URI template, stable name, success status, body formats
+ * and the stages they run. Stages are decided here once, never per request.
+ */
+import type { OperationDeclaration, OperationKind, ResourceDeclaration } from '../../declare/types.js';
+import { DeclarationError } from '../../errors.js';
+import { didYouMean } from '../did-you-mean.js';
+import type { HttpMethod, OperationMetadata, OperationStages } from '../types.js';
+
+export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
+const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor'];
+
+const JSON_FORMATS = ['application/ld+json', 'application/json'];
+
+interface KindTraits {
+  method: HttpMethod;
+  collection: boolean;
+  status: 200 | 201 | 204;
+  suffix: string;
+  stages: OperationStages;
+  inputFormats: readonly string[];
+  describe: (name: string) => string;
+}
+
+const stages = (read: boolean, deserialize: boolean, write: boolean, serialize: boolean): OperationStages => ({
+  read,
+  deserialize,
+  validate: deserialize,
+  write,
+  serialize,
+});
+
+/** Everything that follows from an operation's kind, in one table. */
+const TRAITS: Record<OperationKind, KindTraits> = {
+  getCollection: { method: 'GET', collection: true, status: 200, suffix: 'get_collection', stages: stages(true, false, false, true), inputFormats: [], describe: (n) => `Retrieves the collection of ${n} resources.` },
+  post: { method: 'POST', collection: true, status: 201, suffix: 'post', stages: stages(false, true, true, true), inputFormats: JSON_FORMATS, describe: (n) => `Creates a ${n} resource.` },
+  get: { method: 'GET', collection: false, status: 200, suffix: 'id_get', stages: stages(true, false, false, true), inputFormats: [], describe: (n) => `Retrieves a ${n} resource.` },
+  put: { method: 'PUT', collection: false, status: 200, suffix: 'id_put', stages: stages(true, true, true, true), inputFormats: JSON_FORMATS, describe: (n) => `Replaces the ${n} resource.` },
+  patch: { method: 'PATCH', collection: false, status: 200, suffix: 'id_patch', stages: stages(true, true, true, true), inputFormats: ['application/merge-patch+json', ...JSON_FORMATS], describe: (n) => `Updates the ${n} resource.` },
+  delete: { method: 'DELETE', collection: false, status: 204, suffix: 'id_delete', stages: stages(true, false, true, false), inputFormats: [], describe: (n) => `Removes the ${n} resource.` },
+};
+
+export function buildOperations(declaration: ResourceDeclaration, collectionPath: string, plural: string): OperationMetadata[] {
+  const declared = declaration.operations ?? OPERATION_KINDS;
+  if (!Array.isArray(declared)) throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
+  const seen = new Set<OperationKind>();
+  return declared.map((entry: OperationKind | OperationDeclaration) => {
+    const options: OperationDeclaration = typeof entry === 'string' ? { kind: entry } : entry;
+    const where = `Resource "${declaration.name}", operation "${String(options?.kind)}"`;
+    if (options === null || typeof options !== 'object') throw new DeclarationError(`Resource "${declaration.name}": an operation must be a kind name or an object with "kind".`);
+    if (!OPERATION_KINDS.includes(options.kind)) {
+      throw new DeclarationError(`${where}: unknown operation kind.${didYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`);
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPERATION_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
+    }
+    if (seen.has(options.kind)) throw new DeclarationError(`${where}: declared twice.`);
+    seen.add(options.kind);
+    const traits = TRAITS[options.kind];
+    return {
+      kind: options.kind,
+      name: `api_${plural}_${traits.suffix}`,
+      resource: declaration.name,
+      method: traits.method,
+      uriTemplate: traits.collection ? collectionPath : `${collectionPath}/{id}`,
+      collection: traits.collection,
+      description: options.description ?? traits.describe(declaration.name),
+      status: traits.status,
+      stages: traits.stages,
+      inputFormats: traits.inputFormats,
+      provider: options.provider ?? declaration.provider,
+      processor: options.processor ?? declaration.processor,
+    };
+  });
+}

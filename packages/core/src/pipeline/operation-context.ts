@@ -1,0 +1,69 @@
+/**
+ * The typed operation context: what the transport hands to the pipeline (an `OperationRequest`), what is built once
+ * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
+ */
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { PaginationOptions } from '../query/pagination.js';
+import type { Denormalizer } from '../serializer/denormalize.js';
+import type { Normalizer } from '../serializer/normalize.js';
+import type { OutputFormat } from '../serializer/vocabulary.js';
+import type { CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Database } from '../state/database.js';
+import type { ConstraintViolation } from '../validation/violation.js';
+
+/** A request as the pipeline sees it, whatever the transport. */
+export interface OperationRequest {
+  /** The raw `{id}` URI variable (item operations). */
+  readonly id: string | undefined;
+  readonly query: Readonly<Record<string, string | string[] | undefined>>;
+  /** The raw query string without `?`, to rebuild page IRIs in the client's parameter order. */
+  readonly rawQuery: string;
+  /** The path without query string. */
+  readonly path: string;
+  /** The parsed body; undefined when none was sent. */
+  readonly body: unknown;
+  readonly contentType: string | undefined;
+  readonly accept: string | undefined;
+  /** `http://host:port`, for absolute IRIs. */
+  readonly origin: string;
+}
+
+/** What the stages return to the transport. */
+export interface OperationResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** Undefined for an empty body (204). */
+  readonly body: unknown;
+}
+
+/** Built once when the plugin starts; shared by every request. */
+export interface Runtime {
+  readonly registry: MetadataRegistry;
+  readonly database: Database;
+  readonly pagination: PaginationOptions;
+  readonly normalizer: Normalizer;
+  readonly denormalizer: Denormalizer;
+  /** The provider and processor of each operation (declared, or the built-in ones). */
+  readonly providers: ReadonlyMap<OperationMetadata, StateProvider>;
+  readonly processors: ReadonlyMap<OperationMetadata, StateProcessor>;
+}
+
+export interface OperationContext {
+  readonly runtime: Runtime;
+  readonly resource: ResourceMetadata;
+  readonly operation: OperationMetadata;
+  readonly request: OperationRequest;
+  /** negotiate */
+  format: OutputFormat;
+  /** parameters */
+  id: number | undefined;
+  page: PageRequest | null;
+  /** read: the item as stored (item operations) */
+  previous: Entity | null;
+  /** read: the page (collection operations) */
+  collection: CollectionPage | null;
+  /** deserialize → write: the new state; write → serialize: the stored item */
+  data: Entity | null;
+  /** deserialize → validate */
+  violations: ConstraintViolation[];
+}

@@ -1,0 +1,25 @@
+/**
+ * Stage 4, read. Asks the operation's state provider for the item (`context.previous`) or the page
+ * (`context.collection`). Throws 404 when the item does not exist.
+ */
+import { ApiError } from '../../errors.js';
+import type { CollectionPage, Entity } from '../../state/contracts.js';
+import type { OperationContext } from '../operation-context.js';
+
+export async function read(context: OperationContext): Promise<void> {
+  const { runtime, operation, resource } = context;
+  const result = await runtime.providers.get(operation)!.provide({
+    operation,
+    resource,
+    id: context.id,
+    page: context.page,
+    db: runtime.database.knex,
+  });
+  if (operation.collection) {
+    context.collection = result as CollectionPage;
+    return;
+  }
+  if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+  context.previous = result as Entity;
+  context.data = result as Entity;
+}

@@ -1,0 +1,93 @@
+/**
+ * The composition root: a Fastify plugin that builds the metadata once, opens the database, syncs the schema,
+ * wires the built-in (or declared) providers and processors, and registers the API's routes under the prefix.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Knex } from 'knex';
+import { buildMetadata } from './metadata/build-metadata.js';
+import type { ResourceInput } from './metadata/passes/collect-declarations.js';
+import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
+import type { Runtime } from './pipeline/operation-context.js';
+import { DEFAULT_PAGINATION, type PaginationOptions } from './query/pagination.js';
+import { apiRoutes } from './routing/api-routes.js';
+import { createDenormalizer } from './serializer/denormalize.js';
+import { createNormalizer } from './serializer/normalize.js';
+import type { StateProcessor, StateProvider } from './state/contracts.js';
+import { type Database, openDatabase } from './state/database.js';
+import { createKnexState } from './state/knex/knex-state.js';
+import { syncSchema } from './state/schema-sync.js';
+
+export interface ResourceApiOptions {
+  /** The resources: `defineResource` objects and `@ApiResource` classes. */
+  readonly resources: readonly ResourceInput[];
+  /**
+   * The database: `sqlite::memory:`, `sqlite:/path/file.db`, `postgres://user@host:5432/db`, or a knex instance.
+   * Default `sqlite:var/data.db` (relative to the working directory).
+   */
+  readonly database?: string | Knex;
+  /** PostgreSQL only: the schema to create the tables in (default: the connection's search path). */
+  readonly databaseSchema?: string;
+  /** Create missing tables and columns at start (default true). */
+  readonly schemaSync?: boolean;
+  /** The route prefix (default `/api`). */
+  readonly prefix?: string;
+  /** Pagination settings; each one defaults as in `DEFAULT_PAGINATION`. */
+  readonly pagination?: Partial<PaginationOptions>;
+  /** Leave null values out of responses, as API Platform 3 does (default true). */
+  readonly skipNullValues?: boolean;
+  /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
+  readonly bodyLimit?: number;
+}
+
+/** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
+export interface ResourceApiHandle {
+  readonly metadata: MetadataRegistry;
+  readonly database: Database;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    resourceApi: ResourceApiHandle;
+  }
+}
+
+async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptions): Promise<void> {
+  const registry = buildMetadata({ resources: options.resources, prefix: options.prefix });
+  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema });
+  app.addHook('onClose', () => database.close());
+  if (options.schemaSync ?? true) await syncSchema(database, registry);
+
+  const state = createKnexState(database, registry);
+  const providers = new Map<OperationMetadata, StateProvider>();
+  const processors = new Map<OperationMetadata, StateProcessor>();
+  for (const resource of registry.resources) {
+    for (const operation of resource.operations) {
+      providers.set(operation, operation.provider ?? state.provider);
+      processors.set(operation, operation.processor ?? state.processor);
+    }
+  }
+
+  const runtime: Runtime = {
+    registry,
+    database,
+    pagination: { ...DEFAULT_PAGINATION, ...options.pagination },
+    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true }),
+    denormalizer: createDenormalizer(registry, state.existingIds),
+    providers,
+    processors,
+  };
+
+  app.decorate('resourceApi', { metadata: registry, database });
+  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024 });
+}
+
+/**
+ * The Fastify plugin.
+ *
+ * @example
+ * const app = Fastify();
+ * await app.register(resourceApi, { resources: [Book, Author], database: 'sqlite:var/bookshop.db' });
+ * await app.listen({ port: 8000 });
+ */
+export const resourceApi = fp(resourceApiPlugin, { name: '@resource-api/core', fastify: '5.x' });

@@ -1,0 +1,96 @@
+/**
+ * The API's routes, registered under the prefix in their own Fastify context: one route per operation, 405 with
+ * `Allow` for the other methods of a known path, JSON-LD contexts, the entrypoint, and the 404 / error handlers that
+ * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
+import { runOperation } from '../pipeline/run-operation.js';
+import { negotiateOutput } from '../pipeline/stages/negotiate.js';
+import { renderError } from '../response/render-error.js';
+import { buildContext, buildEntrypoint, docsUrl } from '../serializer/jsonld/context.js';
+import { API_DOC_REL, MEDIA_TYPES } from '../serializer/vocabulary.js';
+import { registerBodyParsers } from './body-parsers.js';
+import { originOf, toOperationRequest } from './to-operation-request.js';
+
+export interface ApiRoutesOptions {
+  readonly runtime: Runtime;
+  readonly bodyLimit: number;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+function send(reply: FastifyReply, response: OperationResponse): FastifyReply {
+  return reply.code(response.status).headers(response.headers).send(response.body);
+}
+
+/** A JSON-LD document that is not an operation's (contexts, entrypoint): 406 unless the client takes JSON. */
+function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
+  const type = negotiateOutput(request.headers.accept);
+  if (!type) throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${MEDIA_TYPES.jsonld}", "${MEDIA_TYPES.json}".`);
+  return reply.header('content-type', `${type}; charset=utf-8`).send(body);
+}
+
+export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
+  const { runtime } = options;
+  const { registry } = runtime;
+  const prefix = registry.prefix;
+  const local = (template: string) => template.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1') || '/';
+
+  registerBodyParsers(app, options.bodyLimit);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('link', `<${docsUrl(originOf(request), registry)}>; rel="${API_DOC_REL}"`);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const rendered = renderError(error, { accept: request.headers.accept, prefix });
+    if (rendered.unexpected) request.log.error({ err: error }, 'unexpected error');
+    else request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
+    return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  });
+
+  app.setNotFoundHandler((request) => {
+    throw new ApiError('ROUTE_NOT_FOUND', `No route found for "${request.method} ${request.url.split('?')[0]}".`);
+  });
+
+  const byPath = new Map<string, Set<string>>();
+  for (const resource of registry.resources) {
+    for (const operation of resource.operations) {
+      app.route({
+        method: operation.method,
+        url: local(operation.uriTemplate),
+        handler: async (request, reply) => send(reply, await runOperation(runtime, operation, toOperationRequest(request))),
+      });
+      const methods = byPath.get(operation.uriTemplate) ?? new Set<string>();
+      methods.add(operation.method);
+      byPath.set(operation.uriTemplate, methods);
+    }
+  }
+
+  for (const [template, methods] of byPath) {
+    const allowed = METHODS.filter((m) => methods.has(m)).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+    const allow = allowed.join(', ');
+    const others = [...METHODS, 'HEAD'].filter((m) => !allowed.includes(m));
+    if (others.length > 0) {
+      app.route({
+        method: others,
+        url: local(template),
+        handler: async (request) => {
+          throw new ApiError('METHOD_NOT_ALLOWED', `No route found for "${request.method} ${request.url.split('?')[0]}": Method Not Allowed (Allow: ${allow}).`, { headers: { allow } });
+        },
+      });
+    }
+    app.options(local(template), async (_request, reply) => reply.code(204).header('allow', `${allow}, OPTIONS`).send());
+  }
+
+  app.get('/contexts/:name', async (request, reply) => {
+    const name = (request.params as { name: string }).name.replace(/\.jsonld$/, '');
+    const body = buildContext(name, registry, originOf(request));
+    if (!body) throw new ApiError('ROUTE_NOT_FOUND', `No context found for type "${name}".`);
+    return sendDocument(request, reply, body);
+  });
+
+  app.get('/', async (request, reply) => sendDocument(request, reply, buildEntrypoint(registry)));
+}

@@ -1,0 +1,20 @@
+/** The HTTP side of the operation context: a Fastify request → the transport-agnostic `OperationRequest`. */
+import type { FastifyRequest } from 'fastify';
+import type { OperationRequest } from '../pipeline/operation-context.js';
+
+export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+
+export function toOperationRequest(request: FastifyRequest): OperationRequest {
+  const { url } = request;
+  const mark = url.indexOf('?');
+  return {
+    id: (request.params as { id?: string }).id,
+    query: request.query as OperationRequest['query'],
+    rawQuery: mark === -1 ? '' : url.slice(mark + 1),
+    path: mark === -1 ? url : url.slice(0, mark),
+    body: request.body ?? undefined,
+    contentType: request.headers['content-type'],
+    accept: request.headers.accept,
+    origin: originOf(request),
+  };
+}

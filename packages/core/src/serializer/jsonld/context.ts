@@ -1,0 +1,54 @@
+/**
+ * JSON-LD documents that are not items: the context of each type (`/api/contexts/Book`), of errors, violation lists
+ * and the entrypoint, and the entrypoint itself (`GET /api`). `@vocab` is absolute, on the request's own host, so
+ * Hydra clients expand types to the classes of the API documentation.
+ */
+import type { MetadataRegistry } from '../../metadata/types.js';
+import { toLowerFirst } from '../../metadata/naming.js';
+import { HYDRA_NS } from '../vocabulary.js';
+
+/** Context names that exist besides the resources. */
+export const BUILTIN_CONTEXTS = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const;
+
+/** The URL of the Hydra API documentation, `http://host/api/docs.jsonld`. */
+export const docsUrl = (origin: string, registry: MetadataRegistry): string => `${origin}${registry.prefix}/docs.jsonld`;
+
+/** The context document of `name`, or undefined when no such type exists. */
+export function buildContext(name: string, registry: MetadataRegistry, origin: string): Record<string, unknown> | undefined {
+  const base: Record<string, unknown> = { '@vocab': `${docsUrl(origin, registry)}#`, hydra: HYDRA_NS };
+  if (name === 'Error') return { '@context': base };
+  if (name === 'ConstraintViolationList') {
+    for (const term of ['violations', 'propertyPath', 'message', 'code']) base[term] = `ConstraintViolationList/${term}`;
+    return { '@context': base };
+  }
+  if (name === 'Entrypoint') {
+    for (const resource of entrypointResources(registry)) {
+      base[toLowerFirst(resource.name)] = { '@id': `Entrypoint/${toLowerFirst(resource.name)}`, '@type': '@id' };
+    }
+    return { '@context': base };
+  }
+  const resource = registry.resources.find((r) => r.name === name);
+  if (!resource) return undefined;
+  for (const field of resource.fields) {
+    base[field.name] = field.kind === 'scalar' ? field.iri : { '@id': field.iri, '@type': '@id' };
+  }
+  return { '@context': base };
+}
+
+/** Resources listed by the entrypoint: those with a collection GET, by name. */
+export function entrypointResources(registry: MetadataRegistry) {
+  return registry.resources
+    .filter((r) => r.operations.some((o) => o.kind === 'getCollection'))
+    .sort((a, b) => toLowerFirst(a.name).localeCompare(toLowerFirst(b.name)));
+}
+
+/** `GET /api` as JSON-LD: one link per collection. */
+export function buildEntrypoint(registry: MetadataRegistry): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    '@context': `${registry.prefix}/contexts/Entrypoint`,
+    '@id': registry.prefix || '/',
+    '@type': 'Entrypoint',
+  };
+  for (const resource of entrypointResources(registry)) body[toLowerFirst(resource.name)] = resource.collectionPath;
+  return body;
+}

@@ -1,0 +1,52 @@
+/**
+ * The persistence contracts. A state provider reads (an item, or a page of a collection); a state processor writes
+ * (create, replace, update, delete). The built-in ones talk to the database through knex; a resource or an operation
+ * can declare its own. REST and GraphQL both reach the data only through these two contracts.
+ */
+import type { Knex } from 'knex';
+import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+
+/**
+ * An item as the framework handles it between stages: field name → value. Scalars are JS values (a `Date` for a
+ * datetime, `YYYY-MM-DD` for a date), a to-one relation is the target's id (or null), a to-many one an array of ids.
+ */
+export type Entity = Record<string, unknown> & { id?: number };
+
+/** A page of a collection. */
+export interface CollectionPage {
+  readonly items: readonly Entity[];
+  /** The number of items over all pages. */
+  readonly totalItems: number;
+}
+
+/** What the pagination stage decided for a collection read. `null` when pagination is off. */
+export interface PageRequest {
+  readonly page: number;
+  readonly itemsPerPage: number;
+  readonly offset: number;
+}
+
+/** What a provider or processor is told about the operation it serves. */
+export interface StateContext {
+  readonly operation: OperationMetadata;
+  readonly resource: ResourceMetadata;
+  /** The identifier from the URI, already checked to be a positive integer (item operations only). */
+  readonly id: number | undefined;
+  /** The page to read (collection operations with pagination on), or null. */
+  readonly page: PageRequest | null;
+  /** The database, for providers and processors that want to run their own queries. */
+  readonly db: Knex;
+}
+
+export interface StateProvider {
+  /** Item operations: the item or null (404). Collection operations: a page. */
+  provide(context: StateContext): Promise<Entity | null | CollectionPage>;
+}
+
+export interface StateProcessor {
+  /**
+   * Persists `data` (the new state; for DELETE the item read). Returns the stored item as it should be rendered, or
+   * nothing for a DELETE.
+   */
+  process(data: Entity, context: StateContext & { readonly previous: Entity | null }): Promise<Entity | void>;
+}

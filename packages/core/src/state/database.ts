@@ -1,0 +1,65 @@
+/**
+ * Opens the database named by a URL: `sqlite::memory:`, `sqlite:/path/file.db` (or a bare file path) through
+ * better-sqlite3, `postgres://…` through pg. A knex instance made elsewhere is accepted too.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { DeclarationError } from '../errors.js';
+import type { Dialect } from './dialects/dialect.js';
+import { postgresDialect, postgresTypes } from './dialects/postgres.js';
+import { sqliteDialect } from './dialects/sqlite.js';
+
+export interface Database {
+  readonly knex: Knex;
+  readonly dialect: Dialect;
+  /** Closes the pool, when this module opened it. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `sqlite::memory:`, `sqlite:/path/to/file.db`, `postgres://user@host:5432/db`, or a knex instance. */
+  readonly url: string | Knex;
+  /** PostgreSQL only: the schema to work in (created when missing); default `public`. */
+  readonly schema?: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const { url } = options;
+  if (typeof url !== 'string') {
+    const client = String(url.client.config.client);
+    const dialect = /pg|postgres/.test(client) ? postgresDialect : sqliteDialect;
+    return { knex: url, dialect, close: async () => {} };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const schema = options.schema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new DeclarationError(`Invalid PostgreSQL schema name "${schema}".`);
+    const knex = knexFactory({
+      client: 'pg',
+      connection: { connectionString: url, types: postgresTypes } as Knex.PgConnectionConfig,
+      ...(schema ? { searchPath: [schema] } : {}),
+      pool: { min: 0, max: 10 },
+    });
+    if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
+    return { knex, dialect: postgresDialect, close: () => knex.destroy() };
+  }
+  const filename = url.replace(/^sqlite:/, '');
+  if (filename === '') throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const knex = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        connection.pragma('foreign_keys = ON');
+        // WAL lets readers run beside a writer and makes each commit far cheaper.
+        if (filename !== ':memory:') connection.pragma('journal_mode = WAL');
+        done(null, connection);
+      },
+    },
+  });
+  return { knex, dialect: sqliteDialect, close: () => knex.destroy() };
+}

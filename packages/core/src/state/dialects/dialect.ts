@@ -1,0 +1,26 @@
+/**
+ * What differs between the databases, and nothing else: how a value of each field type is stored and read back,
+ * whether foreign keys can be declared inside CREATE TABLE, and how constraint violations are recognized.
+ */
+import type { ScalarType } from '../../declare/types.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** SQLite accepts REFERENCES to tables not created yet; PostgreSQL needs them added once all tables exist. */
+  readonly inlineForeignKeys: boolean;
+  /** Turns a JS value (see `Entity`) into what the driver binds. */
+  toDb(type: ScalarType, value: unknown): unknown;
+  /** Turns what the driver returns into the JS value. */
+  fromDb(type: ScalarType, value: unknown): unknown;
+  isForeignKeyViolation(error: unknown): boolean;
+  isUniqueViolation(error: unknown): boolean;
+}
+
+/** The conversions both dialects share; each dialect overrides only what its driver does differently. */
+export function sharedToDb(type: ScalarType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'json' || type === 'string[]') return JSON.stringify(value);
+  return value;
+}

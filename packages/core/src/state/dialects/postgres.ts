@@ -1,0 +1,33 @@
+/**
+ * PostgreSQL through pg: timestamptz and jsonb columns, dates kept as `YYYY-MM-DD` strings (pg would turn them into
+ * local-midnight Date objects), counts parsed from bigint.
+ */
+import pg from 'pg';
+import type { Dialect } from './dialect.js';
+import { sharedToDb } from './dialect.js';
+
+const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+
+/** Per-connection type parsers, so the process-wide defaults of pg stay untouched for other users of it. */
+export const postgresTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === DATE_OID) return (value: string) => value;
+    // count(*) is a bigint; our counts and ids stay far below 2^53.
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  inlineForeignKeys: false,
+  toDb: sharedToDb,
+  fromDb(_type, value) {
+    return value ?? null;
+  },
+  isForeignKeyViolation: (error) => code(error) === '23503',
+  isUniqueViolation: (error) => code(error) === '23505',
+};

@@ -1,0 +1,32 @@
+/** SQLite through better-sqlite3: booleans as 0/1, date-times as ISO 8601 text in UTC (so they sort), JSON as text. */
+import type { Dialect } from './dialect.js';
+import { sharedToDb } from './dialect.js';
+
+const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  inlineForeignKeys: true,
+  toDb(type, value) {
+    if (value === null || value === undefined) return null;
+    if (type === 'boolean') return value ? 1 : 0;
+    if (type === 'datetime') return (value as Date).toISOString();
+    return sharedToDb(type, value);
+  },
+  fromDb(type, value) {
+    if (value === null || value === undefined) return null;
+    switch (type) {
+      case 'boolean':
+        return value === 1 || value === true;
+      case 'datetime':
+        return new Date(value as string);
+      case 'json':
+      case 'string[]':
+        return JSON.parse(value as string);
+      default:
+        return value;
+    }
+  },
+  isForeignKeyViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+};

@@ -1,0 +1,79 @@
+/**
+ * Development schema sync: creates the tables, columns, foreign keys and indexes the metadata describes, and adds
+ * columns that are missing from existing tables. It never drops or alters what exists (that is a migration's job).
+ */
+import type { Knex } from 'knex';
+import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type { Database } from './database.js';
+
+function addScalarColumn(table: Knex.CreateTableBuilder, field: ScalarFieldMetadata, database: Database): Knex.ColumnBuilder {
+  const postgres = database.dialect.name === 'postgres';
+  switch (field.type) {
+    case 'integer':
+      return table.integer(field.column);
+    case 'float':
+      return table.double(field.column);
+    case 'boolean':
+      return table.boolean(field.column);
+    case 'datetime':
+      return postgres ? table.timestamp(field.column, { useTz: true }) : table.text(field.column);
+    case 'date':
+      return postgres ? table.date(field.column) : table.text(field.column);
+    case 'json':
+    case 'string[]':
+      return postgres ? table.jsonb(field.column) : table.text(field.column);
+    default:
+      return table.text(field.column);
+  }
+}
+
+function addColumn(table: Knex.CreateTableBuilder, field: FieldMetadata, database: Database, options: { strict: boolean; registry: MetadataRegistry }): void {
+  if (field.kind === 'toMany') return;
+  const column = field.kind === 'scalar' ? addScalarColumn(table, field, database) : table.integer(field.column);
+  // Columns added to an existing table stay nullable: its rows have no value for them yet.
+  if (!field.nullable && options.strict) column.notNullable();
+  else column.nullable();
+  if (field.kind === 'toOne') {
+    table.index([field.column]);
+    if (database.dialect.inlineForeignKeys && options.strict) addForeignKey(table, field, options.registry);
+  }
+}
+
+function addForeignKey(table: Knex.CreateTableBuilder, field: ToOneFieldMetadata, registry: MetadataRegistry): void {
+  const target = registry.resource(field.target);
+  table.foreign(field.column).references('id').inTable(target.table).onDelete(field.onDelete.toUpperCase());
+}
+
+async function createTable(database: Database, resource: ResourceMetadata, registry: MetadataRegistry): Promise<void> {
+  await database.knex.schema.createTable(resource.table, (table) => {
+    table.increments('id').primary();
+    for (const field of resource.fields) addColumn(table, field, database, { strict: true, registry });
+  });
+}
+
+/** Brings the database up to the metadata: missing tables and columns are created. */
+export async function syncSchema(database: Database, registry: MetadataRegistry): Promise<void> {
+  // `knex.schema` is a getter that returns a fresh builder each time: never keep one.
+  const schema = () => database.knex.schema;
+  const created: ResourceMetadata[] = [];
+  for (const resource of registry.resources) {
+    if (!(await schema().hasTable(resource.table))) {
+      await createTable(database, resource, registry);
+      created.push(resource);
+      continue;
+    }
+    for (const field of resource.fields) {
+      if (field.kind === 'toMany' || (await schema().hasColumn(resource.table, field.column))) continue;
+      await schema().alterTable(resource.table, (table) => addColumn(table, field, database, { strict: false, registry }));
+    }
+  }
+  if (database.dialect.inlineForeignKeys) return;
+  // PostgreSQL: foreign keys once every table exists, so relations may point in any direction (cycles included).
+  for (const resource of created) {
+    const relations = resource.fields.filter((f): f is ToOneFieldMetadata => f.kind === 'toOne');
+    if (relations.length === 0) continue;
+    await schema().alterTable(resource.table, (table) => {
+      for (const field of relations) addForeignKey(table, field, registry);
+    });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The public test kit: the databases a suite should run on, and a Fastify app with the plugin on one of them, in a
+ * database of its own (a fresh in-memory SQLite, or a fresh PostgreSQL schema dropped when the app closes).
+ *
+ * @example
+ * describe.each(testDatabases(process.env.TEST_POSTGRES_URL))('on $name', (database) => {
+ *   it('creates a book', async () => {
+ *     const app = await buildTestApp({ database, resources: [Book] });
+ *     const response = await app.inject({ method: 'POST', url: '/api/books', payload: { title: 'Dune' } });
+ *     expect(response.statusCode).toBe(201);
+ *     await app.close();
+ *   });
+ * });
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { resourceApi, type ResourceApiOptions } from '../plugin.js';
+
+export interface TestDatabase {
+  readonly name: 'sqlite' | 'postgres';
+  readonly url: string;
+}
+
+/** SQLite always; PostgreSQL too when a URL is given (an empty string or undefined means "not available"). */
+export function testDatabases(postgresUrl: string | undefined): TestDatabase[] {
+  const databases: TestDatabase[] = [{ name: 'sqlite', url: 'sqlite::memory:' }];
+  if (postgresUrl) databases.push({ name: 'postgres', url: postgresUrl });
+  return databases;
+}
+
+export interface TestAppOptions extends Omit<ResourceApiOptions, 'database' | 'databaseSchema'> {
+  readonly database: TestDatabase;
+}
+
+/** A ready Fastify app on an isolated database; close it at the end of the test. */
+export async function buildTestApp(options: TestAppOptions): Promise<FastifyInstance> {
+  const { database, ...rest } = options;
+  const app = Fastify({ logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false });
+  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
+  if (schema) {
+    app.addHook('preClose', async () => {
+      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    });
+  }
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,31 @@
+/**
+ * A constraint violation as API Platform reports it: the property path, Symfony's message and a stable code.
+ * Codes are Symfony's constraint codes, so clients that already map them keep working.
+ */
+import { ApiError } from '../errors.js';
+
+export interface ConstraintViolation {
+  readonly propertyPath: string;
+  readonly message: string;
+  readonly code: string;
+}
+
+/** Symfony's codes for the violations the framework itself raises. */
+export const VIOLATION_CODES = Object.freeze({
+  notNull: 'ad32d13f-c3d4-423b-909a-857b961eb720',
+  type: 'ba785a8c-82cb-4283-967c-3cf342181b40',
+  dateTime: '1a9da513-2640-4f84-9b6a-4d99dcddc628',
+  date: '69819696-02ac-4a99-9ff0-14e127c4d1bc',
+  invalidRelation: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
+  range: '04b91c99-a946-4221-afc5-e65ebac401eb',
+});
+
+export const violation = (propertyPath: string, message: string, code: string): ConstraintViolation =>
+  Object.freeze({ propertyPath, message, code });
+
+/** Throws the 400 ConstraintViolationList error when there is anything to report. */
+export function assertNoViolations(violations: readonly ConstraintViolation[]): void {
+  if (violations.length === 0) return;
+  const detail = violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
+  throw new ApiError('VALIDATION_FAILED', detail, { violations });
+}

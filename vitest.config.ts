@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the sources, not a build.
+    alias: [
+      { find: /^@resource-api\/core\/testing$/, replacement: path('./packages/core/src/testing/index.ts') },
+      { find: /^@resource-api\/core$/, replacement: path('./packages/core/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    globalSetup: ['./packages/core/test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
