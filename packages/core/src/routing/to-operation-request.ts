@@ -12,7 +12,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     query: request.query as OperationRequest['query'],
     rawQuery: mark === -1 ? '' : url.slice(mark + 1),
     path: mark === -1 ? url : url.slice(0, mark),
-    body: request.body ?? undefined,
+    body: request.body,
     contentType: request.headers['content-type'],
     accept: request.headers.accept,
     origin: originOf(request),

@@ -41,7 +41,9 @@ function addColumn(table: Knex.CreateTableBuilder, field: FieldMetadata, databas
 
 function addForeignKey(table: Knex.CreateTableBuilder, field: ToOneFieldMetadata, registry: MetadataRegistry): void {
   const target = registry.resource(field.target);
-  table.foreign(field.column).references('id').inTable(target.table).onDelete(field.onDelete.toUpperCase());
+  const foreign = table.foreign(field.column).references('id').inTable(target.table);
+  // "restrict" is the databases' default (NO ACTION), which both report as a plain foreign key violation.
+  if (field.onDelete !== 'restrict') foreign.onDelete(field.onDelete.toUpperCase());
 }
 
 async function createTable(database: Database, resource: ResourceMetadata, registry: MetadataRegistry): Promise<void> {

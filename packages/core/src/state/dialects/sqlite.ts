@@ -27,6 +27,8 @@ export const sqliteDialect: Dialect = {
         return value;
     }
   },
-  isForeignKeyViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  isForeignKeyViolation: (error) =>
+    code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
   isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
 };
