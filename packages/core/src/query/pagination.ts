@@ -44,9 +44,8 @@ function single(query: Query, name: string): string | undefined {
 function integer(query: Query, name: string): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
-  if (!/^-?[0-9]+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-    throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be an integer, "${raw}" given.`);
-  }
+  if (!/^-?[0-9]+$/.test(raw)) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be an integer, "${raw}" given.`);
+  if (!Number.isSafeInteger(Number(raw))) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" is too large.`);
   return Number(raw);
 }
 
@@ -76,7 +75,7 @@ export function resolvePage(options: PaginationOptions, query: Query): PageReque
   }
   const offset = (page - 1) * itemsPerPage;
   if (!Number.isSafeInteger(offset) || offset > Number.MAX_SAFE_INTEGER / 2) {
-    throw new ApiError('INVALID_PARAMETER', `Page parameter is too large (query parameter "${options.pageParameterName}").`);
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.pageParameterName}" is too large.`);
   }
   return { page, itemsPerPage, offset };
 }

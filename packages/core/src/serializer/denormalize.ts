@@ -144,7 +144,11 @@ export function createDenormalizer(registry: MetadataRegistry, existingIds: Exis
           const field = fields.find((f) => f.name === name);
           if (!field || reported.has(name)) continue;
           reported.add(name);
-          violations.push(typeViolation(field, error, path));
+          violations.push(
+            input[name] === null
+              ? violation(name, 'This value should not be null.', VIOLATION_CODES.notNull)
+              : typeViolation(field, error, path),
+          );
           delete input[name];
         }
       }
