@@ -14,6 +14,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     globalSetup: ['./packages/core/test/global-setup.ts'],
+    reporters: ['default', './test-summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
