@@ -26,6 +26,8 @@ export default async function setup(project: TestProject): Promise<void> {
       throw new Error(`PostgreSQL is unreachable at ${url} and CI=true: the PostgreSQL half of the suite must run. (${String(error)})`);
     }
     project.provide('postgresUrl', '');
+    // Read by the summary reporter (same process), to repeat the notice under the results.
+    process.env.RESOURCE_API_POSTGRES_SKIPPED = url;
     console.warn(`\n*** PostgreSQL is unreachable at ${url}: the PostgreSQL half of the suite is SKIPPED (only SQLite runs). ***\n`);
   }
 }
