@@ -5,9 +5,16 @@
 /** Declare a resource with a plain object. See docs/declaring-resources.md. */
 export { defineResource } from './declare/define-resource.js';
 /** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field. */
-export { ApiProperty, ApiResource } from './declare/decorators.js';
+export { ApiFilter, ApiProperty, ApiResource } from './declare/decorators.js';
+export type { FieldFilterOptions } from './declare/decorators.js';
 export type {
   ApiResourceOptions,
+  BuiltinFilterDeclaration,
+  DateNullMode,
+  FilterDeclaration,
+  OrderPropertyOptions,
+  PaginationDeclaration,
+  SearchStrategy,
   ClassThunk,
   CommonFieldOptions,
   FieldDeclaration,
@@ -36,14 +43,19 @@ export type {
   MetadataRegistry,
   OperationMetadata,
   OperationStages,
+  PaginationMetadata,
   ResourceMetadata,
   ScalarFieldMetadata,
   ToManyFieldMetadata,
   ToOneFieldMetadata,
 } from './metadata/types.js';
 
+/** The filter contract, to write a custom filter: `defineFilter({ describe, parse, apply })`. */
+export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/filter.js';
+export type { Filter, FilterParameter, FilterQuery, MatchPattern, NullsPlacement, OrderDirection, QueryParameters } from './query/filter.js';
+
 /** Persistence contracts, to plug in your own provider or processor. */
-export type { CollectionPage, Entity, PageRequest, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
+export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
 

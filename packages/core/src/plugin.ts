@@ -9,7 +9,7 @@ import { buildMetadata } from './metadata/build-metadata.js';
 import type { ResourceInput } from './metadata/passes/collect-declarations.js';
 import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
 import type { Runtime } from './pipeline/operation-context.js';
-import { DEFAULT_PAGINATION, type PaginationOptions } from './query/pagination.js';
+import type { PaginationOptions } from './query/pagination.js';
 import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
@@ -32,8 +32,12 @@ export interface ResourceApiOptions {
   readonly schemaSync?: boolean;
   /** The route prefix (default `/api`). */
   readonly prefix?: string;
-  /** Pagination settings; each one defaults as in `DEFAULT_PAGINATION`. */
+  /** Global pagination settings; each one defaults as in `DEFAULT_PAGINATION`; resources and operations override. */
   readonly pagination?: Partial<PaginationOptions>;
+  /** The order filter's parameter name (default `order`). */
+  readonly orderParameterName?: string;
+  /** The exists filter's parameter name (default `exists`). */
+  readonly existsParameterName?: string;
   /** Leave null values out of responses, as API Platform 3 does (default true). */
   readonly skipNullValues?: boolean;
   /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
@@ -53,7 +57,13 @@ declare module 'fastify' {
 }
 
 async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptions): Promise<void> {
-  const registry = buildMetadata({ resources: options.resources, prefix: options.prefix });
+  const registry = buildMetadata({
+    resources: options.resources,
+    prefix: options.prefix,
+    pagination: options.pagination,
+    orderParameterName: options.orderParameterName,
+    existsParameterName: options.existsParameterName,
+  });
   const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema });
   app.addHook('onClose', () => database.close());
   if (options.schemaSync ?? true) await syncSchema(database, registry);
@@ -71,7 +81,6 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   const runtime: Runtime = {
     registry,
     database,
-    pagination: { ...DEFAULT_PAGINATION, ...options.pagination },
     normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true }),
     denormalizer: createDenormalizer(registry, state.existingIds),
     providers,

@@ -3,14 +3,32 @@
  * `@ApiProperty` records each field's declaration in the class's decorator metadata; `@ApiResource` then assembles a
  * `ResourceDeclaration` identical to what `defineResource` takes, and attaches it to the class.
  */
-import type { ApiResourceOptions, FieldDeclaration, ResourceDeclaration } from './types.js';
+import type {
+  ApiResourceOptions,
+  BuiltinFilterDeclaration,
+  DateNullMode,
+  FieldDeclaration,
+  FilterDeclaration,
+  OrderPropertyOptions,
+  ResourceDeclaration,
+  SearchStrategy,
+} from './types.js';
 
 // Node 20 has no Symbol.metadata yet; without it decorators get no `context.metadata`. esbuild falls back to the same
 // registered symbol, so classes compiled by tsc and by esbuild (vitest) share it.
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for('Symbol.metadata');
 
 const FIELDS = Symbol('resource-api.fields');
+const CLASS_FILTERS = Symbol('resource-api.class-filters');
+const FIELD_FILTERS = Symbol('resource-api.field-filters');
+const resources = new WeakMap<object, { options: ApiResourceOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
 const declarations = new WeakMap<object, ResourceDeclaration>();
+
+/** Own list of the decorator metadata under `key`, created on first use. */
+function ownList<T>(bag: Record<symbol, unknown>, key: symbol): T[] {
+  if (!Object.hasOwn(bag, key)) bag[key] = [...((bag[key] as T[] | undefined) ?? [])];
+  return bag[key] as T[];
+}
 
 type AnyClass = abstract new (...args: never[]) => unknown;
 
@@ -46,14 +64,72 @@ export function ApiProperty(field: FieldDeclaration) {
  */
 export function ApiResource(options: ApiResourceOptions = {}) {
   return function <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void {
-    const bag = context.metadata as Record<symbol, unknown> | undefined;
-    const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
-    const declaration: ResourceDeclaration = { ...options, name: options.name ?? String(context.name), fields };
-    declarations.set(target, declaration);
+    // Assembled on first use, once every decorator of the class (an @ApiFilter above this one too) has run.
+    resources.set(target, { options, name: options.name ?? String(context.name), bag: context.metadata as Record<symbol, unknown> | undefined });
   };
+}
+
+/** Field-level filter options: the filter type and what the class-level form would give per property. */
+export type FieldFilterOptions =
+  | { type: 'search'; strategy?: SearchStrategy }
+  | { type: 'range' | 'boolean' | 'numeric' | 'exists' }
+  | { type: 'date'; nulls?: DateNullMode }
+  | ({ type: 'order' } & OrderPropertyOptions);
+
+/**
+ * Declares a filter. On the class it takes what `filters: [...]` takes (a built-in declaration or a custom `Filter`);
+ * on a field, the filter type and its per-property options.
+ *
+ * @example
+ * \@ApiFilter({ type: 'order', properties: ['title', 'id'] })
+ * \@ApiResource()
+ * class Book {
+ *   \@ApiFilter({ type: 'search', strategy: 'ipartial' })
+ *   \@ApiProperty({ type: 'string' }) title!: string;
+ * }
+ */
+export function ApiFilter(filter: FilterDeclaration | FieldFilterOptions) {
+  return function (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void {
+    const bag = context.metadata as Record<symbol, unknown>;
+    if (context.kind === 'class') {
+      // Class decorators apply bottom-up: unshift keeps the source order.
+      ownList<FilterDeclaration>(bag, CLASS_FILTERS).unshift(filter as FilterDeclaration);
+      return;
+    }
+    if (context.kind !== 'field') throw new TypeError(`@ApiFilter goes on a resource class or on one of its fields.`);
+    ownList<BuiltinFilterDeclaration>(bag, FIELD_FILTERS).push(toPropertyFilter(String(context.name), filter as FieldFilterOptions));
+  };
+}
+
+function toPropertyFilter(field: string, options: FieldFilterOptions): BuiltinFilterDeclaration {
+  switch (options.type) {
+    case 'search':
+      return { type: 'search', properties: { [field]: options.strategy ?? 'exact' } };
+    case 'date':
+      return { type: 'date', properties: { [field]: options.nulls ?? 'exclude_null' } };
+    case 'order': {
+      const { type: _type, ...rest } = options;
+      return { type: 'order', properties: { [field]: rest } };
+    }
+    default:
+      return { type: options.type, properties: [field] } as BuiltinFilterDeclaration;
+  }
 }
 
 /** The declaration of a class decorated with `@ApiResource`, or undefined. */
 export function declarationOf(target: unknown): ResourceDeclaration | undefined {
-  return typeof target === 'function' ? declarations.get(target) : undefined;
+  if (typeof target !== 'function') return undefined;
+  const cached = declarations.get(target);
+  if (cached) return cached;
+  const found = resources.get(target);
+  if (!found) return undefined;
+  const { options, name, bag } = found;
+  const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
+  const decorated = [...((bag?.[CLASS_FILTERS] as FilterDeclaration[] | undefined) ?? []), ...((bag?.[FIELD_FILTERS] as FilterDeclaration[] | undefined) ?? [])];
+  const declaration: ResourceDeclaration = { ...options, name, fields };
+  if (decorated.length > 0) declaration.filters = [...(options.filters ?? []), ...decorated];
+  declarations.set(target, declaration);
+  return declaration;
 }
+
+

@@ -3,6 +3,7 @@
  * the decorator form (`@ApiResource`, `@ApiProperty`) collects the very same objects from a class. Both go through
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
+import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
 
 /** The scalar field types. `string[]` is an array of strings stored as JSON. */
@@ -75,8 +76,67 @@ export interface ToManyDeclaration extends Omit<CommonFieldOptions, 'column' | '
 
 export type FieldDeclaration = ScalarFieldDeclaration | ToOneDeclaration | ToManyDeclaration;
 
+/** Search strategies, as API Platform names them; the `i` variants ignore case. */
+export type SearchStrategy =
+  | 'exact' | 'partial' | 'start' | 'end' | 'word_start'
+  | 'iexact' | 'ipartial' | 'istart' | 'iend' | 'iword_start';
+
+/** How a date filter treats items whose date is null. */
+export type DateNullMode = 'exclude_null' | 'include_null_before' | 'include_null_after' | 'include_null_before_and_after';
+
+/** Per-property options of an order filter. */
+export interface OrderPropertyOptions {
+  /** The direction used when the parameter is given without a value (default `asc`). */
+  direction?: OrderDirection;
+  /** Where nulls go (default `largest`: last in ascending order, first in descending). */
+  nulls?: NullsPlacement;
+}
+
+/**
+ * A built-in filter, declared on the resource (`filters: [...]`) or, with decorators, `@ApiFilter(...)` on the class.
+ * Properties are field names or relation paths (`author.name`).
+ */
+export type BuiltinFilterDeclaration =
+  /** `title=ver`, `title[]=a&title[]=b` (OR), `author=/api/authors/3`, `author.name=ann`. A list means `exact`. */
+  | { type: 'search'; properties: Record<string, SearchStrategy> | readonly string[] }
+  /** `price[gt]=`, `[gte]`, `[lt]`, `[lte]`, `[between]=10..20`, on numbers and dates. */
+  | { type: 'range'; properties: readonly string[] }
+  /** `createdAt[after]=`, `[before]`, `[strictly_after]`, `[strictly_before]`. */
+  | { type: 'date'; properties: readonly string[] | Record<string, DateNullMode> }
+  /** `available=true|false`. */
+  | { type: 'boolean'; properties: readonly string[] }
+  /** `pages=3`, `pages[]=3&pages[]=4`. */
+  | { type: 'numeric'; properties: readonly string[] }
+  /** `exists[body]=true|false`. */
+  | { type: 'exists'; properties: readonly string[] }
+  /** `order[title]=asc|desc`, several combined in the order given. */
+  | { type: 'order'; properties: readonly string[] | Record<string, OrderPropertyOptions> };
+
+/** A filter: a built-in one by its declaration, or a custom object implementing the `Filter` contract. */
+export type FilterDeclaration = BuiltinFilterDeclaration | Filter;
+
+/** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
+export interface PaginationDeclaration {
+  /** Paginate the collection (global default true). */
+  paginationEnabled?: boolean;
+  /** Items per page (global default 10). */
+  paginationItemsPerPage?: number;
+  /** The largest `itemsPerPage` a client may ask for; larger values are clamped (global default 100). */
+  paginationMaximumItemsPerPage?: number;
+  /** Clients may switch pagination with `?pagination=false|true` (global default true). */
+  paginationClientEnabled?: boolean;
+  /** Clients may choose `itemsPerPage` (global default true). */
+  paginationClientItemsPerPage?: boolean;
+  /** Partial pagination: no count query, no `hydra:totalItems`, no first/last links (global default false). */
+  paginationPartial?: boolean;
+  /** Clients may ask for partial pagination with `?partial=true` (global default false). */
+  paginationClientPartial?: boolean;
+  /** Cursor (keyset) pagination on the identifier: `?id[lt]=` / `?id[gt]=` pages whose cost does not grow with depth. */
+  paginationViaCursor?: { direction: OrderDirection };
+}
+
 /** An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). */
-export interface OperationDeclaration {
+export interface OperationDeclaration extends PaginationDeclaration {
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
@@ -87,7 +147,7 @@ export interface OperationDeclaration {
 }
 
 /** A whole resource, as given to `defineResource`. */
-export interface ResourceDeclaration {
+export interface ResourceDeclaration extends PaginationDeclaration {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */
@@ -104,6 +164,10 @@ export interface ResourceDeclaration {
   provider?: StateProvider;
   /** Persists writes instead of the built-in database processor. */
   processor?: StateProcessor;
+  /** The collection's filters. */
+  filters?: readonly FilterDeclaration[];
+  /** The default order of the collection, after any order the client asks for: `{ createdAt: 'desc' }`. */
+  order?: Record<string, OrderDirection>;
 }
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */

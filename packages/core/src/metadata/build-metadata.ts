@@ -6,7 +6,9 @@
 import { DeclarationError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { toPathSegment, toSnakeCase } from './naming.js';
+import { DEFAULT_PAGINATION, type PaginationOptions } from '../query/pagination.js';
 import { buildFields } from './passes/build-fields.js';
+import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
@@ -17,6 +19,12 @@ export interface BuildMetadataOptions {
   readonly resources: readonly ResourceInput[];
   /** The route prefix (default `/api`). */
   readonly prefix?: string;
+  /** Global pagination settings; each defaults as in `DEFAULT_PAGINATION`. */
+  readonly pagination?: Partial<PaginationOptions>;
+  /** The order filter's parameter name (default `order`). */
+  readonly orderParameterName?: string;
+  /** The exists filter's parameter name (default `exists`). */
+  readonly existsParameterName?: string;
 }
 
 const IDENTIFIER = { name: 'id', column: 'id', type: 'integer' } as const;
@@ -29,6 +37,14 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const names = new Set(declarations.map((d) => d.name));
   const fieldsByResource = new Map<string, FieldMetadata[]>(declarations.map((d) => [d.name, buildFields(d, names)]));
   linkRelations(fieldsByResource);
+  const pagination = { ...DEFAULT_PAGINATION, ...options.pagination };
+  const pathOf = new Map(declarations.map((d) => [d.name, `${prefix}/${d.plural ?? toPathSegment(d.name)}`]));
+  const filterContext = {
+    fieldsOf: (name: string) => fieldsByResource.get(name)!,
+    collectionPathOf: (name: string) => pathOf.get(name)!,
+    orderParameterName: options.orderParameterName ?? 'order',
+    existsParameterName: options.existsParameterName ?? 'exists',
+  };
 
   const tables = new Map<string, string>();
   const resources: ResourceMetadata[] = declarations.map((declaration) => {
@@ -38,6 +54,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     const clash = tables.get(table);
     if (clash) throw new DeclarationError(`Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`);
     tables.set(table, declaration.name);
+    const { filters, defaultOrder } = buildFilters(declaration, filterContext);
     return {
       name: declaration.name,
       description: declaration.description,
@@ -46,11 +63,15 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       table,
       identifier: IDENTIFIER,
       fields: fieldsByResource.get(declaration.name)!,
-      operations: buildOperations(declaration, collectionPath, plural),
+      operations: buildOperations(declaration, { collectionPath, plural, pagination }),
+      filters,
+      defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,
     };
   });
+
+  for (const resource of resources) assertDistinctParameters(resource);
 
   const byName = new Map(resources.map((r) => [r.name, r]));
   const byPath = new Map(resources.map((r) => [r.collectionPath, r]));
@@ -67,17 +88,32 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   return deepFreeze(registry);
 }
 
+/** Two filters reading the same query parameter would fight over it. */
+function assertDistinctParameters(resource: ResourceMetadata): void {
+  const seen = new Set<string>();
+  for (const filter of resource.filters) {
+    for (const { variable } of filter.describe(resource)) {
+      if (seen.has(variable)) throw new DeclarationError(`Resource "${resource.name}": query parameter "${variable}" is declared by two filters.`);
+      seen.add(variable);
+    }
+  }
+}
+
 /** User objects inside metadata that keep their own state: referenced, never frozen. */
 const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor']);
+/** Lists of user objects: the list is frozen, its members are not. */
+const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters']);
 
-/** Freezes plain data recursively; user objects (providers, processors) and class instances are left as they are. */
+/** Freezes plain data recursively; user objects (providers, processors, custom filters) are left as they are. */
 function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return value;
   Object.freeze(value);
   for (const key of Reflect.ownKeys(value)) {
-    if (!USER_OBJECTS.has(key)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+    const member = (value as Record<PropertyKey, unknown>)[key];
+    if (USER_OBJECT_LISTS.has(key)) Object.freeze(member);
+    else if (!USER_OBJECTS.has(key)) deepFreeze(member);
   }
   return value;
 }

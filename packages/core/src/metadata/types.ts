@@ -3,6 +3,8 @@
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
 import type { JsonValue, OperationKind, ScalarType } from '../declare/types.js';
+import type { Filter, OrderDirection } from '../query/filter.js';
+import type { PaginationOptions } from '../query/pagination.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -58,6 +60,12 @@ export interface OperationStages {
   readonly serialize: boolean;
 }
 
+/** Pagination of a collection operation, resolved global → resource → operation; the client's part comes per request. */
+export interface PaginationMetadata extends PaginationOptions {
+  /** Keyset pagination on the identifier, or null for page numbers. */
+  readonly cursor: { readonly direction: OrderDirection } | null;
+}
+
 export interface OperationMetadata {
   readonly kind: OperationKind;
   /** A stable id, as API Platform 3 names them: `api_books_get_collection`, `api_books_id_put`. */
@@ -73,6 +81,8 @@ export interface OperationMetadata {
   readonly stages: OperationStages;
   /** MIME types accepted in the body (empty for operations without one). */
   readonly inputFormats: readonly string[];
+  /** Collection reads only; null for the other operations. */
+  readonly pagination: PaginationMetadata | null;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
 }
@@ -89,6 +99,10 @@ export interface ResourceMetadata {
   /** Declared fields, in declaration order (the identifier is not among them). */
   readonly fields: readonly FieldMetadata[];
   readonly operations: readonly OperationMetadata[];
+  /** The collection's filters, built-in and custom, in declaration order. */
+  readonly filters: readonly Filter[];
+  /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */
+  readonly defaultOrder: readonly { readonly path: string; readonly direction: OrderDirection }[];
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
 }

@@ -3,11 +3,10 @@
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import type { PaginationOptions } from '../query/pagination.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { Normalizer } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
-import type { CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
+import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Database } from '../state/database.js';
 import type { ConstraintViolation } from '../validation/violation.js';
 
@@ -40,7 +39,6 @@ export interface OperationResponse {
 export interface Runtime {
   readonly registry: MetadataRegistry;
   readonly database: Database;
-  readonly pagination: PaginationOptions;
   readonly normalizer: Normalizer;
   readonly denormalizer: Denormalizer;
   /** The provider and processor of each operation (declared, or the built-in ones). */
@@ -58,6 +56,7 @@ export interface OperationContext {
   /** parameters */
   id: number | undefined;
   page: PageRequest | null;
+  filters: AppliedFilter[];
   /** read: the item as stored (item operations) */
   previous: Entity | null;
   /** read: the page (collection operations) */

@@ -26,6 +26,7 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
     format: 'jsonld',
     id: undefined,
     page: null,
+    filters: [],
     previous: null,
     collection: null,
     data: null,

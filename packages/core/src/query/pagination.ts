@@ -1,8 +1,10 @@
 /**
- * Pagination of collection reads: which page the client asked for, checked and clamped, from the settings
- * (global → client). Invalid values are a 400 naming the parameter.
+ * Pagination of collection reads: which page the client asked for, checked and clamped, from the operation's
+ * resolved settings (global → resource → operation) and the client's parameters. Invalid values are a 400 naming
+ * the parameter. Three kinds: page numbers with a count, partial (no count), and cursor (keyset on the id).
  */
 import { ApiError } from '../errors.js';
+import type { PaginationMetadata } from '../metadata/types.js';
 import type { PageRequest } from '../state/contracts.js';
 
 export interface PaginationOptions {
@@ -16,10 +18,15 @@ export interface PaginationOptions {
   readonly itemsPerPage: number;
   /** The largest page size a client may ask for; larger values are clamped (default 100). */
   readonly maximumItemsPerPage: number;
-  /** Parameter names (defaults `page`, `itemsPerPage`, `pagination`). */
+  /** Partial pagination: no count, no `hydra:totalItems`, no first/last links (default false). */
+  readonly partial: boolean;
+  /** Clients may ask for partial pagination with `?partial=true` (default false). */
+  readonly clientPartial: boolean;
+  /** Parameter names (defaults `page`, `itemsPerPage`, `pagination`, `partial`). */
   readonly pageParameterName: string;
   readonly itemsPerPageParameterName: string;
   readonly enabledParameterName: string;
+  readonly partialParameterName: string;
 }
 
 export const DEFAULT_PAGINATION: PaginationOptions = Object.freeze({
@@ -28,9 +35,12 @@ export const DEFAULT_PAGINATION: PaginationOptions = Object.freeze({
   clientItemsPerPage: true,
   itemsPerPage: 10,
   maximumItemsPerPage: 100,
+  partial: false,
+  clientPartial: false,
   pageParameterName: 'page',
   itemsPerPageParameterName: 'itemsPerPage',
   enabledParameterName: 'pagination',
+  partialParameterName: 'partial',
 });
 
 type Query = Readonly<Record<string, string | string[] | undefined>>;
@@ -49,22 +59,27 @@ function integer(query: Query, name: string): number | undefined {
   return Number(raw);
 }
 
-/** The page to read, or null when pagination is off for this request. */
-export function resolvePage(options: PaginationOptions, query: Query): PageRequest | null {
-  let enabled = options.enabled;
-  if (options.clientEnabled) {
-    const toggle = single(query, options.enabledParameterName);
-    if (toggle !== undefined) {
-      if (!['true', 'false', '1', '0'].includes(toggle)) {
-        throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.enabledParameterName}" must be "true" or "false", "${toggle}" given.`);
-      }
-      enabled = toggle === 'true' || toggle === '1';
-    }
-  }
-  if (!enabled) return null;
+function toggle(query: Query, name: string, allowed: boolean, fallback: boolean): boolean {
+  if (!allowed) return fallback;
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  if (!['true', 'false', '1', '0'].includes(raw)) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be "true" or "false", "${raw}" given.`);
+  return raw === 'true' || raw === '1';
+}
 
-  const page = integer(query, options.pageParameterName) ?? 1;
-  if (page < 1) throw new ApiError('INVALID_PARAMETER', `Page should not be less than 1 (query parameter "${options.pageParameterName}").`);
+/** The cursor parameters of keyset pagination: `id[gt]` and `id[lt]`. */
+export const CURSOR_PARAMETERS = { greaterThan: 'id[gt]', lessThan: 'id[lt]' } as const;
+
+function cursorId(query: Query, name: string): number | undefined {
+  const value = integer(query, name);
+  if (value !== undefined && value < 0) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must not be negative.`);
+  return value;
+}
+
+/** The page to read, or null when pagination is off for this request. */
+export function resolvePage(options: PaginationMetadata, query: Query): PageRequest | null {
+  if (!toggle(query, options.enabledParameterName, options.clientEnabled, options.enabled)) return null;
+
   let itemsPerPage = options.itemsPerPage;
   if (options.clientItemsPerPage) {
     const asked = integer(query, options.itemsPerPageParameterName);
@@ -73,11 +88,21 @@ export function resolvePage(options: PaginationOptions, query: Query): PageReque
       itemsPerPage = Math.min(asked, options.maximumItemsPerPage);
     }
   }
-  const offset = (page - 1) * itemsPerPage;
-  if (!Number.isSafeInteger(offset) || offset > Number.MAX_SAFE_INTEGER / 2) {
-    throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.pageParameterName}" is too large.`);
+  if (options.cursor) {
+    const cursor = {
+      direction: options.cursor.direction,
+      greaterThan: cursorId(query, CURSOR_PARAMETERS.greaterThan),
+      lessThan: cursorId(query, CURSOR_PARAMETERS.lessThan),
+    };
+    return { page: 1, itemsPerPage, offset: 0, partial: true, cursor };
   }
-  return { page, itemsPerPage, offset };
+
+  const page = integer(query, options.pageParameterName) ?? 1;
+  if (page < 1) throw new ApiError('INVALID_PARAMETER', `Page should not be less than 1 (query parameter "${options.pageParameterName}").`);
+  const offset = (page - 1) * itemsPerPage;
+  if (offset > Number.MAX_SAFE_INTEGER / 2) throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.pageParameterName}" is too large.`);
+  const partial = toggle(query, options.partialParameterName, options.clientPartial, options.partial);
+  return { page, itemsPerPage, offset, partial, cursor: null };
 }
 
 /** The number of the last page (at least 1). */

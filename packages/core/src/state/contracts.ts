@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { Filter } from '../query/filter.js';
 
 /**
  * An item as the framework handles it between stages: field name → value. Scalars are JS values (a `Date` for a
@@ -15,8 +16,19 @@ export type Entity = Record<string, unknown> & { id?: number };
 /** A page of a collection. */
 export interface CollectionPage {
   readonly items: readonly Entity[];
-  /** The number of items over all pages. */
-  readonly totalItems: number;
+  /** The number of items over all pages; undefined with partial or cursor pagination (no count is made). */
+  readonly totalItems: number | undefined;
+  /** Partial and cursor pagination: whether more items follow in the direction read. */
+  readonly hasMore?: boolean;
+}
+
+/** Keyset pagination on the identifier: items after or before a given id, in the resource's cursor direction. */
+export interface CursorRequest {
+  readonly direction: 'asc' | 'desc';
+  /** `id[gt]`: items with a greater id. */
+  readonly greaterThan: number | undefined;
+  /** `id[lt]`: items with a smaller id. */
+  readonly lessThan: number | undefined;
 }
 
 /** What the pagination stage decided for a collection read. `null` when pagination is off. */
@@ -24,6 +36,15 @@ export interface PageRequest {
   readonly page: number;
   readonly itemsPerPage: number;
   readonly offset: number;
+  /** No count: read one item more than the page to know whether another page follows. */
+  readonly partial: boolean;
+  readonly cursor: CursorRequest | null;
+}
+
+/** A filter with the values it parsed from the query, to apply to the collection query. */
+export interface AppliedFilter {
+  readonly filter: Filter;
+  readonly parsed: unknown;
 }
 
 /** What a provider or processor is told about the operation it serves. */
@@ -34,6 +55,8 @@ export interface StateContext {
   readonly id: number | undefined;
   /** The page to read (collection operations with pagination on), or null. */
   readonly page: PageRequest | null;
+  /** The filters the query string asked for, parsed (collection operations). */
+  readonly filters: readonly AppliedFilter[];
   /** The database, for providers and processors that want to run their own queries. */
   readonly db: Knex;
 }

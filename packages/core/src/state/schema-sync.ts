@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import { resolvePath } from '../metadata/property-path.js';
 import type { Database } from './database.js';
 
 function addScalarColumn(table: Knex.CreateTableBuilder, field: ScalarFieldMetadata, database: Database): Knex.ColumnBuilder {
@@ -69,6 +70,7 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
       await schema().alterTable(resource.table, (table) => addColumn(table, field, database, { strict: false, registry }));
     }
   }
+  await createFilterIndexes(database, registry);
   if (database.dialect.inlineForeignKeys) return;
   // PostgreSQL: foreign keys once every table exists, so relations may point in any direction (cycles included).
   for (const resource of created) {
@@ -77,5 +79,24 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
     await schema().alterTable(resource.table, (table) => {
       for (const field of relations) addForeignKey(table, field, registry);
     });
+  }
+}
+
+/** Indexes for the columns that equality, range and order filters use, on whichever table the path ends in. */
+async function createFilterIndexes(database: Database, registry: MetadataRegistry): Promise<void> {
+  const wanted = new Map<string, { table: string; column: string }>();
+  for (const resource of registry.resources) {
+    for (const filter of resource.filters) {
+      for (const path of filter.indexedPaths ?? []) {
+        const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
+        const table = registry.resource(resolved.owner).table;
+        if (resolved.leaf.column === 'id') continue;
+        wanted.set(`${table}.${resolved.leaf.column}`, { table, column: resolved.leaf.column });
+      }
+    }
+  }
+  for (const { table, column } of wanted.values()) {
+    // knex's own naming, so an index knex made for a foreign key is recognized and not doubled.
+    await database.knex.raw('CREATE INDEX IF NOT EXISTS ?? ON ?? (??)', [`${table}_${column}_index`, table, column]);
   }
 }

@@ -2,13 +2,45 @@
  * Pass 4: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { OperationDeclaration, OperationKind, ResourceDeclaration } from '../../declare/types.js';
+import type { OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import type { HttpMethod, OperationMetadata, OperationStages } from '../types.js';
+import type { HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
-const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor'];
+export const PAGINATION_KEYS = [
+  'paginationEnabled', 'paginationItemsPerPage', 'paginationMaximumItemsPerPage', 'paginationClientEnabled',
+  'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor',
+] as const;
+const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS];
+
+/** Pagination resolved global → resource → operation, checked. */
+function resolvePagination(global: PaginationOptions, layers: readonly PaginationDeclaration[], where: string): PaginationMetadata {
+  const pick = <K extends keyof PaginationDeclaration>(key: K): PaginationDeclaration[K] =>
+    layers.reduce<PaginationDeclaration[K]>((value, layer) => (layer[key] === undefined ? value : layer[key]), undefined);
+  const resolved: PaginationMetadata = {
+    ...global,
+    enabled: pick('paginationEnabled') ?? global.enabled,
+    itemsPerPage: pick('paginationItemsPerPage') ?? global.itemsPerPage,
+    maximumItemsPerPage: pick('paginationMaximumItemsPerPage') ?? global.maximumItemsPerPage,
+    clientEnabled: pick('paginationClientEnabled') ?? global.clientEnabled,
+    clientItemsPerPage: pick('paginationClientItemsPerPage') ?? global.clientItemsPerPage,
+    partial: pick('paginationPartial') ?? global.partial,
+    clientPartial: pick('paginationClientPartial') ?? global.clientPartial,
+    cursor: pick('paginationViaCursor') ?? null,
+  };
+  for (const key of ['itemsPerPage', 'maximumItemsPerPage'] as const) {
+    if (!Number.isInteger(resolved[key]) || resolved[key] < 1) throw new DeclarationError(`${where}: pagination ${key} must be a positive integer, ${String(resolved[key])} given.`);
+  }
+  if (resolved.itemsPerPage > resolved.maximumItemsPerPage) {
+    throw new DeclarationError(`${where}: pagination itemsPerPage (${resolved.itemsPerPage}) is above maximumItemsPerPage (${resolved.maximumItemsPerPage}).`);
+  }
+  if (resolved.cursor && resolved.cursor.direction !== 'asc' && resolved.cursor.direction !== 'desc') {
+    throw new DeclarationError(`${where}: paginationViaCursor direction must be "asc" or "desc".`);
+  }
+  return resolved;
+}
 
 const JSON_FORMATS = ['application/ld+json', 'application/json'];
 
@@ -40,7 +72,11 @@ const TRAITS: Record<OperationKind, KindTraits> = {
   delete: { method: 'DELETE', collection: false, status: 204, suffix: 'id_delete', stages: stages(true, false, true, false), inputFormats: [], describe: (n) => `Removes the ${n} resource.` },
 };
 
-export function buildOperations(declaration: ResourceDeclaration, collectionPath: string, plural: string): OperationMetadata[] {
+export function buildOperations(
+  declaration: ResourceDeclaration,
+  context: { collectionPath: string; plural: string; pagination: PaginationOptions },
+): OperationMetadata[] {
+  const { collectionPath, plural } = context;
   const declared = declaration.operations ?? OPERATION_KINDS;
   if (!Array.isArray(declared)) throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
   const seen = new Set<OperationKind>();
@@ -68,6 +104,7 @@ export function buildOperations(declaration: ResourceDeclaration, collectionPath
       status: traits.status,
       stages: traits.stages,
       inputFormats: traits.inputFormats,
+      pagination: options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,
     };

@@ -1,6 +1,7 @@
 /**
- * Stage 2, parameters. Reads the URI variables and the query string; writes `context.id` and `context.page`.
- * Throws 404 for an id that cannot exist (not a positive integer in range), 400 for invalid pagination parameters.
+ * Stage 2, parameters. Reads the URI variables and the query string; writes `context.id`, `context.page` and the
+ * parsed `context.filters`. Throws 404 for an id that cannot exist (not a positive integer in range), 400 for invalid
+ * pagination or filter values.
  */
 import { ApiError } from '../../errors.js';
 import { resolvePage } from '../../query/pagination.js';
@@ -10,7 +11,13 @@ import type { OperationContext } from '../operation-context.js';
 export function parseParameters(context: OperationContext): void {
   const { operation, request } = context;
   if (operation.collection) {
-    if (operation.kind === 'getCollection') context.page = resolvePage(context.runtime.pagination, request.query);
+    if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
+    if (operation.kind === 'getCollection') {
+      for (const filter of context.resource.filters) {
+        const parsed = filter.parse(request.query, context.resource);
+        if (parsed !== undefined) context.filters.push({ filter, parsed });
+      }
+    }
     return;
   }
   const id = parseId(request.id ?? '');

@@ -13,6 +13,7 @@ export async function read(context: OperationContext): Promise<void> {
     resource,
     id: context.id,
     page: context.page,
+    filters: context.filters,
     db: runtime.database.knex,
   });
   if (operation.collection) {

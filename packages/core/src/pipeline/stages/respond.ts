@@ -19,7 +19,7 @@ export function respond(context: OperationContext): OperationResponse {
       contextIri: `${runtime.registry.prefix}/contexts/${resource.name}`,
       page: context.collection,
       request: { path: context.request.path, rawQuery: context.request.rawQuery, page: context.page },
-      pagination: runtime.pagination,
+      pagination: operation.pagination,
       format,
     });
     return { status: operation.status, headers, body };

@@ -19,6 +19,7 @@ export async function write(context: OperationContext): Promise<void> {
     resource,
     id: context.id,
     page: null,
+    filters: [],
     db: runtime.database.knex,
     previous: context.previous,
   });

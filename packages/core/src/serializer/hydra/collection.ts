@@ -1,13 +1,15 @@
 /**
- * A collection response: `hydra:Collection` with `hydra:totalItems`, `hydra:member` and, as API Platform 3 renders
- * it, `hydra:view` (`hydra:PartialCollectionView` with first / last / previous / next page IRIs that keep the
- * request's other query parameters in their order, `page` last). Plain JSON gets a bare array.
+ * A collection response: `hydra:Collection` with `hydra:totalItems`, `hydra:member`, `hydra:view` and
+ * `hydra:search`, as API Platform 3 renders them. The view links keep the request's other query parameters in their
+ * order (page last) for page numbers; partial pagination has no first/last (no count); cursor pagination links with
+ * `id[lt]` / `id[gt]`. Plain JSON gets a bare array.
  */
-import type { ResourceMetadata } from '../../metadata/types.js';
-import { lastPageOf, type PaginationOptions } from '../../query/pagination.js';
+import type { PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
+import { CURSOR_PARAMETERS, lastPageOf } from '../../query/pagination.js';
 import type { CollectionPage, PageRequest } from '../../state/contracts.js';
 import type { Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
+import { buildSearch } from './search.js';
 
 export interface CollectionRequest {
   /** The request path without query string: `/api/books`. */
@@ -27,50 +29,87 @@ export function renderCollection(options: {
   contextIri: string;
   page: CollectionPage;
   request: CollectionRequest;
-  pagination: PaginationOptions;
+  pagination: PaginationMetadata | null;
   format: OutputFormat;
 }): unknown {
   const { normalizer, resource, page, request, format } = options;
   const members = page.items.map((item) => normalizer.item(resource, item, format));
   if (format === 'json') return members;
 
-  const body: Record<string, unknown> = {
-    '@context': options.contextIri,
-    '@id': request.path,
-    '@type': HYDRA.collection,
-    [HYDRA.totalItems]: page.totalItems,
-    [HYDRA.member]: members,
-  };
-  const view = renderView(request, page.totalItems, options.pagination);
+  const body: Record<string, unknown> = { '@context': options.contextIri, '@id': request.path, '@type': HYDRA.collection };
+  if (page.totalItems !== undefined) body[HYDRA.totalItems] = page.totalItems;
+  body[HYDRA.member] = members;
+  const view = options.pagination ? renderView(request, page, options.pagination) : undefined;
   if (view) body[HYDRA.view] = view;
+  const search = buildSearch(resource);
+  if (search) body[HYDRA.search] = search;
   return body;
 }
 
-function renderView(request: CollectionRequest, totalItems: number, pagination: PaginationOptions): Record<string, string> | undefined {
-  const pageName = pagination.pageParameterName;
+function renderView(request: CollectionRequest, result: CollectionPage, pagination: PaginationMetadata): Record<string, string> | undefined {
+  const skipped = new Set([pagination.pageParameterName, CURSOR_PARAMETERS.greaterThan, CURSOR_PARAMETERS.lessThan]);
   const kept: string[] = [];
   let hasOtherParameters = false;
   for (const [key, value] of new URLSearchParams(request.rawQuery)) {
-    if (key === pageName) continue;
+    if (request.page?.cursor ? key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan : key === pagination.pageParameterName) continue;
     kept.push(`${encode(key)}=${encode(value)}`);
-    if (key !== pagination.enabledParameterName) hasOtherParameters = true;
+    if (!skipped.has(key) && key !== pagination.enabledParameterName) hasOtherParameters = true;
   }
-  const iri = (page?: number): string => {
-    const parts = page === undefined ? kept : [...kept, `${pageName}=${page}`];
+  const iri = (extra?: string): string => {
+    const parts = extra === undefined ? kept : [...kept, extra];
     return parts.length === 0 ? request.path : `${request.path}?${parts.join('&')}`;
   };
+  const view = (id: string): Record<string, string> => ({ '@id': id, '@type': HYDRA.partialCollectionView });
 
   const { page } = request;
-  if (!page) return hasOtherParameters ? { '@id': iri(), '@type': HYDRA.partialCollectionView } : undefined;
-  const last = lastPageOf(totalItems, page.itemsPerPage);
+  if (!page) return hasOtherParameters ? view(iri()) : undefined;
+
+  if (page.cursor) return renderCursorView(request.rawQuery, page.cursor, result, iri, view);
+
+  const pageIri = (n: number) => iri(`${pagination.pageParameterName}=${n}`);
+  if (page.partial) {
+    const partial = view(pageIri(page.page));
+    if (page.page > 1) partial[HYDRA.previous] = pageIri(page.page - 1);
+    if (result.hasMore) partial[HYDRA.next] = pageIri(page.page + 1);
+    return partial;
+  }
+  const last = lastPageOf(result.totalItems ?? 0, page.itemsPerPage);
   if (last === 1 && page.page === 1 && !hasOtherParameters) return undefined;
-  const view: Record<string, string> = {
-    '@id': iri(page.page),
-    '@type': HYDRA.partialCollectionView,
-    [HYDRA.first]: iri(1),
-    [HYDRA.last]: iri(last),
-  };
-  if (page.page > 1) view[HYDRA.previous] = iri(page.page - 1);
-  if (page.page < last) view[HYDRA.next] = iri(page.page + 1);
-  return view;
+  const numbered = view(pageIri(page.page));
+  numbered[HYDRA.first] = pageIri(1);
+  numbered[HYDRA.last] = pageIri(last);
+  if (page.page > 1) numbered[HYDRA.previous] = pageIri(page.page - 1);
+  if (page.page < last) numbered[HYDRA.next] = pageIri(page.page + 1);
+  return numbered;
+}
+
+function renderCursorView(
+  rawQuery: string,
+  cursor: NonNullable<PageRequest['cursor']>,
+  result: CollectionPage,
+  iri: (extra?: string) => string,
+  view: (id: string) => Record<string, string>,
+): Record<string, string> {
+  // Forward is the resource's cursor direction: towards smaller ids when it is descending.
+  const forward = cursor.direction === 'desc' ? 'lessThan' : 'greaterThan';
+  const backward = forward === 'lessThan' ? 'greaterThan' : 'lessThan';
+  const current = view(iri(cursorParameterOf(rawQuery)));
+  const first = result.items[0]?.id;
+  const last = result.items[result.items.length - 1]?.id;
+  if (first === undefined || last === undefined) return current;
+  const readingBackward = cursor[backward] !== undefined && cursor[forward] === undefined;
+  const hasPrevious = readingBackward ? result.hasMore === true : cursor[forward] !== undefined;
+  const hasNext = readingBackward || result.hasMore === true;
+  if (hasPrevious) current[HYDRA.previous] = iri(`${encode(CURSOR_PARAMETERS[backward])}=${first}`);
+  if (hasNext) current[HYDRA.next] = iri(`${encode(CURSOR_PARAMETERS[forward])}=${last}`);
+  return current;
+}
+
+/** The cursor parameters of the request, re-encoded, to make the view's own `@id`. */
+function cursorParameterOf(rawQuery: string): string | undefined {
+  const parts: string[] = [];
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    if (key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan) parts.push(`${encode(key)}=${encode(value)}`);
+  }
+  return parts.length === 0 ? undefined : parts.join('&');
 }

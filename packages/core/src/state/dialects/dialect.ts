@@ -3,6 +3,7 @@
  * whether foreign keys can be declared inside CREATE TABLE, and how constraint violations are recognized.
  */
 import type { ScalarType } from '../../declare/types.js';
+import type { MatchPattern } from '../../query/filter.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,6 +17,18 @@ export interface Dialect {
   fromDb(type: ScalarType, value: unknown): unknown;
   isForeignKeyViolation(error: unknown): boolean;
   isUniqueViolation(error: unknown): boolean;
+  /** SQL for a pattern condition on a column (`??` binds the column, `?` the values), with `%` and `_` literal. */
+  match(column: string, pattern: MatchPattern): { sql: string; bindings: readonly string[] };
+}
+
+/** Escapes LIKE wildcards so that `%` and `_` in a value match themselves (with `ESCAPE '\\'`). */
+export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, '\\$&');
+
+/** Wraps an escaped value for its anchor: `%v%`, `v%`, `%v`. */
+export function likePattern(value: string, anchor: MatchPattern['anchor'], wildcard = '%'): string {
+  if (anchor === 'start') return `${value}${wildcard}`;
+  if (anchor === 'end') return `${wildcard}${value}`;
+  return `${wildcard}${value}${wildcard}`;
 }
 
 /** The conversions both dialects share; each dialect overrides only what its driver does differently. */

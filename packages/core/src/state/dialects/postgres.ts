@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import type { Dialect } from './dialect.js';
-import { sharedToDb } from './dialect.js';
+import { escapeLike, likePattern, sharedToDb } from './dialect.js';
 
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
@@ -30,4 +30,10 @@ export const postgresDialect: Dialect = {
   },
   isForeignKeyViolation: (error) => code(error) === '23503',
   isUniqueViolation: (error) => code(error) === '23505',
+  match(column, { value, anchor, caseSensitive }) {
+    if (anchor === 'exact') {
+      return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
+    }
+    return { sql: `?? ${caseSensitive ? 'LIKE' : 'ILIKE'} ? ESCAPE '\\'`, bindings: [column, likePattern(escapeLike(value), anchor)] };
+  },
 };

@@ -1,6 +1,9 @@
 /** SQLite through better-sqlite3: booleans as 0/1, date-times as ISO 8601 text in UTC (so they sort), JSON as text. */
 import type { Dialect } from './dialect.js';
-import { sharedToDb } from './dialect.js';
+import { escapeLike, likePattern, sharedToDb } from './dialect.js';
+
+/** GLOB is SQLite's case-sensitive matching; `*`, `?` and `[` are made literal by a one-character class. */
+const escapeGlob = (value: string): string => value.replace(/[*?[]/g, '[$&]');
 
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
@@ -31,4 +34,12 @@ export const sqliteDialect: Dialect = {
     code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
     (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
   isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  // SQLite's LIKE ignores case (ASCII only) and `lower()` folds ASCII only: case-insensitive matching covers A-Z.
+  match(column, { value, anchor, caseSensitive }) {
+    if (anchor === 'exact') {
+      return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
+    }
+    if (caseSensitive) return { sql: '?? GLOB ?', bindings: [column, likePattern(escapeGlob(value), anchor, '*')] };
+    return { sql: "lower(??) LIKE lower(?) ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
+  },
 };

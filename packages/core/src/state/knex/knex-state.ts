@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import type { CollectionPage, Entity, StateContext, StateProcessor, StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
+import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper } from './row-mapper.js';
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
@@ -56,16 +57,46 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function readPage(context: StateContext): Promise<CollectionPage> {
     const mapper = mapperOf(context.resource);
     const { knex } = database;
-    const { page } = context;
-    const rowsQuery = knex(mapper.table).select(mapper.columns).orderBy('id', 'asc');
-    if (page) rowsQuery.limit(page.itemsPerPage).offset(page.offset);
-    const [rows, total] = await Promise.all([
-      page?.itemsPerPage === 0 ? [] : rowsQuery,
-      page ? knex(mapper.table).count({ n: '*' }).first() : undefined,
-    ]);
-    const items = (rows as Record<string, unknown>[]).map((row) => mapper.toEntity(row));
+    const { page, resource } = context;
+    const alias = 't0';
+    const from = () => knex(`${mapper.table} as ${alias}`);
+    const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
+    const countQuery = page && !page.partial ? from().count({ n: '*' }) : undefined;
+    const cursor = page?.cursor ?? null;
+    const query = (builder: Knex.QueryBuilder, forCount: boolean) =>
+      createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor });
+    const rows = query(rowsQuery, false);
+    const count = countQuery && query(countQuery, true);
+    for (const { filter, parsed } of context.filters) {
+      filter.apply(rows, parsed);
+      if (count) filter.apply(count, parsed);
+    }
+
+    // Cursor pagination reads by id only; reading backwards (towards the previous page) reads the other way round.
+    let backward = false;
+    if (cursor) {
+      if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
+      if (cursor.lessThan !== undefined) rowsQuery.where(`${alias}.id`, '<', cursor.lessThan);
+      const forward = cursor.direction === 'desc' ? cursor.lessThan : cursor.greaterThan;
+      const reverse = cursor.direction === 'desc' ? cursor.greaterThan : cursor.lessThan;
+      backward = reverse !== undefined && forward === undefined;
+      const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
+      rowsQuery.orderBy(`${alias}.id`, backward ? flip(cursor.direction) : cursor.direction);
+    } else {
+      for (const { path, direction } of resource.defaultOrder) rows.orderBy(path, direction);
+      rowsQuery.orderBy(`${alias}.id`, 'asc');
+    }
+    const lookAhead = page && (page.partial || cursor) ? 1 : 0;
+    if (page) rowsQuery.limit(page.itemsPerPage + lookAhead).offset(page.offset);
+
+    const [found, total] = await Promise.all([page?.itemsPerPage === 0 ? [] : rowsQuery, countQuery?.first()]);
+    let items = (found as Record<string, unknown>[]).map((row) => mapper.toEntity(row));
+    const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
+    if (hasMore) items = items.slice(0, page!.itemsPerPage);
+    if (backward) items.reverse();
     await loadToMany(mapper, items, knex);
-    return { items, totalItems: total ? Number((total as { n: unknown }).n) : items.length };
+    const totalItems = total ? Number((total as { n: unknown }).n) : page ? undefined : items.length;
+    return lookAhead > 0 ? { items, totalItems, hasMore } : { items, totalItems };
   }
 
   const provider: StateProvider = {

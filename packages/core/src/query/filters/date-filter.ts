@@ -1,0 +1,60 @@
+/**
+ * The date filter: `createdAt[after]=` (>=), `[before]` (<=), `[strictly_after]` (>), `[strictly_before]` (<), with
+ * a per-property choice of how null dates count (excluded by default).
+ */
+import type { DateNullMode } from '../../declare/types.js';
+import type { ResolvedPath } from '../../metadata/property-path.js';
+import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
+import { schemaOf, toDateValue } from './values.js';
+
+export interface DateProperty {
+  readonly resolved: ResolvedPath;
+  readonly nulls: DateNullMode;
+}
+
+const OPERATORS = { after: '>=', before: '<=', strictly_after: '>', strictly_before: '<' } as const;
+type Operator = keyof typeof OPERATORS;
+
+export function createDateFilter(properties: readonly DateProperty[]): Filter {
+  return defineFilter({
+    indexedPaths: properties.map((p) => p.resolved.path),
+    describe: (): FilterParameter[] =>
+      properties.flatMap(({ resolved }) =>
+        (Object.keys(OPERATORS) as Operator[]).map((operator) => ({
+          variable: `${resolved.path}[${operator}]`,
+          property: resolved.path,
+          required: false,
+          schema: schemaOf(resolved.leaf),
+          isCollection: false,
+          description: `${resolved.path} ${operator.replace('_', ' ')} the date.`,
+        })),
+      ),
+    parse(query) {
+      const parsed: { property: DateProperty; conditions: [Operator, unknown][] }[] = [];
+      for (const property of properties) {
+        const conditions: [Operator, unknown][] = [];
+        for (const operator of Object.keys(OPERATORS) as Operator[]) {
+          const variable = `${property.resolved.path}[${operator}]`;
+          const raw = singleValue(query, variable);
+          if (raw !== undefined) conditions.push([operator, toDateValue(variable, raw, property.resolved.leaf)]);
+        }
+        if (conditions.length > 0) parsed.push({ property, conditions });
+      }
+      return parsed.length === 0 ? undefined : parsed;
+    },
+    apply(query, parsed) {
+      for (const { property, conditions } of parsed as { property: DateProperty; conditions: [Operator, unknown][] }[]) {
+        const { nulls } = property;
+        query.where(property.resolved.path, (builder, column) => {
+          for (const [operator, value] of conditions) {
+            const before = operator === 'before' || operator === 'strictly_before';
+            const includeNull =
+              nulls === 'include_null_before_and_after' || (before ? nulls === 'include_null_before' : nulls === 'include_null_after');
+            if (includeNull) builder.where((or) => or.where(column, OPERATORS[operator], value as string).orWhereNull(column));
+            else builder.where(column, OPERATORS[operator], value as string);
+          }
+        });
+      }
+    },
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The exists filter: `exists[body]=true|false` — the property is (not) null; for a to-many relation, the item has
+ * (no) related items. The parameter name (`exists`) is configurable.
+ */
+import type { Knex } from 'knex';
+import type { ResolvedPath } from '../../metadata/property-path.js';
+import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
+import { toBoolean } from './values.js';
+
+export function createExistsFilter(properties: readonly ResolvedPath[], parameterName: string): Filter {
+  const variableOf = (resolved: ResolvedPath) => `${parameterName}[${resolved.path}]`;
+  return defineFilter({
+    describe: (): FilterParameter[] =>
+      properties.map((resolved) => ({
+        variable: variableOf(resolved),
+        property: resolved.path,
+        required: false,
+        schema: { type: 'boolean' as const },
+        isCollection: false,
+        description: `${resolved.path} has a value (true) or not (false).`,
+      })),
+    parse(query) {
+      const parsed: { resolved: ResolvedPath; exists: boolean }[] = [];
+      for (const resolved of properties) {
+        const raw = singleValue(query, variableOf(resolved));
+        if (raw !== undefined) parsed.push({ resolved, exists: toBoolean(variableOf(resolved), raw) });
+      }
+      return parsed.length === 0 ? undefined : parsed;
+    },
+    apply(query, parsed) {
+      for (const { resolved, exists } of parsed as { resolved: ResolvedPath; exists: boolean }[]) {
+        const hasValue = (builder: Knex.QueryBuilder, column: string) => builder.whereNotNull(column);
+        // Through relations, "no value" means: no related item has one (and having no related item at all counts).
+        if (exists) query.where(resolved.path, hasValue);
+        else query.whereNot(resolved.path, hasValue);
+      }
+    },
+  });
+}

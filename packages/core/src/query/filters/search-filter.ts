@@ -1,0 +1,68 @@
+/**
+ * The search filter: `title=ver` with a strategy per property (exact, partial, start, end, word_start and their
+ * case-insensitive `i` variants), several values ORed (`title[]=a&title[]=b`), relations by IRI or id
+ * (`author=/api/authors/3`), and relation paths of any depth (`author.name=ann`, `books.title=dune`).
+ */
+import type { SearchStrategy } from '../../declare/types.js';
+import type { ResolvedPath } from '../../metadata/property-path.js';
+import { defineFilter, type Filter, type FilterParameter, type MatchPattern } from '../filter.js';
+import { valuesOf } from '../filter.js';
+import { isText, schemaOf, toLeafValue } from './values.js';
+
+export interface SearchProperty {
+  readonly resolved: ResolvedPath;
+  readonly strategy: SearchStrategy;
+}
+
+const ANCHORS: Record<string, MatchPattern['anchor']> = { exact: 'exact', partial: 'contains', start: 'start', end: 'end' };
+
+export function createSearchFilter(properties: readonly SearchProperty[], collectionPathOf: (resource: string) => string): Filter {
+  return defineFilter({
+    indexedPaths: properties.filter((p) => p.strategy === 'exact').map((p) => p.resolved.path),
+    describe: (): FilterParameter[] =>
+      properties.flatMap(({ resolved, strategy }) =>
+        [resolved.path, `${resolved.path}[]`].map((variable) => ({
+          variable,
+          property: resolved.path,
+          required: false,
+          schema: schemaOf(resolved.leaf),
+          isCollection: variable.endsWith('[]'),
+          description: `Search on ${resolved.path} (${strategy}); several values match any of them.`,
+        })),
+      ),
+    parse(query) {
+      const parsed: { property: SearchProperty; values: unknown[] }[] = [];
+      for (const property of properties) {
+        const raw = valuesOf(query, property.resolved.path);
+        if (raw.length === 0) continue;
+        const variable = property.resolved.path;
+        const values = isText(property.resolved.leaf) ? raw : raw.map((value) => toLeafValue(variable, value, property.resolved.leaf, collectionPathOf));
+        parsed.push({ property, values });
+      }
+      return parsed.length === 0 ? undefined : parsed;
+    },
+    apply(query, parsed) {
+      for (const { property, values } of parsed as { property: SearchProperty; values: unknown[] }[]) {
+        const { strategy, resolved } = property;
+        query.where(resolved.path, (builder, column) => {
+          builder.where((any) => {
+            for (const value of values) {
+              if (!isText(resolved.leaf)) {
+                any.orWhere(column, value as string);
+                continue;
+              }
+              const caseSensitive = !strategy.startsWith('i');
+              const base = caseSensitive ? strategy : strategy.slice(1);
+              if (base === 'word_start') {
+                query.match(any, column, { value: value as string, anchor: 'start', caseSensitive }, true);
+                query.match(any, column, { value: ` ${value as string}`, anchor: 'contains', caseSensitive }, true);
+              } else {
+                query.match(any, column, { value: value as string, anchor: ANCHORS[base]!, caseSensitive }, true);
+              }
+            }
+          });
+        });
+      }
+    },
+  });
+}

@@ -1,0 +1,82 @@
+/** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
+import type { ResolvedPath } from '../../metadata/property-path.js';
+import { invalidParameter } from '../filter.js';
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+export type Leaf = ResolvedPath['leaf'];
+
+export function toNumber(variable: string, raw: string, integer: boolean): number {
+  const value = Number(raw);
+  if (!NUMBER.test(raw.trim()) || !Number.isFinite(value)) throw invalidParameter(variable, `expected a number, "${raw}" given.`);
+  if (integer && !Number.isInteger(value)) throw invalidParameter(variable, `expected an integer, "${raw}" given.`);
+  return value;
+}
+
+export function toBoolean(variable: string, raw: string): boolean {
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw invalidParameter(variable, `expected "true" or "false", "${raw}" given.`);
+}
+
+/** A date (`YYYY-MM-DD`) for date fields, or a Date for date-time fields; a date-time without offset is UTC. */
+export function toDateValue(variable: string, raw: string, leaf: Leaf): string | Date {
+  const text = raw.trim();
+  if (!DATE.test(text) && !DATE_TIME.test(text)) throw invalidParameter(variable, `expected a date or date-time (ISO 8601), "${raw}" given.`);
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(text);
+  const parsed = new Date(DATE.test(text) ? `${text}T00:00:00Z` : hasZone ? text : `${text}Z`);
+  if (Number.isNaN(parsed.getTime())) throw invalidParameter(variable, `expected a date or date-time (ISO 8601), "${raw}" given.`);
+  return leaf.kind === 'scalar' && leaf.type === 'date' ? parsed.toISOString().slice(0, 10) : parsed;
+}
+
+/** An id from `3` or an item IRI of the target collection (`/api/authors/3`). */
+export function toReference(variable: string, raw: string, collectionPath: string): number {
+  const id = raw.startsWith(`${collectionPath}/`) ? raw.slice(collectionPath.length + 1) : raw;
+  if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) {
+    throw invalidParameter(variable, `expected an IRI of "${collectionPath}" or an id, "${raw}" given.`);
+  }
+  return Number(id);
+}
+
+/** Which value a leaf's equality filter takes: numbers, booleans, dates, references, or text. */
+export function toLeafValue(variable: string, raw: string, leaf: Leaf, collectionPathOf: (resource: string) => string): unknown {
+  if (leaf.kind === 'toOne') return toReference(variable, raw, collectionPathOf(leaf.target));
+  switch (leaf.type) {
+    case 'integer':
+      return toNumber(variable, raw, true);
+    case 'float':
+      return toNumber(variable, raw, false);
+    case 'boolean':
+      return toBoolean(variable, raw);
+    case 'date':
+    case 'datetime':
+      return toDateValue(variable, raw, leaf);
+    default:
+      return raw;
+  }
+}
+
+export const isNumeric = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'integer' || leaf.type === 'float');
+export const isTemporal = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'date' || leaf.type === 'datetime');
+export const isText = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
+
+export function schemaOf(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {
+  if (leaf.kind === 'toOne') return { type: 'string', format: 'iri-reference' };
+  switch (leaf.type) {
+    case 'integer':
+      return { type: 'integer' };
+    case 'float':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    default:
+      return { type: 'string' };
+  }
+}

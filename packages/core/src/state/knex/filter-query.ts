@@ -1,0 +1,115 @@
+/**
+ * The knex side of the filter contract: conditions on property paths become nested `IN (SELECT …)` sub-queries (one
+ * per relation hop, so to-many paths never duplicate rows and the count stays right), orders on to-one paths become
+ * LEFT JOINs. Every value is a bound parameter.
+ */
+import type { Knex } from 'knex';
+import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
+import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type { FilterQuery, NullsPlacement, OrderDirection } from '../../query/filter.js';
+import type { Dialect } from '../dialects/dialect.js';
+
+export interface FilterQueryOptions {
+  readonly db: Knex;
+  readonly builder: Knex.QueryBuilder;
+  readonly resource: ResourceMetadata;
+  readonly registry: MetadataRegistry;
+  readonly dialect: Dialect;
+  /** The alias of the resource's table in `builder`. */
+  readonly alias: string;
+  readonly forCount: boolean;
+  /** False when the order is fixed (cursor pagination): orderBy calls are ignored. */
+  readonly ordering: boolean;
+}
+
+const paths = new WeakMap<ResourceMetadata, Map<string, ResolvedPath>>();
+
+function resolveCached(registry: MetadataRegistry, resource: ResourceMetadata, path: string): ResolvedPath {
+  let cache = paths.get(resource);
+  if (!cache) paths.set(resource, (cache = new Map()));
+  let resolved = cache.get(path);
+  if (!resolved) {
+    resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}", filter`);
+    cache.set(path, resolved);
+  }
+  return resolved;
+}
+
+const nullsFor = (direction: OrderDirection, nulls: NullsPlacement): 'first' | 'last' => {
+  if (nulls === 'first' || nulls === 'last') return nulls;
+  return (nulls === 'smallest') === (direction === 'asc') ? 'first' : 'last';
+};
+
+export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
+  const { builder, resource, registry, alias } = options;
+  let aliases = 0;
+  const joins = new Map<string, string>();
+
+  /** Follows `hops` from `owner` (aliased `from`) with sub-queries, then calls `leaf` with the innermost builder. */
+  function nest(target: Knex.QueryBuilder, owner: ResourceMetadata, from: string, resolved: ResolvedPath, hop: number, leaf: (b: Knex.QueryBuilder, column: string) => void): void {
+    if (hop === resolved.hops.length) {
+      leaf(target, `${from}.${resolved.leaf.column}`);
+      return;
+    }
+    const field = resolved.hops[hop]!;
+    const next = registry.resource(field.target);
+    const sub = `${alias}_f${++aliases}`;
+    if (field.kind === 'toOne') {
+      target.whereIn(`${from}.${field.column}`, (query: Knex.QueryBuilder) => {
+        query.select(`${sub}.id`).from(`${next.table} as ${sub}`);
+        nest(query, next, sub, resolved, hop + 1, leaf);
+      });
+    } else {
+      const owning = next.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
+      target.whereIn(`${from}.id`, (query: Knex.QueryBuilder) => {
+        query.select(`${sub}.${owning.column}`).from(`${next.table} as ${sub}`);
+        nest(query, next, sub, resolved, hop + 1, leaf);
+      });
+    }
+  }
+
+  return {
+    builder,
+    resource,
+    db: options.db,
+    forCount: options.forCount,
+    where(path, leaf) {
+      nest(builder, resource, alias, resolveCached(registry, resource, path), 0, leaf);
+    },
+    whereNot(path, leaf) {
+      const resolved = resolveCached(registry, resource, path);
+      if (resolved.hops.length === 0) {
+        builder.whereNot((query) => leaf(query, `${alias}.${resolved.leaf.column}`));
+        return;
+      }
+      const self = `${alias}_n${++aliases}`;
+      builder.whereNotIn(`${alias}.id`, (query: Knex.QueryBuilder) => {
+        query.select(`${self}.id`).from(`${resource.table} as ${self}`);
+        nest(query, resource, self, resolved, 0, leaf);
+      });
+    },
+    match(target, column, pattern, or = false) {
+      const { sql, bindings } = options.dialect.match(column, pattern);
+      if (or) target.orWhereRaw(sql, bindings as string[]);
+      else target.whereRaw(sql, bindings as string[]);
+    },
+    orderBy(path, direction, nulls = 'largest') {
+      if (options.forCount || !options.ordering) return;
+      const resolved = resolveCached(registry, resource, path);
+      let from = alias;
+      let prefix = '';
+      for (const hop of resolved.hops) {
+        if (hop.kind !== 'toOne') throw new Error(`Cannot order by "${path}": it goes through the to-many relation "${hop.name}".`);
+        prefix = prefix ? `${prefix}.${hop.name}` : hop.name;
+        let joined = joins.get(prefix);
+        if (!joined) {
+          joined = `${alias}_j${joins.size + 1}`;
+          builder.leftJoin(`${registry.resource(hop.target).table} as ${joined}`, `${from}.${hop.column}`, `${joined}.id`);
+          joins.set(prefix, joined);
+        }
+        from = joined;
+      }
+      builder.orderBy(`${from}.${resolved.leaf.column}`, direction, nullsFor(direction, nulls));
+    },
+  };
+}
