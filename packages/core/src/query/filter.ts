@@ -47,11 +47,16 @@ export interface FilterQuery {
   readonly forCount: boolean;
   /**
    * Adds a condition on a property path (`title`, `author.name`, `books.title`): relations are followed with
-   * sub-queries, so to-many paths never duplicate rows. `leaf` gets a builder and the qualified column.
+   * sub-queries, so to-many paths never duplicate rows. `leaf` gets a builder and the qualified column. The condition
+   * goes on `target` when given (a nested `where` group), else on the query itself.
    */
-  where(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void): void;
+  where(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void, target?: Knex.QueryBuilder): void;
   /** Keeps only the items for which the same condition does NOT hold (through to-many paths: for none of the related items). */
-  whereNot(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void): void;
+  whereNot(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void, target?: Knex.QueryBuilder): void;
+  /** The qualified column of a field of the resource itself, for conditions of your own: `column('title')`. */
+  column(field: string): string;
+  /** A filter value as the database stores it for the field at the end of `path` (dates, booleans differ by dialect). */
+  toDb(path: string, value: unknown): unknown;
   /** A pattern condition on a column, with `%` and `_` in the value matching themselves. */
   match(builder: Knex.QueryBuilder, column: string, pattern: MatchPattern, or?: boolean): void;
   /** Orders by a property path (to-one relations only), in the order calls are made. */

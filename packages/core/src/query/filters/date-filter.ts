@@ -46,7 +46,8 @@ export function createDateFilter(properties: readonly DateProperty[]): Filter {
       for (const { property, conditions } of parsed as { property: DateProperty; conditions: [Operator, unknown][] }[]) {
         const { nulls } = property;
         query.where(property.resolved.path, (builder, column) => {
-          for (const [operator, value] of conditions) {
+          for (const [operator, raw] of conditions) {
+            const value = query.toDb(property.resolved.path, raw);
             const before = operator === 'before' || operator === 'strictly_before';
             const includeNull =
               nulls === 'include_null_before_and_after' || (before ? nulls === 'include_null_before' : nulls === 'include_null_after');

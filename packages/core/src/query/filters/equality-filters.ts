@@ -31,7 +31,7 @@ function equalityFilter(
     apply(query, parsed) {
       for (const { resolved, values } of parsed as { resolved: ResolvedPath; values: unknown[] }[]) {
         query.where(resolved.path, (builder, column) => {
-          builder.whereIn(column, values as (number | boolean)[]);
+          builder.whereIn(column, values.map((value) => query.toDb(resolved.path, value)) as (number | boolean)[]);
         });
       }
     },

@@ -49,7 +49,7 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
     apply(query, parsed) {
       for (const { resolved, conditions } of parsed as { resolved: ResolvedPath; conditions: [string, unknown][] }[]) {
         query.where(resolved.path, (builder, column) => {
-          for (const [operator, value] of conditions) builder.where(column, operator, value as number);
+          for (const [operator, value] of conditions) builder.where(column, operator, query.toDb(resolved.path, value) as number);
         });
       }
     },

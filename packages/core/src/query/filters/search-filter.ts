@@ -48,7 +48,7 @@ export function createSearchFilter(properties: readonly SearchProperty[], collec
           builder.where((any) => {
             for (const value of values) {
               if (!isText(resolved.leaf)) {
-                any.orWhere(column, value as string);
+                any.orWhere(column, query.toDb(resolved.path, value) as string);
                 continue;
               }
               const caseSensitive = !strategy.startsWith('i');

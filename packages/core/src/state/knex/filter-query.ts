@@ -73,20 +73,29 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
     resource,
     db: options.db,
     forCount: options.forCount,
-    where(path, leaf) {
-      nest(builder, resource, alias, resolveCached(registry, resource, path), 0, leaf);
+    where(path, leaf, target = builder) {
+      nest(target, resource, alias, resolveCached(registry, resource, path), 0, leaf);
     },
-    whereNot(path, leaf) {
+    whereNot(path, leaf, target = builder) {
       const resolved = resolveCached(registry, resource, path);
       if (resolved.hops.length === 0) {
-        builder.whereNot((query) => leaf(query, `${alias}.${resolved.leaf.column}`));
+        target.whereNot((query) => leaf(query, `${alias}.${resolved.leaf.column}`));
         return;
       }
       const self = `${alias}_n${++aliases}`;
-      builder.whereNotIn(`${alias}.id`, (query: Knex.QueryBuilder) => {
+      target.whereNotIn(`${alias}.id`, (query: Knex.QueryBuilder) => {
         query.select(`${self}.id`).from(`${resource.table} as ${self}`);
         nest(query, resource, self, resolved, 0, leaf);
       });
+    },
+    column(field) {
+      const resolved = resolveCached(registry, resource, field);
+      if (resolved.hops.length > 0) throw new Error(`column("${field}") takes a field of "${resource.name}"; use where() for relation paths.`);
+      return `${alias}.${resolved.leaf.column}`;
+    },
+    toDb(path, value) {
+      const { leaf } = resolveCached(registry, resource, path);
+      return leaf.kind === 'scalar' ? options.dialect.toDb(leaf.type, value) : value;
     },
     match(target, column, pattern, or = false) {
       const { sql, bindings } = options.dialect.match(column, pattern);
@@ -109,7 +118,8 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
         }
         from = joined;
       }
-      builder.orderBy(`${from}.${resolved.leaf.column}`, direction, nullsFor(direction, nulls));
+      // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL): knex's own emulation drops the column on SQLite.
+      builder.orderByRaw(`?? ${direction === 'asc' ? 'ASC' : 'DESC'} NULLS ${nullsFor(direction, nulls) === 'first' ? 'FIRST' : 'LAST'}`, [`${from}.${resolved.leaf.column}`]);
     },
   };
 }
