@@ -14,6 +14,7 @@ import { type ConstraintViolation, VIOLATION_CODES, violation } from '../validat
 import { today } from './datetime.js';
 import { parseIri } from './iri.js';
 import { applyMergePatch } from './merge-patch.js';
+import { findNul } from './nul-character.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -129,6 +130,12 @@ export function createDenormalizer(registry: MetadataRegistry, existingIds: Exis
         throw new ApiError('BODY_NOT_OBJECT', 'The request body must be a JSON object.');
       }
       if (operation.kind === 'post' && '@id' in body) throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
+      const nul = findNul(body);
+      if (nul !== undefined) {
+        throw new ApiError('VALIDATION_FAILED', `${nul}: This value must not contain the NUL character.`, {
+          violations: [violation(nul, 'This value must not contain the NUL character.', VIOLATION_CODES.nul)],
+        });
+      }
 
       const { validate, fields } = validators.get(operation)!;
       const source = body as Record<string, unknown>;

@@ -13,8 +13,12 @@ export function parseId(raw: string): number | undefined {
   return id <= MAX_ID ? id : undefined;
 }
 
+/** `http://host:8000/api/books/1` → `/api/books/1`; a path stays as it is. Clients may send absolute IRIs. */
+export const toIriPath = (iri: string): string => iri.replace(/^https?:\/\/[^/?#]+(?=\/)/i, '');
+
 /** The resource and id an IRI points at, or undefined when it is no item IRI of this API. */
-export function parseIri(iri: string, registry: MetadataRegistry): { resource: ResourceMetadata; id: number } | undefined {
+export function parseIri(value: string, registry: MetadataRegistry): { resource: ResourceMetadata; id: number } | undefined {
+  const iri = toIriPath(value);
   const slash = iri.lastIndexOf('/');
   if (slash <= 0) return undefined;
   const resource = registry.resourceByPath(iri.slice(0, slash));

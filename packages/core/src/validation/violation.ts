@@ -18,6 +18,7 @@ export const VIOLATION_CODES = Object.freeze({
   date: '69819696-02ac-4a99-9ff0-14e127c4d1bc',
   invalidRelation: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
   range: '04b91c99-a946-4221-afc5-e65ebac401eb',
+  nul: '0f3c8c6e-3a53-4bd3-a8a4-7c5b1f0e2a91',
 });
 
 export const violation = (propertyPath: string, message: string, code: string): ConstraintViolation =>

@@ -112,6 +112,25 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     expect(infinite.body.violations[0].propertyPath).toBe('price');
   });
 
+  it('refuses the NUL character in body strings and in query values with 400, on every database', async () => {
+    const body = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: '{"name":"a\\u0000b"}' });
+    expect(body.status).toBe(400);
+    expect(body.body.violations).toEqual([{ propertyPath: 'name', message: 'This value must not contain the NUL character.', code: expect.any(String) }]);
+    const nested = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', extra: { list: ['ok', 'a\u0000'] } } });
+    expect(nested.body.violations[0].propertyPath).toBe('extra.list[1]');
+    const query = await call(app(), { method: 'GET', url: '/api/authors?name=%00' });
+    expect(query.status).toBe(400);
+    expect(query.body.detail).toBe('Query parameter "name" must not contain the NUL character.');
+    expect(await count()).toBe(0);
+  });
+
+  it('accepts absolute IRIs for relations', async () => {
+    await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
+    const response = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', author: 'http://localhost:8000/api/authors/1' } });
+    expect(response.status).toBe(201);
+    expect(response.body.author).toBe('/api/authors/1');
+  });
+
   it('answers 400 when a POST body carries an @id', async () => {
     const response = await call(app(), { method: 'POST', url: '/api/authors', payload: { '@id': '/api/authors/1', name: 'A' } });
     expect(response.status).toBe(400);

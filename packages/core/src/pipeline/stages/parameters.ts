@@ -6,10 +6,13 @@
 import { ApiError } from '../../errors.js';
 import { resolvePage } from '../../query/pagination.js';
 import { parseId } from '../../serializer/iri.js';
+import { findNul } from '../../serializer/nul-character.js';
 import type { OperationContext } from '../operation-context.js';
 
 export function parseParameters(context: OperationContext): void {
   const { operation, request } = context;
+  const nul = findNul(request.query);
+  if (nul !== undefined) throw new ApiError('INVALID_PARAMETER', `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`);
   if (operation.collection) {
     if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
     if (operation.kind === 'getCollection') {

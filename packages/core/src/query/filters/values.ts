@@ -1,5 +1,6 @@
 /** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
 import type { ResolvedPath } from '../../metadata/property-path.js';
+import { toIriPath } from '../../serializer/iri.js';
 import { invalidParameter } from '../filter.js';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -34,7 +35,8 @@ export function toDateValue(variable: string, raw: string, leaf: Leaf): string |
 
 /** An id from `3` or an item IRI of the target collection (`/api/authors/3`). */
 export function toReference(variable: string, raw: string, collectionPath: string): number {
-  const id = raw.startsWith(`${collectionPath}/`) ? raw.slice(collectionPath.length + 1) : raw;
+  const path = toIriPath(raw);
+  const id = path.startsWith(`${collectionPath}/`) ? path.slice(collectionPath.length + 1) : raw;
   if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) {
     throw invalidParameter(variable, `expected an IRI of "${collectionPath}" or an id, "${raw}" given.`);
   }
