@@ -97,6 +97,22 @@ describe.each(databases)('authors and books on $name', (database) => {
         { '@id': '/api/books/1', '@type': 'Book', id: 1, title: 'Dune', author: '/api/authors/1' },
         { '@id': '/api/books/2', '@type': 'Book', id: 2, title: 'Dune Messiah', author: '/api/authors/1' },
       ],
+      'hydra:search': {
+        '@type': 'hydra:IriTemplate',
+        'hydra:template': '/api/books{?q,order[id],order[title],author,author[],author.name,author.name[],title,title[]}',
+        'hydra:variableRepresentation': 'BasicRepresentation',
+        'hydra:mapping': [
+          { '@type': 'IriTemplateMapping', variable: 'q', property: null, required: false },
+          { '@type': 'IriTemplateMapping', variable: 'order[id]', property: 'id', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'order[title]', property: 'title', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'author', property: 'author', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'author[]', property: 'author', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'author.name', property: 'author.name', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'author.name[]', property: 'author.name', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'title', property: 'title', required: false },
+          { '@type': 'IriTemplateMapping', variable: 'title[]', property: 'title', required: false },
+        ],
+      },
     });
   });
 

@@ -144,6 +144,7 @@ describe.each(databases)('categories, brands and products on $name', (database) 
         { '@id': '/api/products/1', '@type': 'Product', id: 1, name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' },
         { '@id': '/api/products/2', '@type': 'Product', id: 2, name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: '/api/categories/2', brand: '/api/brands/2' },
       ],
+      'hydra:search': expect.objectContaining({ '@type': 'hydra:IriTemplate' }),
     });
   });
 

@@ -3,14 +3,15 @@
  *
  * `/api/authors`, no access rule. `books` is the read-only inverse side of `Book.author`.
  */
-import { ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource } from '@resource-api/core';
 import { Book } from './book.js';
 
-// Filters (contract): `name` partial case-insensitive; `order[name]`, `order[id]` — arrive with the filters issue.
 // Subresource (contract): `GET /api/authors/{id}/books` — arrives with the subresources issue.
+@ApiFilter({ type: 'order', properties: ['name', 'id'] })
 @ApiResource({ description: 'A writer of books.' })
 export class Author {
   // Validation (contract): NotBlank — arrives with the validation issue.
+  @ApiFilter({ type: 'search', strategy: 'ipartial' })
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'The name of the author.' })
   name!: string;
 

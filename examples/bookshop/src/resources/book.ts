@@ -3,14 +3,38 @@
  *
  * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI.
  */
-import { ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource, defineFilter, invalidParameter, singleValue } from '@resource-api/core';
 import { Author } from './author.js';
 
-// Filters (contract): `title` partial ci, `author` exact (IRI or id), `author.name` partial ci, `order[id]`,
-// `order[title]` — arrive with the filters issue.
+/**
+ * A custom filter (the `Filter` contract): `q` finds books whose title or author's name contains the text, ignoring
+ * case. Not in the contract; it shows how a filter of your own is written.
+ */
+export const titleOrAuthor = defineFilter({
+  describe: () => [
+    { variable: 'q', property: null, required: false, schema: { type: 'string' }, isCollection: false, description: 'Text in the title or in the author\'s name.' },
+  ],
+  parse(query) {
+    const q = singleValue(query, 'q');
+    if (q !== undefined && q.trim() === '') throw invalidParameter('q', 'give some text.');
+    return q;
+  },
+  apply(query, q) {
+    const pattern = { value: q as string, anchor: 'contains', caseSensitive: false } as const;
+    query.builder.where((either) => {
+      query.match(either, query.column('title'), pattern);
+      either.orWhere((other) => query.where('author.name', (inner, column) => query.match(inner, column, pattern), other));
+    });
+  },
+});
+
+@ApiFilter(titleOrAuthor)
+@ApiFilter({ type: 'order', properties: ['id', 'title'] })
+@ApiFilter({ type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } })
 @ApiResource({ description: 'A book, written by one author.' })
 export class Book {
   // Validation (contract): NotBlank, Length min 3 — arrives with the validation issue.
+  @ApiFilter({ type: 'search', strategy: 'ipartial' })
   @ApiProperty({ type: 'string', description: 'The title of the book.' })
   title!: string;
 

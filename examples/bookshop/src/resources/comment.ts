@@ -7,10 +7,13 @@ import { defineResource } from '@resource-api/core';
 
 // Access rules (contract): `GET` public; `POST` `ROLE_USER`; `PUT`/`PATCH` `ROLE_USER` and the comment's user is the
 // current user; `DELETE` `ROLE_ADMIN` or the comment's user — arrive with the security issue.
-// Filters (contract): `user` exact (IRI); `order[createdAt]`, `order[id]` — arrive with the filters issue.
 export const Comment = defineResource({
   name: 'Comment',
   description: 'A comment written by a user.',
+  filters: [
+    { type: 'search', properties: { user: 'exact' } },
+    { type: 'order', properties: ['createdAt', 'id'] },
+  ],
   fields: {
     // Validation (contract): group `create` NotBlank; group `update` NotNull and Length min 10 (POST runs `create`,
     // PUT and PATCH run `update`) — arrive with the validation issue.

@@ -4,14 +4,14 @@
  * `/api/products`. Its category is a decorated class (referenced by a thunk), its brand a plain-object resource
  * (referenced by its short name): both forms of relation target mix freely.
  */
-import { ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource } from '@resource-api/core';
 import { Category } from './category.js';
 
 // Access rules (contract): `GET` `ROLE_USER`; `POST`, `PUT`, `PATCH`, `DELETE` `ROLE_ADMIN` — arrive with the security issue.
-// Pagination override (contract): 5 per page, client maximum 50 — arrives with the pagination-per-resource issue.
-// Filters (contract): `name` partial ci; `price[gte|gt|lte|lt|between]`; `category` exact (IRI); `category.name` exact;
-// `brand.name` partial ci; `order[createdAt]`, `order[price]`, `order[name]` — arrive with the filters issue.
-@ApiResource({ description: 'A product of the shop.' })
+@ApiFilter({ type: 'search', properties: { name: 'ipartial', category: 'exact', 'category.name': 'exact', 'brand.name': 'ipartial' } })
+@ApiFilter({ type: 'range', properties: ['price'] })
+@ApiFilter({ type: 'order', properties: ['createdAt', 'price', 'name'] })
+@ApiResource({ description: 'A product of the shop.', paginationItemsPerPage: 5, paginationMaximumItemsPerPage: 50 })
 export class Product {
   // Validation (contract): NotBlank — arrives with the validation issue.
   @ApiProperty({ type: 'string', description: 'The name of the product.' })
