@@ -81,8 +81,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   const runtime: Runtime = {
     registry,
     database,
-    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true }),
-    denormalizer: createDenormalizer(registry, state.existingIds),
+    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true, readMany: state.readMany }),
+    denormalizer: createDenormalizer(registry, { existingIds: state.existingIds, readItem: (resource, id) => state.readItem(resource, id) }),
     providers,
     processors,
   };

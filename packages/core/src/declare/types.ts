@@ -43,6 +43,22 @@ export interface CommonFieldOptions {
   iri?: string;
   /** The column name (default: the field name in snake_case; `_id` is appended for to-one relations). */
   column?: string;
+  /**
+   * The serialization groups the field belongs to. When an operation has normalization (read) or denormalization
+   * (write) groups, only fields in one of them are read or written.
+   */
+  groups?: readonly string[];
+}
+
+/** Options of relation fields. */
+export interface RelationOptions {
+  /**
+   * Embed the related item(s) as objects in responses (true) or always write IRIs (false). Default: embedded when
+   * the operation's read groups include a group used on a field of the target, as API Platform decides.
+   */
+  readableLink?: boolean;
+  /** Accept nested objects on input (true) or only IRIs (false). Default: when `cascadePersist` is on, or the write groups reach the target. */
+  writableLink?: boolean;
 }
 
 /** A scalar field: `{ type: 'string' }`. */
@@ -55,7 +71,7 @@ export interface ScalarFieldDeclaration extends CommonFieldOptions {
 }
 
 /** A to-one relation (many-to-one): `{ toOne: 'Author', inversedBy: 'books' }`. Stored as a foreign key column. */
-export interface ToOneDeclaration extends CommonFieldOptions {
+export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
   /** The target resource: its short name, or a thunk returning its decorated class. */
   toOne: string | ClassThunk;
   /** The to-many field on the target that lists the items pointing here. */
@@ -64,14 +80,33 @@ export interface ToOneDeclaration extends CommonFieldOptions {
   nullable?: boolean;
   /** What deleting the target does to items pointing at it: refuse with 409 (default), delete them, or set null. */
   onDelete?: 'restrict' | 'cascade' | 'set null';
+  /** A nested object without `@id` creates the related item in the same transaction (default false). */
+  cascadePersist?: boolean;
 }
 
-/** A to-many relation, the inverse side of a to-one: `{ toMany: 'Book', mappedBy: 'author' }`. Read-only. */
-export interface ToManyDeclaration extends Omit<CommonFieldOptions, 'column' | 'immutable'> {
+/** Exposes a to-many relation as `GET /api/<parents>/{id}/<field>`, a collection of the target. */
+export interface SubresourceOptions {
+  /** How many subresource levels may follow from here: `/api/authors/{id}/books/{bookId}/reviews` is depth 2 (default 1). */
+  maxDepth?: number;
+}
+
+/**
+ * A to-many relation.
+ * - With `mappedBy` naming a to-one of the target: the inverse side of a one-to-many (`Author.books`), read-only.
+ * - Without `mappedBy`: the owning side of a many-to-many, stored in a join table, writable as an array of IRIs
+ *   (`Book.tags`); its inverse side has `mappedBy` naming this field (`Tag.books`), read-only.
+ */
+export interface ToManyDeclaration extends Omit<CommonFieldOptions, 'column' | 'immutable'>, RelationOptions {
   /** The target resource: its short name, or a thunk returning its decorated class. */
   toMany: string | ClassThunk;
-  /** The to-one field on the target that holds the foreign key. */
-  mappedBy: string;
+  /** The field on the target that owns the relation (a to-one, or the owning side of a many-to-many). */
+  mappedBy?: string;
+  /** Many-to-many owning side: the inverse to-many field on the target. */
+  inversedBy?: string;
+  /** Many-to-many owning side: the join table (default `<table>_<field>` in snake_case). */
+  joinTable?: string;
+  /** Expose `GET /api/<parents>/{id}/<field>` (true, or options). */
+  subresource?: boolean | SubresourceOptions;
 }
 
 export type FieldDeclaration = ScalarFieldDeclaration | ToOneDeclaration | ToManyDeclaration;
@@ -115,6 +150,26 @@ export type BuiltinFilterDeclaration =
 /** A filter: a built-in one by its declaration, or a custom object implementing the `Filter` contract. */
 export type FilterDeclaration = BuiltinFilterDeclaration | Filter;
 
+/** Context given to a groups function, to choose serialization groups per request. */
+export interface GroupsContext {
+  readonly operation: { readonly kind: OperationKind; readonly resource: string; readonly name: string };
+  /** The authenticated user, when access control is configured (undefined otherwise). */
+  readonly user: unknown;
+  /** The effective roles of the user (empty for anonymous callers). */
+  readonly roles: readonly string[];
+}
+
+/** Serialization groups: a fixed list, or a function of the request (for example of the user's roles). */
+export type GroupsDeclaration = readonly string[] | ((context: GroupsContext) => readonly string[]);
+
+/** Groups of a resource or an operation (the operation's win). */
+export interface GroupsOptions {
+  /** Read groups: only fields in one of them are sent (relations to targets in them are embedded). */
+  normalizationGroups?: GroupsDeclaration;
+  /** Write groups: only fields in one of them are accepted; the rest is ignored silently. */
+  denormalizationGroups?: GroupsDeclaration;
+}
+
 /** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
 export interface PaginationDeclaration {
   /** Paginate the collection (global default true). */
@@ -136,7 +191,7 @@ export interface PaginationDeclaration {
 }
 
 /** An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). */
-export interface OperationDeclaration extends PaginationDeclaration {
+export interface OperationDeclaration extends PaginationDeclaration, GroupsOptions {
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
@@ -147,7 +202,7 @@ export interface OperationDeclaration extends PaginationDeclaration {
 }
 
 /** A whole resource, as given to `defineResource`. */
-export interface ResourceDeclaration extends PaginationDeclaration {
+export interface ResourceDeclaration extends PaginationDeclaration, GroupsOptions {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */

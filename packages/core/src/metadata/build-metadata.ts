@@ -10,9 +10,10 @@ import { DEFAULT_PAGINATION, type PaginationOptions } from '../query/pagination.
 import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
+import { buildSubresources } from './passes/build-subresources.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
-import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from './types.js';
+import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from './types.js';
 
 export interface BuildMetadataOptions {
   /** Declared resources: `defineResource` objects and `@ApiResource` classes, in any mix. */
@@ -72,6 +73,11 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   });
 
   for (const resource of resources) assertDistinctParameters(resource);
+  const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination);
+  for (const [name, operations] of subresources) {
+    const resource = resources.find((r) => r.name === name)!;
+    (resource as { operations: readonly OperationMetadata[] }).operations = [...resource.operations, ...operations];
+  }
 
   const byName = new Map(resources.map((r) => [r.name, r]));
   const byPath = new Map(resources.map((r) => [r.collectionPath, r]));

@@ -2,7 +2,7 @@
  * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
-import type { JsonValue, OperationKind, ScalarType } from '../declare/types.js';
+import type { GroupsDeclaration, JsonValue, OperationKind, ScalarType } from '../declare/types.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
@@ -18,6 +18,17 @@ interface FieldBase {
   readonly nullable: boolean;
   /** The property IRI used in the JSON-LD context (`Book/title` unless declared). */
   readonly iri: string;
+  /** The serialization groups the field belongs to (empty: none). */
+  readonly groups: readonly string[];
+}
+
+interface RelationBase extends FieldBase {
+  /** The target's short name. */
+  readonly target: string;
+  /** Forced embedding (true) or IRIs (false); undefined: decided by the groups. */
+  readonly readableLink: boolean | undefined;
+  /** Forced acceptance of nested objects (true) or IRIs only (false); undefined: decided by cascadePersist and groups. */
+  readonly writableLink: boolean | undefined;
 }
 
 export interface ScalarFieldMetadata extends FieldBase {
@@ -27,20 +38,34 @@ export interface ScalarFieldMetadata extends FieldBase {
   readonly default: JsonValue | undefined;
 }
 
-export interface ToOneFieldMetadata extends FieldBase {
+export interface ToOneFieldMetadata extends RelationBase {
   readonly kind: 'toOne';
-  /** The target's short name. */
-  readonly target: string;
   readonly inversedBy: string | undefined;
   readonly column: string;
   readonly onDelete: 'restrict' | 'cascade' | 'set null';
+  /** A nested object without `@id` creates the related item. */
+  readonly cascadePersist: boolean;
 }
 
-export interface ToManyFieldMetadata extends FieldBase {
+/** The join table of a many-to-many relation, seen from the side that declares the field. */
+export interface JoinTableMetadata {
+  readonly table: string;
+  /** The column holding this side's id. */
+  readonly ownColumn: string;
+  /** The column holding the target's id. */
+  readonly targetColumn: string;
+}
+
+export interface ToManyFieldMetadata extends RelationBase {
   readonly kind: 'toMany';
-  readonly target: string;
-  /** The to-one field on the target holding the foreign key. */
-  readonly mappedBy: string;
+  /** One-to-many: the to-one field on the target holding the foreign key. Many-to-many inverse side: the owning field. */
+  readonly mappedBy: string | undefined;
+  /** Many-to-many owning side: the inverse field on the target, if any. */
+  readonly inversedBy: string | undefined;
+  /** Many-to-many (either side): the join table; undefined for one-to-many. */
+  readonly joinTable: JoinTableMetadata | undefined;
+  /** Exposed as a subresource, with how many levels may follow from here. */
+  readonly subresource: { readonly maxDepth: number } | null;
 }
 
 export type FieldMetadata = ScalarFieldMetadata | ToOneFieldMetadata | ToManyFieldMetadata;
@@ -66,8 +91,16 @@ export interface PaginationMetadata extends PaginationOptions {
   readonly cursor: { readonly direction: OrderDirection } | null;
 }
 
+/** One step of a subresource path: the parent resource, its to-many field, and the URI variable of its id. */
+export interface SubresourceStep {
+  readonly resource: string;
+  readonly field: string;
+  readonly variable: string;
+}
+
 export interface OperationMetadata {
-  readonly kind: OperationKind;
+  /** The six declared kinds, plus `getSubresource` for `GET /api/<parents>/{id}/<relation>`. */
+  readonly kind: OperationKind | 'getSubresource';
   /** A stable id, as API Platform 3 names them: `api_books_get_collection`, `api_books_id_put`. */
   readonly name: string;
   readonly resource: string;
@@ -83,6 +116,12 @@ export interface OperationMetadata {
   readonly inputFormats: readonly string[];
   /** Collection reads only; null for the other operations. */
   readonly pagination: PaginationMetadata | null;
+  /** Read groups (operation's, else the resource's), or null for none. */
+  readonly normalizationGroups: GroupsDeclaration | null;
+  /** Write groups (operation's, else the resource's), or null for none. */
+  readonly denormalizationGroups: GroupsDeclaration | null;
+  /** Subresource operations: the path from the outermost parent to this collection; null otherwise. */
+  readonly subresource: readonly SubresourceStep[] | null;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
 }

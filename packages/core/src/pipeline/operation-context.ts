@@ -12,8 +12,8 @@ import type { ConstraintViolation } from '../validation/violation.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
 export interface OperationRequest {
-  /** The raw `{id}` URI variable (item operations). */
-  readonly id: string | undefined;
+  /** The raw URI variables: `{id}` of items, and the parents' ids of subresources (`{id}`, `{books}`, …). */
+  readonly uriVariables: Readonly<Record<string, string | undefined>>;
   readonly query: Readonly<Record<string, string | string[] | undefined>>;
   /** The raw query string without `?`, to rebuild page IRIs in the client's parameter order. */
   readonly rawQuery: string;
@@ -51,10 +51,15 @@ export interface OperationContext {
   readonly resource: ResourceMetadata;
   readonly operation: OperationMetadata;
   readonly request: OperationRequest;
+  /** The authenticated user (access control fills it; undefined for anonymous callers). */
+  user: unknown;
+  /** The user's effective roles. */
+  roles: readonly string[];
   /** negotiate */
   format: OutputFormat;
-  /** parameters */
+  /** parameters: the item id, and for subresources the parents' ids, outermost first */
   id: number | undefined;
+  parentIds: number[];
   page: PageRequest | null;
   filters: AppliedFilter[];
   /** read: the item as stored (item operations) */

@@ -23,8 +23,11 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
     resource: runtime.registry.resource(operation.resource),
     operation,
     request,
+    user: undefined,
+    roles: [],
     format: 'jsonld',
     id: undefined,
+    parentIds: [],
     page: null,
     filters: [],
     previous: null,
@@ -43,5 +46,5 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
   // authorize: after deserialize (previous object rules)
   if (stages.validate) validate(context);
   if (stages.write) await write(context);
-  return respond(context);
+  return await respond(context);
 }

@@ -8,7 +8,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
   const { url } = request;
   const mark = url.indexOf('?');
   return {
-    id: (request.params as { id?: string }).id,
+    uriVariables: (request.params ?? {}) as Record<string, string>,
     query: request.query as OperationRequest['query'],
     rawQuery: mark === -1 ? '' : url.slice(mark + 1),
     path: mark === -1 ? url : url.slice(0, mark),

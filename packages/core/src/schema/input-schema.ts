@@ -1,16 +1,36 @@
 /**
- * JSON Schema of a request body per resource × operation: the fields the operation accepts, with their types.
- * Compiled once by ajv at start-up; the same schemas will feed OpenAPI and GraphQL inputs.
+ * JSON Schema of a request body per resource × write mode × write groups: the fields a client may write, with
+ * their types. ajv compiles each once (at start-up for fixed groups); the same schemas feed OpenAPI and GraphQL inputs.
  */
-import type { FieldMetadata, OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
+import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 
 export type JsonSchema = Record<string, unknown>;
 
+/** How a body is applied: a new item (POST, nested create), a full replacement (PUT), a merge patch (PATCH, nested update). */
+export type WriteMode = 'create' | 'replace' | 'update';
+
+/** Write groups in force, or null when none are declared (every writable field is accepted). */
+export type WriteGroups = ReadonlySet<string> | null;
+
 const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 
-/** The fields a client may write in this operation: writable ones, and immutable ones on create only. */
-export function writableFields(resource: ResourceMetadata, operation: OperationMetadata): FieldMetadata[] {
-  return resource.fields.filter((f) => f.writable && (operation.kind === 'post' || !f.immutable));
+const inGroups = (field: FieldMetadata, groups: WriteGroups) => groups === null || field.groups.some((g) => groups.has(g));
+
+/** The fields a client may write: writable ones in the write groups; immutable ones on create only. */
+export function writableFields(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): FieldMetadata[] {
+  return resource.fields.filter((f) => f.writable && inGroups(f, groups) && (mode === 'create' || !f.immutable));
+}
+
+/**
+ * Whether a relation accepts nested objects: forced by `writableLink`, else when it cascades creation (to-one) or the
+ * write groups reach a field of the target (API Platform's writableLink rule).
+ */
+export function acceptsNested(field: ToOneFieldMetadata | ToManyFieldMetadata, groups: WriteGroups, registry: MetadataRegistry): boolean {
+  if (field.kind === 'toMany') return false;
+  if (field.writableLink !== undefined) return field.writableLink;
+  if (field.cascadePersist) return true;
+  if (groups === null) return false;
+  return registry.resource(field.target).fields.some((f) => f.groups.some((g) => groups.has(g)));
 }
 
 function scalarSchema(field: ScalarFieldMetadata): JsonSchema {
@@ -37,18 +57,29 @@ function scalarSchema(field: ScalarFieldMetadata): JsonSchema {
 }
 
 /** The schema of one field's value as a client writes it. */
-export function fieldInputSchema(field: FieldMetadata): JsonSchema {
+export function fieldInputSchema(field: FieldMetadata, nested = false): JsonSchema {
+  const iri = { type: 'string', format: 'iri-reference' };
   const schema: JsonSchema =
-    field.kind === 'scalar' ? scalarSchema(field) : field.kind === 'toOne' ? { type: 'string', format: 'iri-reference' }
-      : { type: 'array', items: { type: 'string', format: 'iri-reference' } };
+    field.kind === 'scalar'
+      ? scalarSchema(field)
+      : field.kind === 'toOne'
+        ? nested
+          ? { anyOf: [iri, { type: 'object' }] }
+          : { ...iri }
+        : { type: 'array', items: iri };
   if (field.description) schema.description = field.description;
-  if (field.nullable && typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  if (field.nullable) {
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+    else if (Array.isArray(schema.anyOf)) schema.anyOf = [...schema.anyOf, { type: 'null' }];
+  }
   return schema;
 }
 
-export function buildInputSchema(resource: ResourceMetadata, operation: OperationMetadata): JsonSchema {
+export function buildInputSchema(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups, registry: MetadataRegistry): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const field of writableFields(resource, operation)) properties[field.name] = fieldInputSchema(field);
+  for (const field of writableFields(resource, mode, groups)) {
+    properties[field.name] = fieldInputSchema(field, field.kind !== 'scalar' && acceptsNested(field, groups, registry));
+  }
   // Unknown keys are ignored (API Platform's default), not rejected.
   return { type: 'object', properties, additionalProperties: true };
 }

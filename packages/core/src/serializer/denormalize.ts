@@ -1,15 +1,16 @@
 /**
  * Denormalization: a request body → the new state of the item, for POST (from defaults), PUT (a full replacement of
- * the writable fields; write-only secrets and immutable fields keep their values) and PATCH (a JSON merge patch).
- * Keys the operation may not write are ignored silently, as API Platform does. Wrong types and unusable IRIs become
- * violations naming the property; the validate stage reports them with its own, all at once.
+ * the writable fields; write-only secrets and immutable fields keep their values) and PATCH (a JSON merge patch), by
+ * the operation's write groups. Keys the operation may not write are ignored silently, as API Platform does.
+ * Relations take IRIs; a cascading to-one also takes a nested object (created, or updated when it has an `@id`).
+ * Wrong types and unusable IRIs become violations naming the property; the validate stage reports them with its own.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
-import { buildInputSchema, writableFields } from '../schema/input-schema.js';
-import type { Entity } from '../state/contracts.js';
+import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import { acceptsNested, buildInputSchema, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
+import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type ConstraintViolation, VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
 import { parseIri } from './iri.js';
@@ -21,10 +22,11 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 export interface DenormalizeInput {
   readonly resource: ResourceMetadata;
-  readonly operation: OperationMetadata;
+  readonly mode: WriteMode;
   readonly body: unknown;
   /** The item read (PUT, PATCH), or null (POST). */
   readonly previous: Entity | null;
+  readonly groups: WriteGroups;
 }
 
 export interface DenormalizeResult {
@@ -32,7 +34,12 @@ export interface DenormalizeResult {
   readonly violations: ConstraintViolation[];
 }
 
-export type ExistingIds = (resource: ResourceMetadata, ids: readonly number[]) => Promise<Set<number>>;
+export interface RelationReader {
+  /** Which of `ids` exist. */
+  existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  /** One item, for a nested update. */
+  readItem(resource: ResourceMetadata, id: number): Promise<Entity | null>;
+}
 
 export interface Denormalizer {
   denormalize(input: DenormalizeInput): Promise<DenormalizeResult>;
@@ -43,7 +50,7 @@ const TYPE_NAMES: Record<string, string> = {
   integer: 'integer', float: 'number', boolean: 'boolean', 'string[]': 'array',
 };
 
-function typeViolation(field: FieldMetadata, error: ErrorObject, path: string): ConstraintViolation {
+function typeViolation(field: FieldMetadata, error: ErrorObject, path: string, nested: boolean): ConstraintViolation {
   if (error.keyword === 'format' && field.kind === 'scalar' && (field.type === 'datetime' || field.type === 'date')) {
     return field.type === 'date'
       ? violation(path, 'This value is not a valid date.', VIOLATION_CODES.date)
@@ -53,10 +60,10 @@ function typeViolation(field: FieldMetadata, error: ErrorObject, path: string): 
     return violation(path, 'This value should be between -2147483648 and 2147483647.', VIOLATION_CODES.range);
   }
   if (field.kind !== 'scalar') {
-    const what = field.kind === 'toOne' ? 'an IRI string' : 'an array of IRI strings';
+    const what = field.kind === 'toOne' ? (nested ? 'an IRI string or a nested object' : 'an IRI string') : 'an array of IRI strings';
     return violation(path, `This value should be ${what} of "${field.target}" items.`, VIOLATION_CODES.type);
   }
-  const expected = path.includes('[') ? 'string' : TYPE_NAMES[field.type] ?? 'string';
+  const expected = /\[\d+\]$/.test(path) ? 'string' : TYPE_NAMES[field.type] ?? 'string';
   return violation(path, `This value should be of type ${expected}.`, VIOLATION_CODES.type);
 }
 
@@ -75,117 +82,190 @@ function resolveDefault(field: ScalarFieldMetadata): unknown {
   return structuredClone(field.default);
 }
 
-const initialValue = (field: FieldMetadata): unknown => (field.kind === 'scalar' ? resolveDefault(field) : null);
+const initialValue = (field: FieldMetadata): unknown => (field.kind === 'scalar' ? resolveDefault(field) : field.kind === 'toMany' ? [] : null);
 
-export function createDenormalizer(registry: MetadataRegistry, existingIds: ExistingIds): Denormalizer {
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export function createDenormalizer(registry: MetadataRegistry, reader: RelationReader): Denormalizer {
   const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: true, coerceTypes: false });
   addFormats(ajv);
   ajv.addFormat('iri-reference', true);
 
-  const validators = new Map<OperationMetadata, { validate: ValidateFunction; fields: readonly FieldMetadata[] }>();
+  const validators = new Map<string, { validate: ValidateFunction; fields: readonly FieldMetadata[] }>();
+  function validatorFor(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups) {
+    const key = `${resource.name}|${mode}|${groups === null ? '*' : [...groups].sort().join('\u0001')}`;
+    let found = validators.get(key);
+    if (!found) {
+      found = { validate: ajv.compile(buildInputSchema(resource, mode, groups, registry)), fields: writableFields(resource, mode, groups) };
+      validators.set(key, found);
+    }
+    return found;
+  }
+  // Fixed groups: compile what the operations will need now, not on the first request.
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
-      if (!operation.stages.deserialize) continue;
-      validators.set(operation, { validate: ajv.compile(buildInputSchema(resource, operation)), fields: writableFields(resource, operation) });
+      const groups = operation.denormalizationGroups;
+      if (!operation.stages.deserialize || typeof groups === 'function') continue;
+      const mode: WriteMode = operation.kind === 'post' ? 'create' : operation.kind === 'put' ? 'replace' : 'update';
+      validatorFor(resource, mode, groups === null ? null : new Set(groups));
     }
   }
 
-  /** IRIs → ids, with a violation for each IRI that is garbage, of another type, or of a missing item. */
-  async function resolveRelations(input: Record<string, unknown>, fields: readonly FieldMetadata[], violations: ConstraintViolation[]) {
-    const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: number; field: string }[]>();
-    const bad = new Set<string>();
-    for (const field of fields) {
-      if (field.kind !== 'toOne' || input[field.name] === undefined || input[field.name] === null) continue;
-      const iri = input[field.name] as string;
-      const target = registry.resource(field.target);
-      const parsed = parseIri(iri, registry);
-      if (!parsed) {
-        violations.push(violation(field.name, `Invalid IRI "${iri}".`, VIOLATION_CODES.invalidRelation));
-        bad.add(field.name);
-      } else if (parsed.resource !== target) {
-        violations.push(violation(field.name, `IRI "${iri}" is not an item of type "${target.name}".`, VIOLATION_CODES.invalidRelation));
-        bad.add(field.name);
-      } else {
-        const list = wanted.get(target) ?? [];
-        list.push({ path: field.name, iri, id: parsed.id, field: field.name });
-        wanted.set(target, list);
-        input[field.name] = parsed.id;
+  /** An IRI → the id of an item of `target`, or a violation. Existence is checked afterwards, in one query per target. */
+  function reference(value: string, target: ResourceMetadata, path: string, violations: ConstraintViolation[]): number | undefined {
+    const parsed = parseIri(value, registry);
+    if (!parsed) violations.push(violation(path, `Invalid IRI "${value}".`, VIOLATION_CODES.invalidRelation));
+    else if (parsed.resource !== target) violations.push(violation(path, `IRI "${value}" is not an item of type "${target.name}".`, VIOLATION_CODES.invalidRelation));
+    else return parsed.id;
+    return undefined;
+  }
+
+  async function denormalize(input: DenormalizeInput, prefix: string): Promise<DenormalizeResult> {
+    const { resource, mode, body, previous, groups } = input;
+    const { validate, fields } = validatorFor(resource, mode, groups);
+    const source = body as Record<string, unknown>;
+    const values: Record<string, unknown> = {};
+    for (const field of fields) if (Object.hasOwn(source, field.name)) values[field.name] = source[field.name];
+
+    const violations: ConstraintViolation[] = [];
+    const failed = new Set<string>();
+    if (!validate(values)) {
+      for (const error of validate.errors ?? []) {
+        const path = toPropertyPath(error.instancePath);
+        const name = path.split(/[.[]/)[0]!;
+        const field = fields.find((f) => f.name === name);
+        if (!field || failed.has(name)) continue;
+        failed.add(name);
+        violations.push(
+          values[name] === null
+            ? violation(prefix + name, 'This value should not be null.', VIOLATION_CODES.notNull)
+            : typeViolation(field, error, prefix + path, field.kind !== 'scalar' && acceptsNested(field, groups, registry)),
+        );
       }
     }
+    for (const name of failed) delete values[name];
+
+    // Relations: IRIs → ids (checked to exist below), nested objects → nested writes.
+    const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: number; field: string }[]>();
+    const want = (target: ResourceMetadata, ref: { path: string; iri: string; id: number; field: string }) => wanted.set(target, [...(wanted.get(target) ?? []), ref]);
+    for (const field of fields) {
+      if (field.kind === 'scalar' || !Object.hasOwn(values, field.name)) continue;
+      const value = values[field.name];
+      const target = registry.resource(field.target);
+      if (field.kind === 'toOne') {
+        if (value === null) continue;
+        if (typeof value === 'string') {
+          const id = reference(value, target, prefix + field.name, violations);
+          if (id === undefined) failed.add(field.name);
+          else {
+            values[field.name] = id;
+            want(target, { path: prefix + field.name, iri: value, id, field: field.name });
+          }
+          continue;
+        }
+        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations);
+        if (nested) values[field.name] = nested;
+        else failed.add(field.name);
+        continue;
+      }
+      const ids: number[] = [];
+      (value as string[]).forEach((iri, index) => {
+        const id = reference(iri, target, `${prefix}${field.name}[${index}]`, violations);
+        if (id === undefined) failed.add(field.name);
+        else {
+          ids.push(id);
+          want(target, { path: `${prefix}${field.name}[${index}]`, iri, id, field: field.name });
+        }
+      });
+      values[field.name] = [...new Set(ids)];
+    }
     for (const [target, refs] of wanted) {
-      const found = await existingIds(target, refs.map((r) => r.id));
+      const found = await reader.existingIds(target, refs.map((r) => r.id));
       for (const ref of refs) {
         if (found.has(ref.id)) continue;
         violations.push(violation(ref.path, `Item not found for "${ref.iri}".`, VIOLATION_CODES.invalidRelation));
-        bad.add(ref.field);
+        failed.add(ref.field);
       }
     }
-    for (const name of bad) delete input[name];
+    for (const name of failed) delete values[name];
+
+    for (const field of fields) {
+      const value = values[field.name];
+      if (field.kind === 'scalar' && field.type === 'datetime' && typeof value === 'string') values[field.name] = new Date(value);
+    }
+
+    const data: Entity = {};
+    const stored = resource.fields.filter((f) => f.kind !== 'toMany' || f.joinTable !== undefined);
+    if (mode === 'create') {
+      for (const field of stored) data[field.name] = Object.hasOwn(values, field.name) ? values[field.name] : initialValue(field);
+    } else if (mode === 'replace') {
+      Object.assign(data, previous);
+      for (const field of fields) {
+        if (field.kind === 'toMany' && field.joinTable === undefined) continue;
+        if (Object.hasOwn(values, field.name)) data[field.name] = values[field.name];
+        // A write-only secret left out keeps its value; anything else goes back to its default.
+        else if (!(field.kind === 'scalar' && field.type === 'password') && !failed.has(field.name)) data[field.name] = initialValue(field);
+      }
+    } else {
+      Object.assign(data, previous);
+      for (const [name, value] of Object.entries(values)) {
+        const field = fields.find((f) => f.name === name)!;
+        data[name] = field.kind === 'scalar' && field.type === 'json' ? applyMergePatch(previous?.[name], value) : value;
+      }
+    }
+    return { data, violations };
+  }
+
+  /** A nested object on a to-one relation: an update of the item named by its `@id`, or a new item when cascading. */
+  async function nestedWrite(
+    field: ToOneFieldMetadata,
+    target: ResourceMetadata,
+    value: Record<string, unknown>,
+    groups: WriteGroups,
+    prefix: string,
+    violations: ConstraintViolation[],
+  ): Promise<NestedWrite | undefined> {
+    const path = prefix.slice(0, -1);
+    if (!acceptsNested(field, groups, registry)) {
+      violations.push(violation(path, `Nested documents for attribute "${field.name}" are not allowed. Use IRIs instead.`, VIOLATION_CODES.invalidRelation));
+      return undefined;
+    }
+    const iri = value['@id'];
+    if (iri !== undefined) {
+      const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;
+      if (typeof iri !== 'string') violations.push(violation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation));
+      if (id === undefined) return undefined;
+      const existing = await reader.readItem(target, id);
+      if (!existing) {
+        violations.push(violation(path, `Item not found for "${iri as string}".`, VIOLATION_CODES.invalidRelation));
+        return undefined;
+      }
+      const result = await denormalize({ resource: target, mode: 'update', body: value, previous: existing, groups }, prefix);
+      violations.push(...result.violations);
+      return new NestedWrite(target.name, result.data, id);
+    }
+    if (!field.cascadePersist) {
+      violations.push(violation(path, `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`, VIOLATION_CODES.invalidRelation));
+      return undefined;
+    }
+    const result = await denormalize({ resource: target, mode: 'create', body: value, previous: null, groups }, prefix);
+    violations.push(...result.violations);
+    return new NestedWrite(target.name, result.data, undefined);
   }
 
   return {
-    async denormalize({ resource, operation, body, previous }) {
+    async denormalize(input) {
+      const { body, mode } = input;
       if (body === undefined) throw new ApiError('EMPTY_BODY', 'The request body is empty; send a JSON object.');
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw new ApiError('BODY_NOT_OBJECT', 'The request body must be a JSON object.');
-      }
-      if (operation.kind === 'post' && '@id' in body) throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
+      if (!isObject(body)) throw new ApiError('BODY_NOT_OBJECT', 'The request body must be a JSON object.');
+      if (mode === 'create' && '@id' in body) throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
       const nul = findNul(body);
       if (nul !== undefined) {
         throw new ApiError('VALIDATION_FAILED', `${nul}: This value must not contain the NUL character.`, {
           violations: [violation(nul, 'This value must not contain the NUL character.', VIOLATION_CODES.nul)],
         });
       }
-
-      const { validate, fields } = validators.get(operation)!;
-      const source = body as Record<string, unknown>;
-      const input: Record<string, unknown> = {};
-      for (const field of fields) if (Object.hasOwn(source, field.name)) input[field.name] = source[field.name];
-
-      const violations: ConstraintViolation[] = [];
-      if (!validate(input)) {
-        const reported = new Set<string>();
-        for (const error of validate.errors ?? []) {
-          const path = toPropertyPath(error.instancePath);
-          const name = path.split(/[.[]/)[0]!;
-          const field = fields.find((f) => f.name === name);
-          if (!field || reported.has(name)) continue;
-          reported.add(name);
-          violations.push(
-            input[name] === null
-              ? violation(name, 'This value should not be null.', VIOLATION_CODES.notNull)
-              : typeViolation(field, error, path),
-          );
-          delete input[name];
-        }
-      }
-      await resolveRelations(input, fields, violations);
-
-      for (const field of fields) {
-        const value = input[field.name];
-        if (field.kind === 'scalar' && field.type === 'datetime' && typeof value === 'string') input[field.name] = new Date(value);
-      }
-
-      const data: Entity = {};
-      const stored = resource.fields.filter((f) => f.kind !== 'toMany');
-      if (operation.kind === 'post') {
-        for (const field of stored) data[field.name] = Object.hasOwn(input, field.name) ? input[field.name] : initialValue(field);
-      } else if (operation.kind === 'put') {
-        Object.assign(data, previous);
-        for (const field of fields) {
-          if (field.kind === 'toMany') continue;
-          if (Object.hasOwn(input, field.name)) data[field.name] = input[field.name];
-          // A write-only secret left out keeps its value; anything else goes back to its default.
-          else if (!(field.kind === 'scalar' && field.type === 'password')) data[field.name] = initialValue(field);
-        }
-      } else {
-        Object.assign(data, previous);
-        for (const [name, value] of Object.entries(input)) {
-          const field = fields.find((f) => f.name === name)!;
-          data[name] = field.kind === 'scalar' && field.type === 'json' ? applyMergePatch(previous?.[name], value) : value;
-        }
-      }
-      return { data, violations };
+      return denormalize(input, '');
     },
   };
 }

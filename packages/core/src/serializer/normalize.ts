@@ -1,7 +1,10 @@
 /**
- * Normalization: an entity → the object sent to the client, in JSON-LD (`@id`, `@type`, IRIs for relations) or plain
- * JSON (the same without `@` keys). Which fields are rendered and how is worked out once per resource at start-up;
- * per item only the values are converted. Null values are left out, as API Platform 3 does by default.
+ * Normalization: an entity → the object sent to the client, in JSON-LD (`@id`, `@type`, IRIs) or plain JSON (the same
+ * without `@` keys), by the operation's read groups. A plan per resource × groups says which fields are sent and
+ * which relations are IRIs or embedded objects (API Platform's rule: embedded when the read groups reach a field of
+ * the target; a resource already being embedded on the way down is an IRI, which cuts cycles). Embedded items of a
+ * whole page are loaded with one query per relation and level, never one per item. Null values are left out, as
+ * API Platform 3 does by default.
  */
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
@@ -9,66 +12,151 @@ import { formatDateTime } from './datetime.js';
 import { iriOf } from './iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
-type ValueWriter = (value: unknown) => unknown;
+/** Read groups in force, or null when the operation has none (every readable field is sent). */
+export type ActiveGroups = ReadonlySet<string> | null;
 
-interface FieldWriter {
-  readonly name: string;
-  readonly write: ValueWriter;
+type PlannedField =
+  | { readonly name: string; readonly mode: 'value'; readonly write: (value: unknown) => unknown }
+  | { readonly name: string; readonly mode: 'iri' | 'iris'; readonly target: ResourceMetadata }
+  | { readonly name: string; readonly mode: 'embed' | 'embedMany'; readonly target: ResourceMetadata; readonly plan: NormalizationPlan };
+
+/** Which fields of a resource are sent, and how, for one set of read groups. */
+export interface NormalizationPlan {
+  readonly resource: ResourceMetadata;
+  readonly fields: readonly PlannedField[];
 }
+
+/** Items loaded for embedding: resource name → id → entity. */
+export type LoadedItems = Map<string, Map<number, Entity>>;
+
+/** Reads items of a resource by id, with the to-many fields named (for their id lists). */
+export type ReadMany = (resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]) => Promise<Entity[]>;
 
 export interface Normalizer {
-  /** A member of a collection, or an embedded item: `@id`, `@type`, then the fields. */
-  item(resource: ResourceMetadata, entity: Entity, format: OutputFormat): Record<string, unknown>;
+  plan(resource: ResourceMetadata, groups: ActiveGroups): NormalizationPlan;
+  /** Loads, in batches, every item the plan embeds for these entities. */
+  load(plan: NormalizationPlan, entities: readonly Entity[]): Promise<LoadedItems>;
+  /** A collection member or an embedded item: `@id`, `@type`, `id`, then the fields. */
+  item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown>;
   /** A whole item response: the same with `@context` first (JSON-LD). */
-  document(resource: ResourceMetadata, entity: Entity, format: OutputFormat): Record<string, unknown>;
+  document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown>;
 }
 
-export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean }): Normalizer {
-  const writerOf = (field: FieldMetadata): ValueWriter => {
-    if (field.kind === 'toOne') {
-      const target = registry.resource(field.target);
-      return (id) => iriOf(target, id as number);
-    }
-    if (field.kind === 'toMany') {
-      const target = registry.resource(field.target);
-      return (ids) => (ids as number[]).map((id) => iriOf(target, id));
-    }
-    if (field.type === 'datetime') return (value) => formatDateTime(value as Date);
-    return (value) => value;
-  };
+const key = (groups: ActiveGroups) => (groups === null ? '*' : [...groups].sort().join('\u0001'));
 
-  const writers = new Map<string, readonly FieldWriter[]>(
-    registry.resources.map((resource) => [
-      resource.name,
-      resource.fields.filter((f) => f.readable).map((f) => ({ name: f.name, write: writerOf(f) })),
-    ]),
-  );
+export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean; readMany: ReadMany }): Normalizer {
+  /** Every group used on a field of each resource: the embedding rule looks at them. */
+  const groupsOf = new Map(registry.resources.map((r) => [r.name, new Set(r.fields.flatMap((f) => f.groups))]));
+  const plans = new Map<string, NormalizationPlan>();
 
-  function fill(target: Record<string, unknown>, resource: ResourceMetadata, entity: Entity): Record<string, unknown> {
-    target.id = entity.id;
-    for (const { name, write } of writers.get(resource.name)!) {
-      const value = entity[name];
-      if (value === null || value === undefined) {
-        if (!options.skipNullValues) target[name] = null;
+  const inGroups = (field: FieldMetadata, groups: ActiveGroups) => groups === null || field.groups.some((g) => groups.has(g));
+
+  function embeds(field: FieldMetadata & { readableLink: boolean | undefined; target: string }, groups: ActiveGroups, path: ReadonlySet<string>): boolean {
+    if (field.readableLink === false || path.has(field.target)) return false;
+    if (field.readableLink === true) return true;
+    if (groups === null) return false;
+    for (const group of groupsOf.get(field.target)!) if (groups.has(group)) return true;
+    return false;
+  }
+
+  function build(resource: ResourceMetadata, groups: ActiveGroups, path: ReadonlySet<string>): NormalizationPlan {
+    const fields: PlannedField[] = [];
+    for (const field of resource.fields) {
+      if (!field.readable || !inGroups(field, groups)) continue;
+      if (field.kind === 'scalar') {
+        fields.push({ name: field.name, mode: 'value', write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v });
         continue;
       }
-      target[name] = write(value);
+      const target = registry.resource(field.target);
+      const many = field.kind === 'toMany';
+      if (embeds(field, groups, path)) {
+        const plan = build(target, groups, new Set([...path, target.name]));
+        fields.push({ name: field.name, mode: many ? 'embedMany' : 'embed', target, plan });
+      } else {
+        fields.push({ name: field.name, mode: many ? 'iris' : 'iri', target });
+      }
+    }
+    return { resource, fields };
+  }
+
+  async function load(plan: NormalizationPlan, entities: readonly Entity[], loaded: LoadedItems): Promise<void> {
+    for (const field of plan.fields) {
+      if (field.mode !== 'embed' && field.mode !== 'embedMany') continue;
+      const known = loaded.get(field.target.name) ?? new Map<number, Entity>();
+      loaded.set(field.target.name, known);
+      const wanted = new Set<number>();
+      for (const entity of entities) {
+        const value = entity[field.name];
+        for (const id of field.mode === 'embed' ? (value == null ? [] : [value as number]) : ((value as number[] | undefined) ?? [])) {
+          if (!known.has(id)) wanted.add(id);
+        }
+      }
+      if (wanted.size === 0) continue;
+      const toMany = field.plan.fields.filter((f) => f.mode === 'iris' || f.mode === 'embedMany').map((f) => f.name);
+      const found = await options.readMany(field.target, [...wanted], toMany);
+      for (const item of found) known.set(item.id!, item);
+      await load(field.plan, found, loaded);
+    }
+  }
+
+  function fill(target: Record<string, unknown>, plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown> {
+    target.id = entity.id;
+    for (const field of plan.fields) {
+      const value = entity[field.name];
+      if (value === null || value === undefined) {
+        if (!options.skipNullValues) target[field.name] = null;
+        continue;
+      }
+      switch (field.mode) {
+        case 'value':
+          target[field.name] = field.write(value);
+          break;
+        case 'iri':
+          target[field.name] = iriOf(field.target, value as number);
+          break;
+        case 'iris':
+          target[field.name] = (value as number[]).map((id) => iriOf(field.target, id));
+          break;
+        case 'embed':
+          target[field.name] = embedded(field.target, field.plan, value as number, format, loaded);
+          break;
+        case 'embedMany':
+          target[field.name] = (value as number[]).map((id) => embedded(field.target, field.plan, id, format, loaded));
+          break;
+      }
     }
     return target;
   }
 
+  function embedded(resource: ResourceMetadata, plan: NormalizationPlan, id: number, format: OutputFormat, loaded: LoadedItems): unknown {
+    const entity = loaded.get(resource.name)?.get(id);
+    // Gone between the two reads: its IRI is still the truth about the link.
+    if (!entity) return iriOf(resource, id);
+    return item(plan, entity, format, loaded);
+  }
+
+  function item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown> {
+    if (format === 'json') return fill({}, plan, entity, format, loaded);
+    return fill({ '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name }, plan, entity, format, loaded);
+  }
+
   return {
-    item(resource, entity, format) {
-      if (format === 'json') return fill({}, resource, entity);
-      return fill({ '@id': iriOf(resource, entity.id!), '@type': resource.name }, resource, entity);
+    plan(resource, groups) {
+      const cacheKey = `${resource.name}|${key(groups)}`;
+      let plan = plans.get(cacheKey);
+      if (!plan) plans.set(cacheKey, (plan = build(resource, groups, new Set([resource.name]))));
+      return plan;
     },
-    document(resource, entity, format) {
-      if (format === 'json') return fill({}, resource, entity);
-      return fill(
-        { '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iriOf(resource, entity.id!), '@type': resource.name },
-        resource,
-        entity,
-      );
+    async load(plan, entities) {
+      const loaded: LoadedItems = new Map();
+      await load(plan, entities, loaded);
+      return loaded;
+    },
+    item,
+    document(plan, entity, format, loaded) {
+      if (format === 'json') return fill({}, plan, entity, format, loaded);
+      const { resource } = plan;
+      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iriOf(resource, entity.id!), '@type': resource.name }, plan, entity, format, loaded);
     },
   };
 }

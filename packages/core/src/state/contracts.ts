@@ -4,7 +4,7 @@
  * can declare its own. REST and GraphQL both reach the data only through these two contracts.
  */
 import type { Knex } from 'knex';
-import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { OperationMetadata, ResourceMetadata, ToManyFieldMetadata } from '../metadata/types.js';
 import type { Filter } from '../query/filter.js';
 
 /**
@@ -12,6 +12,21 @@ import type { Filter } from '../query/filter.js';
  * datetime, `YYYY-MM-DD` for a date), a to-one relation is the target's id (or null), a to-many one an array of ids.
  */
 export type Entity = Record<string, unknown> & { id?: number };
+
+/**
+ * A related item written together with its owner (a nested object on a cascading relation): created when `id` is
+ * undefined, updated otherwise. Processors persist it first and store its id in the owner's relation.
+ */
+export class NestedWrite {
+  constructor(
+    /** The related resource's short name. */
+    readonly resource: string,
+    /** Its new state. */
+    readonly data: Entity,
+    /** The id of the item to update; undefined to create one. */
+    readonly id: number | undefined,
+  ) {}
+}
 
 /** A page of a collection. */
 export interface CollectionPage {
@@ -41,6 +56,13 @@ export interface PageRequest {
   readonly cursor: CursorRequest | null;
 }
 
+/** One parent of a subresource read: `/api/authors/3/books` has `{ resource: Author, field: books, id: 3 }`. */
+export interface ParentLink {
+  readonly resource: ResourceMetadata;
+  readonly field: ToManyFieldMetadata;
+  readonly id: number;
+}
+
 /** A filter with the values it parsed from the query, to apply to the collection query. */
 export interface AppliedFilter {
   readonly filter: Filter;
@@ -57,12 +79,17 @@ export interface StateContext {
   readonly page: PageRequest | null;
   /** The filters the query string asked for, parsed (collection operations). */
   readonly filters: readonly AppliedFilter[];
+  /**
+   * Subresource reads: the parents from the outermost, each with its to-many field and id. The provider reads the
+   * items of the last parent's field, and returns null when a parent does not exist or does not hold the next one.
+   */
+  readonly parents: readonly ParentLink[];
   /** The database, for providers and processors that want to run their own queries. */
   readonly db: Knex;
 }
 
 export interface StateProvider {
-  /** Item operations: the item or null (404). Collection operations: a page. */
+  /** Item operations: the item or null (404). Collection operations: a page (null: a subresource's parent is missing). */
   provide(context: StateContext): Promise<Entity | null | CollectionPage>;
 }
 

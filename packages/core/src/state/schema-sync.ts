@@ -67,18 +67,42 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
     }
     for (const field of resource.fields) {
       if (field.kind === 'toMany' || (await schema().hasColumn(resource.table, field.column))) continue;
-      await schema().alterTable(resource.table, (table) => addColumn(table, field, database, { strict: false, registry }));
+      await schema().alterTable(resource.table, (table) => {
+        addColumn(table, field, database, { strict: false, registry });
+        // PostgreSQL can add the foreign key of a new relation column; SQLite cannot alter constraints in place.
+        if (field.kind === 'toOne' && !database.dialect.inlineForeignKeys) addForeignKey(table, field, registry);
+      });
     }
   }
+  if (!database.dialect.inlineForeignKeys) {
+    // PostgreSQL: foreign keys once every table exists, so relations may point in any direction (cycles included).
+    for (const resource of created) {
+      const relations = resource.fields.filter((f): f is ToOneFieldMetadata => f.kind === 'toOne');
+      if (relations.length === 0) continue;
+      await schema().alterTable(resource.table, (table) => {
+        for (const field of relations) addForeignKey(table, field, registry);
+      });
+    }
+  }
+  await createJoinTables(database, registry);
   await createFilterIndexes(database, registry);
-  if (database.dialect.inlineForeignKeys) return;
-  // PostgreSQL: foreign keys once every table exists, so relations may point in any direction (cycles included).
-  for (const resource of created) {
-    const relations = resource.fields.filter((f): f is ToOneFieldMetadata => f.kind === 'toOne');
-    if (relations.length === 0) continue;
-    await schema().alterTable(resource.table, (table) => {
-      for (const field of relations) addForeignKey(table, field, registry);
-    });
+}
+
+/** The join table of each many-to-many, on its owning side: both ids, deleted with either item. */
+async function createJoinTables(database: Database, registry: MetadataRegistry): Promise<void> {
+  for (const resource of registry.resources) {
+    for (const field of resource.fields) {
+      if (field.kind !== 'toMany' || !field.joinTable || field.mappedBy !== undefined) continue;
+      const join = field.joinTable;
+      if (await database.knex.schema.hasTable(join.table)) continue;
+      const target = registry.resource(field.target);
+      await database.knex.schema.createTable(join.table, (table) => {
+        table.integer(join.ownColumn).notNullable().references('id').inTable(resource.table).onDelete('CASCADE');
+        table.integer(join.targetColumn).notNullable().references('id').inTable(target.table).onDelete('CASCADE');
+        table.primary([join.ownColumn, join.targetColumn]);
+        table.index([join.targetColumn]);
+      });
+    }
   }
 }
 

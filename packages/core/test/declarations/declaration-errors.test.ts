@@ -40,7 +40,7 @@ describe('wrong declarations', () => {
   });
 
   it('refuses a mappedBy that is not a to-one pointing back', () => {
-    expect(build(author, book({ author: { type: 'string' } }))).toThrow('mappedBy "author" must be a to-one relation of "Book" pointing at "Author".');
+    expect(build(author, book({ author: { type: 'string' } }))).toThrow('mappedBy "author" must be a to-one relation of "Book" pointing at "Author", or the owning side of a many-to-many.');
   });
 
   it('refuses an unknown operation kind and suggests the near one', () => {
@@ -57,7 +57,7 @@ describe('wrong declarations', () => {
     expect(build(book({ pages: { type: 'integer', default: 'many' } }))).toThrow('Resource "Book", field "pages": the default "many" is not a valid integer.');
     expect(build(book({ pages: { type: 'integer', default: null } }))).toThrow('(the field is not nullable)');
     expect(build(book({ author: { toOne: 'Author' } }), defineResource({ name: 'Author', fields: { books: { toMany: 'Book', mappedBy: 'author', writable: true } } }))).toThrow(
-      'Resource "Author", field "books": a to-many relation is the inverse side and is read-only',
+      'Resource "Author", field "books": with "mappedBy" this is the inverse side, read-only; write its owning side "author" instead',
     );
   });
 

@@ -21,11 +21,12 @@ export const SCALAR_TYPES: readonly ScalarType[] = [
   'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
 ];
 
-const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column'];
+const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups'];
+const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', ...COMMON_KEYS],
-  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', ...COMMON_KEYS],
-  toMany: ['toMany', 'mappedBy', 'description', 'readable', 'writable', 'iri'],
+  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', ...LINK_KEYS, ...COMMON_KEYS],
+  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', ...LINK_KEYS],
 } as const;
 const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
 
@@ -50,7 +51,11 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
     if (kind === undefined) {
       throw new DeclarationError(`${where(name)}: give a "type" (${SCALAR_TYPES.join(', ')}), or "toOne" / "toMany" for a relation.`);
     }
-    for (const flag of ['readable', 'writable', 'immutable', 'nullable'] as const) {
+    const groups = (field as { groups?: unknown }).groups;
+    if (groups !== undefined && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string' || g === ''))) {
+      throw new DeclarationError(`${where(name)}: "groups" must be a list of group names.`);
+    }
+    for (const flag of ['readable', 'writable', 'immutable', 'nullable', 'cascadePersist', 'readableLink', 'writableLink'] as const) {
       const value = (field as unknown as Record<string, unknown>)[flag];
       if (value !== undefined && typeof value !== 'boolean') throw new DeclarationError(`${where(name)}: "${flag}" must be true or false.`);
     }
@@ -59,7 +64,7 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
         ? buildScalar(name, field as ScalarFieldDeclaration, declaration.name, where(name))
         : kind === 'toOne'
           ? buildToOne(name, field as ToOneDeclaration, declaration.name, names, where(name))
-          : buildToMany(name, field as ToManyDeclaration, declaration.name, names, where(name));
+          : buildToMany(name, field as ToManyDeclaration, declaration, names, where(name));
     if ('column' in metadata) {
       const clash = columns.get(metadata.column);
       if (clash) throw new DeclarationError(`${where(name)}: column "${metadata.column}" is already used by field "${clash}".`);
@@ -77,7 +82,12 @@ function common(name: string, field: FieldDeclaration, resource: string) {
     writable: field.writable ?? true,
     immutable: ('immutable' in field && field.immutable) || false,
     iri: field.iri ?? `${resource}/${name}`,
+    groups: [...(field.groups ?? [])],
   };
+}
+
+function links(field: ToOneDeclaration | ToManyDeclaration) {
+  return { readableLink: field.readableLink, writableLink: field.writableLink };
 }
 
 function buildScalar(name: string, field: ScalarFieldDeclaration, resource: string, where: string): ScalarFieldMetadata {
@@ -139,28 +149,47 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
   if (onDelete === 'set null' && !nullable) throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
   return {
     ...common(name, field, resource),
+    ...links(field),
     kind: 'toOne',
     target: targetName(field.toOne, names, where),
     inversedBy: field.inversedBy,
     nullable,
     onDelete,
+    cascadePersist: field.cascadePersist ?? false,
     column: field.column ?? `${toSnakeCase(name)}_id`,
   };
 }
 
-function buildToMany(name: string, field: ToManyDeclaration, resource: string, names: ReadonlySet<string>, where: string): ToManyFieldMetadata {
-  if (typeof field.mappedBy !== 'string') {
-    throw new DeclarationError(`${where}: a to-many relation needs "mappedBy", the to-one field of the target that points back.`);
+function buildToMany(name: string, field: ToManyDeclaration, declaration: ResourceDeclaration, names: ReadonlySet<string>, where: string): ToManyFieldMetadata {
+  const owning = field.mappedBy === undefined;
+  if (!owning && typeof field.mappedBy !== 'string') throw new DeclarationError(`${where}: "mappedBy" must be a field name.`);
+  if (!owning && (field.writable === true || field.joinTable !== undefined || field.inversedBy !== undefined)) {
+    throw new DeclarationError(`${where}: with "mappedBy" this is the inverse side, read-only; write its owning side "${field.mappedBy}" instead (joinTable and inversedBy belong there too).`);
   }
-  if (field.writable === true) {
-    throw new DeclarationError(`${where}: a to-many relation is the inverse side and is read-only; write its owning side "${field.mappedBy}" instead.`);
+  const subresource = field.subresource === undefined || field.subresource === false ? null : { maxDepth: field.subresource === true ? 1 : field.subresource.maxDepth ?? 1 };
+  if (subresource && (!Number.isInteger(subresource.maxDepth) || subresource.maxDepth < 1)) {
+    throw new DeclarationError(`${where}: subresource maxDepth must be a positive integer.`);
   }
+  const table = declaration.table ?? toSnakeCase(declaration.name);
+  const target = targetName(field.toMany, names, where);
   return {
-    ...common(name, field, resource),
+    ...common(name, field, declaration.name),
+    ...links(field),
     kind: 'toMany',
-    writable: false,
+    writable: owning ? field.writable ?? true : false,
     nullable: false,
-    target: targetName(field.toMany, names, where),
+    target,
     mappedBy: field.mappedBy,
+    inversedBy: field.inversedBy,
+    // The owning side names its join table; the inverse side learns it from the owning side (link-relations pass).
+    joinTable: owning
+      ? {
+          table: field.joinTable ?? `${table}_${toSnakeCase(name)}`,
+          ownColumn: `${toSnakeCase(declaration.name)}_id`,
+          // A relation to the same resource (friends) needs a second column name.
+          targetColumn: target === declaration.name ? `${toSnakeCase(name)}_id` : `${toSnakeCase(target)}_id`,
+        }
+      : undefined,
+    subresource,
   };
 }

@@ -2,7 +2,7 @@
  * Pass 4: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type { GroupsDeclaration, GroupsOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
@@ -13,10 +13,21 @@ export const PAGINATION_KEYS = [
   'paginationEnabled', 'paginationItemsPerPage', 'paginationMaximumItemsPerPage', 'paginationClientEnabled',
   'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor',
 ] as const;
-const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS];
+export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups'] as const;
+const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS];
+
+/** Groups of an operation: its own, else its resource's, else none. Checked: a list of names or a function. */
+export function resolveGroups(layers: readonly GroupsOptions[], key: (typeof GROUPS_KEYS)[number], where: string): GroupsDeclaration | null {
+  let found: GroupsDeclaration | null = null;
+  for (const layer of layers) if (layer[key] !== undefined) found = layer[key]!;
+  if (found !== null && typeof found !== 'function' && (!Array.isArray(found) || found.some((g) => typeof g !== 'string'))) {
+    throw new DeclarationError(`${where}: "${key}" must be a list of group names or a function returning one.`);
+  }
+  return found;
+}
 
 /** Pagination resolved global → resource → operation, checked. */
-function resolvePagination(global: PaginationOptions, layers: readonly PaginationDeclaration[], where: string): PaginationMetadata {
+export function resolvePagination(global: PaginationOptions, layers: readonly PaginationDeclaration[], where: string): PaginationMetadata {
   const pick = <K extends keyof PaginationDeclaration>(key: K): PaginationDeclaration[K] =>
     layers.reduce<PaginationDeclaration[K]>((value, layer) => (layer[key] === undefined ? value : layer[key]), undefined);
   const resolved: PaginationMetadata = {
@@ -105,6 +116,9 @@ export function buildOperations(
       stages: traits.stages,
       inputFormats: traits.inputFormats,
       pagination: options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
+      normalizationGroups: resolveGroups([declaration, options], 'normalizationGroups', where),
+      denormalizationGroups: resolveGroups([declaration, options], 'denormalizationGroups', where),
+      subresource: null,
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,
     };

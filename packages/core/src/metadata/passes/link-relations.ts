@@ -1,6 +1,7 @@
 /**
- * Pass 3: check both sides of every relation against each other and complete the owning side's `inversedBy` from
- * the inverse side's `mappedBy`, so the metadata states each relation fully on both ends.
+ * Pass 3: check both sides of every relation against each other and complete what one side tells of the other:
+ * the owning side's `inversedBy` from the inverse side's `mappedBy`, and the join table of a many-to-many's inverse
+ * side from its owning side. The metadata then states each relation fully on both ends.
  */
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
@@ -15,24 +16,31 @@ export function linkRelations(fieldsByResource: ReadonlyMap<string, FieldMetadat
   for (const [resource, fields] of fieldsByResource) {
     for (const field of fields) {
       const where = `Resource "${resource}", field "${field.name}"`;
-      if (field.kind === 'toMany') {
+      if (field.kind === 'toMany' && field.mappedBy !== undefined) {
         const owning = fieldOf(field.target, field.mappedBy);
         if (!owning) {
           throw new DeclarationError(`${where}: mappedBy "${field.mappedBy}" is not a field of "${field.target}".${didYouMean(field.mappedBy, namesOf(field.target))}`);
         }
-        if (owning.kind !== 'toOne' || owning.target !== resource) {
-          throw new DeclarationError(`${where}: mappedBy "${field.mappedBy}" must be a to-one relation of "${field.target}" pointing at "${resource}".`);
+        const oneToMany = owning.kind === 'toOne' && owning.target === resource;
+        const manyToMany = owning.kind === 'toMany' && owning.mappedBy === undefined && owning.target === resource;
+        if (!oneToMany && !manyToMany) {
+          throw new DeclarationError(`${where}: mappedBy "${field.mappedBy}" must be a to-one relation of "${field.target}" pointing at "${resource}", or the owning side of a many-to-many.`);
         }
-        if (owning.inversedBy !== undefined && owning.inversedBy !== field.name) {
-          throw new DeclarationError(`${where}: "${field.target}.${owning.name}" says its inverse side is "${owning.inversedBy}", not "${field.name}".`);
+        const owner = owning as ToOneFieldMetadata | ToManyFieldMetadata;
+        if (owner.inversedBy !== undefined && owner.inversedBy !== field.name) {
+          throw new DeclarationError(`${where}: "${field.target}.${owning.name}" says its inverse side is "${owner.inversedBy}", not "${field.name}".`);
         }
-        (owning as Mutable<ToOneFieldMetadata>).inversedBy = field.name;
-      } else if (field.kind === 'toOne' && field.inversedBy !== undefined) {
+        (owner as Mutable<typeof owner>).inversedBy = field.name;
+        if (manyToMany) {
+          const join = (owning as ToManyFieldMetadata).joinTable!;
+          (field as Mutable<ToManyFieldMetadata>).joinTable = { table: join.table, ownColumn: join.targetColumn, targetColumn: join.ownColumn };
+        }
+      } else if ((field.kind === 'toOne' || field.kind === 'toMany') && field.inversedBy !== undefined) {
         const inverse = fieldOf(field.target, field.inversedBy);
         if (!inverse) {
           throw new DeclarationError(`${where}: inversedBy "${field.inversedBy}" is not a field of "${field.target}".${didYouMean(field.inversedBy, namesOf(field.target))}`);
         }
-        const valid = inverse.kind === 'toMany' && inverse.target === resource && (inverse as ToManyFieldMetadata).mappedBy === field.name;
+        const valid = inverse.kind === 'toMany' && inverse.target === resource && inverse.mappedBy === field.name;
         if (!valid) {
           throw new DeclarationError(`${where}: inversedBy "${field.inversedBy}" must be a to-many relation of "${field.target}" with mappedBy "${field.name}".`);
         }

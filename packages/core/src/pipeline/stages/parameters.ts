@@ -14,8 +14,13 @@ export function parseParameters(context: OperationContext): void {
   const nul = findNul(request.query);
   if (nul !== undefined) throw new ApiError('INVALID_PARAMETER', `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`);
   if (operation.collection) {
+    for (const step of operation.subresource ?? []) {
+      const parentId = parseId(request.uriVariables[step.variable] ?? '');
+      if (parentId === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+      context.parentIds.push(parentId);
+    }
     if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
-    if (operation.kind === 'getCollection') {
+    if (operation.method === 'GET') {
       for (const filter of context.resource.filters) {
         const parsed = filter.parse(request.query, context.resource);
         if (parsed !== undefined) context.filters.push({ filter, parsed });
@@ -23,7 +28,7 @@ export function parseParameters(context: OperationContext): void {
     }
     return;
   }
-  const id = parseId(request.id ?? '');
+  const id = parseId(request.uriVariables.id ?? '');
   if (id === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   context.id = id;
 }

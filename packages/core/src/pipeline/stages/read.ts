@@ -3,6 +3,7 @@
  * (`context.collection`). Throws 404 when the item does not exist.
  */
 import { ApiError } from '../../errors.js';
+import type { ToManyFieldMetadata } from '../../metadata/types.js';
 import type { CollectionPage, Entity } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
 
@@ -14,9 +15,16 @@ export async function read(context: OperationContext): Promise<void> {
     id: context.id,
     page: context.page,
     filters: context.filters,
+    parents: (operation.subresource ?? []).map((step, index) => {
+      const parent = runtime.registry.resource(step.resource);
+      const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
+      return { resource: parent, field, id: context.parentIds[index]! };
+    }),
     db: runtime.database.knex,
   });
   if (operation.collection) {
+    // A subresource whose parent is missing is a 404, not an empty list.
+    if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
     context.collection = result as CollectionPage;
     return;
   }

@@ -6,5 +6,5 @@ import { validateEntity } from '../../validation/validate.js';
 import type { OperationContext } from '../operation-context.js';
 
 export function validate(context: OperationContext): void {
-  validateEntity(context.resource, context.data!, context.violations);
+  validateEntity(context.runtime.registry, context.resource, context.data!, context.violations);
 }

@@ -1,25 +1,36 @@
 /**
- * Stage 9, write. Hashes new passwords, then hands `context.data` to the operation's state processor; writes the
- * stored item back to `context.data` (null after a DELETE). Throws 409 on conflicts the database reports.
+ * Stage 9, write. Hashes new passwords (nested items' too), then hands `context.data` to the operation's state
+ * processor; writes the stored item back to `context.data` (null after a DELETE). Throws 409 on conflicts the
+ * database reports.
  */
-import { hashPassword } from '../../security/password.js';
+import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
+import { hashPassword, isPasswordHash } from '../../security/password.js';
+import { type Entity, NestedWrite } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
+
+/** Replaces every new password (one that is not the stored hash) by its hash. */
+async function hashNewPasswords(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, previous: Entity | null): Promise<void> {
+  for (const field of resource.fields) {
+    const value = data[field.name];
+    if (value instanceof NestedWrite) await hashNewPasswords(registry, registry.resource(value.resource), value.data, null);
+    // A value equal to the stored one (or any stored hash, on nested updates) is kept: hashing a hash would lose it.
+    else if (field.kind === 'scalar' && field.type === 'password' && typeof value === 'string' && value !== previous?.[field.name] && !isPasswordHash(value)) {
+      data[field.name] = await hashPassword(value);
+    }
+  }
+}
 
 export async function write(context: OperationContext): Promise<void> {
   const { runtime, operation, resource } = context;
   const data = context.data!;
-  for (const field of resource.fields) {
-    if (field.kind !== 'scalar' || field.type !== 'password') continue;
-    const value = data[field.name];
-    // A value equal to the stored one is the stored hash, kept by PUT or PATCH: hashing it again would lose it.
-    if (typeof value === 'string' && value !== context.previous?.[field.name]) data[field.name] = await hashPassword(value);
-  }
+  if (operation.kind !== 'delete') await hashNewPasswords(runtime.registry, resource, data, context.previous);
   const stored = await runtime.processors.get(operation)!.process(data, {
     operation,
     resource,
     id: context.id,
     page: null,
     filters: [],
+    parents: [],
     db: runtime.database.knex,
     previous: context.previous,
   });

@@ -36,7 +36,7 @@ export function createSearchFilter(properties: readonly SearchProperty[], collec
         const raw = valuesOf(query, property.resolved.path);
         if (raw.length === 0) continue;
         const variable = property.resolved.path;
-        const values = isText(property.resolved.leaf) ? raw : raw.map((value) => toLeafValue(variable, value, property.resolved.leaf, collectionPathOf));
+        const values = isText(property.resolved.leaf) ? raw : raw.map((value) => toLeafValue(variable, value, property.resolved, collectionPathOf));
         parsed.push({ property, values });
       }
       return parsed.length === 0 ? undefined : parsed;

@@ -1,5 +1,5 @@
 /** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
-import type { ResolvedPath } from '../../metadata/property-path.js';
+import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
 import { toIriPath } from '../../serializer/iri.js';
 import { invalidParameter } from '../filter.js';
 
@@ -43,9 +43,12 @@ export function toReference(variable: string, raw: string, collectionPath: strin
   return Number(id);
 }
 
-/** Which value a leaf's equality filter takes: numbers, booleans, dates, references, or text. */
-export function toLeafValue(variable: string, raw: string, leaf: Leaf, collectionPathOf: (resource: string) => string): unknown {
+/** Which value a leaf's equality filter takes: numbers, booleans, dates, references (IRI or id), or text. */
+export function toLeafValue(variable: string, raw: string, resolved: ResolvedPath, collectionPathOf: (resource: string) => string): unknown {
+  const { leaf } = resolved;
   if (leaf.kind === 'toOne') return toReference(variable, raw, collectionPathOf(leaf.target));
+  // An identifier (`id`, or a to-many relation such as `tags`) takes the item's IRI or its id.
+  if (leaf === ID_FIELD) return toReference(variable, raw, collectionPathOf(resolved.owner));
   switch (leaf.type) {
     case 'integer':
       return toNumber(variable, raw, true);

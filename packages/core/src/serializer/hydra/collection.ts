@@ -7,7 +7,7 @@
 import type { PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { CURSOR_PARAMETERS, lastPageOf } from '../../query/pagination.js';
 import type { CollectionPage, PageRequest } from '../../state/contracts.js';
-import type { Normalizer } from '../normalize.js';
+import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
 import { buildSearch } from './search.js';
 
@@ -25,6 +25,8 @@ const encode = (value: string): string =>
 
 export function renderCollection(options: {
   normalizer: Normalizer;
+  plan: NormalizationPlan;
+  loaded: LoadedItems;
   resource: ResourceMetadata;
   contextIri: string;
   page: CollectionPage;
@@ -33,7 +35,7 @@ export function renderCollection(options: {
   format: OutputFormat;
 }): unknown {
   const { normalizer, resource, page, request, format } = options;
-  const members = page.items.map((item) => normalizer.item(resource, item, format));
+  const members = page.items.map((item) => normalizer.item(options.plan, item, format, options.loaded));
   if (format === 'json') return members;
 
   const body: Record<string, unknown> = { '@context': options.contextIri, '@id': request.path, '@type': HYDRA.collection };
@@ -41,7 +43,7 @@ export function renderCollection(options: {
   body[HYDRA.member] = members;
   const view = options.pagination ? renderView(request, page, options.pagination) : undefined;
   if (view) body[HYDRA.view] = view;
-  const search = buildSearch(resource);
+  const search = buildSearch(resource, request.path);
   if (search) body[HYDRA.search] = search;
   return body;
 }

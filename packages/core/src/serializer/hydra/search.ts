@@ -5,23 +5,27 @@
 import type { ResourceMetadata } from '../../metadata/types.js';
 import type { FilterParameter } from '../../query/filter.js';
 
-const cache = new WeakMap<ResourceMetadata, Record<string, unknown> | null>();
+const cache = new WeakMap<ResourceMetadata, Map<string, Record<string, unknown> | null>>();
 
 /** Every parameter of the resource's filters, in declaration order. */
 export const filterParameters = (resource: ResourceMetadata): FilterParameter[] => resource.filters.flatMap((f) => f.describe(resource));
 
-export function buildSearch(resource: ResourceMetadata): Record<string, unknown> | null {
-  if (cache.has(resource)) return cache.get(resource)!;
+/** The search template of the collection served at `path` (the collection path, or a subresource path). */
+export function buildSearch(resource: ResourceMetadata, path: string): Record<string, unknown> | null {
+  let byPath = cache.get(resource);
+  if (!byPath) cache.set(resource, (byPath = new Map()));
+  if (byPath.has(path)) return byPath.get(path)!;
+  if (byPath.size > 1000) byPath.clear(); // subresource paths vary with the parent id: keep the cache bounded
   const parameters = filterParameters(resource);
   const search =
     parameters.length === 0
       ? null
       : {
           '@type': 'hydra:IriTemplate',
-          'hydra:template': `${resource.collectionPath}{?${parameters.map((p) => p.variable).join(',')}}`,
+          'hydra:template': `${path}{?${parameters.map((p) => p.variable).join(',')}}`,
           'hydra:variableRepresentation': 'BasicRepresentation',
           'hydra:mapping': parameters.map((p) => ({ '@type': 'IriTemplateMapping', variable: p.variable, property: p.property, required: p.required })),
         };
-  cache.set(resource, search);
+  byPath.set(path, search);
   return search;
 }

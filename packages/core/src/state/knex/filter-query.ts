@@ -59,6 +59,16 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
         query.select(`${sub}.id`).from(`${next.table} as ${sub}`);
         nest(query, next, sub, resolved, hop + 1, leaf);
       });
+    } else if (field.joinTable) {
+      // Many-to-many: through the join table.
+      const join = field.joinTable;
+      const link = `${alias}_l${++aliases}`;
+      target.whereIn(`${from}.id`, (query: Knex.QueryBuilder) => {
+        query.select(`${link}.${join.ownColumn}`).from(`${join.table} as ${link}`).whereIn(`${link}.${join.targetColumn}`, (inner: Knex.QueryBuilder) => {
+          inner.select(`${sub}.id`).from(`${next.table} as ${sub}`);
+          nest(inner, next, sub, resolved, hop + 1, leaf);
+        });
+      });
     } else {
       const owning = next.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
       target.whereIn(`${from}.id`, (query: Knex.QueryBuilder) => {

@@ -1,45 +1,49 @@
 /**
  * The built-in state provider and processor, on knex. A collection read is one query for the page, one for the
- * count, and one per to-many relation for the whole page (never one per item). Writes run in a transaction and
- * return the stored item, read back.
+ * count, and one per to-many relation for the whole page (never one per item); a subresource read first checks its
+ * parents. Writes run in one transaction: nested writes first, then the item, then its many-to-many links; the stored
+ * item is read back.
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
-import type { CollectionPage, Entity, StateContext, StateProcessor, StateProvider } from '../contracts.js';
+import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
+import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import { createFilterQuery } from './filter-query.js';
-import { buildRowMapper, type RowMapper } from './row-mapper.js';
+import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
 const CHUNK = 500;
+
+const chunks = <T>(values: readonly T[]): T[][] => {
+  const result: T[][] = [];
+  for (let start = 0; start < values.length; start += CHUNK) result.push(values.slice(start, start + CHUNK));
+  return result;
+};
 
 export interface KnexState {
   readonly provider: StateProvider;
   readonly processor: StateProcessor;
   /** Reads one item by id, with its to-many relations; null when absent. */
   readItem(resource: ResourceMetadata, id: number, db?: Knex): Promise<Entity | null>;
+  /** Reads items by id, with the to-many relations named; in id order. */
+  readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
   /** Which of `ids` exist in the resource's table. */
   existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
 }
 
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
-  const mappers = new Map<string, RowMapper>(
-    registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]),
-  );
+  const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
 
-  async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex): Promise<void> {
-    if (mapper.toMany.length === 0 || items.length === 0) return;
+  async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
+    const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
+    if (links.length === 0 || items.length === 0) return;
     const byId = new Map(items.map((item) => [item.id!, item]));
-    const ids = [...byId.keys()];
-    for (const { field, table, column } of mapper.toMany) {
+    for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
-      for (let start = 0; start < ids.length; start += CHUNK) {
-        const rows: { id: number; owner: number }[] = await db(table)
-          .select('id', { owner: column })
-          .whereIn(column, ids.slice(start, start + CHUNK))
-          .orderBy('id');
+      for (const ids of chunks([...byId.keys()])) {
+        const rows: { id: number; owner: number }[] = await db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn);
         for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
       }
     }
@@ -54,12 +58,47 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return item;
   }
 
-  async function readPage(context: StateContext): Promise<CollectionPage> {
+  async function readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]> {
+    const mapper = mapperOf(resource);
+    const items: Entity[] = [];
+    for (const part of chunks([...new Set(ids)])) {
+      const rows = await database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id');
+      items.push(...rows.map((row: Record<string, unknown>) => mapper.toEntity(row)));
+    }
+    await loadToMany(mapper, items, database.knex, toMany);
+    return items;
+  }
+
+  /** `builder`'s items (aliased `alias`) that `field` of the parent item `parentId` links to. */
+  function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: number): void {
+    const links = toManyLinks(field, registry);
+    if (links.targetColumn === 'id' && !field.joinTable) builder.where(`${alias}.${links.ownerColumn}`, parentId);
+    else builder.whereIn(`${alias}.id`, database.knex(links.table).select(links.targetColumn).where(links.ownerColumn, parentId));
+  }
+
+  /** Every parent exists and holds the next one (the last holds the collection read). */
+  async function parentsHold(parents: readonly ParentLink[]): Promise<boolean> {
+    for (let index = 0; index < parents.length; index++) {
+      const parent = parents[index]!;
+      const query = database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).first('p.id');
+      if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
+      if (!(await query)) return false;
+    }
+    return true;
+  }
+
+  async function readPage(context: StateContext): Promise<CollectionPage | null> {
+    if (context.parents.length > 0 && !(await parentsHold(context.parents))) return null;
     const mapper = mapperOf(context.resource);
     const { knex } = database;
     const { page, resource } = context;
     const alias = 't0';
-    const from = () => knex(`${mapper.table} as ${alias}`);
+    const from = () => {
+      const builder = knex(`${mapper.table} as ${alias}`);
+      const parent = context.parents[context.parents.length - 1];
+      if (parent) whereLinked(builder, alias, parent.field, parent.id);
+      return builder;
+    };
     const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
     const countQuery = page && !page.partial ? from().count({ n: '*' }) : undefined;
     const cursor = page?.cursor ?? null;
@@ -103,24 +142,46 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     provide: (context) => (context.operation.collection ? readPage(context) : readItem(context.resource, context.id!)),
   };
 
+  /** Writes one item (and, first, the items nested in it); returns its id. */
+  async function persist(trx: Knex.Transaction, resource: ResourceMetadata, data: Entity, id: number | undefined, previous: Entity | null): Promise<number> {
+    const mapper = mapperOf(resource);
+    const values: Entity = { ...data };
+    for (const field of resource.fields) {
+      const value = values[field.name];
+      if (value instanceof NestedWrite) {
+        values[field.name] = await persist(trx, registry.resource(value.resource), value.data, value.id, null);
+      }
+    }
+    if (id === undefined) {
+      const [inserted] = await trx(mapper.table).insert(mapper.toRow(values)).returning('id');
+      id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+    } else {
+      const row = mapper.toRow(values);
+      if (Object.keys(row).length > 0) await trx(mapper.table).where('id', id).update(row);
+    }
+    for (const links of mapper.toMany) {
+      const { field } = links;
+      const ids = values[field.name];
+      // Only the owning side of a many-to-many is written, and only when the value changed (a kept value is the array read).
+      if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name]) continue;
+      await trx(links.table).where(links.ownerColumn, id).delete();
+      for (const part of chunks(ids as number[])) {
+        if (part.length > 0) await trx(links.table).insert(part.map((target) => ({ [links.ownerColumn]: id, [links.targetColumn]: target })));
+      }
+    }
+    return id;
+  }
+
   const processor: StateProcessor = {
     async process(data, context) {
-      const mapper = mapperOf(context.resource);
       try {
         return await database.knex.transaction(async (trx) => {
           if (context.operation.kind === 'delete') {
-            await trx(mapper.table).where('id', context.id!).delete();
+            await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
             return undefined;
           }
-          let id = context.id;
-          if (context.operation.kind === 'post') {
-            const [inserted] = await trx(mapper.table).insert(mapper.toRow(data)).returning('id');
-            id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
-          } else {
-            const row = mapper.toRow(data);
-            if (Object.keys(row).length > 0) await trx(mapper.table).where('id', id!).update(row);
-          }
-          return (await readItem(context.resource, id!, trx))!;
+          const id = await persist(trx, context.resource, data, context.operation.kind === 'post' ? undefined : context.id, context.previous);
+          return (await readItem(context.resource, id, trx))!;
         });
       } catch (error) {
         if (database.dialect.isForeignKeyViolation(error)) {
@@ -138,13 +199,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
 
   async function existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>> {
     const found = new Set<number>();
-    const unique = [...new Set(ids)];
-    for (let start = 0; start < unique.length; start += CHUNK) {
-      const rows: { id: number }[] = await database.knex(resource.table).select('id').whereIn('id', unique.slice(start, start + CHUNK));
+    for (const part of chunks([...new Set(ids)])) {
+      const rows: { id: number }[] = await database.knex(resource.table).select('id').whereIn('id', part);
       for (const row of rows) found.add(Number(row.id));
     }
     return found;
   }
 
-  return { provider, processor, readItem, existingIds };
+  return { provider, processor, readItem, readMany, existingIds };
 }

@@ -10,22 +10,34 @@ export interface RowMapper {
   readonly table: string;
   /** `id`, then the column of every scalar and to-one field. */
   readonly columns: readonly string[];
-  /** To-many fields (loaded by a separate batched query) with the column holding their foreign key. */
-  readonly toMany: readonly { readonly field: ToManyFieldMetadata; readonly table: string; readonly column: string }[];
+  /** To-many fields, loaded by a separate batched query: where the links live (the target's table or a join table). */
+  readonly toMany: readonly ToManyLinks[];
   toEntity(row: Record<string, unknown>): Entity;
   /** The stored columns of the fields present in `entity` (to-many fields are never stored on this side). */
   toRow(entity: Entity): Record<string, unknown>;
 }
 
+/** Where the links of a to-many field live: `SELECT <targetColumn>, <ownerColumn> FROM <table> WHERE <ownerColumn> IN (…)`. */
+export interface ToManyLinks {
+  readonly field: ToManyFieldMetadata;
+  readonly table: string;
+  /** The column holding this side's id. */
+  readonly ownerColumn: string;
+  /** The column holding the target's id. */
+  readonly targetColumn: string;
+}
+
+/** The links of a to-many field: the target's foreign key (one-to-many) or the join table (many-to-many). */
+export function toManyLinks(field: ToManyFieldMetadata, registry: MetadataRegistry): ToManyLinks {
+  if (field.joinTable) return { field, table: field.joinTable.table, ownerColumn: field.joinTable.ownColumn, targetColumn: field.joinTable.targetColumn };
+  const target = registry.resource(field.target);
+  const owning = target.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
+  return { field, table: target.table, ownerColumn: owning.column, targetColumn: 'id' };
+}
+
 export function buildRowMapper(resource: ResourceMetadata, registry: MetadataRegistry, dialect: Dialect): RowMapper {
   const stored = resource.fields.filter((f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany');
-  const toMany = resource.fields
-    .filter((f): f is ToManyFieldMetadata => f.kind === 'toMany')
-    .map((field) => {
-      const target = registry.resource(field.target);
-      const owning = target.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
-      return { field, table: target.table, column: owning.column };
-    });
+  const toMany = resource.fields.filter((f): f is ToManyFieldMetadata => f.kind === 'toMany').map((field) => toManyLinks(field, registry));
 
   return {
     table: resource.table,

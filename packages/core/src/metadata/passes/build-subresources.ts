@@ -1,0 +1,72 @@
+/**
+ * Pass 6: subresource operations. A to-many relation marked `subresource` gives its target a read-only collection
+ * operation at `/api/<parents>/{id}/<field>`, and deeper (`/api/authors/{id}/books/{books}/reviews`) as far as
+ * `maxDepth` allows. The operation takes the target collection's pagination, groups and provider, so the target's
+ * settings apply wherever its collection is served.
+ */
+import type { ResourceDeclaration } from '../../declare/types.js';
+import type { PaginationOptions } from '../../query/pagination.js';
+import { toSnakeCase } from '../naming.js';
+import type { OperationMetadata, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
+import { resolveGroups, resolvePagination } from './build-operations.js';
+
+export function buildSubresources(
+  resources: readonly ResourceMetadata[],
+  declarations: ReadonlyMap<string, ResourceDeclaration>,
+  pagination: PaginationOptions,
+): Map<string, OperationMetadata[]> {
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const added = new Map<string, OperationMetadata[]>();
+
+  function visit(parent: ResourceMetadata, path: string, steps: readonly SubresourceStep[], remaining: number): void {
+    for (const field of parent.fields) {
+      if (field.kind !== 'toMany' || !field.subresource) continue;
+      const depth = Math.min(remaining, field.subresource.maxDepth);
+      if (depth < 1) continue;
+      const variable = steps.length === 0 ? 'id' : steps[steps.length - 1]!.field;
+      const chain = [...steps, { resource: parent.name, field: field.name, variable }];
+      const uriTemplate = `${path}/{${variable}}/${field.name}`;
+      const target = byName.get(field.target)!;
+      const list = added.get(target.name) ?? [];
+      list.push(subresourceOperation(target, declarations.get(target.name)!, field, chain, uriTemplate, pagination));
+      added.set(target.name, list);
+      if (depth > 1) visit(target, `${path}/{${variable}}/${field.name}`, chain, depth - 1);
+    }
+  }
+  for (const resource of resources) visit(resource, resource.collectionPath, [], Number.POSITIVE_INFINITY);
+  return added;
+}
+
+function subresourceOperation(
+  target: ResourceMetadata,
+  declaration: ResourceDeclaration,
+  field: ToManyFieldMetadata,
+  steps: readonly SubresourceStep[],
+  uriTemplate: string,
+  pagination: PaginationOptions,
+): OperationMetadata {
+  // The target's own collection operation, when it has one, lends its settings.
+  const collection = target.operations.find((o) => o.kind === 'getCollection');
+  const declared = (declaration.operations ?? []).find((o) => typeof o === 'object' && o.kind === 'getCollection');
+  const layers = [declaration, ...(typeof declared === 'object' ? [declared] : [])];
+  const where = `Resource "${target.name}", subresource "${steps[0]!.resource}.${steps.map((s) => s.field).join('.')}"`;
+  const owner = steps[steps.length - 1]!.resource;
+  return {
+    kind: 'getSubresource',
+    name: `api_${uriTemplate.split('/').filter((part) => part && !part.startsWith('{')).slice(1).map(toSnakeCase).join('_')}_get_subresource`,
+    resource: target.name,
+    method: 'GET',
+    uriTemplate,
+    collection: true,
+    description: `Retrieves the ${field.name} of a ${owner} resource.`,
+    status: 200,
+    stages: { read: true, deserialize: false, validate: false, write: false, serialize: true },
+    inputFormats: [],
+    pagination: collection?.pagination ?? resolvePagination(pagination, layers, where),
+    normalizationGroups: collection?.normalizationGroups ?? resolveGroups(layers, 'normalizationGroups', where),
+    denormalizationGroups: null,
+    subresource: steps,
+    provider: collection?.provider ?? declaration.provider,
+    processor: undefined,
+  };
+}

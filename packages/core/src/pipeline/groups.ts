@@ -1,0 +1,13 @@
+/**
+ * The serialization groups in force for one request: the operation's fixed list, or what its groups function
+ * returns for this request (user, roles). Null when the operation declares none.
+ */
+import type { GroupsDeclaration } from '../declare/types.js';
+import type { OperationContext } from './operation-context.js';
+
+export function activeGroups(declaration: GroupsDeclaration | null, context: OperationContext): ReadonlySet<string> | null {
+  if (declaration === null) return null;
+  if (typeof declaration !== 'function') return new Set(declaration);
+  const { operation } = context;
+  return new Set(declaration({ operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name }, user: context.user, roles: context.roles }));
+}

@@ -1,0 +1,96 @@
+/** Serialization groups, embedded relations (batched, cycles cut) and plain JSON, on SQLite and PostgreSQL. */
+import { describe, expect, inject, it } from 'vitest';
+import { defineResource } from '@resource-api/core';
+import { testDatabases } from '@resource-api/core/testing';
+import { call, useApp } from '../helpers.js';
+
+const Category = defineResource({
+  name: 'Category',
+  fields: { name: { type: 'string', groups: ['product:read'] }, code: { type: 'string', nullable: true }, products: { toMany: 'Product', mappedBy: 'category' } },
+});
+const Brand = defineResource({ name: 'Brand', fields: { name: { type: 'string', groups: ['product:read'] }, owner: { toOne: 'Company', nullable: true, groups: ['product:read'] } } });
+const Company = defineResource({ name: 'Company', fields: { name: { type: 'string', groups: ['product:read'] }, brands: { toMany: 'Brand', mappedBy: 'owner', groups: ['product:read'] } } });
+const Product = defineResource({
+  name: 'Product',
+  normalizationGroups: ['product:read'],
+  denormalizationGroups: ['product:write'],
+  fields: {
+    name: { type: 'string', groups: ['product:read', 'product:write'] },
+    price: { type: 'float', groups: ['product:read', 'product:write'] },
+    secretCost: { type: 'float', default: 0, groups: ['product:write'] },
+    internal: { type: 'string', default: 'x', groups: ['admin'] },
+    category: { toOne: 'Category', nullable: true, groups: ['product:read', 'product:write'] },
+    brand: { toOne: 'Brand', nullable: true, groups: ['product:read', 'product:write'] },
+  },
+  operations: ['getCollection', 'get', 'post', 'patch', { kind: 'put', normalizationGroups: ['admin', 'product:read'], denormalizationGroups: ['admin', 'product:write'] }],
+});
+
+describe.each(testDatabases(inject('postgresUrl')))('groups and embedding on $name', (database) => {
+  const app = useApp(database, { resources: [Category, Brand, Company, Product] });
+  const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
+  async function seed() {
+    await post('/api/companies', { name: 'Acme Corp' });
+    await post('/api/categories', { name: 'Books', code: 'B' });
+    await post('/api/brands', { name: 'Acme', owner: '/api/companies/1' });
+    return post('/api/products', { name: 'Dune', price: 9.5, secretCost: 3, internal: 'ignored', category: '/api/categories/1', brand: '/api/brands/1' });
+  }
+
+  it('embeds relations whose target has fields in the read groups, with only those fields; cycles become IRIs', async () => {
+    const created = await seed();
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      '@context': '/api/contexts/Product',
+      '@id': '/api/products/1',
+      '@type': 'Product',
+      id: 1,
+      name: 'Dune',
+      price: 9.5,
+      category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' },
+      brand: {
+        '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Acme',
+        // Company.brands points back to Brand, already embedded on the way down: IRIs.
+        owner: { '@id': '/api/companies/1', '@type': 'Company', id: 1, name: 'Acme Corp', brands: ['/api/brands/1'] },
+      },
+    });
+  });
+
+  it('ignores fields outside the write groups silently, and writes those inside', async () => {
+    await seed();
+    const { knex } = app().resourceApi.database;
+    expect(await knex('product').where('id', 1).first()).toMatchObject({ secret_cost: 3, internal: 'x' });
+    // The PUT operation has the admin group too: `internal` is written and read there.
+    const put = await call(app(), { method: 'PUT', url: '/api/products/1', payload: { name: 'Dune', price: 1, internal: 'set by admin' } });
+    expect(put.body.internal).toBe('set by admin');
+    expect(put.body).not.toHaveProperty('category');
+    expect((await call(app(), { method: 'GET', url: '/api/products/1' })).body).not.toHaveProperty('internal');
+  });
+
+  it('renders relations without groups as IRIs, and embeds the same way in plain JSON', async () => {
+    await seed();
+    expect((await call(app(), { method: 'GET', url: '/api/categories/1' })).body).toEqual({
+      '@context': '/api/contexts/Category', '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books', code: 'B', products: ['/api/products/1'],
+    });
+    const json = await call(app(), { method: 'GET', url: '/api/products/1', headers: { accept: 'application/json' } });
+    expect(json.body).toEqual({
+      id: 1, name: 'Dune', price: 9.5, category: { id: 1, name: 'Books' },
+      brand: { id: 1, name: 'Acme', owner: { id: 1, name: 'Acme Corp', brands: ['/api/brands/1'] } },
+    });
+  });
+
+  it('loads the embedded relations of a whole page with one query per relation, not one per item', async () => {
+    for (let i = 1; i <= 4; i++) await post('/api/companies', { name: `Company ${i}` });
+    for (let i = 1; i <= 4; i++) await post('/api/categories', { name: `Category ${i}` });
+    for (let i = 1; i <= 4; i++) await post('/api/brands', { name: `Brand ${i}`, owner: `/api/companies/${i}` });
+    for (let i = 1; i <= 10; i++) await post('/api/products', { name: `P${i}`, price: i, category: `/api/categories/${(i % 4) + 1}`, brand: `/api/brands/${(i % 4) + 1}` });
+    const queries: string[] = [];
+    const knex = app().resourceApi.database.knex;
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    knex.on('query', listen);
+    const response = await call(app(), { method: 'GET', url: '/api/products' });
+    knex.off('query', listen);
+    expect(response.body['hydra:member']).toHaveLength(10);
+    expect(response.body['hydra:member'][9].brand.owner.name).toBe('Company 3');
+    // page + count + categories + brands + companies (+ Company.brands ids)
+    expect(queries).toHaveLength(6);
+  });
+});
