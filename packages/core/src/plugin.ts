@@ -15,6 +15,7 @@ import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import type { StateProcessor, StateProvider } from './state/contracts.js';
 import { type Database, openDatabase } from './state/database.js';
+import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
 
@@ -69,6 +70,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   if (options.schemaSync ?? true) await syncSchema(database, registry);
 
   const state = createKnexState(database, registry);
+  const reader = createItemReader(registry, state, database);
   const providers = new Map<OperationMetadata, StateProvider>();
   const processors = new Map<OperationMetadata, StateProcessor>();
   for (const resource of registry.resources) {
@@ -81,8 +83,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   const runtime: Runtime = {
     registry,
     database,
-    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true, readMany: state.readMany }),
-    denormalizer: createDenormalizer(registry, { existingIds: state.existingIds, readItem: (resource, id) => state.readItem(resource, id) }),
+    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true, readMany: reader.readMany }),
+    denormalizer: createDenormalizer(registry, reader),
     providers,
     processors,
   };

@@ -1,6 +1,7 @@
 /**
  * Builds the frozen metadata from the declarations, through an ordered list of small passes:
- * collect declarations → build fields → link relations → build operations → freeze.
+ * collect declarations → build fields → link relations → build filters → build operations → build subresources →
+ * freeze.
  * Every mistake is a `DeclarationError` naming the resource and the field, thrown at start-up.
  */
 import { DeclarationError } from '../errors.js';

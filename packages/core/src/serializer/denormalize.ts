@@ -191,7 +191,14 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
     for (const field of fields) {
       const value = values[field.name];
-      if (field.kind === 'scalar' && field.type === 'datetime' && typeof value === 'string') values[field.name] = new Date(value);
+      if (field.kind !== 'scalar' || field.type !== 'datetime' || typeof value !== 'string') continue;
+      const date = new Date(value);
+      // RFC 3339 allows what JavaScript cannot represent (a leap second, 23:59:60): refused, not a 500.
+      if (Number.isNaN(date.getTime())) {
+        violations.push(violation(prefix + field.name, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime));
+        delete values[field.name];
+        failed.add(field.name);
+      } else values[field.name] = date;
     }
 
     const data: Entity = {};

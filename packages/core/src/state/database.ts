@@ -20,7 +20,7 @@ export interface Database {
 export interface DatabaseOptions {
   /** `sqlite::memory:`, `sqlite:/path/to/file.db`, `postgres://user@host:5432/db`, or a knex instance. */
   readonly url: string | Knex;
-  /** PostgreSQL only: the schema to work in (created when missing); default `public`. */
+  /** PostgreSQL only: the schema to work in (created when missing); default: the connection's search path (`public`). */
   readonly schema?: string;
 }
 
@@ -42,6 +42,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
     return { knex, dialect: postgresDialect, close: () => knex.destroy() };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('sqlite:')) {
+    throw new DeclarationError(`Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".`);
   }
   const filename = url.replace(/^sqlite:/, '');
   if (filename === '') throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);

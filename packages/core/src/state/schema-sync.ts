@@ -42,6 +42,8 @@ function addColumn(table: Knex.CreateTableBuilder, field: FieldMetadata, databas
 
 function addForeignKey(table: Knex.CreateTableBuilder, field: ToOneFieldMetadata, registry: MetadataRegistry): void {
   const target = registry.resource(field.target);
+  // Items served by their own provider and processor live elsewhere: nothing to reference.
+  if (target.provider && target.processor) return;
   const foreign = table.foreign(field.column).references('id').inTable(target.table);
   // "restrict" is the databases' default (NO ACTION), which both report as a plain foreign key violation.
   if (field.onDelete !== 'restrict') foreign.onDelete(field.onDelete.toUpperCase());
@@ -60,6 +62,8 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
   const schema = () => database.knex.schema;
   const created: ResourceMetadata[] = [];
   for (const resource of registry.resources) {
+    // A resource that reads and writes through its own provider and processor has no table.
+    if (resource.provider && resource.processor) continue;
     if (!(await schema().hasTable(resource.table))) {
       await createTable(database, resource, registry);
       created.push(resource);

@@ -67,6 +67,19 @@ describe('wrong declarations', () => {
     expect(build({ name: 'Context', fields: {} })).toThrow('path "/contexts" is reserved');
   });
 
+  it('refuses misplaced pagination options, a list of fields and impossible date defaults', () => {
+    expect(build(book({}, { operations: [{ kind: 'get', paginationItemsPerPage: 5 }] }))).toThrow('Resource "Book", operation "get": "paginationItemsPerPage" applies to the collection operation (getCollection) only.');
+    expect(build({ name: 'Book', fields: [] as never })).toThrow('Resource "Book": "fields" must be an object of field declarations.');
+    expect(build(book({ on: { type: 'date', default: '2021-02-30' } }))).toThrow('the default "2021-02-30" is not a valid date.');
+    expect(build(book({ at: { type: 'datetime', default: '2021-02-03T10:00:00' } }))).toThrow('is not a valid datetime.');
+  });
+
+  it('refuses a database URL it cannot serve', async () => {
+    const app = Fastify();
+    await expect(app.register(resourceApi, { resources: [book({})], database: 'mysql://root@localhost/db' })).rejects.toThrow('Database URL "mysql://localhost/db" is not supported');
+    await app.close();
+  });
+
   it('refuses a class that is not decorated', () => {
     class Plain {}
     expect(() => buildMetadata({ resources: [Plain] })).toThrow('Class "Plain" (resource #1) is not decorated with @ApiResource.');

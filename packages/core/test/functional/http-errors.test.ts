@@ -131,6 +131,13 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     expect(response.body.author).toBe('/api/authors/1');
   });
 
+  it('answers 400, not 500, for a date-time JavaScript cannot hold (a leap second)', async () => {
+    await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
+    const response = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', author: '/api/authors/1', publishedAt: '2016-12-31T23:59:60Z' } });
+    expect(response.status).toBe(400);
+    expect(response.body.violations).toEqual([{ propertyPath: 'publishedAt', message: 'This value is not a valid datetime.', code: expect.any(String) }]);
+  });
+
   it('answers 400 when a POST body carries an @id', async () => {
     const response = await call(app(), { method: 'POST', url: '/api/authors', payload: { '@id': '/api/authors/1', name: 'A' } });
     expect(response.status).toBe(400);

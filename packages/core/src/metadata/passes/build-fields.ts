@@ -119,8 +119,8 @@ function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean
             integer: Number.isInteger(value),
             float: typeof value === 'number',
             boolean: typeof value === 'boolean',
-            datetime: typeof value === 'string' && !Number.isNaN(Date.parse(value)),
-            date: typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value),
+            datetime: typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)),
+            date: typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
             json: true,
             'string[]': Array.isArray(value) && value.every((item) => typeof item === 'string'),
           }[type];

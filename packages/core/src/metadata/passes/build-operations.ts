@@ -1,5 +1,5 @@
 /**
- * Pass 4: the operations of a resource, with their method, URI template, stable name, success status, body formats
+ * Pass 5: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
 import type { GroupsDeclaration, GroupsOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
@@ -102,6 +102,8 @@ export function buildOperations(
       if (!OPERATION_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
     }
     if (seen.has(options.kind)) throw new DeclarationError(`${where}: declared twice.`);
+    const misplaced = PAGINATION_KEYS.find((key) => options.kind !== 'getCollection' && (options as PaginationDeclaration)[key] !== undefined);
+    if (misplaced) throw new DeclarationError(`${where}: "${misplaced}" applies to the collection operation (getCollection) only.`);
     seen.add(options.kind);
     const traits = TRAITS[options.kind];
     return {

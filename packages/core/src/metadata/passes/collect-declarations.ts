@@ -46,7 +46,7 @@ export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceD
     }
     if (byName.has(name)) throw new DeclarationError(`Resource "${name}" is declared twice (duplicate short name).`);
     byName.set(name, declaration);
-    if (typeof declaration.fields !== 'object' || declaration.fields === null) {
+    if (typeof declaration.fields !== 'object' || declaration.fields === null || Array.isArray(declaration.fields)) {
       throw new DeclarationError(`Resource "${name}": "fields" must be an object of field declarations.`);
     }
     const plural = declaration.plural ?? toPathSegment(name);

@@ -1,0 +1,48 @@
+/**
+ * Reading related items by id (to check IRIs on input, to embed them on output), whoever stores them: the built-in
+ * knex state in batches, or a resource's own state provider, asked item by item through its item operation.
+ */
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { Entity } from './contracts.js';
+import type { Database } from './database.js';
+import type { KnexState } from './knex/knex-state.js';
+
+export interface ItemReader {
+  readItem(resource: ResourceMetadata, id: number): Promise<Entity | null>;
+  readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
+  existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+}
+
+/** A resource whose items come from its own provider. */
+export const hasOwnProvider = (resource: ResourceMetadata): boolean => resource.provider !== undefined;
+
+export function createItemReader(registry: MetadataRegistry, state: KnexState, database: Database): ItemReader {
+  const itemOperation = new Map<string, OperationMetadata>();
+  for (const resource of registry.resources) {
+    const operation = resource.operations.find((o) => o.kind === 'get') ?? resource.operations[0];
+    if (operation) itemOperation.set(resource.name, operation);
+  }
+
+  async function viaProvider(resource: ResourceMetadata, id: number): Promise<Entity | null> {
+    const operation = itemOperation.get(resource.name);
+    if (!operation) return null;
+    const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
+    const found = await provider.provide({ operation, resource, id, page: null, filters: [], parents: [], db: database.knex });
+    return found && !('items' in found) ? (found as Entity) : null;
+  }
+
+  async function readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]> {
+    if (!hasOwnProvider(resource)) return state.readMany(resource, ids, toMany);
+    const found = await Promise.all([...new Set(ids)].map((id) => viaProvider(resource, id)));
+    return found.filter((item): item is Entity => item !== null);
+  }
+
+  return {
+    readItem: (resource, id) => (hasOwnProvider(resource) ? viaProvider(resource, id) : state.readItem(resource, id)),
+    readMany,
+    async existingIds(resource, ids) {
+      if (!hasOwnProvider(resource)) return state.existingIds(resource, ids);
+      return new Set((await readMany(resource, ids, [])).map((item) => item.id!));
+    },
+  };
+}
