@@ -27,7 +27,7 @@ describe.each(databases)('categories, brands and products on $name', (database) 
     expect(brand.body).toEqual({ '@context': '/api/contexts/Brand', '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' });
   });
 
-  it('creates a product with the creation date it is given and its category and brand as IRIs', async () => {
+  it('creates a product with the creation date it is given and its category and brand embedded', async () => {
     const app = await catalog();
     const response = await call(app, {
       method: 'POST',
@@ -44,8 +44,8 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       name: 'Dune (paperback)',
       price: 10.99,
       createdAt: '2024-03-01T10:00:00+00:00',
-      category: '/api/categories/1',
-      brand: '/api/brands/1',
+      category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' },
+      brand: { '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' },
     });
     expect((await call(app, { method: 'GET', url: '/api/products/1' })).body).toEqual(response.body);
   });
@@ -63,8 +63,8 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       name: 'Pocket notebook',
       price: 14.5,
       createdAt: expect.any(String),
-      category: '/api/categories/2',
-      brand: '/api/brands/2',
+      category: { '@id': '/api/categories/2', '@type': 'Category', id: 2, name: 'Stationery' },
+      brand: { '@id': '/api/brands/2', '@type': 'Brand', id: 2, name: 'Moleskine' },
     });
     expect(response.body.createdAt).toMatch(DATETIME);
     const createdAt = Date.parse(response.body.createdAt);
@@ -90,7 +90,7 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       name: 'Dune (hardcover)',
       price: 25,
       createdAt: '2024-03-01T10:00:00+00:00',
-      brand: '/api/brands/2',
+      brand: { '@id': '/api/brands/2', '@type': 'Brand', id: 2, name: 'Moleskine' },
     });
     expect((await call(app, { method: 'GET', url: '/api/products/1' })).body).toEqual(response.body);
   });
@@ -114,8 +114,8 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       name: 'Dune (paperback)',
       price: 8.5,
       createdAt: '2024-03-01T10:00:00+00:00',
-      category: '/api/categories/1',
-      brand: '/api/brands/1',
+      category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' },
+      brand: { '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' },
     });
   });
 
@@ -128,7 +128,7 @@ describe.each(databases)('categories, brands and products on $name', (database) 
     ]);
   });
 
-  it('serves the products as a Hydra collection with category and brand IRIs', async () => {
+  it('serves the products as a Hydra collection with category and brand embedded', async () => {
     const app = await catalog();
     await create(app, 'products', { name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' });
     await create(app, 'products', { name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: '/api/categories/2', brand: '/api/brands/2' });
@@ -141,8 +141,8 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       '@type': 'hydra:Collection',
       'hydra:totalItems': 2,
       'hydra:member': [
-        { '@id': '/api/products/1', '@type': 'Product', id: 1, name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' },
-        { '@id': '/api/products/2', '@type': 'Product', id: 2, name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: '/api/categories/2', brand: '/api/brands/2' },
+        { '@id': '/api/products/1', '@type': 'Product', id: 1, name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' }, brand: { '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' } },
+        { '@id': '/api/products/2', '@type': 'Product', id: 2, name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: { '@id': '/api/categories/2', '@type': 'Category', id: 2, name: 'Stationery' }, brand: { '@id': '/api/brands/2', '@type': 'Brand', id: 2, name: 'Moleskine' } },
       ],
       'hydra:search': expect.objectContaining({ '@type': 'hydra:IriTemplate' }),
     });

@@ -6,7 +6,6 @@
 import { ApiFilter, ApiProperty, ApiResource } from '@resource-api/core';
 import { Book } from './book.js';
 
-// Subresource (contract): `GET /api/authors/{id}/books` — arrives with the subresources issue.
 @ApiFilter({ type: 'order', properties: ['name', 'id'] })
 @ApiResource({ description: 'A writer of books.' })
 export class Author {
@@ -15,6 +14,7 @@ export class Author {
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'The name of the author.' })
   name!: string;
 
-  @ApiProperty({ toMany: () => Book, mappedBy: 'author', description: 'The books this author wrote.' })
+  /** Read-only IRIs, and the subresource `GET /api/authors/{id}/books`. */
+  @ApiProperty({ toMany: () => Book, mappedBy: 'author', subresource: true, description: 'The books this author wrote.' })
   books!: Book[];
 }

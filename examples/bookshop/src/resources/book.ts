@@ -38,8 +38,7 @@ export class Book {
   @ApiProperty({ type: 'string', description: 'The title of the book.' })
   title!: string;
 
-  // Cascade persist (contract): a nested `{"name": "..."}` creates the author with the book — arrives with the
-  // cascade-persist issue. Until then only an IRI is accepted.
-  @ApiProperty({ toOne: () => Author, inversedBy: 'books', description: 'Who wrote the book.' })
+  // An IRI, or a nested `{"name": "..."}` that creates the author with the book (cascade persist).
+  @ApiProperty({ toOne: () => Author, inversedBy: 'books', cascadePersist: true, description: 'Who wrote the book.' })
   author!: Author;
 }

@@ -11,6 +11,7 @@ export const Brand = defineResource({
   description: 'A brand of products.',
   fields: {
     // Validation (contract): NotBlank — arrives with the validation issue.
-    name: { type: 'string', iri: 'https://schema.org/name', description: 'The name of the brand.' },
+    // In the `product:read` group, so a product embeds its brand as `{"@id", "@type", "id", "name"}`.
+    name: { type: 'string', iri: 'https://schema.org/name', groups: ['product:read'], description: 'The name of the brand.' },
   },
 });

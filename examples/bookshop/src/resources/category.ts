@@ -6,12 +6,14 @@
 import { ApiProperty, ApiResource } from '@resource-api/core';
 
 // Access rules (contract): `GET` public; writes `ROLE_ADMIN` — arrive with the security issue.
-// Subresource (contract): `GET /api/categories/{id}/products`, with Product's access rules and filters — arrives with
-// the subresources issue (together with the inverse side `products: { toMany: Product, mappedBy: 'category' }`, left
-// out until then so that a Category renders exactly `id` and `name`, as the contract lists).
 @ApiResource({ description: 'A category of products.' })
 export class Category {
   // Validation (contract): NotBlank — arrives with the validation issue.
-  @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'The name of the category.' })
+  // In the `product:read` group, so a product embeds its category as `{"@id", "@type", "id", "name"}`.
+  @ApiProperty({ type: 'string', iri: 'https://schema.org/name', groups: ['product:read'], description: 'The name of the category.' })
   name!: string;
+
+  /** `GET /api/categories/{id}/products`, with Product's filters and pagination. Not rendered: a category shows `id` and `name`. */
+  @ApiProperty({ toMany: 'Product', mappedBy: 'category', subresource: true, readable: false, description: 'The products of the category.' })
+  products!: unknown[];
 }

@@ -27,8 +27,7 @@ export const User = defineResource({
       immutable: true,
       description: 'Registers a company (write-only, on create only).',
     },
-    // Subresource (contract): `GET /api/users/{id}/comments`, public, with Comment's filters — arrives with the
-    // subresources issue.
-    comments: { toMany: 'Comment', mappedBy: 'user', description: 'The comments the user wrote.' },
+    // The subresource `GET /api/users/{id}/comments`, with Comment's filters (`?order[createdAt]=desc`).
+    comments: { toMany: 'Comment', mappedBy: 'user', subresource: true, description: 'The comments the user wrote.' },
   },
 });
