@@ -87,6 +87,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     denormalizer: createDenormalizer(registry, reader),
     providers,
     processors,
+    isUnique: reader.isUnique,
   };
 
   app.decorate('resourceApi', { metadata: registry, database });

@@ -13,6 +13,8 @@ import type {
   ResourceDeclaration,
   SearchStrategy,
 } from './types.js';
+import { DeclarationError } from '../errors.js';
+import type { Constraint } from '../validation/constraints.js';
 
 // Node 20 has no Symbol.metadata yet; without it decorators get no `context.metadata`. esbuild falls back to the same
 // registered symbol, so classes compiled by tsc and by esbuild (vitest) share it.
@@ -21,6 +23,8 @@ import type {
 const FIELDS = Symbol('resource-api.fields');
 const CLASS_FILTERS = Symbol('resource-api.class-filters');
 const FIELD_FILTERS = Symbol('resource-api.field-filters');
+const CLASS_CONSTRAINTS = Symbol('resource-api.class-constraints');
+const FIELD_CONSTRAINTS = Symbol('resource-api.field-constraints');
 const resources = new WeakMap<object, { options: ApiResourceOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
 const declarations = new WeakMap<object, ResourceDeclaration>();
 
@@ -116,6 +120,26 @@ function toPropertyFilter(field: string, options: FieldFilterOptions): BuiltinFi
   }
 }
 
+/**
+ * Adds constraints: on a field, to its value (`@Assert(NotBlank(), Length({ min: 3 }))`); on the class, to the whole
+ * item (`@Assert(Unique({ fields: ['isbn', 'edition'] }))`). The same constraints as `constraints: [...]` in a plain
+ * declaration.
+ */
+export function Assert(...constraints: Constraint[]) {
+  return function (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void {
+    const bag = context.metadata as Record<symbol, unknown>;
+    if (context.kind === 'class') {
+      ownList<Constraint>(bag, CLASS_CONSTRAINTS).unshift(...constraints);
+      return;
+    }
+    if (context.kind !== 'field') throw new TypeError('@Assert goes on a resource class or on one of its fields.');
+    if (!Object.hasOwn(bag, FIELD_CONSTRAINTS)) bag[FIELD_CONSTRAINTS] = { ...(bag[FIELD_CONSTRAINTS] as object | undefined) };
+    const byField = bag[FIELD_CONSTRAINTS] as Record<string, Constraint[]>;
+    // Field decorators apply bottom-up: unshift keeps the source order.
+    byField[String(context.name)] = [...constraints, ...(byField[String(context.name)] ?? [])];
+  };
+}
+
 /** The declaration of a class decorated with `@ApiResource`, or undefined. */
 export function declarationOf(target: unknown): ResourceDeclaration | undefined {
   if (typeof target !== 'function') return undefined;
@@ -125,9 +149,17 @@ export function declarationOf(target: unknown): ResourceDeclaration | undefined 
   if (!found) return undefined;
   const { options, name, bag } = found;
   const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
+  const asserted = (bag?.[FIELD_CONSTRAINTS] as Record<string, Constraint[]> | undefined) ?? {};
+  for (const [name, constraints] of Object.entries(asserted)) {
+    const field = fields[name];
+    if (!field) throw new DeclarationError(`Resource "${found.name}", field "${name}": @Assert needs @ApiProperty on the same field.`);
+    fields[name] = { ...field, constraints: [...(field.constraints ?? []), ...constraints] };
+  }
   const decorated = [...((bag?.[CLASS_FILTERS] as FilterDeclaration[] | undefined) ?? []), ...((bag?.[FIELD_FILTERS] as FilterDeclaration[] | undefined) ?? [])];
   const declaration: ResourceDeclaration = { ...options, name, fields };
   if (decorated.length > 0) declaration.filters = [...(options.filters ?? []), ...decorated];
+  const classConstraints = (bag?.[CLASS_CONSTRAINTS] as Constraint[] | undefined) ?? [];
+  if (classConstraints.length > 0) declaration.constraints = [...(options.constraints ?? []), ...classConstraints];
   declarations.set(target, declaration);
   return declaration;
 }

@@ -5,6 +5,7 @@
  */
 import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Constraint } from '../validation/constraints.js';
 
 /** The scalar field types. `string[]` is an array of strings stored as JSON. */
 export type ScalarType =
@@ -48,6 +49,8 @@ export interface CommonFieldOptions {
    * (write) groups, only fields in one of them are read or written.
    */
   groups?: readonly string[];
+  /** Constraints on the field's value: `[NotBlank(), Length({ min: 3 })]`. */
+  constraints?: readonly Constraint[];
 }
 
 /** Options of relation fields. */
@@ -162,12 +165,25 @@ export interface GroupsContext {
 /** Serialization groups: a fixed list, or a function of the request (for example of the user's roles). */
 export type GroupsDeclaration = readonly string[] | ((context: GroupsContext) => readonly string[]);
 
+/** Context given to a validation groups function. */
+export interface ValidationGroupsContext extends GroupsContext {
+  /** The new state of the item. */
+  readonly object: Record<string, unknown>;
+  /** The item before the request (PUT, PATCH), or null. */
+  readonly previousObject: Record<string, unknown> | null;
+}
+
+/** Validation groups: a fixed list, or a function of the object and the user. Default `['Default']`. */
+export type ValidationGroupsDeclaration = readonly string[] | ((context: ValidationGroupsContext) => readonly string[]);
+
 /** Groups of a resource or an operation (the operation's win). */
 export interface GroupsOptions {
   /** Read groups: only fields in one of them are sent (relations to targets in them are embedded). */
   normalizationGroups?: GroupsDeclaration;
   /** Write groups: only fields in one of them are accepted; the rest is ignored silently. */
   denormalizationGroups?: GroupsDeclaration;
+  /** Validation groups: only constraints in one of them run (default `['Default']`, which holds constraints without groups). */
+  validationGroups?: ValidationGroupsDeclaration;
 }
 
 /** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
@@ -223,6 +239,8 @@ export interface ResourceDeclaration extends PaginationDeclaration, GroupsOption
   filters?: readonly FilterDeclaration[];
   /** The default order of the collection, after any order the client asks for: `{ createdAt: 'desc' }`. */
   order?: Record<string, OrderDirection>;
+  /** Constraints on the whole item: `Unique({ fields: ['a', 'b'] })`, `Callback(...)`. */
+  constraints?: readonly Constraint[];
 }
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */

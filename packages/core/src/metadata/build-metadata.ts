@@ -1,7 +1,7 @@
 /**
  * Builds the frozen metadata from the declarations, through an ordered list of small passes:
- * collect declarations → build fields → link relations → build filters → build operations → build subresources →
- * freeze.
+ * collect declarations → build fields → link relations → build filters → build operations → check constraints →
+ * build subresources → freeze.
  * Every mistake is a `DeclarationError` naming the resource and the field, thrown at start-up.
  */
 import { DeclarationError } from '../errors.js';
@@ -12,6 +12,7 @@ import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
 import { buildSubresources } from './passes/build-subresources.js';
+import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from './types.js';
@@ -67,13 +68,17 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       fields: fieldsByResource.get(declaration.name)!,
       operations: buildOperations(declaration, { collectionPath, plural, pagination }),
       filters,
+      constraints: [...(declaration.constraints ?? [])],
       defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,
     };
   });
 
-  for (const resource of resources) assertDistinctParameters(resource);
+  for (const resource of resources) {
+    assertDistinctParameters(resource);
+    checkConstraints(resource);
+  }
   const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination);
   for (const [name, operations] of subresources) {
     const resource = resources.find((r) => r.name === name)!;
@@ -109,7 +114,7 @@ function assertDistinctParameters(resource: ResourceMetadata): void {
 /** User objects inside metadata that keep their own state: referenced, never frozen. */
 const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor']);
 /** Lists of user objects: the list is frozen, its members are not. */
-const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters']);
+const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters', 'constraints']);
 
 /** Freezes plain data recursively; user objects (providers, processors, custom filters) are left as they are. */
 function deepFreeze<T>(value: T): T {

@@ -2,7 +2,8 @@
  * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
-import type { GroupsDeclaration, JsonValue, OperationKind, ScalarType } from '../declare/types.js';
+import type { GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
+import type { Constraint } from '../validation/constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
@@ -20,6 +21,8 @@ interface FieldBase {
   readonly iri: string;
   /** The serialization groups the field belongs to (empty: none). */
   readonly groups: readonly string[];
+  /** Constraints on the field's value. */
+  readonly constraints: readonly Constraint[];
 }
 
 interface RelationBase extends FieldBase {
@@ -120,6 +123,8 @@ export interface OperationMetadata {
   readonly normalizationGroups: GroupsDeclaration | null;
   /** Write groups (operation's, else the resource's), or null for none. */
   readonly denormalizationGroups: GroupsDeclaration | null;
+  /** Validation groups (operation's, else the resource's, else `['Default']`). */
+  readonly validationGroups: ValidationGroupsDeclaration;
   /** Subresource operations: the path from the outermost parent to this collection; null otherwise. */
   readonly subresource: readonly SubresourceStep[] | null;
   readonly provider: StateProvider | undefined;
@@ -140,6 +145,8 @@ export interface ResourceMetadata {
   readonly operations: readonly OperationMetadata[];
   /** The collection's filters, built-in and custom, in declaration order. */
   readonly filters: readonly Filter[];
+  /** Constraints on the whole item (Unique on several fields, Callback). */
+  readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */
   readonly defaultOrder: readonly { readonly path: string; readonly direction: OrderDirection }[];
   readonly provider: StateProvider | undefined;

@@ -8,6 +8,7 @@ import type { Normalizer } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
 import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Database } from '../state/database.js';
+import type { UniquenessCheck } from '../validation/validate.js';
 import type { ConstraintViolation } from '../validation/violation.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
@@ -44,6 +45,8 @@ export interface Runtime {
   /** The provider and processor of each operation (declared, or the built-in ones). */
   readonly providers: ReadonlyMap<OperationMetadata, StateProvider>;
   readonly processors: ReadonlyMap<OperationMetadata, StateProcessor>;
+  /** Unique constraints: whether no other stored item has these values. */
+  readonly isUnique: UniquenessCheck;
 }
 
 export interface OperationContext {

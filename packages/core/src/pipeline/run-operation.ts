@@ -44,7 +44,7 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
   // authorize: after read (object rules)
   if (stages.deserialize) await deserialize(context);
   // authorize: after deserialize (previous object rules)
-  if (stages.validate) validate(context);
+  if (stages.validate) await validate(context);
   if (stages.write) await write(context);
   return await respond(context);
 }

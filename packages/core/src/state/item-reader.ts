@@ -5,12 +5,15 @@
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from './contracts.js';
 import type { Database } from './database.js';
+import type { UniquenessCheck } from '../validation/validate.js';
 import type { KnexState } from './knex/knex-state.js';
 
 export interface ItemReader {
   readItem(resource: ResourceMetadata, id: number): Promise<Entity | null>;
   readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
   existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  /** Unique checks; items of a custom provider are left to it (always unique here). */
+  isUnique: UniquenessCheck;
 }
 
 /** A resource whose items come from its own provider. */
@@ -40,6 +43,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
   return {
     readItem: (resource, id) => (hasOwnProvider(resource) ? viaProvider(resource, id) : state.readItem(resource, id)),
     readMany,
+    isUnique: (resource, values, exceptId) => (hasOwnProvider(resource) ? Promise.resolve(true) : state.isUnique(resource, values, exceptId)),
     async existingIds(resource, ids) {
       if (!hasOwnProvider(resource)) return state.existingIds(resource, ids);
       return new Set((await readMany(resource, ids, [])).map((item) => item.id!));

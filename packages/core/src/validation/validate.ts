@@ -1,31 +1,113 @@
 /**
- * Validation of the new state of an item: the violations found while reading the body (types, IRIs), then the
- * constraints every stored field carries by its declaration (a non-nullable field must hold a value), through nested
- * writes too (`author.name`). All violations of a request are reported together, as one 400 ConstraintViolationList.
+ * Validation of the new state of an item, all violations of a request at once (one 400 ConstraintViolationList):
+ * the violations found while reading the body (types, IRIs); the declared constraints of the active validation groups,
+ * on fields and on the whole item (Unique against the database, Callback); nested items written through a relation,
+ * with their own constraints where the relation carries Valid; and what storage itself demands (a non-nullable field
+ * must hold a value), which holds whatever the groups.
  */
-import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
+import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
+import { checkConstraint } from './check-constraint.js';
+import type { CallbackContext, Constraint } from './constraints.js';
+import { formatMessage, MESSAGES } from './messages.js';
 import { assertNoViolations, type ConstraintViolation, VIOLATION_CODES, violation } from './violation.js';
 
-function collect(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, prefix: string, reported: ReadonlySet<string>, into: ConstraintViolation[]): void {
-  for (const field of resource.fields) {
-    const path = prefix + field.name;
-    if (field.kind === 'toMany' || reported.has(path)) continue;
-    const value = data[field.name];
-    if (value instanceof NestedWrite) {
-      collect(registry, registry.resource(value.resource), value.data, `${path}.`, reported, into);
-      continue;
-    }
-    if (!field.nullable && (value === null || value === undefined)) {
-      into.push(violation(path, 'This value should not be null.', VIOLATION_CODES.notNull));
-    }
-  }
+/** Whether no other stored item has these values (the item `exceptId` itself aside). */
+export type UniquenessCheck = (
+  resource: ResourceMetadata,
+  values: readonly { readonly field: ScalarFieldMetadata | ToOneFieldMetadata; readonly value: unknown }[],
+  exceptId: number | undefined,
+) => Promise<boolean>;
+
+export interface ValidationInput {
+  readonly registry: MetadataRegistry;
+  readonly resource: ResourceMetadata;
+  readonly data: Entity;
+  readonly previous: Entity | null;
+  /** The id of the item being replaced or updated (excluded from Unique checks). */
+  readonly id: number | undefined;
+  /** Violations found while reading the body. */
+  readonly earlier: readonly ConstraintViolation[];
+  readonly groups: ReadonlySet<string>;
+  readonly user: unknown;
+  readonly isUnique: UniquenessCheck;
 }
 
-export function validateEntity(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, earlier: readonly ConstraintViolation[]): void {
-  const violations = [...earlier];
-  // A property already reported (a wrong type, a bad IRI) is not reported again as missing.
-  const reported = new Set(earlier.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
-  collect(registry, resource, data, '', reported, violations);
+const active = (constraint: Constraint, groups: ReadonlySet<string>) => (constraint.groups ?? ['Default']).some((g) => groups.has(g));
+
+export async function validateEntity(input: ValidationInput): Promise<void> {
+  const violations: ConstraintViolation[] = [...input.earlier];
+  // A property already reported (a wrong type, a bad IRI) is not reported again.
+  const reported = new Set(input.earlier.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
+  await validateItem(input, input.resource, input.data, input.previous, input.id, '', true, reported, violations);
   assertNoViolations(violations);
+}
+
+async function validateItem(
+  input: ValidationInput,
+  resource: ResourceMetadata,
+  data: Entity,
+  previous: Entity | null,
+  id: number | undefined,
+  prefix: string,
+  withConstraints: boolean,
+  reported: Set<string>,
+  into: ConstraintViolation[],
+): Promise<void> {
+  const add = (path: string, message: string, code: string) => {
+    if (into.some((v) => v.propertyPath === path && v.code === code)) return;
+    into.push(violation(path, message, code));
+    reported.add(path);
+  };
+  const callbackContext = (path: string, code: string): CallbackContext => ({
+    object: data,
+    previousObject: previous,
+    user: input.user,
+    addViolation: (message, options = {}) => add(options.path ? prefix + options.path : path, message, options.code ?? code),
+  });
+
+  for (const field of resource.fields) {
+    const path = prefix + field.name;
+    if (reported.has(path)) continue;
+    const value = data[field.name];
+    const constraints = withConstraints ? field.constraints.filter((c) => active(c, input.groups)) : [];
+    if (value instanceof NestedWrite) {
+      const nested = input.registry.resource(value.resource);
+      const valid = constraints.some((c) => c.kind === 'Valid');
+      await validateItem(input, nested, value.data, null, value.id, `${path}.`, valid, reported, into);
+      continue;
+    }
+    for (const constraint of constraints) {
+      if (constraint.kind === 'Valid') continue;
+      if (constraint.kind === 'Callback') {
+        await constraint.callback(value, callbackContext(path, MESSAGES.callback.code));
+        continue;
+      }
+      if (constraint.kind === 'Unique') {
+        if (field.kind !== 'toMany' && value !== null && value !== undefined && !(await input.isUnique(resource, [{ field, value }], id))) {
+          add(path, formatMessage(constraint.message ?? MESSAGES.unique.message), MESSAGES.unique.code);
+        }
+        continue;
+      }
+      for (const found of checkConstraint(value, constraint)) add(path, found.message, found.code);
+    }
+    // What storage demands, whatever the groups: a non-nullable column holds a value.
+    if (field.kind !== 'toMany' && !field.nullable && (value === null || value === undefined) && !reported.has(path)) {
+      add(path, 'This value should not be null.', VIOLATION_CODES.notNull);
+    }
+  }
+
+  if (!withConstraints) return;
+  for (const constraint of resource.constraints) {
+    if (!active(constraint, input.groups)) continue;
+    if (constraint.kind === 'Callback') {
+      await constraint.callback(data, callbackContext(prefix.replace(/\.$/, ''), MESSAGES.callback.code));
+    } else if (constraint.kind === 'Unique') {
+      const fields = constraint.fields!.map((name) => resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata);
+      const values = fields.map((field) => ({ field, value: data[field.name] }));
+      // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
+      if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
+      if (!(await input.isUnique(resource, values, id))) add(prefix + (constraint.errorPath ?? fields[0]!.name), formatMessage(constraint.message ?? MESSAGES.unique.message), MESSAGES.unique.code);
+    }
+  }
 }

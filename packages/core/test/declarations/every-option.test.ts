@@ -119,7 +119,7 @@ describe('declaring every option with decorators and with plain objects', () => 
     const byName = Object.fromEntries(decorated.resource('Publisher').fields.map((f) => [f.name, f]));
     expect(byName.name).toEqual({
       kind: 'scalar', name: 'name', type: 'string', column: 'name', nullable: false, default: undefined,
-      readable: true, writable: true, immutable: false, description: 'Trading name', iri: 'https://schema.org/name', groups: [],
+      readable: true, writable: true, immutable: false, description: 'Trading name', iri: 'https://schema.org/name', groups: [], constraints: [],
     });
     expect(byName.about).toMatchObject({ type: 'text', nullable: true, iri: 'Publisher/about' });
     expect(byName.founded).toMatchObject({ type: 'integer', nullable: true, default: null });
@@ -133,7 +133,7 @@ describe('declaring every option with decorators and with plain objects', () => 
     expect(byName.internalNote).toMatchObject({ readable: false, column: 'note' });
     expect(byName.categories).toEqual({
       kind: 'toMany', name: 'categories', target: 'Category', mappedBy: 'publisher', readable: true, writable: false,
-      immutable: false, nullable: false, description: 'Its categories', iri: 'Publisher/categories', groups: [],
+      immutable: false, nullable: false, description: 'Its categories', iri: 'Publisher/categories', groups: [], constraints: [],
       readableLink: undefined, writableLink: undefined, inversedBy: undefined, joinTable: undefined, subresource: null,
     });
     const category = Object.fromEntries(decorated.resource('Category').fields.map((f) => [f.name, f]));

@@ -21,12 +21,12 @@ export const SCALAR_TYPES: readonly ScalarType[] = [
   'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
 ];
 
-const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups'];
+const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups', 'constraints'];
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', ...COMMON_KEYS],
   toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', ...LINK_KEYS, ...COMMON_KEYS],
-  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', ...LINK_KEYS],
+  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', ...LINK_KEYS],
 } as const;
 const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
 
@@ -83,6 +83,7 @@ function common(name: string, field: FieldDeclaration, resource: string) {
     immutable: ('immutable' in field && field.immutable) || false,
     iri: field.iri ?? `${resource}/${name}`,
     groups: [...(field.groups ?? [])],
+    constraints: [...(field.constraints ?? [])],
   };
 }
 

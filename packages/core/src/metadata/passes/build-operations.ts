@@ -2,7 +2,7 @@
  * Pass 5: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { GroupsDeclaration, GroupsOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type { GroupsOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
@@ -13,12 +13,12 @@ export const PAGINATION_KEYS = [
   'paginationEnabled', 'paginationItemsPerPage', 'paginationMaximumItemsPerPage', 'paginationClientEnabled',
   'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor',
 ] as const;
-export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups'] as const;
+export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups', 'validationGroups'] as const;
 const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS];
 
 /** Groups of an operation: its own, else its resource's, else none. Checked: a list of names or a function. */
-export function resolveGroups(layers: readonly GroupsOptions[], key: (typeof GROUPS_KEYS)[number], where: string): GroupsDeclaration | null {
-  let found: GroupsDeclaration | null = null;
+export function resolveGroups<K extends (typeof GROUPS_KEYS)[number]>(layers: readonly GroupsOptions[], key: K, where: string): NonNullable<GroupsOptions[K]> | null {
+  let found: NonNullable<GroupsOptions[K]> | null = null;
   for (const layer of layers) if (layer[key] !== undefined) found = layer[key]!;
   if (found !== null && typeof found !== 'function' && (!Array.isArray(found) || found.some((g) => typeof g !== 'string'))) {
     throw new DeclarationError(`${where}: "${key}" must be a list of group names or a function returning one.`);
@@ -120,6 +120,7 @@ export function buildOperations(
       pagination: options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
       normalizationGroups: resolveGroups([declaration, options], 'normalizationGroups', where),
       denormalizationGroups: resolveGroups([declaration, options], 'denormalizationGroups', where),
+      validationGroups: resolveGroups([declaration, options], 'validationGroups', where) ?? ['Default'],
       subresource: null,
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,

@@ -1,5 +1,5 @@
 /**
- * Pass 6: subresource operations. A to-many relation marked `subresource` gives its target a read-only collection
+ * Pass 7: subresource operations. A to-many relation marked `subresource` gives its target a read-only collection
  * operation at `/api/<parents>/{id}/<field>`, and deeper (`/api/authors/{id}/books/{books}/reviews`) as far as
  * `maxDepth` allows. The operation takes the target collection's pagination, groups and provider, so the target's
  * settings apply wherever its collection is served.
@@ -65,6 +65,7 @@ function subresourceOperation(
     pagination: collection?.pagination ?? resolvePagination(pagination, layers, where),
     normalizationGroups: collection?.normalizationGroups ?? resolveGroups(layers, 'normalizationGroups', where),
     denormalizationGroups: null,
+    validationGroups: ['Default'],
     subresource: steps,
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,

@@ -9,6 +9,7 @@ import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
+import type { UniquenessCheck } from '../../validation/validate.js';
 import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 
@@ -30,6 +31,7 @@ export interface KnexState {
   readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
   /** Which of `ids` exist in the resource's table. */
   existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  isUnique: UniquenessCheck;
 }
 
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
@@ -206,5 +208,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return found;
   }
 
-  return { provider, processor, readItem, readMany, existingIds };
+  const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
+    const query = database.knex(mapperOf(resource).table).first('id');
+    for (const { field, value } of values) query.where(field.column, (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value);
+    if (exceptId !== undefined) query.whereNot('id', exceptId);
+    return !(await query);
+  };
+
+  return { provider, processor, readItem, readMany, existingIds, isUnique };
 }
