@@ -5,7 +5,7 @@
 /** Declare a resource with a plain object. See docs/declaring-resources.md. */
 export { defineResource } from './declare/define-resource.js';
 /** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field. */
-export { ApiFilter, ApiProperty, ApiResource } from './declare/decorators.js';
+export { ApiFilter, ApiProperty, ApiResource, Assert } from './declare/decorators.js';
 export type { FieldFilterOptions } from './declare/decorators.js';
 export type {
   ApiResourceOptions,
@@ -18,6 +18,9 @@ export type {
   ClassThunk,
   CommonFieldOptions,
   FieldDeclaration,
+  GroupsContext,
+  GroupsDeclaration,
+  GroupsOptions,
   JsonValue,
   OperationDeclaration,
   OperationKind,
@@ -25,8 +28,19 @@ export type {
   ScalarFieldDeclaration,
   ScalarType,
   ToManyDeclaration,
+  SubresourceOptions,
   ToOneDeclaration,
+  ValidationGroupsContext,
+  ValidationGroupsDeclaration,
 } from './declare/types.js';
+
+/** Constraints (Symfony's), for `constraints: [...]` and `@Assert(...)`. See docs/validation.md. */
+export {
+  Blank, Callback, Choice, Count, DateString, DateTimeString, Email, EqualTo, GreaterThan, GreaterThanOrEqual, IsNull, Length,
+  LessThan, LessThanOrEqual, Negative, NegativeOrZero, NotBlank, NotEqualTo, NotNull, Positive, PositiveOrZero, Range, Regex,
+  Unique, Url, Uuid, Valid,
+} from './validation/constraints.js';
+export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, ConstraintOptions } from './validation/constraints.js';
 
 /** The Fastify plugin and its options. */
 export { resourceApi } from './plugin.js';
@@ -55,7 +69,8 @@ export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/f
 export type { Filter, FilterParameter, FilterQuery, MatchPattern, NullsPlacement, OrderDirection, QueryParameters } from './query/filter.js';
 
 /** Persistence contracts, to plug in your own provider or processor. */
-export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
+export { NestedWrite } from './state/contracts.js';
+export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
 

@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { resolvePath } from '../metadata/property-path.js';
+import { uniqueFieldSets } from '../validation/constraints.js';
 import type { Database } from './database.js';
 
 function addScalarColumn(table: Knex.CreateTableBuilder, field: ScalarFieldMetadata, database: Database): Knex.ColumnBuilder {
@@ -90,6 +91,29 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
   }
   await createJoinTables(database, registry);
   await createFilterIndexes(database, registry);
+  await createUniqueIndexes(database, registry);
+}
+
+/** The name of the unique index backing a Unique constraint: `<table>_<columns>_unique`. */
+export const uniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_unique`;
+
+/**
+ * Unique indexes for Unique constraints: the database is the backstop when two requests race past the check. An
+ * index that cannot be created (rows already break it) is reported and skipped: the constraint still checks writes.
+ */
+async function createUniqueIndexes(database: Database, registry: MetadataRegistry): Promise<void> {
+  for (const resource of registry.resources) {
+    if (resource.provider && resource.processor) continue;
+    for (const names of uniqueFieldSets(resource)) {
+      const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column);
+      try {
+        await database.knex.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (${columns.map(() => '??').join(', ')})`, [uniqueIndexName(resource.table, columns), resource.table, ...columns]);
+      } catch (error) {
+        if (!database.dialect.isUniqueViolation(error) && !/unique|duplicate/i.test(String((error as Error).message))) throw error;
+        process.emitWarning(`resource-api: no unique index on ${resource.table}(${columns.join(', ')}): existing rows hold duplicates.`);
+      }
+    }
+  }
 }
 
 /** The join table of each many-to-many, on its owning side: both ids, deleted with either item. */

@@ -9,7 +9,11 @@ import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
+import { uniqueFieldSets } from '../../validation/constraints.js';
+import { MESSAGES } from '../../validation/messages.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
+import { violation } from '../../validation/violation.js';
+import { uniqueIndexName } from '../schema-sync.js';
 import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 
@@ -192,6 +196,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
             : new ApiError('CONFLICT', 'A related item does not exist (any more).', { cause: error });
         }
         if (database.dialect.isUniqueViolation(error)) {
+          // A Unique constraint lost a race: the same 400 as the check would have given.
+          const path = uniquePathOf(error, context.resource);
+          if (path) throw new ApiError('VALIDATION_FAILED', `${path}: ${MESSAGES.unique.message}`, { violations: [violation(path, MESSAGES.unique.message, MESSAGES.unique.code)] });
           throw new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', { cause: error });
         }
         throw error;
@@ -206,6 +213,18 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       for (const row of rows) found.add(Number(row.id));
     }
     return found;
+  }
+
+  /** The property path of the Unique constraint a unique-index violation belongs to, if it is one of the resource's. */
+  function uniquePathOf(error: unknown, resource: ResourceMetadata): string | undefined {
+    const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message ?? ''}`;
+    const table = mapperOf(resource).table;
+    for (const names of uniqueFieldSets(resource)) {
+      const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as { column: string }).column);
+      // PostgreSQL names the index; SQLite lists `table.column` pairs.
+      if (text.includes(uniqueIndexName(table, columns)) || text.includes(columns.map((c) => `${table}.${c}`).join(', '))) return names[0];
+    }
+    return undefined;
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
