@@ -121,12 +121,12 @@ describe.each(databases)('users on $name', (database) => {
     expect((await row('user', 1))!.password).toBe(before!.password);
   });
 
-  it('refuses a registration without a password with a NotNull violation on plainPassword', async () => {
+  it('refuses a registration without a password with a NotBlank violation on plainPassword', async () => {
     const { app } = bookshop();
     const response = await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ada@example.com' } });
     expect(response.status).toBe(400);
     expect(response.body.violations).toEqual([
-      { propertyPath: 'plainPassword', message: 'This value should not be null.', code: 'ad32d13f-c3d4-423b-909a-857b961eb720' },
+      { propertyPath: 'plainPassword', message: 'This value should not be blank.', code: 'c1051bb4-d103-4f74-8988-acbcafc7fdc3' },
     ]);
     expect((await call(app, { method: 'GET', url: '/api/users' })).body['hydra:totalItems']).toBe(0);
   });

@@ -1,113 +1,110 @@
 import { writeFileSync } from 'node:fs';
-import { afterAll, describe, it } from 'vitest';
-import { defineResource, type Entity } from '@resource-api/core';
+import Fastify from 'fastify';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { buildMetadata, defineResource, resourceApi, ApiProperty, ApiResource, type Entity } from '@resource-api/core';
 import { buildTestApp } from '@resource-api/core/testing';
 import { call } from './helpers.js';
 
 const out: unknown[] = [];
 const sqlite = { name: 'sqlite' as const, url: 'sqlite::memory:' };
-afterAll(() => writeFileSync('/tmp/docs-out/final.json', JSON.stringify(out, null, 1)));
+afterAll(() => writeFileSync('/tmp/docs-out/r4.json', JSON.stringify(out, null, 1)));
+const tryBuild = (label: string, resources: any[], extra: any = {}) => {
+  try { buildMetadata({ resources, ...extra }); out.push({ label, ok: true }); } catch (e) { out.push({ label, error: (e as Error).message }); }
+};
+const author = { name: 'Author', fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author' } } } as any;
+const book = (fields: any, extra: any = {}) => ({ name: 'Book', fields, ...extra });
 
-async function req(app: any, label: string, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  const opts: any = { method, url, headers };
-  if (payload !== undefined) {
-    if (method === 'PATCH') { opts.headers = { 'content-type': 'application/merge-patch+json', ...headers }; opts.payload = JSON.stringify(payload); }
-    else opts.payload = payload;
-  }
-  const r = await call(app, opts);
-  out.push({ label, request: `${method} ${url}`, payload, status: r.status, headers: { allow: r.headers.allow, location: r.headers.location }, body: r.body ?? r.text });
-  return r;
-}
+describe('errors', () => {
+  it('declarations', async () => {
+    // listed in the current doc
+    tryBuild('target', [author, book({ author: { toOne: 'Autor' } })]);
+    tryBuild('nulable', [book({ title: { type: 'string', nulable: true } })]);
+    tryBuild('strng', [book({ title: { type: 'strng' } })]);
+    tryBuild('tpye', [book({ title: { tpye: 'string' } })]);
+    tryBuild('no type', [book({ title: {} })]);
+    tryBuild('operation', [book({}, { operation: [] })]);
+    tryBuild('paginationItemz', [book({}, { paginationItemzPerPage: 3 })]);
+    tryBuild('getCollecton', [book({}, { operations: ['getCollecton'] })]);
+    tryBuild('descripton', [book({}, { operations: [{ kind: 'get', descripton: 'x' }] })]);
+    tryBuild('twice', [book({}, { operations: ['get', 'get'] })]);
+    tryBuild('bokks', [{ name: 'Author', fields: { books: { type: 'string' } } }, book({ author: { toOne: 'Author', inversedBy: 'bokks' } })]);
+    tryBuild('bokks2', [author, book({ author: { toOne: 'Author', inversedBy: 'bokks' } })]);
+    tryBuild('mapedBy', [{ name: 'Author', fields: { books: { toMany: 'Book', mapedBy: 'author' } } }, book({ author: { toOne: 'Author' } })]);
+    tryBuild('mappedBy not to-one', [author, book({ author: { type: 'string' } })]);
+    tryBuild('mappedBy missing', [{ name: 'Author', fields: { books: { toMany: 'Book', mappedBy: 'autor' } } }, book({ author: { toOne: 'Author' } })]);
+    tryBuild('writable inverse', [{ name: 'Author', fields: { books: { toMany: 'Book', mappedBy: 'author', writable: true } } }, book({ author: { toOne: 'Author' } })]);
+    tryBuild('joinTable inverse', [{ name: 'Tag', fields: { books: { toMany: 'Book', mappedBy: 'tags', joinTable: 'x' } } }, book({ tags: { toMany: 'Tag' } })]);
+    tryBuild('inversedBy inverse', [{ name: 'Tag', fields: { books: { toMany: 'Book', mappedBy: 'tags', inversedBy: 'tags' } } }, book({ tags: { toMany: 'Tag' } })]);
+    tryBuild('m2m inversedBy wrong', [{ name: 'Tag', fields: { books: { toMany: 'Book' } } }, book({ tags: { toMany: 'Tag', inversedBy: 'books' } })]);
+    tryBuild('m2m inversedBy ok', [{ name: 'Tag', fields: { books: { toMany: 'Book', mappedBy: 'tags' } } }, book({ tags: { toMany: 'Tag', inversedBy: 'books' } })]);
+    tryBuild('inverse of inverse', [{ name: 'Tag', fields: { books: { toMany: 'Book', mappedBy: 'tags' } } }, book({ tags: { toMany: 'Tag', mappedBy: 'books' } })]);
+    tryBuild('onDelete', [author, book({ author: { toOne: 'Author', onDelete: 'cascad' } })]);
+    tryBuild('set null', [author, book({ author: { toOne: 'Author', onDelete: 'set null' } })]);
+    tryBuild('id', [book({ id: { type: 'integer' } })]);
+    tryBuild('many', [book({ pages: { type: 'integer', default: 'many' } })]);
+    tryBuild('null default', [book({ pages: { type: 'integer', default: null } })]);
+    tryBuild('pw readable', [book({ secret: { type: 'password', readable: true } })]);
+    tryBuild('col', [book({ a: { type: 'string', column: 'x' }, b: { type: 'string', column: 'x' } })]);
+    tryBuild('lower', [{ name: 'book', fields: {} }]);
+    tryBuild('dup', [author, { ...author }]);
+    tryBuild('path', [{ name: 'Book', fields: {} }, { name: 'Novel', plural: 'books', fields: {} }]);
+    tryBuild('table', [{ name: 'Book', fields: {} }, { name: 'Novel', table: 'book', fields: {} }]);
+    tryBuild('reserved', [{ name: 'Context', fields: {} }]);
+    class Plain {}
+    tryBuild('plain', [Plain]);
+    class NotAResource {}
+    try {
+      @ApiResource() class Review { @ApiProperty({ toOne: () => NotAResource }) subject!: unknown; }
+      tryBuild('not resource', [Review]);
+    } catch (e) { out.push({ label: 'nr', error: (e as Error).message }); }
+    // new
+    tryBuild('groups bad', [book({ title: { type: 'string', groups: 'read' } })]);
+    tryBuild('groups empty str', [book({ title: { type: 'string', groups: [''] } })]);
+    tryBuild('normGroups bad', [book({ title: { type: 'string' } }, { normalizationGroups: 'read' })]);
+    tryBuild('normGroups bad no ops', [book({ title: { type: 'string' } }, { normalizationGroups: 'read', operations: [] })]);
+    tryBuild('op denormGroups bad', [book({ title: { type: 'string' } }, { operations: [{ kind: 'post', denormalizationGroups: [1] }] })]);
+    tryBuild('maxDepth', [author, book({ author: { toOne: 'Author' } }), { name: 'X', fields: { books: { toMany: 'Book', subresource: { maxDepth: 0 } } } }]);
+    tryBuild('subresource on toOne', [author, book({ author: { toOne: 'Author', subresource: true } })]);
+    tryBuild('column on toMany', [book({ tags: { toMany: 'Book', column: 'x' } })]);
+    tryBuild('nullable on toMany', [book({ tags: { toMany: 'Book', nullable: true } })]);
+    tryBuild('immutable on toMany', [book({ tags: { toMany: 'Book', immutable: true } })]);
+    tryBuild('readableLink bad', [book({ tags: { toMany: 'Book', readableLink: 'yes' } })]);
+    tryBuild('cascadePersist toMany', [book({ tags: { toMany: 'Book', cascadePersist: true } })]);
+    tryBuild('readableLink on scalar', [book({ t: { type: 'string', readableLink: true } })]);
+    tryBuild('mappedBy not string', [book({ tags: { toMany: 'Book', mappedBy: 5 } })]);
+    tryBuild('misplaced pag', [book({}, { operations: [{ kind: 'get', paginationItemsPerPage: 5 }] })]);
+    tryBuild('fields list', [{ name: 'Book', fields: [] }]);
+    tryBuild('date default', [book({ on: { type: 'date', default: '2021-02-30' } })]);
+    tryBuild('datetime default', [book({ at: { type: 'datetime', default: '2021-02-03T10:00:00' } })]);
+    tryBuild('order bad', [book({ t: { type: 'string' } }, { order: { t: 'up' } })]);
+    for (const url of ['mysql://root:secret@localhost/db', 'sqlite:']) {
+      const app = Fastify();
+      try { await app.register(resourceApi, { resources: [book({})], database: url }); await app.ready(); out.push({ label: url, ok: true }); } catch (e) { out.push({ label: url, error: (e as Error).message }); }
+      await app.close().catch(() => {});
+    }
+  });
 
-const Author = defineResource({ name: 'Author', fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author', subresource: true } } });
-const Publisher = defineResource({ name: 'Publisher', fields: { name: { type: 'string' } } });
-const Tag = defineResource({ name: 'Tag', fields: { label: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'tags' } } });
-const Book = defineResource({
-  name: 'Book',
-  fields: {
-    title: { type: 'string' },
-    author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true },
-    publisher: { toOne: 'Publisher', nullable: true, onDelete: 'set null', writableLink: true },
-    tags: { toMany: 'Tag', inversedBy: 'books' },
-  },
-});
-
-describe('final', () => {
-  it('model', async () => {
-    const app = await buildTestApp({ database: sqlite, resources: [Author, Publisher, Tag, Book] });
-    await req(app, 'A1', 'POST', '/api/authors', { name: 'Frank Herbert' });
-    await req(app, 'P1', 'POST', '/api/publishers', { name: 'Chilton' });
-    await req(app, 'B1', 'POST', '/api/books', { title: 'Dune', author: '/api/authors/1', publisher: '/api/publishers/1' });
-    await req(app, 'B2 abs', 'POST', '/api/books', { title: 'Dune Messiah', author: 'http://localhost:8000/api/authors/1' });
-    await req(app, 'GET A1', 'GET', '/api/authors/1');
-    await req(app, 'bad1', 'POST', '/api/books', { title: 'X', author: 'garbage', publisher: '/api/books/1' });
-    await req(app, 'bad2', 'POST', '/api/books', { title: 'X', author: '/api/authors/999' });
-    await req(app, 'bad3', 'POST', '/api/books', { title: 'X', author: 5 });
-    await req(app, 'inverse ignored', 'PATCH', '/api/authors/1', { books: [] });
-    await req(app, 'del A1', 'DELETE', '/api/authors/1');
-    await req(app, 'del P1', 'DELETE', '/api/publishers/1');
-    await req(app, 'GET B1', 'GET', '/api/books/1');
-    for (const label of ['sf', 'classic', 'french']) await req(app, 'tag ' + label, 'POST', '/api/tags', { label });
-    await req(app, 'B3 m2m', 'POST', '/api/books', { title: 'Children of Dune', author: '/api/authors/1', tags: ['/api/tags/2', '/api/tags/1', '/api/tags/2'] });
-    await req(app, 'GET T1', 'GET', '/api/tags/1');
-    await req(app, 'PATCH tags', 'PATCH', '/api/books/3', { tags: ['/api/tags/3'] });
-    await req(app, 'PATCH keep', 'PATCH', '/api/books/3', { title: 'Children of Dune (1976)' });
-    await req(app, 'PUT empties', 'PUT', '/api/books/3', { title: 'Children of Dune', author: '/api/authors/1' });
-    await req(app, 'm2m bad', 'POST', '/api/books', { title: 'T', author: '/api/authors/1', tags: ['/api/tags/1', '/api/authors/1', '/api/tags/8'] });
-    await req(app, 'm2m not array', 'POST', '/api/books', { title: 'T', author: '/api/authors/1', tags: '/api/tags/1' });
-    await req(app, 'filter', 'GET', '/api/books?tags=/api/tags/1');
-    // nested
-    await req(app, 'N create', 'POST', '/api/books', { title: 'Emma', author: { name: 'Jane Austen' } });
-    await req(app, 'GET A2', 'GET', '/api/authors/2');
-    await req(app, 'N update', 'POST', '/api/books', { title: 'Persuasion', author: { '@id': '/api/authors/2', name: 'Jane Austen (1775–1817)' } });
-    await req(app, 'GET A2b', 'GET', '/api/authors/2');
-    await req(app, 'N bad type', 'POST', '/api/books', { title: 'P', author: { name: 42 } });
-    await req(app, 'N missing', 'POST', '/api/books', { title: 'P', author: {} });
-    await req(app, 'N @id 404', 'POST', '/api/books', { title: 'P', author: { '@id': '/api/authors/9', name: 'x' } });
-    await req(app, 'N @id num', 'POST', '/api/books', { title: 'P', author: { '@id': 2, name: 'x' } });
-    await req(app, 'P2', 'POST', '/api/publishers', { name: 'Chilton' });
-    await req(app, 'WL new', 'POST', '/api/books', { title: 'Sense and Sensibility', author: '/api/authors/2', publisher: { name: 'Thomas Egerton' } });
-    await req(app, 'WL @id', 'POST', '/api/books', { title: 'Sense and Sensibility', author: '/api/authors/2', publisher: { '@id': '/api/publishers/2', name: 'Chilton Books' } });
-    await req(app, 'GET P2', 'GET', '/api/publishers/2');
-    await req(app, 'sub', 'GET', '/api/authors/2/books');
-    await req(app, 'sub json', 'GET', '/api/authors/2/books', undefined, { accept: 'application/json' });
-    await req(app, 'sub 404', 'GET', '/api/authors/99/books');
-    await req(app, 'sub 405', 'POST', '/api/authors/2/books', {});
+  it('custom processor nested', async () => {
+    let got: any;
+    const Author = defineResource({ name: 'Author', fields: { name: { type: 'string' } } });
+    const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' }, author: { toOne: 'Author', cascadePersist: true } }, operations: ['get', { kind: 'post', processor: { process: async (data) => { got = data; return { id: 1, title: 't', author: null }; } } }] });
+    const app = await buildTestApp({ database: sqlite, resources: [Author, Book] });
+    const r = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'T', author: { name: 'N' } } });
+    out.push({ label: 'custom processor nested', status: r.status, got: String(got.author?.constructor?.name), data: JSON.stringify(got) });
     await app.close();
   });
 
-  it('rollback', async () => {
-    const app = await buildTestApp({ database: sqlite, resources: [Author, Publisher, Tag, Book] });
-    const { knex } = app.resourceApi.database;
-    await knex.raw('CREATE UNIQUE INDEX book_title_unique ON book (title)');
-    await req(app, 'RB a', 'POST', '/api/authors', { name: 'Frank Herbert' });
-    await req(app, 'RB b', 'POST', '/api/books', { title: 'Dune', author: '/api/authors/1' });
-    await req(app, 'RB fail', 'POST', '/api/books', { title: 'Dune', author: { name: 'Brian Herbert' } });
-    await req(app, 'RB authors', 'GET', '/api/authors');
-    await app.close();
-  });
-
-  it('readableLink', async () => {
-    const Pub = defineResource({ name: 'Publisher', fields: { name: { type: 'string' } } });
-    const Bk = defineResource({ name: 'Book', fields: { title: { type: 'string' }, publisher: { toOne: 'Publisher', readableLink: true } } });
-    const app = await buildTestApp({ database: sqlite, resources: [Pub, Bk] });
-    await req(app, 'RL p', 'POST', '/api/publishers', { name: 'Chilton' });
-    await req(app, 'RL b', 'POST', '/api/books', { title: 'Dune', publisher: '/api/publishers/1' });
-    await app.close();
-  });
-
-  it('m2m subresources', async () => {
-    const Post = defineResource({ name: 'Post', fields: { title: { type: 'string' }, tags: { toMany: 'Tag', subresource: { maxDepth: 2 } } } });
-    const Tg = defineResource({ name: 'Tag', fields: { label: { type: 'string' }, posts: { toMany: 'Post', mappedBy: 'tags', subresource: true } } });
-    const app = await buildTestApp({ database: sqlite, resources: [Post, Tg] });
-    await req(app, 't1', 'POST', '/api/tags', { label: 'news' });
-    await req(app, 't2', 'POST', '/api/tags', { label: 'tech' });
-    await req(app, 'p1', 'POST', '/api/posts', { title: 'A', tags: ['/api/tags/1'] });
-    await req(app, 'p2', 'POST', '/api/posts', { title: 'B', tags: ['/api/tags/1', '/api/tags/2'] });
-    await req(app, 'post2 tags', 'GET', '/api/posts/2/tags');
-    await req(app, 'nested', 'GET', '/api/posts/2/tags/2/posts');
-    await req(app, 'nested 404', 'GET', '/api/posts/1/tags/2/posts');
-    out.push({ label: 'ops', ops: app.resourceApi.metadata.resources.flatMap((r) => r.operations.filter((o) => o.kind === 'getSubresource').map((o) => [o.name, o.uriTemplate, o.description])) });
-    await app.close();
+  it('pg fk added column', async () => {
+    const url = inject('postgresUrl');
+    const schema = 'tmpdocs_' + Date.now();
+    const A = defineResource({ name: 'Author', fields: { name: { type: 'string' } } });
+    const B1 = defineResource({ name: 'Book', fields: { title: { type: 'string' } } });
+    const B2 = defineResource({ name: 'Book', fields: { title: { type: 'string' }, author: { toOne: 'Author', nullable: true } } });
+    const a1 = Fastify(); await a1.register(resourceApi, { resources: [A, B1], database: url, databaseSchema: schema }); await a1.ready(); await a1.close();
+    const a2 = Fastify(); await a2.register(resourceApi, { resources: [A, B2], database: url, databaseSchema: schema }); await a2.ready();
+    const r = await a2.resourceApi.database.knex.raw(`select conname from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = ? and contype = 'f'`, [schema]);
+    out.push({ label: 'pg fks', rows: r.rows });
+    await a2.resourceApi.database.knex.raw('DROP SCHEMA ?? CASCADE', [schema]);
+    await a2.close();
   });
 });

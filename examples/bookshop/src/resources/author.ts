@@ -3,13 +3,13 @@
  *
  * `/api/authors`, no access rule. `books` is the read-only inverse side of `Book.author`.
  */
-import { ApiFilter, ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource, Assert, NotBlank } from '@resource-api/core';
 import { Book } from './book.js';
 
 @ApiFilter({ type: 'order', properties: ['name', 'id'] })
 @ApiResource({ description: 'A writer of books.' })
 export class Author {
-  // Validation (contract): NotBlank — arrives with the validation issue.
+  @Assert(NotBlank())
   @ApiFilter({ type: 'search', strategy: 'ipartial' })
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'The name of the author.' })
   name!: string;

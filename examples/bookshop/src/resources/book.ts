@@ -3,7 +3,7 @@
  *
  * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI.
  */
-import { ApiFilter, ApiProperty, ApiResource, defineFilter, invalidParameter, singleValue } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource, Assert, Length, NotBlank, Valid, defineFilter, invalidParameter, singleValue } from '@resource-api/core';
 import { Author } from './author.js';
 
 /**
@@ -33,12 +33,14 @@ export const titleOrAuthor = defineFilter({
 @ApiFilter({ type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } })
 @ApiResource({ description: 'A book, written by one author.' })
 export class Book {
-  // Validation (contract): NotBlank, Length min 3 — arrives with the validation issue.
+  @Assert(NotBlank(), Length({ min: 3 }))
   @ApiFilter({ type: 'search', strategy: 'ipartial' })
   @ApiProperty({ type: 'string', description: 'The title of the book.' })
   title!: string;
 
   // An IRI, or a nested `{"name": "..."}` that creates the author with the book (cascade persist).
+  // Valid: a nested new author is checked with Author's own constraints (`author.name: This value should not be blank.`).
+  @Assert(Valid())
   @ApiProperty({ toOne: () => Author, inversedBy: 'books', cascadePersist: true, description: 'Who wrote the book.' })
   author!: Author;
 }

@@ -3,15 +3,14 @@
  *
  * `/api/brands`.
  */
-import { defineResource } from '@resource-api/core';
+import { NotBlank, defineResource } from '@resource-api/core';
 
 // Access rules (contract): `GET` public; writes `ROLE_ADMIN` — arrive with the security issue.
 export const Brand = defineResource({
   name: 'Brand',
   description: 'A brand of products.',
   fields: {
-    // Validation (contract): NotBlank — arrives with the validation issue.
     // In the `product:read` group, so a product embeds its brand as `{"@id", "@type", "id", "name"}`.
-    name: { type: 'string', iri: 'https://schema.org/name', groups: ['product:read'], description: 'The name of the brand.' },
+    name: { type: 'string', iri: 'https://schema.org/name', groups: ['product:read'], constraints: [NotBlank()], description: 'The name of the brand.' },
   },
 });

@@ -3,12 +3,12 @@
  *
  * `/api/categories` (the path is the English plural of the short name).
  */
-import { ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiProperty, ApiResource, Assert, NotBlank } from '@resource-api/core';
 
 // Access rules (contract): `GET` public; writes `ROLE_ADMIN` — arrive with the security issue.
 @ApiResource({ description: 'A category of products.' })
 export class Category {
-  // Validation (contract): NotBlank — arrives with the validation issue.
+  @Assert(NotBlank())
   // In the `product:read` group, so a product embeds its category as `{"@id", "@type", "id", "name"}`.
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', groups: ['product:read'], description: 'The name of the category.' })
   name!: string;

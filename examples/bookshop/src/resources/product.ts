@@ -4,7 +4,7 @@
  * `/api/products`. Its category is a decorated class (referenced by a thunk), its brand a plain-object resource
  * (referenced by its short name): both forms of relation target mix freely.
  */
-import { ApiFilter, ApiProperty, ApiResource } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource, Assert, NotBlank, PositiveOrZero } from '@resource-api/core';
 import { Category } from './category.js';
 
 // Access rules (contract): `GET` `ROLE_USER`; `POST`, `PUT`, `PATCH`, `DELETE` `ROLE_ADMIN` — arrive with the security issue.
@@ -21,11 +21,11 @@ const READ = ['product:read'];
   paginationMaximumItemsPerPage: 50,
 })
 export class Product {
-  // Validation (contract): NotBlank — arrives with the validation issue.
+  @Assert(NotBlank())
   @ApiProperty({ groups: READ, type: 'string', description: 'The name of the product.' })
   name!: string;
 
-  // Validation (contract): PositiveOrZero — arrives with the validation issue.
+  @Assert(PositiveOrZero())
   @ApiProperty({ groups: READ, type: 'float', description: 'The price.' })
   price!: number;
 

@@ -3,7 +3,7 @@
  *
  * `/api/users`. The password is write-only and stored hashed (scrypt); `isCompany` is write-only and create-only.
  */
-import { defineResource } from '@resource-api/core';
+import { Email, Length, NotBlank, Unique, defineResource } from '@resource-api/core';
 
 // Access rules (contract): `POST` public (registration; client `roles` ignored unless the caller is an admin);
 // collection `GET` `ROLE_ADMIN`; item `GET`/`PUT`/`PATCH` `ROLE_ADMIN` or the user themself; `DELETE` `ROLE_ADMIN` —
@@ -11,11 +11,16 @@ import { defineResource } from '@resource-api/core';
 export const User = defineResource({
   name: 'User',
   description: 'Someone who can log in.',
+  operations: ['getCollection', { kind: 'post', validationGroups: ['Default', 'create'] }, 'get', 'put', 'patch', 'delete'],
   fields: {
-    // Validation (contract): NotBlank, Email, unique (`This value is already used.`) — arrive with the validation issue.
-    email: { type: 'string', description: 'The e-mail address, used to log in.' },
-    // Validation (contract): NotBlank and Length min 8 on create — arrive with the validation issue.
-    plainPassword: { type: 'password', column: 'password', description: 'The password (write-only; stored hashed).' },
+    email: { type: 'string', constraints: [NotBlank(), Email(), Unique()], description: 'The e-mail address, used to log in.' },
+    // Checked on create only (POST runs the `create` group too); later a left-out password keeps its value.
+    plainPassword: {
+      type: 'password',
+      column: 'password',
+      constraints: [NotBlank({ groups: ['create'] }), Length({ min: 8, groups: ['create'] })],
+      description: 'The password (write-only; stored hashed).',
+    },
     // Serialization groups (contract): readable and writable only by `ROLE_ADMIN`; the effective list always holds
     // `ROLE_USER`, without duplicates — arrive with the security issue.
     roles: { type: 'string[]', default: ['ROLE_USER'], description: 'The roles of the user.' },

@@ -76,6 +76,8 @@ export function checkConstraint(value: unknown, constraint: Constraint): Finding
       return value === null || value === undefined ? [] : [finding(MESSAGES.isNull, constraint)];
   }
   if (value === null || value === undefined) return [];
+  // As in Symfony, format constraints leave the empty string to NotBlank.
+  if (value === '' && ['Email', 'Url', 'Uuid', 'Regex', 'Date', 'DateTime'].includes(constraint.kind)) return [];
   switch (constraint.kind) {
     case 'Length':
       return typeof value === 'string' ? sizeCheck([...value].length, constraint, { short: MESSAGES.tooShort, long: MESSAGES.tooLong, exact: MESSAGES.exactLength }) : [];
