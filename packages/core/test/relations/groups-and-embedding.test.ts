@@ -77,6 +77,26 @@ describe.each(testDatabases(inject('postgresUrl')))('groups and embedding on $na
     });
   });
 
+  it('chooses groups per request with a function', async () => {
+    const calls: string[] = [];
+    const Note = defineResource({
+      name: 'Note',
+      // Collections show the title only; items show everything.
+      normalizationGroups: ({ operation, roles }) => {
+        calls.push(`${operation.kind}:${roles.length}`);
+        return operation.kind === 'getCollection' ? ['list'] : ['list', 'detail'];
+      },
+      fields: { title: { type: 'string', groups: ['list', 'detail'] }, body: { type: 'text', groups: ['detail'] } },
+    });
+    const { buildTestApp } = await import('@resource-api/core/testing');
+    const noteApp = await buildTestApp({ database, resources: [Note] });
+    await call(noteApp, { method: 'POST', url: '/api/notes', payload: { title: 'T', body: 'B' } });
+    expect((await call(noteApp, { method: 'GET', url: '/api/notes/1' })).body).toMatchObject({ title: 'T', body: 'B' });
+    expect((await call(noteApp, { method: 'GET', url: '/api/notes' })).body['hydra:member']).toEqual([{ '@id': '/api/notes/1', '@type': 'Note', id: 1, title: 'T' }]);
+    expect(calls).toEqual(['post:0', 'get:0', 'getCollection:0']);
+    await noteApp.close();
+  });
+
   it('loads the embedded relations of a whole page with one query per relation, not one per item', async () => {
     for (let i = 1; i <= 4; i++) await post('/api/companies', { name: `Company ${i}` });
     for (let i = 1; i <= 4; i++) await post('/api/categories', { name: `Category ${i}` });
