@@ -91,6 +91,10 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
 export interface SubresourceOptions {
   /** How many subresource levels may follow from here: `/api/authors/{id}/books/{bookId}/reviews` is depth 2 (default 1). */
   maxDepth?: number;
+  /** The subresource's own access rule (default: the target collection's). */
+  security?: AccessRule;
+  /** Its 403 message. */
+  securityMessage?: string;
 }
 
 /**
@@ -176,6 +180,40 @@ export interface ValidationGroupsContext extends GroupsContext {
 /** Validation groups: a fixed list, or a function of the object and the user. Default `['Default']`. */
 export type ValidationGroupsDeclaration = readonly string[] | ((context: ValidationGroupsContext) => readonly string[]);
 
+/** What an access rule function gets. */
+export interface AccessRuleContext {
+  /** The authenticated user (the stored item of the user resource), or null for anonymous callers. */
+  readonly user: Record<string, unknown> | null;
+  /** The user's effective roles (the role hierarchy applied; `ROLE_USER` always there for users). */
+  readonly roles: readonly string[];
+  /** Whether the user has a role (after the hierarchy). */
+  isGranted(role: string): boolean;
+  /** The item the operation works on: read (item operations), or the new state (post-denormalize rules); null otherwise. */
+  readonly object: Record<string, unknown> | null;
+  /** The item as it was before the request (post-denormalize rules on PUT and PATCH), or null. */
+  readonly previousObject: Record<string, unknown> | null;
+  /** The request (HTTP method and path; GraphQL requests name their operation). */
+  readonly request: { readonly method: string; readonly path: string };
+}
+
+/**
+ * An access rule: an expression in API Platform's style (`is_granted('ROLE_USER') and object.owner == user`), parsed
+ * once and never evaluated as JavaScript, or a function of the `AccessRuleContext`.
+ */
+export type AccessRule = string | ((context: AccessRuleContext) => boolean | Promise<boolean>);
+
+/** Access rules of a resource (for all its operations) or of one operation (replacing the resource's for it). */
+export interface SecurityOptions {
+  /** Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise. */
+  security?: AccessRule;
+  /** The 403 message when `security` denies (default `Access Denied.`). */
+  securityMessage?: string;
+  /** Checked after the body is applied, with `object` (new state) and `previousObject`: guards owner fields. */
+  securityPostDenormalize?: AccessRule;
+  /** The 403 message when `securityPostDenormalize` denies. */
+  securityPostDenormalizeMessage?: string;
+}
+
 /** Groups of a resource or an operation (the operation's win). */
 export interface GroupsOptions {
   /** Read groups: only fields in one of them are sent (relations to targets in them are embedded). */
@@ -207,7 +245,7 @@ export interface PaginationDeclaration {
 }
 
 /** An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). */
-export interface OperationDeclaration extends PaginationDeclaration, GroupsOptions {
+export interface OperationDeclaration extends PaginationDeclaration, GroupsOptions, SecurityOptions {
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
@@ -218,7 +256,7 @@ export interface OperationDeclaration extends PaginationDeclaration, GroupsOptio
 }
 
 /** A whole resource, as given to `defineResource`. */
-export interface ResourceDeclaration extends PaginationDeclaration, GroupsOptions {
+export interface ResourceDeclaration extends PaginationDeclaration, GroupsOptions, SecurityOptions {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */

@@ -2,7 +2,7 @@
  * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
-import type { GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
+import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
 import type { Constraint } from '../validation/constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
@@ -67,8 +67,8 @@ export interface ToManyFieldMetadata extends RelationBase {
   readonly inversedBy: string | undefined;
   /** Many-to-many (either side): the join table; undefined for one-to-many. */
   readonly joinTable: JoinTableMetadata | undefined;
-  /** Exposed as a subresource, with how many levels may follow from here. */
-  readonly subresource: { readonly maxDepth: number } | null;
+  /** Exposed as a subresource, with how many levels may follow from here and its own access rule. */
+  readonly subresource: { readonly maxDepth: number; readonly security?: AccessRule; readonly securityMessage?: string } | null;
 }
 
 export type FieldMetadata = ScalarFieldMetadata | ToOneFieldMetadata | ToManyFieldMetadata;
@@ -101,6 +101,13 @@ export interface SubresourceStep {
   readonly variable: string;
 }
 
+/** An access rule of an operation with its denial message. */
+export interface AccessRuleMetadata {
+  readonly rule: AccessRule;
+  /** The 403 message (default `Access Denied.`). */
+  readonly message: string;
+}
+
 export interface OperationMetadata {
   /** The six declared kinds, plus `getSubresource` for `GET /api/<parents>/{id}/<relation>`. */
   readonly kind: OperationKind | 'getSubresource';
@@ -125,6 +132,10 @@ export interface OperationMetadata {
   readonly denormalizationGroups: GroupsDeclaration | null;
   /** Validation groups (operation's, else the resource's, else `['Default']`). */
   readonly validationGroups: ValidationGroupsDeclaration;
+  /** The operation's access rule (its own, else the resource's), or null: no rule, anyone may call it. */
+  readonly security: AccessRuleMetadata | null;
+  /** The rule checked after the body is applied, or null. */
+  readonly securityPostDenormalize: AccessRuleMetadata | null;
   /** Subresource operations: the path from the outermost parent to this collection; null otherwise. */
   readonly subresource: readonly SubresourceStep[] | null;
   readonly provider: StateProvider | undefined;

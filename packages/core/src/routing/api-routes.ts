@@ -1,17 +1,17 @@
 /**
  * The API's routes, registered under the prefix in their own Fastify context: one route per operation, 405 with
- * `Allow` for the other methods of a known path, JSON-LD contexts, the entrypoint, and the 404 / error handlers that
+ * `Allow` for the other methods of a known path, the documents of `docs-routes.ts`, and the 404 / error handlers that
  * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
 import { runOperation } from '../pipeline/run-operation.js';
-import { negotiateOutput } from '../pipeline/stages/negotiate.js';
 import { renderError } from '../response/render-error.js';
-import { buildContext, buildEntrypoint, docsUrl } from '../serializer/jsonld/context.js';
-import { API_DOC_REL, MEDIA_TYPES } from '../serializer/vocabulary.js';
+import { docsUrl } from '../serializer/jsonld/context.js';
+import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { docsRoutes } from './docs-routes.js';
 import { originOf, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -23,13 +23,6 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 function send(reply: FastifyReply, response: OperationResponse): FastifyReply {
   return reply.code(response.status).headers(response.headers).send(response.body);
-}
-
-/** A JSON-LD document that is not an operation's (contexts, entrypoint): 406 unless the client takes JSON. */
-function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
-  const type = negotiateOutput(request.headers.accept);
-  if (!type) throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${MEDIA_TYPES.jsonld}", "${MEDIA_TYPES.json}".`);
-  return reply.header('content-type', `${type}; charset=utf-8`).send(body);
 }
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
@@ -85,12 +78,5 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     app.options(local(template), async (_request, reply) => reply.code(204).header('allow', `${allow}, OPTIONS`).send());
   }
 
-  app.get('/contexts/:name', async (request, reply) => {
-    const name = (request.params as { name: string }).name.replace(/\.jsonld$/, '');
-    const body = buildContext(name, registry, originOf(request));
-    if (!body) throw new ApiError('ROUTE_NOT_FOUND', `No context found for type "${name}".`);
-    return sendDocument(request, reply, body);
-  });
-
-  app.get('/', async (request, reply) => sendDocument(request, reply, buildEntrypoint(registry)));
+  await app.register(docsRoutes, { runtime });
 }

@@ -167,7 +167,12 @@ function buildToMany(name: string, field: ToManyDeclaration, declaration: Resour
   if (!owning && (field.writable === true || field.joinTable !== undefined || field.inversedBy !== undefined)) {
     throw new DeclarationError(`${where}: with "mappedBy" this is the inverse side, read-only; write its owning side "${field.mappedBy}" instead (joinTable and inversedBy belong there too).`);
   }
-  const subresource = field.subresource === undefined || field.subresource === false ? null : { maxDepth: field.subresource === true ? 1 : field.subresource.maxDepth ?? 1 };
+  const subresource =
+    field.subresource === undefined || field.subresource === false
+      ? null
+      : field.subresource === true
+        ? { maxDepth: 1 }
+        : { ...field.subresource, maxDepth: field.subresource.maxDepth ?? 1 };
   if (subresource && (!Number.isInteger(subresource.maxDepth) || subresource.maxDepth < 1)) {
     throw new DeclarationError(`${where}: subresource maxDepth must be a positive integer.`);
   }

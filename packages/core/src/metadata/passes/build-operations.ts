@@ -2,11 +2,12 @@
  * Pass 5: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { GroupsOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type { GroupsOptions, SecurityOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
-import type { HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
+import { checkExpression } from '../../security/expression.js';
+import type { AccessRuleMetadata, HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
@@ -14,7 +15,24 @@ export const PAGINATION_KEYS = [
   'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor',
 ] as const;
 export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups', 'validationGroups'] as const;
-const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS];
+export const SECURITY_KEYS = ['security', 'securityMessage', 'securityPostDenormalize', 'securityPostDenormalizeMessage'] as const;
+const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
+
+/** An access rule of an operation: its own, else its resource's; with its denial message. */
+export function resolveRule(
+  layers: readonly SecurityOptions[],
+  key: 'security' | 'securityPostDenormalize',
+  where: string,
+): AccessRuleMetadata | null {
+  const messageKey = key === 'security' ? 'securityMessage' : 'securityPostDenormalizeMessage';
+  // An operation's rule replaces the resource's, message included.
+  const layer = [...layers].reverse().find((l) => l[key] !== undefined);
+  if (!layer) return null;
+  const rule = layer[key]!;
+  if (typeof rule !== 'string' && typeof rule !== 'function') throw new DeclarationError(`${where}: "${key}" must be an expression string or a function.`);
+  if (typeof rule === 'string') checkExpression(rule, `${where}, ${key}`);
+  return { rule, message: layer[messageKey] ?? 'Access Denied.' };
+}
 
 /** Groups of an operation: its own, else its resource's, else none. Checked: a list of names or a function. */
 export function resolveGroups<K extends (typeof GROUPS_KEYS)[number]>(layers: readonly GroupsOptions[], key: K, where: string): NonNullable<GroupsOptions[K]> | null {
@@ -121,6 +139,8 @@ export function buildOperations(
       normalizationGroups: resolveGroups([declaration, options], 'normalizationGroups', where),
       denormalizationGroups: resolveGroups([declaration, options], 'denormalizationGroups', where),
       validationGroups: resolveGroups([declaration, options], 'validationGroups', where) ?? ['Default'],
+      security: resolveRule([declaration, options], 'security', where),
+      securityPostDenormalize: resolveRule([declaration, options], 'securityPostDenormalize', where),
       subresource: null,
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,

@@ -8,7 +8,7 @@ import type { ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { toSnakeCase } from '../naming.js';
 import type { OperationMetadata, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
-import { resolveGroups, resolvePagination } from './build-operations.js';
+import { resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
 
 export function buildSubresources(
   resources: readonly ResourceMetadata[],
@@ -66,6 +66,9 @@ function subresourceOperation(
     normalizationGroups: collection?.normalizationGroups ?? resolveGroups(layers, 'normalizationGroups', where),
     denormalizationGroups: null,
     validationGroups: ['Default'],
+    // The subresource's own rule, else the target collection's.
+    security: field.subresource?.security ? { rule: field.subresource.security, message: field.subresource.securityMessage ?? 'Access Denied.' } : collection?.security ?? resolveRule(layers, 'security', where),
+    securityPostDenormalize: null,
     subresource: steps,
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,

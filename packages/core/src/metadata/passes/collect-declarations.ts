@@ -7,7 +7,7 @@ import type { ResourceDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { toPathSegment } from '../naming.js';
-import { GROUPS_KEYS, PAGINATION_KEYS } from './build-operations.js';
+import { GROUPS_KEYS, PAGINATION_KEYS, SECURITY_KEYS } from './build-operations.js';
 
 /** A resource given to the plugin: a `defineResource` object or an `@ApiResource` class. */
 export type ResourceInput = ResourceDeclaration | (abstract new (...args: never[]) => unknown);
@@ -15,7 +15,7 @@ export type ResourceInput = ResourceDeclaration | (abstract new (...args: never[
 /** Paths the framework serves itself. */
 const RESERVED_PATHS = ['contexts', 'docs', 'errors', 'validation_errors', 'graphql'];
 
-const RESOURCE_KEYS = ['name', 'plural', 'table', 'description', 'fields', 'operations', 'provider', 'processor', 'filters', 'order', 'constraints', ...PAGINATION_KEYS, ...GROUPS_KEYS];
+const RESOURCE_KEYS = ['name', 'plural', 'table', 'description', 'fields', 'operations', 'provider', 'processor', 'filters', 'order', 'constraints', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
 
 export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceDeclaration[] {
   const declarations = inputs.map((input, index) => {
