@@ -32,6 +32,10 @@ export const ERRORS = define({
   PAYLOAD_TOO_LARGE: { code: 'API_ERR_REQUEST_TOO_LARGE', status: 413, title: 'The request body is larger than the configured limit.' },
   STILL_REFERENCED: { code: 'API_ERR_STATE_STILL_REFERENCED', status: 409, title: 'The item cannot be deleted while other items point at it.' },
   CONFLICT: { code: 'API_ERR_STATE_CONFLICT', status: 409, title: 'The write conflicts with the stored data.' },
+  UNAUTHENTICATED: { code: 'API_ERR_SECURITY_UNAUTHENTICATED', status: 401, title: 'The operation needs a user and the request carries no token.' },
+  INVALID_TOKEN: { code: 'API_ERR_SECURITY_INVALID_TOKEN', status: 401, title: 'The bearer token is malformed, expired, wrongly signed, or its user is gone.' },
+  INVALID_CREDENTIALS: { code: 'API_ERR_SECURITY_INVALID_CREDENTIALS', status: 401, title: 'Login with an unknown identifier or a wrong password.' },
+  FORBIDDEN: { code: 'API_ERR_SECURITY_FORBIDDEN', status: 403, title: 'The user may not perform the operation (an access rule denied it).' },
   INTERNAL: { code: 'API_ERR_INTERNAL', status: 500, title: 'An unexpected error; details are logged, never sent.' },
 });
 

@@ -8,12 +8,15 @@ import type { Knex } from 'knex';
 import { buildMetadata } from './metadata/build-metadata.js';
 import type { ResourceInput } from './metadata/passes/collect-declarations.js';
 import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
-import type { Runtime } from './pipeline/operation-context.js';
+import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
+import { createAuthenticator } from './security/authenticator.js';
+import { resolveSecurity, type SecurityOptions } from './security/config.js';
+import { createTokenService, type TokenService } from './security/jwt.js';
 import type { PaginationOptions } from './query/pagination.js';
 import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
-import type { StateProcessor, StateProvider } from './state/contracts.js';
+import type { Entity, StateProcessor, StateProvider } from './state/contracts.js';
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
@@ -43,12 +46,16 @@ export interface ResourceApiOptions {
   readonly skipNullValues?: boolean;
   /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
   readonly bodyLimit?: number;
+  /** Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous. */
+  readonly security?: SecurityOptions;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
 export interface ResourceApiHandle {
   readonly metadata: MetadataRegistry;
   readonly database: Database;
+  /** A token for a stored user (as `POST /api/auth` issues it): for tests, scripts and your own login flows. */
+  issueToken(user: Entity): Promise<string>;
 }
 
 declare module 'fastify' {
@@ -80,6 +87,14 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     }
   }
 
+  let security: RuntimeSecurity | null = null;
+  let tokens: TokenService | undefined;
+  if (options.security) {
+    const settings = resolveSecurity(options.security, registry);
+    tokens = createTokenService(settings);
+    security = { settings, authenticate: createAuthenticator(settings, tokens, reader) };
+  }
+
   const runtime: Runtime = {
     registry,
     database,
@@ -88,10 +103,18 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     providers,
     processors,
     isUnique: reader.isUnique,
+    security,
   };
 
-  app.decorate('resourceApi', { metadata: registry, database });
-  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024 });
+  app.decorate('resourceApi', {
+    metadata: registry,
+    database,
+    issueToken: async (user) => {
+      if (!security || !tokens) throw new Error('issueToken needs the security options.');
+      return tokens.sign({ sub: String(user.id), [security.settings.identifier]: user[security.settings.identifier] });
+    },
+  });
+  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens });
 }
 
 /**

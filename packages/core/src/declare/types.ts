@@ -3,7 +3,7 @@
  * the decorator form (`@ApiResource`, `@ApiProperty`) collects the very same objects from a class. Both go through
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
-import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
+import type { Filter, FilterQuery, NullsPlacement, OrderDirection } from '../query/filter.js';
 import type { StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Constraint } from '../validation/constraints.js';
 
@@ -51,6 +51,11 @@ export interface CommonFieldOptions {
   groups?: readonly string[];
   /** Constraints on the field's value: `[NotBlank(), Length({ min: 3 })]`. */
   constraints?: readonly Constraint[];
+  /**
+   * A rule for this field alone (read and write): denied, it is left out of responses and ignored on input. Gets the
+   * item as `object`; must answer synchronously.
+   */
+  security?: AccessRule;
 }
 
 /** Options of relation fields. */
@@ -85,6 +90,11 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
   onDelete?: 'restrict' | 'cascade' | 'set null';
   /** A nested object without `@id` creates the related item in the same transaction (default false). */
   cascadePersist?: boolean;
+  /**
+   * A relation to the user resource filled with the caller on create: `'always'` (the client's value is ignored, on
+   * create and on update) or `'default'` (when the client gives none; writable otherwise — guard it with a rule).
+   */
+  currentUser?: 'always' | 'default';
 }
 
 /** Exposes a to-many relation as `GET /api/<parents>/{id}/<field>`, a collection of the target. */
@@ -279,6 +289,11 @@ export interface ResourceDeclaration extends PaginationDeclaration, GroupsOption
   order?: Record<string, OrderDirection>;
   /** Constraints on the whole item: `Unique({ fields: ['a', 'b'] })`, `Callback(...)`. */
   constraints?: readonly Constraint[];
+  /**
+   * Narrows every collection read of the resource (subresources too) to what the caller may see, in SQL, on the page
+   * and the count: `(query, { user }) => query.where('owner', (b, column) => b.where(column, user?.id ?? 0))`.
+   */
+  collectionFilter?: (query: FilterQuery, caller: { readonly user: Record<string, unknown> | null; readonly roles: readonly string[] }) => void;
 }
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */

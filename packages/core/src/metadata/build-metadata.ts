@@ -69,6 +69,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       operations: buildOperations(declaration, { collectionPath, plural, pagination }),
       filters,
       constraints: [...(declaration.constraints ?? [])],
+      collectionFilter: declaration.collectionFilter,
       defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,
@@ -112,7 +113,7 @@ function assertDistinctParameters(resource: ResourceMetadata): void {
 }
 
 /** User objects inside metadata that keep their own state: referenced, never frozen. */
-const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor']);
+const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor', 'collectionFilter']);
 /** Lists of user objects: the list is frozen, its members are not. */
 const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters', 'constraints']);
 

@@ -9,7 +9,7 @@ import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFiel
 /** The identifier seen as a field, so paths may end in `id` (`author.id`). */
 export const ID_FIELD: ScalarFieldMetadata = Object.freeze({
   kind: 'scalar', name: 'id', type: 'integer', column: 'id', nullable: false, default: undefined,
-  readable: true, writable: false, immutable: false, description: undefined, iri: 'id', groups: [], constraints: [],
+  readable: true, writable: false, immutable: false, description: undefined, iri: 'id', groups: [], constraints: [], security: undefined,
 });
 
 export interface ResolvedPath {

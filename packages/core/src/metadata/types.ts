@@ -2,7 +2,7 @@
  * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
-import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
+import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ResourceDeclaration, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
 import type { Constraint } from '../validation/constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
@@ -23,6 +23,8 @@ interface FieldBase {
   readonly groups: readonly string[];
   /** Constraints on the field's value. */
   readonly constraints: readonly Constraint[];
+  /** The field's own access rule (read and write), or undefined. */
+  readonly security: AccessRule | undefined;
 }
 
 interface RelationBase extends FieldBase {
@@ -48,6 +50,8 @@ export interface ToOneFieldMetadata extends RelationBase {
   readonly onDelete: 'restrict' | 'cascade' | 'set null';
   /** A nested object without `@id` creates the related item. */
   readonly cascadePersist: boolean;
+  /** Filled with the caller on create: always, or when the client gives none. */
+  readonly currentUser: 'always' | 'default' | undefined;
 }
 
 /** The join table of a many-to-many relation, seen from the side that declares the field. */
@@ -156,6 +160,8 @@ export interface ResourceMetadata {
   readonly operations: readonly OperationMetadata[];
   /** The collection's filters, built-in and custom, in declaration order. */
   readonly filters: readonly Filter[];
+  /** Narrows collection reads to what the caller may see, or undefined. */
+  readonly collectionFilter: ResourceDeclaration['collectionFilter'];
   /** Constraints on the whole item (Unique on several fields, Callback). */
   readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */

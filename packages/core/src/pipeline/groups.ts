@@ -9,5 +9,5 @@ export function activeGroups(declaration: GroupsDeclaration | null, context: Ope
   if (declaration === null) return null;
   if (typeof declaration !== 'function') return new Set(declaration);
   const { operation } = context;
-  return new Set(declaration({ operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name }, user: context.user, roles: context.roles }));
+  return new Set(declaration({ operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name }, user: context.caller.user, roles: context.caller.roles }));
 }

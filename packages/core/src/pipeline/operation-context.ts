@@ -8,6 +8,9 @@ import type { Normalizer } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
 import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Database } from '../state/database.js';
+import type { Caller } from '../security/access.js';
+import type { Authenticator } from '../security/authenticator.js';
+import type { ResolvedSecurity } from '../security/config.js';
 import type { UniquenessCheck } from '../validation/validate.js';
 import type { ConstraintViolation } from '../validation/violation.js';
 
@@ -26,6 +29,10 @@ export interface OperationRequest {
   readonly accept: string | undefined;
   /** `http://host:port`, for absolute IRIs. */
   readonly origin: string;
+  /** The Authorization header, if any. */
+  readonly authorization: string | undefined;
+  /** The HTTP method (or `POST` for GraphQL), for access rules that look at the request. */
+  readonly method: string;
 }
 
 /** What the stages return to the transport. */
@@ -47,6 +54,13 @@ export interface Runtime {
   readonly processors: ReadonlyMap<OperationMetadata, StateProcessor>;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
+  /** Access control, when the plugin has `security` options; null: every caller is anonymous and rules see no user. */
+  readonly security: RuntimeSecurity | null;
+}
+
+export interface RuntimeSecurity {
+  readonly settings: ResolvedSecurity;
+  readonly authenticate: Authenticator;
 }
 
 export interface OperationContext {
@@ -54,10 +68,8 @@ export interface OperationContext {
   readonly resource: ResourceMetadata;
   readonly operation: OperationMetadata;
   readonly request: OperationRequest;
-  /** The authenticated user (access control fills it; undefined for anonymous callers). */
-  user: unknown;
-  /** The user's effective roles. */
-  roles: readonly string[];
+  /** Who is calling (the authenticate stage fills it). */
+  caller: Caller;
   /** negotiate */
   format: OutputFormat;
   /** parameters: the item id, and for subresources the parents' ids, outermost first */

@@ -1,14 +1,16 @@
 /**
  * The request flow, for every operation and every transport, top to bottom:
  *
- *   negotiate → parameters → (authorize) → read → (authorize) → deserialize → (authorize) → validate → write
- *   → serialize → respond
+ *   negotiate → authenticate → parameters → authorize → read → authorize (object) → deserialize
+ *   → authorize (post-denormalize) → validate → write → serialize → respond
  *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built.
- * The authorize steps arrive with access control; they will sit exactly where they are marked.
  */
 import type { OperationMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, OperationResponse, Runtime } from './operation-context.js';
+import { ANONYMOUS } from '../security/access.js';
+import { authenticate } from './stages/authenticate.js';
+import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } from './stages/authorize.js';
 import { deserialize } from './stages/deserialize.js';
 import { negotiate } from './stages/negotiate.js';
 import { parseParameters } from './stages/parameters.js';
@@ -23,8 +25,7 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
     resource: runtime.registry.resource(operation.resource),
     operation,
     request,
-    user: undefined,
-    roles: [],
+    caller: ANONYMOUS,
     format: 'jsonld',
     id: undefined,
     parentIds: [],
@@ -38,12 +39,13 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
   const { stages } = operation;
 
   negotiate(context);
+  await authenticate(context);
   parseParameters(context);
-  // authorize: before read
+  await authorizeBeforeRead(context);
   if (stages.read) await read(context);
-  // authorize: after read (object rules)
+  await authorizeAfterRead(context);
   if (stages.deserialize) await deserialize(context);
-  // authorize: after deserialize (previous object rules)
+  await authorizeAfterDeserialize(context);
   if (stages.validate) await validate(context);
   if (stages.write) await write(context);
   return await respond(context);

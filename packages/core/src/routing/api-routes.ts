@@ -6,17 +6,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
+import type { TokenService } from '../security/jwt.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { renderError } from '../response/render-error.js';
 import { docsUrl } from '../serializer/jsonld/context.js';
 import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { docsRoutes } from './docs-routes.js';
+import { registerLoginRoute } from './login-route.js';
 import { originOf, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
   readonly runtime: Runtime;
   readonly bodyLimit: number;
+  /** Issues login tokens, when security is on. */
+  readonly tokens: TokenService | undefined;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -79,4 +83,5 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   }
 
   await app.register(docsRoutes, { runtime });
+  if (runtime.security && options.tokens) registerLoginRoute(app, { security: runtime.security.settings, tokens: options.tokens, database: runtime.database });
 }

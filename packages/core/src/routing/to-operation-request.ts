@@ -16,5 +16,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     contentType: request.headers['content-type'],
     accept: request.headers.accept,
     origin: originOf(request),
+    authorization: request.headers.authorization,
+    method: request.method,
   };
 }

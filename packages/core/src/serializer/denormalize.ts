@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
+import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { acceptsNested, buildInputSchema, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
@@ -27,6 +28,8 @@ export interface DenormalizeInput {
   /** The item read (PUT, PATCH), or null (POST). */
   readonly previous: Entity | null;
   readonly groups: WriteGroups;
+  /** The caller, for fields with their own access rule (denied: ignored on input). */
+  readonly caller?: Caller;
 }
 
 export interface DenormalizeResult {
@@ -125,7 +128,12 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const { validate, fields } = validatorFor(resource, mode, groups);
     const source = body as Record<string, unknown>;
     const values: Record<string, unknown> = {};
-    for (const field of fields) if (Object.hasOwn(source, field.name)) values[field.name] = source[field.name];
+    for (const field of fields) {
+      if (!Object.hasOwn(source, field.name)) continue;
+      // A field with its own rule that denies this caller is ignored, like any field the client may not write.
+      if (field.security && !grantsField(field.security, input.caller ?? ANONYMOUS, previous)) continue;
+      values[field.name] = source[field.name];
+    }
 
     const violations: ConstraintViolation[] = [];
     const failed = new Set<string>();
@@ -163,7 +171,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
           }
           continue;
         }
-        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations);
+        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations, input.caller);
         if (nested) values[field.name] = nested;
         else failed.add(field.name);
         continue;
@@ -231,6 +239,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     groups: WriteGroups,
     prefix: string,
     violations: ConstraintViolation[],
+    caller: Caller | undefined,
   ): Promise<NestedWrite | undefined> {
     const path = prefix.slice(0, -1);
     if (!acceptsNested(field, groups, registry)) {
@@ -247,7 +256,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         violations.push(violation(path, `Item not found for "${iri as string}".`, VIOLATION_CODES.invalidRelation));
         return undefined;
       }
-      const result = await denormalize({ resource: target, mode: 'update', body: value, previous: existing, groups }, prefix);
+      const result = await denormalize({ resource: target, mode: 'update', body: value, previous: existing, groups, caller }, prefix);
       violations.push(...result.violations);
       return new NestedWrite(target.name, result.data, id);
     }
@@ -255,7 +264,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       violations.push(violation(path, `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`, VIOLATION_CODES.invalidRelation));
       return undefined;
     }
-    const result = await denormalize({ resource: target, mode: 'create', body: value, previous: null, groups }, prefix);
+    const result = await denormalize({ resource: target, mode: 'create', body: value, previous: null, groups, caller }, prefix);
     violations.push(...result.violations);
     return new NestedWrite(target.name, result.data, undefined);
   }

@@ -6,7 +6,9 @@
  * whole page are loaded with one query per relation and level, never one per item. Null values are left out, as
  * API Platform 3 does by default.
  */
+import type { AccessRule } from '../declare/types.js';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
+import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { Entity } from '../state/contracts.js';
 import { formatDateTime } from './datetime.js';
 import { iriOf } from './iri.js';
@@ -15,10 +17,11 @@ import type { OutputFormat } from './vocabulary.js';
 /** Read groups in force, or null when the operation has none (every readable field is sent). */
 export type ActiveGroups = ReadonlySet<string> | null;
 
-type PlannedField =
-  | { readonly name: string; readonly mode: 'value'; readonly write: (value: unknown) => unknown }
-  | { readonly name: string; readonly mode: 'iri' | 'iris'; readonly target: ResourceMetadata }
-  | { readonly name: string; readonly mode: 'embed' | 'embedMany'; readonly target: ResourceMetadata; readonly plan: NormalizationPlan };
+type PlannedField = { readonly name: string; readonly rule: AccessRule | undefined } & (
+  | { readonly mode: 'value'; readonly write: (value: unknown) => unknown }
+  | { readonly mode: 'iri' | 'iris'; readonly target: ResourceMetadata }
+  | { readonly mode: 'embed' | 'embedMany'; readonly target: ResourceMetadata; readonly plan: NormalizationPlan }
+);
 
 /** Which fields of a resource are sent, and how, for one set of read groups. */
 export interface NormalizationPlan {
@@ -37,9 +40,9 @@ export interface Normalizer {
   /** Loads, in batches, every item the plan embeds for these entities. */
   load(plan: NormalizationPlan, entities: readonly Entity[]): Promise<LoadedItems>;
   /** A collection member or an embedded item: `@id`, `@type`, `id`, then the fields. */
-  item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown>;
+  item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
   /** A whole item response: the same with `@context` first (JSON-LD). */
-  document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown>;
+  document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
 }
 
 const key = (groups: ActiveGroups) => (groups === null ? '*' : [...groups].sort().join('\u0001'));
@@ -64,16 +67,16 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     for (const field of resource.fields) {
       if (!field.readable || !inGroups(field, groups)) continue;
       if (field.kind === 'scalar') {
-        fields.push({ name: field.name, mode: 'value', write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v });
+        fields.push({ name: field.name, rule: field.security, mode: 'value', write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v });
         continue;
       }
       const target = registry.resource(field.target);
       const many = field.kind === 'toMany';
       if (embeds(field, groups, path)) {
         const plan = build(target, groups, new Set([...path, target.name]));
-        fields.push({ name: field.name, mode: many ? 'embedMany' : 'embed', target, plan });
+        fields.push({ name: field.name, rule: field.security, mode: many ? 'embedMany' : 'embed', target, plan });
       } else {
-        fields.push({ name: field.name, mode: many ? 'iris' : 'iri', target });
+        fields.push({ name: field.name, rule: field.security, mode: many ? 'iris' : 'iri', target });
       }
     }
     return { resource, fields };
@@ -99,9 +102,11 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     }
   }
 
-  function fill(target: Record<string, unknown>, plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown> {
+  function fill(target: Record<string, unknown>, plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller: Caller): Record<string, unknown> {
     target.id = entity.id;
     for (const field of plan.fields) {
+      // A field with its own rule that denies this caller is left out.
+      if (field.rule && !grantsField(field.rule, caller, entity)) continue;
       const value = entity[field.name];
       if (value === null || value === undefined) {
         if (!options.skipNullValues) target[field.name] = null;
@@ -118,26 +123,26 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
           target[field.name] = (value as number[]).map((id) => iriOf(field.target, id));
           break;
         case 'embed':
-          target[field.name] = embedded(field.target, field.plan, value as number, format, loaded);
+          target[field.name] = embedded(field.target, field.plan, value as number, format, loaded, caller);
           break;
         case 'embedMany':
-          target[field.name] = (value as number[]).map((id) => embedded(field.target, field.plan, id, format, loaded));
+          target[field.name] = (value as number[]).map((id) => embedded(field.target, field.plan, id, format, loaded, caller));
           break;
       }
     }
     return target;
   }
 
-  function embedded(resource: ResourceMetadata, plan: NormalizationPlan, id: number, format: OutputFormat, loaded: LoadedItems): unknown {
+  function embedded(resource: ResourceMetadata, plan: NormalizationPlan, id: number, format: OutputFormat, loaded: LoadedItems, caller: Caller): unknown {
     const entity = loaded.get(resource.name)?.get(id);
     // Gone between the two reads: its IRI is still the truth about the link.
     if (!entity) return iriOf(resource, id);
-    return item(plan, entity, format, loaded);
+    return item(plan, entity, format, loaded, caller);
   }
 
-  function item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems): Record<string, unknown> {
-    if (format === 'json') return fill({}, plan, entity, format, loaded);
-    return fill({ '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name }, plan, entity, format, loaded);
+  function item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller: Caller = ANONYMOUS): Record<string, unknown> {
+    if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
+    return fill({ '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name }, plan, entity, format, loaded, caller);
   }
 
   return {
@@ -153,10 +158,10 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       return loaded;
     },
     item,
-    document(plan, entity, format, loaded) {
-      if (format === 'json') return fill({}, plan, entity, format, loaded);
+    document(plan, entity, format, loaded, caller = ANONYMOUS) {
+      if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
       const { resource } = plan;
-      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iriOf(resource, entity.id!), '@type': resource.name }, plan, entity, format, loaded);
+      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iriOf(resource, entity.id!), '@type': resource.name }, plan, entity, format, loaded, caller);
     },
   };
 }

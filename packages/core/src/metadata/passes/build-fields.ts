@@ -3,6 +3,7 @@
  * targets are checked here too; inverse sides are completed by the next pass.
  */
 import type {
+  AccessRule,
   FieldDeclaration,
   JsonValue,
   ResourceDeclaration,
@@ -13,6 +14,7 @@ import type {
 } from '../../declare/types.js';
 import { declarationOf } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
+import { checkExpression } from '../../security/expression.js';
 import { didYouMean } from '../did-you-mean.js';
 import { toSnakeCase } from '../naming.js';
 import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../types.js';
@@ -21,12 +23,12 @@ export const SCALAR_TYPES: readonly ScalarType[] = [
   'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
 ];
 
-const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups', 'constraints'];
+const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups', 'constraints', 'security'];
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', ...COMMON_KEYS],
-  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', ...LINK_KEYS, ...COMMON_KEYS],
-  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', ...LINK_KEYS],
+  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', 'currentUser', ...LINK_KEYS, ...COMMON_KEYS],
+  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', 'security', ...LINK_KEYS],
 } as const;
 const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
 
@@ -84,7 +86,15 @@ function common(name: string, field: FieldDeclaration, resource: string) {
     iri: field.iri ?? `${resource}/${name}`,
     groups: [...(field.groups ?? [])],
     constraints: [...(field.constraints ?? [])],
+    security: checkedRule(field.security, `Resource "${resource}", field "${name}"`),
   };
+}
+
+function checkedRule(rule: AccessRule | undefined, where: string): AccessRule | undefined {
+  if (rule === undefined || typeof rule === 'function') return rule;
+  if (typeof rule !== 'string') throw new DeclarationError(`${where}: "security" must be an expression string or a function.`);
+  checkExpression(rule, `${where}, security`);
+  return rule;
 }
 
 function links(field: ToOneDeclaration | ToManyDeclaration) {
@@ -147,6 +157,9 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
     throw new DeclarationError(`${where}: onDelete must be "restrict", "cascade" or "set null".${didYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`);
   }
   const nullable = field.nullable ?? false;
+  if (field.currentUser !== undefined && field.currentUser !== 'always' && field.currentUser !== 'default') {
+    throw new DeclarationError(`${where}: currentUser must be "always" or "default".`);
+  }
   if (onDelete === 'set null' && !nullable) throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
   return {
     ...common(name, field, resource),
@@ -157,6 +170,9 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
     nullable,
     onDelete,
     cascadePersist: field.cascadePersist ?? false,
+    currentUser: field.currentUser,
+    // Filled with the caller whatever the client sends: not writable by clients.
+    ...(field.currentUser === 'always' ? { writable: false } : {}),
     column: field.column ?? `${toSnakeCase(name)}_id`,
   };
 }

@@ -4,6 +4,7 @@
  * pagination or filter values.
  */
 import { ApiError } from '../../errors.js';
+import { defineFilter } from '../../query/filter.js';
 import { resolvePage } from '../../query/pagination.js';
 import { parseId } from '../../serializer/iri.js';
 import { findNul } from '../../serializer/nul-character.js';
@@ -21,6 +22,11 @@ export function parseParameters(context: OperationContext): void {
     }
     if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
     if (operation.method === 'GET') {
+      const narrow = context.resource.collectionFilter;
+      if (narrow) {
+        const caller = context.caller;
+        context.filters.push({ filter: defineFilter({ describe: () => [], parse: () => true, apply: (query) => narrow(query, caller) }), parsed: true });
+      }
       for (const filter of context.resource.filters) {
         const parsed = filter.parse(request.query, context.resource);
         if (parsed !== undefined) context.filters.push({ filter, parsed });

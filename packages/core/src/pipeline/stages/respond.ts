@@ -28,11 +28,12 @@ export async function respond(context: OperationContext): Promise<OperationRespo
       request: { path: context.request.path, rawQuery: context.request.rawQuery, page: context.page },
       pagination: operation.pagination,
       format,
+      caller: context.caller,
     });
     return { status: operation.status, headers, body };
   }
   const data = context.data!;
   if (operation.status === 201) headers.location = iriOf(resource, data.id!);
   const loaded = await normalizer.load(plan, [data]);
-  return { status: operation.status, headers, body: normalizer.document(plan, data, format, loaded) };
+  return { status: operation.status, headers, body: normalizer.document(plan, data, format, loaded, context.caller) };
 }

@@ -13,8 +13,8 @@ function validationGroups(context: OperationContext): ReadonlySet<string> {
   return new Set(
     declared({
       operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name },
-      user: context.user,
-      roles: context.roles,
+      user: context.caller.user,
+      roles: context.caller.roles,
       object: context.data!,
       previousObject: context.previous,
     }),
@@ -30,7 +30,7 @@ export async function validate(context: OperationContext): Promise<void> {
     id: context.operation.kind === 'post' ? undefined : context.id,
     earlier: context.violations,
     groups: validationGroups(context),
-    user: context.user,
+    user: context.caller.user,
     isUnique: context.runtime.isUnique,
   });
 }

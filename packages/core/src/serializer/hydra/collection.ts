@@ -7,6 +7,7 @@
 import type { PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { CURSOR_PARAMETERS, lastPageOf } from '../../query/pagination.js';
 import type { CollectionPage, PageRequest } from '../../state/contracts.js';
+import type { Caller } from '../../security/access.js';
 import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
 import { buildSearch } from './search.js';
@@ -33,9 +34,10 @@ export function renderCollection(options: {
   request: CollectionRequest;
   pagination: PaginationMetadata | null;
   format: OutputFormat;
+  caller: Caller;
 }): unknown {
   const { normalizer, resource, page, request, format } = options;
-  const members = page.items.map((item) => normalizer.item(options.plan, item, format, options.loaded));
+  const members = page.items.map((item) => normalizer.item(options.plan, item, format, options.loaded, options.caller));
   if (format === 'json') return members;
 
   const body: Record<string, unknown> = { '@context': options.contextIri, '@id': request.path, '@type': HYDRA.collection };

@@ -1,0 +1,35 @@
+/**
+ * Stages 3, 5 and 7, authorize. The operation's `security` rule runs before the read when there is no item to read
+ * (collections, POST) — and, for anonymous callers, before any read at all, so a protected item is a 401 whether or
+ * not it exists; otherwise after the read, with the item as `object`. `securityPostDenormalize` runs after the body
+ * is applied, with the new state as `object` and the stored one as `previousObject`: a payload that hands an item
+ * to someone else is refused before anything is written. Denied: 401 for anonymous callers, 403 with the message.
+ */
+import { enforce, type RuleScope } from '../../security/access.js';
+import type { Entity } from '../../state/contracts.js';
+import type { OperationContext } from '../operation-context.js';
+
+const scope = (context: OperationContext, object: Entity | null, previousObject: Entity | null): RuleScope => ({
+  object,
+  previousObject,
+  request: { method: context.request.method, path: context.request.path },
+});
+
+const readsItem = (context: OperationContext) => context.operation.stages.read && !context.operation.collection;
+
+export async function authorizeBeforeRead(context: OperationContext): Promise<void> {
+  const { security } = context.operation;
+  if (!security) return;
+  if (readsItem(context) && context.caller.user !== null) return; // checked with the item, after the read
+  await enforce(security, context.caller, scope(context, null, null));
+}
+
+export async function authorizeAfterRead(context: OperationContext): Promise<void> {
+  if (!readsItem(context)) return;
+  await enforce(context.operation.security, context.caller, scope(context, context.previous, null));
+}
+
+export async function authorizeAfterDeserialize(context: OperationContext): Promise<void> {
+  if (!context.operation.stages.deserialize) return;
+  await enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
+}

@@ -1,0 +1,101 @@
+/**
+ * Security settings of the plugin: how tokens are checked (and issued), where users live, and the role hierarchy.
+ * Checked once at start-up against the metadata.
+ */
+import type { KeyObject } from 'node:crypto';
+import { DeclarationError } from '../errors.js';
+import { didYouMean } from '../metadata/did-you-mean.js';
+import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
+import type { Entity } from '../state/contracts.js';
+
+export interface JwtOptions {
+  /** HS256 secret: tokens are checked with it, and `POST /api/auth` issues them. */
+  readonly secret?: string;
+  /** A public key (PEM, SPKI or X.509) for RS256/ES256 tokens issued elsewhere. */
+  readonly publicKey?: string | KeyObject;
+  /** A JWKS URL for tokens issued elsewhere (keys fetched and cached by jose). */
+  readonly jwksUrl?: string;
+  /** Accepted algorithms (default: HS256 with a secret, RS256 and ES256 with keys). `none` is never accepted. */
+  readonly algorithms?: readonly string[];
+  /** Required `iss`, when set. */
+  readonly issuer?: string;
+  /** Required `aud`, when set. */
+  readonly audience?: string;
+  /** Clock tolerance for `exp`, `nbf`, `iat`, in seconds (default 5). */
+  readonly clockTolerance?: number;
+  /** Lifetime of issued tokens, in seconds (default 3600). */
+  readonly ttl?: number;
+}
+
+/** Users stored as items of one of your resources. */
+export interface UserResourceOptions {
+  /** The short name of the user resource, e.g. `User`. */
+  readonly resource: string;
+  /** The field used to log in (default `email`). */
+  readonly identifier?: string;
+  /** The `password` field (default `plainPassword`). */
+  readonly password?: string;
+  /** The `string[]` field of roles (default `roles`). */
+  readonly roles?: string;
+  /**
+   * Called on registration (POST of the user resource) with the new user and the caller; may change its roles, for
+   * example `ROLE_COMPANY` when `isCompany` is true. Roles always end up holding `ROLE_USER`, without duplicates.
+   */
+  readonly onRegister?: (user: Entity, context: { readonly caller: Entity | null; readonly callerRoles: readonly string[] }) => void | Promise<void>;
+}
+
+export interface SecurityOptions {
+  readonly jwt: JwtOptions;
+  readonly users: UserResourceOptions;
+  /** Which roles include which (default `ROLE_SUPER_ADMIN` → `ROLE_ADMIN` → `ROLE_USER`). */
+  readonly roleHierarchy?: Readonly<Record<string, readonly string[]>>;
+  /** The login path under the prefix (default `/auth`); `false` for none. */
+  readonly loginPath?: string | false;
+}
+
+export interface ResolvedSecurity {
+  readonly jwt: JwtOptions & { readonly clockTolerance: number; readonly ttl: number };
+  readonly resource: ResourceMetadata;
+  readonly identifier: string;
+  readonly password: string;
+  readonly roles: string;
+  readonly onRegister: UserResourceOptions['onRegister'];
+  readonly roleHierarchy: Readonly<Record<string, readonly string[]>>;
+  readonly loginPath: string | false;
+}
+
+export const DEFAULT_ROLE_HIERARCHY = Object.freeze({ ROLE_SUPER_ADMIN: ['ROLE_ADMIN'], ROLE_ADMIN: ['ROLE_USER'] });
+
+export function resolveSecurity(options: SecurityOptions, registry: MetadataRegistry): ResolvedSecurity {
+  const { jwt, users } = options;
+  if (!jwt || (!jwt.secret && !jwt.publicKey && !jwt.jwksUrl)) {
+    throw new DeclarationError('security.jwt needs a "secret" (HS256), a "publicKey" or a "jwksUrl".');
+  }
+  if (jwt.secret !== undefined && Buffer.byteLength(jwt.secret) < 32) throw new DeclarationError('security.jwt.secret must be at least 32 bytes long.');
+  const names = registry.resources.map((r) => r.name);
+  if (!names.includes(users.resource)) throw new DeclarationError(`security.users.resource: unknown resource "${users.resource}".${didYouMean(users.resource, names)}`);
+  const resource = registry.resource(users.resource);
+  const field = (option: string, name: string, accepts: (type: string | undefined) => boolean, what: string) => {
+    const found = resource.fields.find((f) => f.name === name);
+    if (!found) throw new DeclarationError(`security.users.${option}: "${name}" is not a field of "${resource.name}".${didYouMean(name, resource.fields.map((f) => f.name))}`);
+    if (!accepts(found.kind === 'scalar' ? found.type : undefined)) throw new DeclarationError(`security.users.${option}: "${name}" must be ${what}.`);
+    return name;
+  };
+  for (const other of registry.resources) {
+    for (const f of other.fields) {
+      if (f.kind === 'toOne' && f.currentUser && f.target !== resource.name) {
+        throw new DeclarationError(`Resource "${other.name}", field "${f.name}": currentUser needs a relation to the user resource "${resource.name}", not "${f.target}".`);
+      }
+    }
+  }
+  return {
+    jwt: { ...jwt, clockTolerance: jwt.clockTolerance ?? 5, ttl: jwt.ttl ?? 3600 },
+    resource,
+    identifier: field('identifier', users.identifier ?? 'email', (t) => t === 'string' || t === 'text', 'a string field'),
+    password: field('password', users.password ?? 'plainPassword', (t) => t === 'password', 'a password field'),
+    roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
+    onRegister: users.onRegister,
+    roleHierarchy: options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
+    loginPath: options.loginPath ?? '/auth',
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * JWT checks and issuance with jose: HS256 with a secret, RS256/ES256 with a public key or a JWKS URL. `exp`, `nbf`
+ * and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned (`alg: none`) tokens
+ * are always refused. A bad token is a 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
+ */
+import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
+import { createRemoteJWKSet, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { ApiError } from '../errors.js';
+import type { ResolvedSecurity } from './config.js';
+
+export interface TokenService {
+  verify(token: string): Promise<JWTPayload>;
+  /** Issues an HS256 token (only with a secret). */
+  sign(claims: { sub: string; [claim: string]: unknown }): Promise<string>;
+}
+
+export const invalidToken = (description: string): ApiError =>
+  new ApiError('INVALID_TOKEN', `Invalid JWT Token: ${description}`, {
+    headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"` },
+  });
+
+export function createTokenService(security: ResolvedSecurity): TokenService {
+  const { jwt } = security;
+  const secret = jwt.secret ? createSecretKey(Buffer.from(jwt.secret)) : undefined;
+  const publicKey: KeyObject | undefined = jwt.publicKey === undefined ? undefined : typeof jwt.publicKey === 'string' ? createPublicKey(jwt.publicKey) : jwt.publicKey;
+  const jwks = jwt.jwksUrl ? createRemoteJWKSet(new URL(jwt.jwksUrl)) : undefined;
+  const algorithms = [...(jwt.algorithms ?? [...(secret ? ['HS256'] : []), ...(publicKey || jwks ? ['RS256', 'ES256'] : [])])].filter((a) => a.toLowerCase() !== 'none');
+  const options = {
+    algorithms,
+    clockTolerance: jwt.clockTolerance,
+    ...(jwt.issuer ? { issuer: jwt.issuer } : {}),
+    ...(jwt.audience ? { audience: jwt.audience } : {}),
+  };
+
+  async function verifyWith(token: string): Promise<JWTPayload> {
+    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as { alg?: string };
+    if (header.alg?.startsWith('HS')) {
+      if (!secret) throw invalidToken('unexpected algorithm');
+      return (await jwtVerify(token, secret, options)).payload;
+    }
+    if (publicKey) return (await jwtVerify(token, publicKey, options)).payload;
+    if (jwks) return (await jwtVerify(token, jwks, options)).payload;
+    throw invalidToken('unexpected algorithm');
+  }
+
+  return {
+    async verify(token) {
+      let payload: JWTPayload;
+      try {
+        payload = await verifyWith(token);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        const code = (error as { code?: string }).code ?? '';
+        throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'the signature is invalid' : 'the token is malformed or not acceptable');
+      }
+      if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidToken('the token names no subject');
+      return payload;
+    },
+    async sign(claims) {
+      if (!secret) throw new Error('Issuing tokens needs security.jwt.secret.');
+      const token = new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt()
+        .setExpirationTime(`${jwt.ttl}s`)
+        .setSubject(claims.sub);
+      if (jwt.issuer) token.setIssuer(jwt.issuer);
+      if (jwt.audience) token.setAudience(jwt.audience);
+      return token.sign(secret);
+    },
+  };
+}
