@@ -5,6 +5,7 @@
  * `and` / `or` / `not` (and `&&`, `||`, `!`), `in`, and the functions `is_granted(role)` and `is_authenticated()`.
  *
  * Comparing an item with a relation compares ids: `object.owner == user` holds when the owner's id is the user's id.
+ * For anonymous callers `user` equals nothing (not even null).
  */
 import jsep, { type Expression } from 'jsep';
 import { DeclarationError } from '../errors.js';
@@ -30,6 +31,12 @@ export interface ExpressionScope {
 export type CompiledExpression = (scope: ExpressionScope) => boolean;
 
 const cache = new Map<string, Expression>();
+
+/**
+ * `user` for anonymous callers: equal to nothing, not even null, so `object.owner == user` never holds for them — also
+ * before the read, when `object` is null. Test for anonymity with `is_authenticated()`.
+ */
+const ANONYMOUS_USER = Object.freeze({});
 
 function parse(source: string, where: string): Expression {
   let tree = cache.get(source);
@@ -106,7 +113,7 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
     case 'Identifier':
       switch (node.name) {
         case 'user':
-          return scope.user;
+          return scope.user ?? ANONYMOUS_USER;
         case 'roles':
           return scope.roles;
         case 'object':
