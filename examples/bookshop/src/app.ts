@@ -1,9 +1,10 @@
 /**
- * The bookshop application: a Fastify instance with the `resourceApi` plugin and the bookshop's resources. Every
- * route comes from the framework; this file only wires it.
+ * The bookshop application: a Fastify instance with the `resourceApi` plugin, the bookshop's resources and its
+ * security (JWT login on `POST /api/auth`, the user resource, roles). Every route comes from the framework; this file
+ * only wires it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { resourceApi } from '@resource-api/core';
+import { hashPassword, resourceApi } from '@resource-api/core';
 import { resources } from './resources/index.js';
 
 export { resources };
@@ -15,12 +16,13 @@ export interface BookshopOptions {
   readonly databaseSchema?: string;
   /** Log requests with pino (default false). */
   readonly logger?: boolean;
+  /** The HS256 secret of the tokens (at least 32 bytes). */
+  readonly jwtSecret: string;
+  /** Token lifetime in seconds (default 3600). */
+  readonly jwtTtl?: number;
+  /** Creates this admin, or updates its password, at start. */
+  readonly admin?: { readonly email: string; readonly password: string };
 }
-
-// JWT (contract): `JWT_SECRET` (HS256; a generated one kept under `var/` in development, required in production) and
-// `POST /api/auth` — arrive with the security issue.
-// First admin (contract): `ADMIN_EMAIL` + `ADMIN_PASSWORD` create or update a `ROLE_ADMIN` user at start — arrives
-// with the security issue.
 
 /** A ready Fastify instance serving the bookshop API under `/api`; the database schema is created when missing. */
 export async function buildBookshop(options: BookshopOptions): Promise<FastifyInstance> {
@@ -30,11 +32,35 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
+      security: {
+        jwt: { secret: options.jwtSecret, ttl: options.jwtTtl ?? 3600 },
+        users: {
+          resource: 'User',
+          identifier: 'email',
+          password: 'plainPassword',
+          roles: 'roles',
+          // Registration gives ROLE_USER (always); a company also gets ROLE_COMPANY.
+          onRegister: (user) => {
+            if (user.isCompany === true) user.roles = [...(user.roles as string[]), 'ROLE_COMPANY'];
+          },
+        },
+      },
     });
     await app.ready();
+    if (options.admin) await ensureAdmin(app, options.admin);
   } catch (error) {
     await app.close().catch(() => {});
     throw error;
   }
   return app;
+}
+
+/** Creates the admin user, or gives it the password and ROLE_ADMIN again. */
+async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
+  const { knex } = app.resourceApi.database;
+  const password = await hashPassword(admin.password);
+  const roles = JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']);
+  const existing = await knex('user').where('email', admin.email).first('id');
+  if (existing) await knex('user').where('id', existing.id).update({ password, roles });
+  else await knex('user').insert({ email: admin.email, password, roles, is_company: false });
 }

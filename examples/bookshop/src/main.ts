@@ -4,12 +4,13 @@
  * gracefully on SIGINT and SIGTERM.
  */
 import { buildBookshop } from './app.js';
-import { databaseUrl, listenAddress, redact } from './config.js';
+import { databaseUrl, firstAdmin, jwtSecret, jwtTtl, listenAddress, redact } from './config.js';
 
 async function main(): Promise<void> {
   const { host, port } = listenAddress();
   const database = databaseUrl();
-  const app = await buildBookshop({ database, logger: true });
+  const admin = firstAdmin();
+  const app = await buildBookshop({ database, logger: true, jwtSecret: jwtSecret(), jwtTtl: jwtTtl(), ...(admin ? { admin } : {}) });
 
   let closing = false;
   const close = (signal: NodeJS.Signals) => {

@@ -5,17 +5,26 @@
  */
 import { NotBlank, defineResource } from '@resource-api/core';
 
-// Access rules (contract): `GET` public; `POST` `ROLE_USER`; `PUT`/`PATCH` the owner only (`Only the owner can edit
-// this article.`), checked again after the payload is applied; `DELETE` `ROLE_ADMIN` or the owner — arrive with the
-// security issue.
+const OWNER_ONLY = 'Only the owner can edit this article.';
+// After the payload is applied, the owner must still be the caller: a payload naming someone else changes nothing.
+const STILL_MINE = { securityPostDenormalize: 'object.owner == user', securityPostDenormalizeMessage: OWNER_ONLY };
+
 export const Article = defineResource({
   name: 'Article',
   description: 'An article, edited by its owner.',
+  operations: [
+    'getCollection',
+    'get',
+    { kind: 'post', security: "is_granted('ROLE_USER')", ...STILL_MINE },
+    // Admins included: an admin who is not the owner gets 403 too.
+    { kind: 'put', security: 'object.owner == user', securityMessage: OWNER_ONLY, ...STILL_MINE },
+    { kind: 'patch', security: 'object.owner == user', securityMessage: OWNER_ONLY, ...STILL_MINE },
+    { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object.owner == user" },
+  ],
   fields: {
     title: { type: 'string', constraints: [NotBlank()], description: 'The title of the article.' },
     body: { type: 'text', nullable: true, description: 'The text of the article (optional).' },
-    // Owner (contract): defaults to the current user on create; writable but guarded — arrives with the security
-    // issue. Until then an ordinary, required, writable relation.
-    owner: { toOne: 'User', description: 'Who owns the article.' },
+    // The caller when the client gives none; writable, but the post-denormalize rule keeps it the caller's.
+    owner: { toOne: 'User', currentUser: 'default', description: 'Who owns the article.' },
   },
 });

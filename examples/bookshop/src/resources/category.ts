@@ -5,8 +5,11 @@
  */
 import { ApiProperty, ApiResource, Assert, NotBlank } from '@resource-api/core';
 
-// Access rules (contract): `GET` public; writes `ROLE_ADMIN` — arrive with the security issue.
-@ApiResource({ description: 'A category of products.' })
+// GET public; writes ROLE_ADMIN.
+@ApiResource({
+  description: 'A category of products.',
+  operations: ['getCollection', 'get', ...(['post', 'put', 'patch', 'delete'] as const).map((kind) => ({ kind, security: "is_granted('ROLE_ADMIN')" }))],
+})
 export class Category {
   @Assert(NotBlank())
   // In the `product:read` group, so a product embeds its category as `{"@id", "@type", "id", "name"}`.

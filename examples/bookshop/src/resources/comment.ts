@@ -5,18 +5,17 @@
  */
 import { Length, NotBlank, NotNull, defineResource } from '@resource-api/core';
 
-// Access rules (contract): `GET` public; `POST` `ROLE_USER`; `PUT`/`PATCH` `ROLE_USER` and the comment's user is the
-// current user; `DELETE` `ROLE_ADMIN` or the comment's user — arrive with the security issue.
 export const Comment = defineResource({
   name: 'Comment',
   description: 'A comment written by a user.',
   operations: [
     'getCollection',
     'get',
-    { kind: 'post', validationGroups: ['create'] },
-    { kind: 'put', validationGroups: ['update'] },
-    { kind: 'patch', validationGroups: ['update'] },
-    'delete',
+    { kind: 'post', validationGroups: ['create'], security: "is_granted('ROLE_USER')" },
+    // The comment's user only (an admin who is not the author gets 403 too).
+    { kind: 'put', validationGroups: ['update'], security: "is_granted('ROLE_USER') and object.user == user" },
+    { kind: 'patch', validationGroups: ['update'], security: "is_granted('ROLE_USER') and object.user == user" },
+    { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object.user == user" },
   ],
   filters: [
     { type: 'search', properties: { user: 'exact' } },
@@ -29,9 +28,8 @@ export const Comment = defineResource({
       constraints: [NotBlank({ groups: ['create'] }), NotNull({ groups: ['update'] }), Length({ min: 10, groups: ['update'] })],
       description: 'The text of the comment.',
     },
-    // Owner (contract): set to the current user on create, client value ignored on create and update — arrives with
-    // the security issue. Until then an ordinary, required, writable relation.
-    user: { toOne: 'User', inversedBy: 'comments', description: 'Who wrote the comment.' },
+    // Always the caller: set on create, a client value ignored on create and on update.
+    user: { toOne: 'User', inversedBy: 'comments', currentUser: 'always', description: 'Who wrote the comment.' },
     createdAt: { type: 'datetime', default: 'now', writable: false, description: 'When the comment was written.' },
   },
 });

@@ -7,7 +7,6 @@
 import { ApiFilter, ApiProperty, ApiResource, Assert, NotBlank, PositiveOrZero } from '@resource-api/core';
 import { Category } from './category.js';
 
-// Access rules (contract): `GET` `ROLE_USER`; `POST`, `PUT`, `PATCH`, `DELETE` `ROLE_ADMIN` — arrive with the security issue.
 const READ = ['product:read'];
 
 @ApiFilter({ type: 'search', properties: { name: 'ipartial', category: 'exact', 'category.name': 'exact', 'brand.name': 'ipartial' } })
@@ -17,6 +16,9 @@ const READ = ['product:read'];
   description: 'A product of the shop.',
   // Read with the `product:read` group: category and brand have their `name` in it, so they are embedded.
   normalizationGroups: ['product:read'],
+  // GET needs ROLE_USER (also through /api/categories/{id}/products); writes ROLE_ADMIN.
+  security: "is_granted('ROLE_USER')",
+  operations: ['getCollection', 'get', ...(['post', 'put', 'patch', 'delete'] as const).map((kind) => ({ kind, security: "is_granted('ROLE_ADMIN')" }))],
   paginationItemsPerPage: 5,
   paginationMaximumItemsPerPage: 50,
 })

@@ -3,29 +3,42 @@
  *
  * `/api/users`. The password is write-only and stored hashed (scrypt); `isCompany` is write-only and create-only.
  */
-import { Email, Length, NotBlank, Unique, defineResource } from '@resource-api/core';
+import { Email, type GroupsDeclaration, Length, NotBlank, Unique, defineResource } from '@resource-api/core';
 
-// Access rules (contract): `POST` public (registration; client `roles` ignored unless the caller is an admin);
-// collection `GET` `ROLE_ADMIN`; item `GET`/`PUT`/`PATCH` `ROLE_ADMIN` or the user themself; `DELETE` `ROLE_ADMIN` —
-// arrive with the security issue (with JWT login on `POST /api/auth`, `JWT_SECRET` and `ADMIN_EMAIL`).
+const ADMIN_OR_SELF = "is_granted('ROLE_ADMIN') or object == user";
+/** `roles` is read and written by admins only: they get the `admin` group on top of `user`. */
+const byRole: GroupsDeclaration = ({ roles }) => (roles.includes('ROLE_ADMIN') ? ['user', 'admin'] : ['user']);
+const USER = ['user'];
+
 export const User = defineResource({
   name: 'User',
   description: 'Someone who can log in.',
-  operations: ['getCollection', { kind: 'post', validationGroups: ['Default', 'create'] }, 'get', 'put', 'patch', 'delete'],
+  normalizationGroups: byRole,
+  denormalizationGroups: byRole,
+  operations: [
+    { kind: 'getCollection', security: "is_granted('ROLE_ADMIN')" },
+    // Registration: public. Client roles are ignored unless an admin writes them (groups).
+    { kind: 'post', validationGroups: ['Default', 'create'] },
+    { kind: 'get', security: ADMIN_OR_SELF },
+    { kind: 'put', security: ADMIN_OR_SELF },
+    { kind: 'patch', security: ADMIN_OR_SELF },
+    { kind: 'delete', security: "is_granted('ROLE_ADMIN')" },
+  ],
   fields: {
-    email: { type: 'string', constraints: [NotBlank(), Email(), Unique()], description: 'The e-mail address, used to log in.' },
+    email: { type: 'string', groups: USER, constraints: [NotBlank(), Email(), Unique()], description: 'The e-mail address, used to log in.' },
     // Checked on create only (POST runs the `create` group too); later a left-out password keeps its value.
     plainPassword: {
       type: 'password',
       column: 'password',
+      groups: USER,
       constraints: [NotBlank({ groups: ['create'] }), Length({ min: 8, groups: ['create'] })],
       description: 'The password (write-only; stored hashed).',
     },
-    // Serialization groups (contract): readable and writable only by `ROLE_ADMIN`; the effective list always holds
-    // `ROLE_USER`, without duplicates — arrive with the security issue.
-    roles: { type: 'string[]', default: ['ROLE_USER'], description: 'The roles of the user.' },
-    // Registration (contract): when true, registration also grants `ROLE_COMPANY` — arrives with the security issue.
+    // Stored with ROLE_USER always and without duplicates (the framework's user handling).
+    roles: { type: 'string[]', default: ['ROLE_USER'], groups: ['admin'], description: 'The roles of the user.' },
+    // When true, registration also grants ROLE_COMPANY (the onRegister hook in app.ts).
     isCompany: {
+      groups: USER,
       type: 'boolean',
       default: false,
       readable: false,
@@ -33,6 +46,6 @@ export const User = defineResource({
       description: 'Registers a company (write-only, on create only).',
     },
     // The subresource `GET /api/users/{id}/comments`, with Comment's filters (`?order[createdAt]=desc`).
-    comments: { toMany: 'Comment', mappedBy: 'user', subresource: true, description: 'The comments the user wrote.' },
+    comments: { toMany: 'Comment', mappedBy: 'user', subresource: true, groups: USER, description: 'The comments the user wrote.' },
   },
 });
