@@ -99,7 +99,7 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
 
 /** Exposes a to-many relation as `GET /api/<parents>/{id}/<field>`, a collection of the target. */
 export interface SubresourceOptions {
-  /** How many subresource levels may follow from here: `/api/authors/{id}/books/{bookId}/reviews` is depth 2 (default 1). */
+  /** How many subresource levels may follow from here: `/api/authors/{id}/books/{books}/reviews` is depth 2 (default 1). */
   maxDepth?: number;
   /** The subresource's own access rule (default: the target collection's). */
   security?: AccessRule;

@@ -80,7 +80,8 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     assertDistinctParameters(resource);
     checkConstraints(resource);
   }
-  const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination);
+  const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination, prefix);
+  assertJoinTables(resources);
   for (const [name, operations] of subresources) {
     const resource = resources.find((r) => r.name === name)!;
     (resource as { operations: readonly OperationMetadata[] }).operations = [...resource.operations, ...operations];
@@ -99,6 +100,28 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     resourceByPath: (path) => byPath.get(path),
   };
   return deepFreeze(registry);
+}
+
+/**
+ * Join tables must not be a resource's table, and relations that store something (a cascading to-one, a many-to-many)
+ * must not point at a resource without a table (served by its own provider and processor).
+ */
+function assertJoinTables(resources: readonly ResourceMetadata[]): void {
+  const tables = new Map(resources.map((r) => [r.table, r.name]));
+  const tableless = new Set(resources.filter((r) => r.provider && r.processor).map((r) => r.name));
+  for (const resource of resources) {
+    for (const field of resource.fields) {
+      const where = `Resource "${resource.name}", field "${field.name}"`;
+      if (field.kind === 'toMany' && field.joinTable && field.mappedBy === undefined) {
+        const clash = tables.get(field.joinTable.table);
+        if (clash) throw new DeclarationError(`${where}: the join table "${field.joinTable.table}" is the table of resource "${clash}"; give "joinTable" another name.`);
+      }
+      const stores = (field.kind === 'toOne' && field.cascadePersist) || (field.kind === 'toMany' && field.joinTable !== undefined);
+      if (stores && tableless.has(field.target)) {
+        throw new DeclarationError(`${where}: "${field.target}" is served by its own provider and processor (it has no table), so this relation cannot ${field.kind === 'toOne' ? 'create its items (cascadePersist)' : 'be a many-to-many'}.`);
+      }
+    }
+  }
 }
 
 /** Two filters reading the same query parameter would fight over it. */

@@ -241,11 +241,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     violations: ConstraintViolation[],
     caller: Caller | undefined,
   ): Promise<NestedWrite | undefined> {
+    // The schema already refused objects where the relation takes none (`acceptsNested`).
     const path = prefix.slice(0, -1);
-    if (!acceptsNested(field, groups, registry)) {
-      violations.push(violation(path, `Nested documents for attribute "${field.name}" are not allowed. Use IRIs instead.`, VIOLATION_CODES.invalidRelation));
-      return undefined;
-    }
     const iri = value['@id'];
     if (iri !== undefined) {
       const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;

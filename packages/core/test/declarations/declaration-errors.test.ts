@@ -74,6 +74,15 @@ describe('wrong declarations', () => {
     expect(build(book({ at: { type: 'datetime', default: '2021-02-03T10:00:00' } }))).toThrow('is not a valid datetime.');
   });
 
+  it('refuses join tables that clash with resource tables, storing relations to table-less resources, and writableLink on to-many', () => {
+    const tag = defineResource({ name: 'Tag', fields: { label: { type: 'string' } } });
+    expect(build(book({ tags: { toMany: 'Tag' } }), tag, { name: 'BookTags', fields: {} })).toThrow('Resource "Book", field "tags": the join table "book_tags" is the table of resource "BookTags"; give "joinTable" another name.');
+    const moon = defineResource({ name: 'Moon', fields: { name: { type: 'string' } }, provider: { provide: async () => null }, processor: { process: async () => undefined } });
+    expect(build(book({ moon: { toOne: 'Moon', cascadePersist: true } }), moon)).toThrow('"Moon" is served by its own provider and processor (it has no table), so this relation cannot create its items (cascadePersist).');
+    expect(build(book({ moons: { toMany: 'Moon' } }), moon)).toThrow('so this relation cannot be a many-to-many.');
+    expect(build(book({ tags: { toMany: 'Tag', writableLink: true } }), tag)).toThrow('writableLink is for to-one relations');
+  });
+
   it('refuses a database URL it cannot serve', async () => {
     const app = Fastify();
     await expect(app.register(resourceApi, { resources: [book({})], database: 'mysql://root@localhost/db' })).rejects.toThrow('Database URL "mysql://localhost/db" is not supported');

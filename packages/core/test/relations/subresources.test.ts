@@ -28,6 +28,19 @@ describe('subresource metadata', () => {
   });
 });
 
+describe('subresource naming', () => {
+  it('numbers repeated URI variables and names operations after the path under any prefix', () => {
+    const Person = defineResource({ name: 'Person', fields: { name: { type: 'string' }, friends: { toMany: 'Person', subresource: { maxDepth: 3 } } } });
+    const registry = buildMetadata({ resources: [Person], prefix: '/api/v1' });
+    const templates = registry.resource('Person').operations.filter((o) => o.kind === 'getSubresource').map((o) => [o.uriTemplate, o.name]);
+    expect(templates).toEqual([
+      ['/api/v1/people/{id}/friends', 'api_people_friends_get_subresource'],
+      ['/api/v1/people/{id}/friends/{friends}/friends', 'api_people_friends_friends_get_subresource'],
+      ['/api/v1/people/{id}/friends/{friends}/friends/{friends2}/friends', 'api_people_friends_friends_friends_get_subresource'],
+    ]);
+  });
+});
+
 describe.each(testDatabases(inject('postgresUrl')))('subresources on $name', (database) => {
   const app = useApp(database, { resources: [User, Comment, Post, Tag] });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
@@ -86,6 +99,22 @@ describe.each(testDatabases(inject('postgresUrl')))('subresources on $name', (da
     const post405 = await call(app(), { method: 'POST', url: '/api/users/1/comments', payload: {} });
     expect(post405.status).toBe(405);
     expect(post405.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('follows a chain through the same relation, checking each link', async () => {
+    const Person = defineResource({ name: 'Person', fields: { name: { type: 'string' }, friends: { toMany: 'Person', subresource: { maxDepth: 3 } } } });
+    const { buildTestApp } = await import('@resource-api/core/testing');
+    const people = await buildTestApp({ database, resources: [Person] });
+    for (const name of ['a', 'b', 'c']) await call(people, { method: 'POST', url: '/api/people', payload: { name } });
+    // 3 → 2, 2 → 1, 1 → 3
+    for (const [from, to] of [[3, 2], [2, 1], [1, 3]]) {
+      await call(people, { method: 'PATCH', url: `/api/people/${from}`, headers: { 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ friends: [`/api/people/${to}`] }) });
+    }
+    const chain = await call(people, { method: 'GET', url: '/api/people/3/friends/2/friends/1/friends' });
+    expect(chain.status).toBe(200);
+    expect(chain.body['hydra:member'].map((p: { name: string }) => p.name)).toEqual(['c']);
+    expect((await call(people, { method: 'GET', url: '/api/people/3/friends/1/friends/3/friends' })).status).toBe(404);
+    await people.close();
   });
 
   it('follows many-to-many relations, and nests as deep as maxDepth allows, checking each parent holds the next', async () => {

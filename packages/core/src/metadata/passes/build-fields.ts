@@ -179,6 +179,7 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
 
 function buildToMany(name: string, field: ToManyDeclaration, declaration: ResourceDeclaration, names: ReadonlySet<string>, where: string): ToManyFieldMetadata {
   const owning = field.mappedBy === undefined;
+  if (field.writableLink !== undefined) throw new DeclarationError(`${where}: writableLink is for to-one relations; a to-many takes IRIs.`);
   if (!owning && typeof field.mappedBy !== 'string') throw new DeclarationError(`${where}: "mappedBy" must be a field name.`);
   if (!owning && (field.writable === true || field.joinTable !== undefined || field.inversedBy !== undefined)) {
     throw new DeclarationError(`${where}: with "mappedBy" this is the inverse side, read-only; write its owning side "${field.mappedBy}" instead (joinTable and inversedBy belong there too).`);

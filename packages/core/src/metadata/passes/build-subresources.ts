@@ -14,6 +14,7 @@ export function buildSubresources(
   resources: readonly ResourceMetadata[],
   declarations: ReadonlyMap<string, ResourceDeclaration>,
   pagination: PaginationOptions,
+  prefix: string,
 ): Map<string, OperationMetadata[]> {
   const byName = new Map(resources.map((r) => [r.name, r]));
   const added = new Map<string, OperationMetadata[]>();
@@ -23,12 +24,16 @@ export function buildSubresources(
       if (field.kind !== 'toMany' || !field.subresource) continue;
       const depth = Math.min(remaining, field.subresource.maxDepth);
       if (depth < 1) continue;
-      const variable = steps.length === 0 ? 'id' : steps[steps.length - 1]!.field;
+      // The parent's id: `{id}` first, then the field that led here (`{books}`), numbered when a name repeats.
+      const base = steps.length === 0 ? 'id' : steps[steps.length - 1]!.field;
+      const used = new Set(steps.map((s) => s.variable));
+      let variable = base;
+      for (let n = 2; used.has(variable); n++) variable = `${base}${n}`;
       const chain = [...steps, { resource: parent.name, field: field.name, variable }];
       const uriTemplate = `${path}/{${variable}}/${field.name}`;
       const target = byName.get(field.target)!;
       const list = added.get(target.name) ?? [];
-      list.push(subresourceOperation(target, declarations.get(target.name)!, field, chain, uriTemplate, pagination));
+      list.push(subresourceOperation(target, declarations.get(target.name)!, field, chain, uriTemplate, { pagination, prefix }));
       added.set(target.name, list);
       if (depth > 1) visit(target, `${path}/{${variable}}/${field.name}`, chain, depth - 1);
     }
@@ -43,8 +48,9 @@ function subresourceOperation(
   field: ToManyFieldMetadata,
   steps: readonly SubresourceStep[],
   uriTemplate: string,
-  pagination: PaginationOptions,
+  settings: { pagination: PaginationOptions; prefix: string },
 ): OperationMetadata {
+  const { pagination } = settings;
   // The target's own collection operation, when it has one, lends its settings.
   const collection = target.operations.find((o) => o.kind === 'getCollection');
   const declared = (declaration.operations ?? []).find((o) => typeof o === 'object' && o.kind === 'getCollection');
@@ -53,7 +59,8 @@ function subresourceOperation(
   const owner = steps[steps.length - 1]!.resource;
   return {
     kind: 'getSubresource',
-    name: `api_${uriTemplate.split('/').filter((part) => part && !part.startsWith('{')).slice(1).map(toSnakeCase).join('_')}_get_subresource`,
+    // `api_` + the path's fixed segments after the prefix, as the other operations are named.
+    name: `api_${uriTemplate.slice(settings.prefix.length).split('/').filter((part) => part && !part.startsWith('{')).map(toSnakeCase).join('_')}_get_subresource`,
     resource: target.name,
     method: 'GET',
     uriTemplate,
