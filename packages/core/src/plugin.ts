@@ -13,7 +13,9 @@ import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
 import { createTokenService, type TokenService } from './security/jwt.js';
 import type { PaginationOptions } from './query/pagination.js';
+import type { DocumentationOptions } from './openapi/build-openapi.js';
 import { apiRoutes } from './routing/api-routes.js';
+import { configureDocumentation } from './routing/docs-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import type { Entity, StateProcessor, StateProvider } from './state/contracts.js';
@@ -48,6 +50,8 @@ export interface ResourceApiOptions {
   readonly bodyLimit?: number;
   /** Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous. */
   readonly security?: SecurityOptions;
+  /** Titles of the API documents: `{ title, description, version }` (OpenAPI info, Hydra docs, Swagger UI). */
+  readonly documentation?: DocumentationOptions;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -103,6 +107,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     providers,
     processors,
     isUnique: reader.isUnique,
+    readMany: reader.readMany,
     security,
   };
 
@@ -114,6 +119,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       return tokens.sign({ sub: String(user.id), [security.settings.identifier]: user[security.settings.identifier] });
     },
   });
+  configureDocumentation(runtime, options.documentation);
   await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens });
 }
 

@@ -1,25 +1,85 @@
 /**
- * The API's documents: the JSON-LD contexts (`/api/contexts/<Type>`) and the entrypoint (`GET /api`). Registered
- * inside the API's Fastify context, so its error handler, 404 handler and Link header apply.
+ * The API's documents, registered inside the API's Fastify context (its error handler, 404 handler and Link header
+ * apply): the JSON-LD contexts (`/api/contexts/<Type>`), the entrypoint and Swagger UI (`GET /api`, by Accept), the
+ * Hydra API documentation (`/api/docs.jsonld`) and the OpenAPI document (`/api/docs.json`, `/api/docs.yaml`, or
+ * `/api/docs` and `/api` by Accept). The OpenAPI document is built once, from metadata, and handed to @fastify/swagger
+ * in static mode; @fastify/swagger-ui serves Swagger UI's files from its own package under `/api/docs/ui`.
  */
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
+import { buildOpenApi, DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
+import { swaggerUiPage } from '../openapi/swagger-ui-page.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { negotiateOutput } from '../pipeline/stages/negotiate.js';
+import { CURSOR_PARAMETERS } from '../query/pagination.js';
+import { buildHydraDocumentation } from '../serializer/hydra/documentation.js';
 import { buildContext, buildEntrypoint } from '../serializer/jsonld/context.js';
 import { MEDIA_TYPES } from '../serializer/vocabulary.js';
 import { originOf } from './to-operation-request.js';
 
-/** A JSON-LD document that is not an operation's (contexts, entrypoint): 406 unless the client takes JSON. */
+const HTML = 'text/html';
+const OPENAPI_JSON = 'application/vnd.openapi+json';
+const OPENAPI_YAML = 'application/vnd.openapi+yaml';
+const JSON_DOCUMENT_TYPES = [MEDIA_TYPES.jsonld, MEDIA_TYPES.json];
+
+/** The documentation settings of each API (the plugin's `documentation` option), keyed by its runtime. */
+const settings = new WeakMap<Runtime, DocumentationOptions>();
+
+/** Called by the plugin before the routes are registered. */
+export function configureDocumentation(runtime: Runtime, options: DocumentationOptions | undefined): void {
+  settings.set(runtime, options ?? {});
+}
+
+/** The media type the client prefers among `available`, or a 406 naming them. */
+function negotiate(request: FastifyRequest, available: readonly string[]): string {
+  const type = negotiateOutput(request.headers.accept, available);
+  if (!type) throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${available.join('", "')}".`);
+  return type;
+}
+
+/** A JSON-LD document that is not an operation's (contexts, entrypoint, Hydra docs): 406 unless the client takes JSON. */
 function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
-  const type = negotiateOutput(request.headers.accept);
-  if (!type) throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${MEDIA_TYPES.jsonld}", "${MEDIA_TYPES.json}".`);
-  return reply.header('content-type', `${type}; charset=utf-8`).send(body);
+  return reply.header('content-type', `${negotiate(request, JSON_DOCUMENT_TYPES)}; charset=utf-8`).send(body);
 }
 
 async function documents(app: FastifyInstance, options: { runtime: Runtime }): Promise<void> {
-  const { registry } = options.runtime;
+  const { runtime } = options;
+  const { registry } = runtime;
+  const documentation = { ...DEFAULT_DOCUMENTATION, ...settings.get(runtime) };
+  const planOf = runtime.normalizer.plan.bind(runtime.normalizer);
+  const login = runtime.security && runtime.security.settings.loginPath !== false ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier } : undefined;
+  const openApi = buildOpenApi(registry, { planOf, cursorParameters: CURSOR_PARAMETERS, documentation, login });
+
+  await app.register(fastifySwagger, { mode: 'static', specification: { document: openApi as never } });
+  const uiPath = '/docs/ui';
+  await app.register(fastifySwaggerUi, {
+    routePrefix: uiPath,
+    indexPrefix: registry.prefix,
+    theme: { title: documentation.title },
+    uiConfig: { spec: openApi, layout: 'BaseLayout', displayOperationId: true },
+  } as never);
+  const uiPage = swaggerUiPage({ title: documentation.title, assets: `${registry.prefix}${uiPath}` });
+
+  const hydraByOrigin = new Map<string, unknown>();
+  const hydra = (origin: string) => {
+    let doc = hydraByOrigin.get(origin);
+    if (!doc) {
+      if (hydraByOrigin.size >= 64) hydraByOrigin.clear(); // one per host name the API is reached by; keep it bounded
+      doc = buildHydraDocumentation(registry, { origin, planOf, title: documentation.title, description: documentation.description });
+      hydraByOrigin.set(origin, doc);
+    }
+    return doc;
+  };
+
+  const sendOpenApi = (reply: FastifyReply, type: string) =>
+    type === OPENAPI_YAML || type === 'application/yaml'
+      ? reply.header('content-type', `${type}; charset=utf-8`).send(app.swagger({ yaml: true }))
+      : reply.header('content-type', `${type}; charset=utf-8`).send(app.swagger());
+  const sendUi = (reply: FastifyReply) => reply.header('content-type', 'text/html; charset=utf-8').send(uiPage);
+
   app.get('/contexts/:name', async (request, reply) => {
     const name = (request.params as { name: string }).name.replace(/\.jsonld$/, '');
     const body = buildContext(name, registry, originOf(request));
@@ -27,7 +87,31 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime }): P
     return sendDocument(request, reply, body);
   });
 
-  app.get('/', async (request, reply) => sendDocument(request, reply, buildEntrypoint(registry)));
+  // JSON-LD first: what `*/*` (API Platform Admin) and no Accept at all get. Browsers prefer text/html.
+  app.get('/', async (request, reply) => {
+    const type = negotiate(request, [...JSON_DOCUMENT_TYPES, HTML, OPENAPI_JSON, OPENAPI_YAML]);
+    reply.header('vary', 'Accept');
+    if (type === HTML) return sendUi(reply);
+    if (type === OPENAPI_JSON || type === OPENAPI_YAML) return sendOpenApi(reply, type);
+    return reply.header('content-type', `${type}; charset=utf-8`).send(buildEntrypoint(registry));
+  });
+
+  app.get('/docs', async (request, reply) => {
+    const type = negotiate(request, [MEDIA_TYPES.jsonld, HTML, OPENAPI_JSON, MEDIA_TYPES.json, OPENAPI_YAML]);
+    reply.header('vary', 'Accept');
+    if (type === HTML) return sendUi(reply);
+    if (type === MEDIA_TYPES.jsonld) return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(originOf(request)));
+    return sendOpenApi(reply, type);
+  });
+  app.get('/docs.jsonld', async (request, reply) => sendDocument(request, reply, hydra(originOf(request))));
+  app.get('/docs.json', async (request, reply) => {
+    const type = negotiateOutput(request.headers.accept, [MEDIA_TYPES.json, OPENAPI_JSON]) ?? MEDIA_TYPES.json;
+    return sendOpenApi(reply.header('vary', 'Accept'), type);
+  });
+  app.get('/docs.jsonopenapi', async (_request, reply) => sendOpenApi(reply, OPENAPI_JSON));
+  app.get('/docs.yaml', async (_request, reply) => sendOpenApi(reply, OPENAPI_YAML));
+  app.get('/docs.yamlopenapi', async (_request, reply) => sendOpenApi(reply, OPENAPI_YAML));
+  app.get('/docs.html', async (_request, reply) => sendUi(reply));
 }
 
 /** Not encapsulated: the routes share the API context's handlers and hooks. */

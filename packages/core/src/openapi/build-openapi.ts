@@ -1,0 +1,192 @@
+/**
+ * The OpenAPI 3.1 document of the API, built once from the metadata: one path per URI template (relative to the
+ * server URL, the route prefix), one operation per declared operation (subresources included) with its stable
+ * `operationId`, parameters (URI variables, filters, pagination), request body per write mode and write groups,
+ * responses per read groups in JSON-LD and plain JSON, the errors it can answer, and the bearer JWT scheme on the
+ * operations guarded by an access rule. Reads metadata, the input schemas and the normalizer's plans; nothing else.
+ */
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { JsonSchema } from '../schema/input-schema.js';
+import { documentedGroups, type PlanOf, writeModeOf } from './field-access.js';
+import { type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
+import { SchemaCatalog, schemaRef } from './schemas.js';
+
+/** Titles and version of the API documents (OpenAPI `info`, Hydra `hydra:title` / `hydra:description`). */
+export interface DocumentationOptions {
+  /** Default `API`. */
+  readonly title?: string;
+  /** Default: none. Markdown is shown by Swagger UI. */
+  readonly description?: string;
+  /** The version of your API, not of OpenAPI (default `1.0.0`). */
+  readonly version?: string;
+}
+
+export const DEFAULT_DOCUMENTATION = Object.freeze({ title: 'API', description: '', version: '1.0.0' });
+
+/** The name of the bearer JWT security scheme. */
+export const SECURITY_SCHEME = 'JWT';
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
+
+export interface BuildOpenApiOptions {
+  readonly planOf: PlanOf;
+  readonly cursorParameters: CursorParameterNames;
+  readonly documentation?: DocumentationOptions;
+  /** The login route, when security has one: its path under the prefix and the identifier field (`email`). */
+  readonly login?: { readonly path: string; readonly identifier: string } | undefined;
+}
+
+const JSONLD = 'application/ld+json';
+const JSON_TYPE = 'application/json';
+const PROBLEM = 'application/problem+json';
+
+const errorContent = (name: string): Record<string, unknown> => ({
+  [JSONLD]: { schema: schemaRef(`${name}.jsonld`) },
+  [PROBLEM]: { schema: schemaRef(name) },
+});
+
+/** The error responses, shared by reference. */
+const RESPONSES: Record<string, Record<string, unknown>> = {
+  InvalidInput: {
+    description: 'Invalid input: constraint violations (ConstraintViolationList), or a body that cannot be read.',
+    content: {
+      [JSONLD]: { schema: { anyOf: [schemaRef('ConstraintViolationList.jsonld'), schemaRef('Error.jsonld')] } },
+      [PROBLEM]: { schema: { anyOf: [schemaRef('ConstraintViolationList'), schemaRef('Error')] } },
+    },
+  },
+  InvalidParameter: { description: 'Invalid query parameter.', content: errorContent('Error') },
+  Unauthorized: { description: 'Unauthorized: no valid bearer token, and the access rule needs one.', content: errorContent('Error') },
+  Forbidden: { description: 'Forbidden: the access rule denies it.', content: errorContent('Error') },
+  NotFound: { description: 'Not found.', content: errorContent('Error') },
+  Conflict: { description: 'Conflict: other items still point at this one.', content: errorContent('Error') },
+  NotAcceptable: { description: 'Not acceptable: no response format matches the Accept header.', content: errorContent('Error') },
+  UnsupportedMediaType: { description: 'Unsupported media type: the Content-Type is not one listed here.', content: errorContent('Error') },
+};
+
+const responseRef = (name: keyof typeof RESPONSES & string) => ({ $ref: `#/components/responses/${name}` });
+
+function successResponse(operation: OperationMetadata, resource: ResourceMetadata, catalog: SchemaCatalog): Record<string, unknown> {
+  if (operation.status === 204) return { description: `${resource.name} resource deleted.` };
+  const groups = documentedGroups(operation.normalizationGroups);
+  const body = (format: 'jsonld' | 'json') => (operation.collection && operation.method === 'GET' ? catalog.collection(resource, groups, format) : catalog.item(resource, groups, format));
+  const description =
+    operation.method === 'GET'
+      ? operation.collection
+        ? `${resource.name} collection.`
+        : `${resource.name} resource.`
+      : operation.method === 'POST'
+        ? `${resource.name} resource created.`
+        : `${resource.name} resource updated.`;
+  const response: Record<string, unknown> = { description, content: { [JSONLD]: { schema: body('jsonld') }, [JSON_TYPE]: { schema: body('json') } } };
+  if (operation.status === 201) {
+    response.headers = { Location: { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } } };
+  }
+  return response;
+}
+
+/** Whether another resource's relation refuses the deletion of items of `resource` (onDelete: restrict). */
+const isReferencedWithRestrict = (resource: ResourceMetadata, registry: MetadataRegistry) =>
+  registry.resources.some((r) => r.fields.some((f) => f.kind === 'toOne' && f.target === resource.name && f.onDelete === 'restrict'));
+
+function buildOperation(operation: OperationMetadata, resource: ResourceMetadata, context: { registry: MetadataRegistry; catalog: SchemaCatalog; options: BuildOpenApiOptions }): Record<string, unknown> {
+  const { catalog } = context;
+  const readsCollection = operation.collection && operation.method === 'GET';
+  const parameters: ParameterObject[] = [...pathParameters(operation, resource)];
+  if (readsCollection) parameters.push(...filterParameters(resource), ...paginationParameters(operation, context.options.cursorParameters));
+  const seen = new Set<string>();
+  const unique = parameters.filter((p) => !seen.has(`${p.in}:${p.name}`) && seen.add(`${p.in}:${p.name}`));
+
+  const result: Record<string, unknown> = {
+    operationId: operation.name,
+    tags: [resource.name],
+    summary: operation.description,
+    description: operation.description,
+  };
+  if (unique.length > 0) result.parameters = unique;
+
+  const mode = writeModeOf(operation);
+  if (mode && operation.stages.deserialize) {
+    const validation = typeof operation.validationGroups === 'function' ? 'unknown' : new Set(operation.validationGroups);
+    const schema = catalog.input(resource, mode, documentedGroups(operation.denormalizationGroups), validation);
+    result.requestBody = {
+      required: true,
+      description: mode === 'create' ? `The new ${resource.name} resource.` : `The updated ${resource.name} resource.`,
+      content: Object.fromEntries(operation.inputFormats.map((type) => [type, { schema }])),
+    };
+  }
+
+  const responses: Record<string, unknown> = { [String(operation.status)]: successResponse(operation, resource, catalog) };
+  if (operation.stages.deserialize) responses['400'] = responseRef('InvalidInput');
+  else if (readsCollection && unique.some((p) => p.in === 'query')) responses['400'] = responseRef('InvalidParameter');
+  const guarded = operation.security !== null || operation.securityPostDenormalize !== null;
+  if (guarded) {
+    responses['401'] = responseRef('Unauthorized');
+    responses['403'] = responseRef('Forbidden');
+    result.security = [{ [SECURITY_SCHEME]: [] }];
+  }
+  if (!operation.collection || operation.subresource) responses['404'] = responseRef('NotFound');
+  if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry)) responses['409'] = responseRef('Conflict');
+  responses['406'] = responseRef('NotAcceptable');
+  if (operation.stages.deserialize) responses['415'] = responseRef('UnsupportedMediaType');
+  result.responses = responses;
+  return result;
+}
+
+/** `POST /auth`: credentials in, a bearer token out. */
+function loginOperation(login: { path: string; identifier: string }): Record<string, unknown> {
+  const credentials = {
+    type: 'object',
+    properties: { [login.identifier]: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+    required: [login.identifier, 'password'],
+  };
+  return {
+    operationId: 'login_check_post',
+    tags: ['Login'],
+    summary: 'Creates a user token.',
+    description: `Logs a user in with ${login.identifier} and password; send the token back as \`Authorization: Bearer <token>\`.`,
+    requestBody: { required: true, description: 'The credentials.', content: { [JSON_TYPE]: { schema: credentials }, [JSONLD]: { schema: credentials } } },
+    responses: {
+      '200': {
+        description: 'The token.',
+        content: { [JSON_TYPE]: { schema: { type: 'object', properties: { token: { type: 'string', readOnly: true } }, required: ['token'] } } },
+      },
+      '400': { description: 'A credential is missing.', content: errorContent('Error') },
+      '401': { description: 'Invalid credentials.', content: errorContent('Error') },
+      '415': responseRef('UnsupportedMediaType'),
+    },
+  };
+}
+
+/** The whole document. Deterministic: the same metadata gives the same document, key for key. */
+export function buildOpenApi(registry: MetadataRegistry, options: BuildOpenApiOptions): OpenApiDocument {
+  const documentation = { ...DEFAULT_DOCUMENTATION, ...options.documentation };
+  const catalog = new SchemaCatalog(registry, options.planOf);
+  const paths: OpenApiDocument['paths'] = {};
+  const prefix = registry.prefix;
+  for (const resource of registry.resources) {
+    for (const operation of resource.operations) {
+      const path = operation.uriTemplate.slice(prefix.length) || '/';
+      const item = (paths[path] ??= {});
+      item[operation.method.toLowerCase()] = buildOperation(operation, resource, { registry, catalog, options });
+    }
+  }
+  if (options.login) (paths[options.login.path] ??= {}).post = loginOperation(options.login);
+  const info: Record<string, unknown> = { title: documentation.title, version: documentation.version };
+  if (documentation.description) info.description = documentation.description;
+  const sorted = Object.fromEntries(Object.keys(catalog.schemas).sort().map((name) => [name, catalog.schemas[name] as JsonSchema]));
+  return {
+    openapi: '3.1.0',
+    info,
+    servers: [{ url: prefix || '/', description: 'This API' }],
+    tags: [
+      ...registry.resources.map((r) => (r.description ? { name: r.name, description: r.description } : { name: r.name })),
+      ...(options.login ? [{ name: 'Login', description: 'Bearer tokens for the operations with an access rule.' }] : []),
+    ],
+    paths,
+    components: {
+      schemas: sorted,
+      responses: RESPONSES,
+      securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from the login route, sent as `Authorization: Bearer <token>`.' } },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The parameters of an operation: its URI variables, the query parameters of its collection's filters (as each
+ * filter's `describe()` lists them) and the pagination parameters its pagination lets clients use.
+ */
+import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { FilterParameter } from '../query/filter.js';
+import type { JsonSchema } from '../schema/input-schema.js';
+
+export type ParameterObject = Record<string, unknown>;
+
+/** The names of the cursor parameters of keyset pagination (`id[gt]`, `id[lt]`). */
+export interface CursorParameterNames {
+  readonly greaterThan: string;
+  readonly lessThan: string;
+}
+
+/** `{id}`, and for subresources the parents' ids, each described by the resource it identifies. */
+export function pathParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
+  const names = [...operation.uriTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return names.map((name) => {
+    const step = operation.subresource?.find((s) => s.variable === name);
+    const owner = step ? step.resource : resource.name;
+    return { name, in: 'path', required: true, description: `The ${owner} identifier.`, schema: { type: 'integer', minimum: 1 } };
+  });
+}
+
+function filterParameter(parameter: FilterParameter): ParameterObject {
+  const { type, enum: values, format } = parameter.schema;
+  const value: JsonSchema = { type };
+  if (values) value.enum = [...values];
+  if (format) value.format = format;
+  const object: ParameterObject = {
+    name: parameter.variable,
+    in: 'query',
+    required: parameter.required,
+    description: parameter.description,
+    schema: parameter.isCollection ? { type: 'array', items: value } : value,
+  };
+  if (parameter.isCollection) {
+    object.style = 'form';
+    object.explode = true;
+  }
+  return object;
+}
+
+/** Every parameter of the resource's filters, in declaration order. */
+export function filterParameters(resource: ResourceMetadata): ParameterObject[] {
+  return resource.filters.flatMap((filter) => filter.describe(resource)).map(filterParameter);
+}
+
+/** The pagination parameters a client may use on this collection operation. */
+export function paginationParameters(operation: OperationMetadata, cursor: CursorParameterNames): ParameterObject[] {
+  const pagination = operation.pagination;
+  if (!pagination) return [];
+  const parameters: ParameterObject[] = [];
+  const mayPaginate = pagination.enabled || pagination.clientEnabled;
+  if (mayPaginate && pagination.cursor) {
+    for (const [name, side] of [[cursor.greaterThan, 'greater'], [cursor.lessThan, 'less']] as const) {
+      parameters.push({ name, in: 'query', required: false, description: `Keyset pagination: the items whose id is ${side} than this one.`, schema: { type: 'integer', minimum: 0 } });
+    }
+  } else if (mayPaginate) {
+    parameters.push({ name: pagination.pageParameterName, in: 'query', required: false, description: 'The collection page number.', schema: { type: 'integer', minimum: 1, default: 1 } });
+  }
+  if (mayPaginate && pagination.clientItemsPerPage) {
+    parameters.push({
+      name: pagination.itemsPerPageParameterName,
+      in: 'query',
+      required: false,
+      description: `The number of items per page (at most ${pagination.maximumItemsPerPage}; larger values are lowered to it).`,
+      schema: { type: 'integer', minimum: 0, default: pagination.itemsPerPage },
+    });
+  }
+  if (pagination.clientEnabled) {
+    parameters.push({ name: pagination.enabledParameterName, in: 'query', required: false, description: 'Turn pagination on or off.', schema: { type: 'boolean' } });
+  }
+  if (mayPaginate && pagination.clientPartial && !pagination.cursor) {
+    parameters.push({ name: pagination.partialParameterName, in: 'query', required: false, description: 'Partial pagination: no count, no first and last page.', schema: { type: 'boolean' } });
+  }
+  return parameters;
+}
