@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { buildMetadata } from './metadata/build-metadata.js';
 import type { ResourceInput } from './metadata/passes/collect-declarations.js';
 import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
+import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
 import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
@@ -50,6 +51,8 @@ export interface ResourceApiOptions {
   readonly bodyLimit?: number;
   /** Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous. */
   readonly security?: SecurityOptions;
+  /** The GraphQL endpoint (on by default at `/graphql`); `false` for none. */
+  readonly graphql?: GraphQLOptions | false;
   /** Titles of the API documents: `{ title, description, version }` (OpenAPI info, Hydra docs, Swagger UI). */
   readonly documentation?: DocumentationOptions;
 }
@@ -120,6 +123,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     },
   });
   configureDocumentation(runtime, options.documentation);
+  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {} });
   await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens });
 }
 

@@ -252,6 +252,8 @@ export interface PaginationDeclaration {
   paginationClientPartial?: boolean;
   /** Cursor (keyset) pagination on the identifier: `?id[lt]=` / `?id[gt]=` pages whose cost does not grow with depth. */
   paginationViaCursor?: { direction: OrderDirection };
+  /** GraphQL: the collection query as a Relay cursor connection (default) or page-based (`page`, `itemsPerPage`). */
+  paginationType?: 'cursor' | 'page';
 }
 
 /** An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). */

@@ -96,6 +96,8 @@ export interface OperationStages {
 export interface PaginationMetadata extends PaginationOptions {
   /** Keyset pagination on the identifier, or null for page numbers. */
   readonly cursor: { readonly direction: OrderDirection } | null;
+  /** GraphQL collection queries: Relay cursor connections, or page-based. */
+  readonly type: 'cursor' | 'page';
 }
 
 /** One step of a subresource path: the parent resource, its to-many field, and the URI variable of its id. */

@@ -4,7 +4,7 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
-import type { Normalizer } from '../serializer/normalize.js';
+import type { Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
 import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Database } from '../state/database.js';
@@ -33,6 +33,10 @@ export interface OperationRequest {
   readonly authorization: string | undefined;
   /** The HTTP method (or `POST` for GraphQL), for access rules that look at the request. */
   readonly method: string;
+  /** A page chosen by the transport (GraphQL's first/after), instead of the query's page parameters. */
+  readonly page?: PageRequest | null;
+  /** A caller already authenticated by the transport (GraphQL authenticates once per request). */
+  readonly caller?: Caller;
 }
 
 /** What the stages return to the transport. */
@@ -54,6 +58,8 @@ export interface Runtime {
   readonly processors: ReadonlyMap<OperationMetadata, StateProcessor>;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
+  /** Items by id (batched reads for embedding and GraphQL relations). */
+  readonly readMany: ReadMany;
   /** Access control, when the plugin has `security` options; null: every caller is anonymous and rules see no user. */
   readonly security: RuntimeSecurity | null;
 }

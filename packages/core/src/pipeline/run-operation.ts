@@ -19,7 +19,8 @@ import { respond } from './stages/respond.js';
 import { validate } from './stages/validate.js';
 import { write } from './stages/write.js';
 
-export async function runOperation(runtime: Runtime, operation: OperationMetadata, request: OperationRequest): Promise<OperationResponse> {
+/** Runs every stage up to the write, and returns the context (GraphQL resolves fields from it). */
+export async function executeOperation(runtime: Runtime, operation: OperationMetadata, request: OperationRequest): Promise<OperationContext> {
   const context: OperationContext = {
     runtime,
     resource: runtime.registry.resource(operation.resource),
@@ -48,5 +49,10 @@ export async function runOperation(runtime: Runtime, operation: OperationMetadat
   await authorizeAfterDeserialize(context);
   if (stages.validate) await validate(context);
   if (stages.write) await write(context);
-  return await respond(context);
+  return context;
+}
+
+/** The whole flow for HTTP: every stage, then serialize and respond. */
+export async function runOperation(runtime: Runtime, operation: OperationMetadata, request: OperationRequest): Promise<OperationResponse> {
+  return respond(await executeOperation(runtime, operation, request));
 }

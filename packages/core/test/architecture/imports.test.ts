@@ -29,8 +29,12 @@ describe('import rules', () => {
     expect(offenders(/^pipeline\//, /^(fastify|graphql|mercurius)|routing\//)).toEqual([]);
   });
 
-  it('lets only routing/, plugin.ts and testing/ import fastify', () => {
-    expect(offenders(/^(?!routing\/|plugin\.ts|testing\/)/, /^fastify/)).toEqual([]);
+  it('lets only the transports (routing/, graphql/), plugin.ts and testing/ import fastify', () => {
+    expect(offenders(/^(?!routing\/|graphql\/|plugin\.ts|testing\/)/, /^fastify/)).toEqual([]);
+  });
+
+  it('keeps graphql and mercurius inside graphql/', () => {
+    expect(offenders(/^(?!graphql\/)/, /^(graphql|mercurius|dataloader)$/)).toEqual([]);
   });
 
   it('lets only state/ talk to the database drivers', () => {

@@ -12,7 +12,7 @@ import type { AccessRuleMetadata, HttpMethod, OperationMetadata, OperationStages
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
   'paginationEnabled', 'paginationItemsPerPage', 'paginationMaximumItemsPerPage', 'paginationClientEnabled',
-  'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor',
+  'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor', 'paginationType',
 ] as const;
 export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups', 'validationGroups'] as const;
 export const SECURITY_KEYS = ['security', 'securityMessage', 'securityPostDenormalize', 'securityPostDenormalizeMessage'] as const;
@@ -58,7 +58,9 @@ export function resolvePagination(global: PaginationOptions, layers: readonly Pa
     partial: pick('paginationPartial') ?? global.partial,
     clientPartial: pick('paginationClientPartial') ?? global.clientPartial,
     cursor: pick('paginationViaCursor') ?? null,
+    type: pick('paginationType') ?? 'cursor',
   };
+  if (resolved.type !== 'cursor' && resolved.type !== 'page') throw new DeclarationError(`${where}: paginationType must be "cursor" or "page".`);
   for (const key of ['itemsPerPage', 'maximumItemsPerPage'] as const) {
     if (!Number.isInteger(resolved[key]) || resolved[key] < 1) throw new DeclarationError(`${where}: pagination ${key} must be a positive integer, ${String(resolved[key])} given.`);
   }

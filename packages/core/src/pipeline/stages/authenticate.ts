@@ -7,6 +7,10 @@ import type { OperationContext } from '../operation-context.js';
 
 export async function authenticate(context: OperationContext): Promise<void> {
   const security = context.runtime.security;
+  if (context.request.caller) {
+    context.caller = context.request.caller;
+    return;
+  }
   if (!security) return;
   context.caller = await security.authenticate(context.request.authorization);
 }

@@ -20,7 +20,8 @@ export function parseParameters(context: OperationContext): void {
       if (parentId === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
       context.parentIds.push(parentId);
     }
-    if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
+    if (request.page !== undefined) context.page = request.page;
+    else if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
     if (operation.method === 'GET') {
       const narrow = context.resource.collectionFilter;
       if (narrow) {

@@ -1,0 +1,67 @@
+/**
+ * GraphQL's side of the operation context: a resolver's arguments → an `OperationRequest`, run through the same
+ * pipeline as REST (`executeOperation`: parameters, access rules, providers, filters, pagination, validation,
+ * processors); errors become GraphQL errors with `extensions.status` (and `extensions.violations`).
+ */
+import mercurius from 'mercurius';
+import { ApiError } from '../errors.js';
+import type { OperationMetadata } from '../metadata/types.js';
+import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
+import { executeOperation } from '../pipeline/run-operation.js';
+import type { QueryParameters } from '../query/filter.js';
+import { toApiError } from '../response/render-error.js';
+import type { Caller } from '../security/access.js';
+import type { PageRequest } from '../state/contracts.js';
+
+const { ErrorWithProps } = mercurius;
+
+/** What every resolver gets: the caller (authenticated once per request) and per-request loaders. */
+export interface GraphQLRequestContext {
+  readonly runtime: Runtime;
+  readonly caller: Caller;
+  /** A bad token: every operation of the request answers it (401). */
+  readonly callerError: ApiError | undefined;
+  readonly log: { error(object: unknown, message: string): void };
+}
+
+/** An error as GraphQL clients of API Platform read it: the message, `extensions.status`, violations when any. */
+export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log']): Error {
+  const { error, unexpected } = toApiError(thrown);
+  if (unexpected) log.error({ err: thrown }, 'unexpected error');
+  const extensions: Record<string, unknown> = { status: error.status, code: error.code };
+  if (error.violations) extensions.violations = error.violations.map(({ propertyPath, message, code }) => ({ propertyPath, message, code }));
+  return new ErrorWithProps(error.message, extensions, error.status);
+}
+
+export interface Execution {
+  readonly operation: OperationMetadata;
+  readonly id?: number;
+  readonly query?: QueryParameters;
+  readonly body?: unknown;
+  readonly page?: PageRequest | null;
+}
+
+/** Runs an operation for a resolver; throws a GraphQL error when the pipeline refuses. */
+export async function execute(context: GraphQLRequestContext, execution: Execution): Promise<OperationContext> {
+  if (context.callerError) throw toGraphQLError(context.callerError, context.log);
+  const { operation } = execution;
+  const request: OperationRequest = {
+    uriVariables: execution.id === undefined ? {} : { id: String(execution.id) },
+    query: execution.query ?? {},
+    rawQuery: '',
+    path: operation.uriTemplate,
+    body: execution.body,
+    contentType: execution.body === undefined ? undefined : operation.kind === 'patch' ? 'application/merge-patch+json' : 'application/json',
+    accept: 'application/json',
+    origin: '',
+    authorization: undefined,
+    method: operation.method,
+    caller: context.caller,
+    ...(execution.page !== undefined ? { page: execution.page } : {}),
+  };
+  try {
+    return await executeOperation(context.runtime, operation, request);
+  } catch (error) {
+    throw toGraphQLError(error, context.log);
+  }
+}

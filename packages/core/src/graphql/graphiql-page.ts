@@ -1,0 +1,61 @@
+/**
+ * GraphiQL for browsers at `GET /graphql`, served from the `graphiql`, `react` and `react-dom` packages installed
+ * with the framework: no CDN, so it works offline too.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+const require = createRequire(import.meta.url);
+
+const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+  'react.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
+};
+
+/** A file of an installed package (its `exports` may not list the file, so resolve the package folder). */
+const packageFile = (pkg: string, file: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), file);
+
+const page = (path: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>GraphiQL</title>
+<link rel="stylesheet" href="${path}/graphiql/graphiql.css">
+<style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+</head>
+<body>
+<div id="graphiql">Loading…</div>
+<script src="${path}/graphiql/react.js"></script>
+<script src="${path}/graphiql/react-dom.js"></script>
+<script src="${path}/graphiql/graphiql.js"></script>
+<script>
+  const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(path)} });
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(GraphiQL, { fetcher }));
+</script>
+</body>
+</html>`;
+
+/** Whether a GET of the endpoint comes from a browser asking for a page (not a query with `?query=`). */
+export const wantsPage = (accept: string | undefined, url: string): boolean => !url.includes('query=') && /text\/html/.test(accept ?? '');
+
+export function registerGraphiQL(app: FastifyInstance, path: string): void {
+  const files = new Map<string, Buffer>();
+  app.get(`${path}/graphiql/:asset`, async (request, reply) => {
+    const name = (request.params as { asset: string }).asset;
+    const asset = ASSETS[name];
+    if (!asset) return reply.code(404).send({ error: 'Not Found' });
+    let content = files.get(name);
+    if (!content) files.set(name, (content = readFileSync(packageFile(asset.pkg, asset.file))));
+    return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=86400').send(content);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url)) {
+      return reply.header('content-type', 'text/html; charset=utf-8').send(page(path));
+    }
+    return undefined;
+  });
+}

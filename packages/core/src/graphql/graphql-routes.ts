@@ -1,0 +1,61 @@
+/**
+ * The GraphQL endpoint: mercurius at `POST /graphql` (and `GET ?query=` for queries), GraphiQL for browsers, the
+ * caller authenticated once per request with the same authenticator as REST, depth and complexity limits,
+ * introspection switchable off. HTTP status 200 with `errors[]`, as API Platform answers.
+ */
+import type { FastifyInstance } from 'fastify';
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import mercurius from 'mercurius';
+import type { Runtime } from '../pipeline/operation-context.js';
+import { toApiError } from '../response/render-error.js';
+import { ANONYMOUS, type Caller } from '../security/access.js';
+import { buildGraphQLSchema } from './build-schema.js';
+import type { GraphQLRequestContext } from './execute.js';
+import { registerGraphiQL } from './graphiql-page.js';
+import { maxComplexityRule } from './limits.js';
+
+export interface GraphQLOptions {
+  /** The endpoint (default `/graphql`). */
+  readonly path?: string;
+  /** The deepest query accepted (default 10). */
+  readonly maxDepth?: number;
+  /** The most fields one query may select (default 1000). */
+  readonly maxComplexity?: number;
+  /** Schema introspection (default true; turn it off in production if you like). */
+  readonly introspection?: boolean;
+  /** GraphiQL for browsers at `GET <path>` (default true). */
+  readonly graphiql?: boolean;
+}
+
+export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions }): Promise<void> {
+  const { runtime } = options;
+  const path = options.graphql.path ?? '/graphql';
+  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
+  const rules = [maxComplexityRule(options.graphql.maxComplexity ?? 1000)];
+  if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
+
+  await app.register(mercurius, {
+    schema: buildGraphQLSchema(runtime.registry),
+    path,
+    graphiql: false,
+    queryDepth: options.graphql.maxDepth ?? 10,
+    validationRules: rules,
+    context: async (request): Promise<GraphQLRequestContext> => {
+      let caller: Caller = ANONYMOUS;
+      let callerError;
+      if (runtime.security) {
+        try {
+          caller = await runtime.security.authenticate(request.headers.authorization);
+        } catch (error) {
+          callerError = toApiError(error).error;
+        }
+      }
+      return { runtime, caller, callerError, log: request.log };
+    },
+    errorFormatter: (execution, context) => {
+      const formatted = mercurius.defaultErrorFormatter(execution, context);
+      // Errors travel in the body; the HTTP status stays 200 when the query ran.
+      return { statusCode: execution.data === undefined && formatted.statusCode >= 400 && formatted.statusCode !== 500 ? formatted.statusCode : 200, response: formatted.response };
+    },
+  });
+}

@@ -1,0 +1,236 @@
+/** GraphQL through real requests: schema, queries, paging, filters, mutations, errors, security, limits; on both databases. */
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, inject, it } from 'vitest';
+import { defineResource, Length, NotBlank, Valid } from '@resource-api/core';
+import { buildTestApp, testDatabases } from '@resource-api/core/testing';
+import { call, useApp } from '../helpers.js';
+import { SECRET } from '../security/fixtures.js';
+
+const User = defineResource({
+  name: 'User',
+  fields: { email: { type: 'string' }, plainPassword: { type: 'password', column: 'password' }, roles: { type: 'string[]', default: ['ROLE_USER'] } },
+  operations: ['post', 'get'],
+});
+const Author = defineResource({
+  name: 'Author',
+  fields: { name: { type: 'string', constraints: [NotBlank()] }, books: { toMany: 'Book', mappedBy: 'author' } },
+  filters: [{ type: 'search', properties: { name: 'exact' } }],
+});
+const Book = defineResource({
+  name: 'Book',
+  fields: {
+    title: { type: 'string', constraints: [NotBlank(), Length({ min: 3 })] },
+    price: { type: 'float', nullable: true },
+    available: { type: 'boolean', default: true },
+    summary: { type: 'text', nullable: true },
+    publishedAt: { type: 'datetime', nullable: true },
+    author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true, constraints: [Valid()] },
+    comments: { toMany: 'Comment', mappedBy: 'book' },
+  },
+  paginationItemsPerPage: 3,
+  paginationMaximumItemsPerPage: 5,
+  filters: [
+    { type: 'search', properties: { title: 'ipartial', 'author.name': 'ipartial' } },
+    { type: 'range', properties: ['price'] },
+    { type: 'boolean', properties: ['available'] },
+    { type: 'exists', properties: ['summary'] },
+    { type: 'order', properties: ['title', 'price'] },
+  ],
+  operations: ['get', 'getCollection', { kind: 'post', security: "is_granted('ROLE_USER')" }, { kind: 'patch', security: "is_granted('ROLE_ADMIN')", securityMessage: 'Admins only.' }, 'delete'],
+});
+const Comment = defineResource({ name: 'Comment', fields: { text: { type: 'string' }, book: { toOne: 'Book', inversedBy: 'comments' } } });
+const Tag = defineResource({ name: 'Tag', fields: { label: { type: 'string' } }, paginationType: 'page', paginationItemsPerPage: 2 });
+
+const security = { jwt: { secret: SECRET }, users: { resource: 'User' } } as const;
+
+async function gql(app: FastifyInstance, query: string, variables: Record<string, unknown> = {}, token?: string) {
+  const response = await call(app, { method: 'POST', url: '/graphql', payload: { query, variables }, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return response;
+}
+
+describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (database) => {
+  const app = useApp(database, { resources: [User, Author, Book, Comment, Tag], security });
+
+  async function tokens() {
+    await call(app(), { method: 'POST', url: '/api/users', payload: { email: 'user@example.com', plainPassword: 'password-1' } });
+    await call(app(), { method: 'POST', url: '/api/users', payload: { email: 'admin@example.com', plainPassword: 'password-1' } });
+    await app().resourceApi.database.knex('user').where('id', 2).update({ roles: JSON.stringify(['ROLE_ADMIN']) });
+    const login = async (email: string) => (await call(app(), { method: 'POST', url: '/api/auth', payload: { email, password: 'password-1' } })).body.token as string;
+    return { user: await login('user@example.com'), admin: await login('admin@example.com') };
+  }
+
+  async function seed(token: string) {
+    const titles = [['Dune', 9, 'Frank Herbert'], ['Emma', 5, 'Jane Austen'], ['Persuasion', 7, 'Jane Austen'], ['Children of Dune', 11, 'Frank Herbert'], ['Ulysses', null, 'James Joyce']] as const;
+    for (const [title, price, name] of titles) {
+      const author = await call(app(), { method: 'GET', url: `/api/authors?name=${encodeURIComponent(name)}` });
+      const existing = author.body['hydra:member'][0]?.['@id'];
+      const response = await gql(app(), 'mutation ($input: createBookInput!) { createBook(input: $input) { book { id } } }', {
+        input: { title, price, author: existing ? { id: existing } : { name }, summary: price && price > 8 ? 'Long.' : null },
+      }, token);
+      expect(response.body.errors, JSON.stringify(response.body.errors)).toBeUndefined();
+    }
+  }
+
+  it('exposes a schema with types, connections, queries and mutations', async () => {
+    const response = await gql(app(), '{ __schema { queryType { fields { name } } mutationType { fields { name } } types { name } } }');
+    const schema = response.body.data.__schema;
+    expect(schema.queryType.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['node', 'book', 'books', 'author', 'authors', 'user', 'tags']));
+    expect(schema.queryType.fields.map((f: { name: string }) => f.name)).not.toContain('users');
+    expect(schema.mutationType.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['createBook', 'updateBook', 'deleteBook', 'createUser']));
+    expect(schema.mutationType.fields.map((f: { name: string }) => f.name)).not.toContain('deleteUser');
+    expect(schema.types.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['Book', 'BookCursorConnection', 'BookEdge', 'BookPageInfo', 'createBookInput', 'createBookPayload', 'BookFilter_price', 'BookFilter_order', 'TagPageConnection']));
+  });
+
+  it('reads an item by IRI with its relations; a missing one is null', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const response = await gql(app(), '{ book(id: "/api/books/1") { id _id title price available author { id name books { totalCount edges { node { title } } } } comments { totalCount } } }');
+    expect(response.body).toEqual({
+      data: {
+        book: {
+          id: '/api/books/1', _id: 1, title: 'Dune', price: 9, available: true,
+          author: { id: '/api/authors/1', name: 'Frank Herbert', books: { totalCount: 2, edges: [{ node: { title: 'Dune' } }, { node: { title: 'Children of Dune' } }] } },
+          comments: { totalCount: 0 },
+        },
+      },
+    });
+    expect((await gql(app(), '{ book(id: "/api/books/99") { id } }')).body).toEqual({ data: { book: null } });
+    expect((await gql(app(), '{ node(id: "/api/authors/2") { id ... on Author { name } } }')).body.data.node).toEqual({ id: '/api/authors/2', name: 'Jane Austen' });
+  });
+
+  it('pages collections as cursor connections, forwards and backwards, with the REST page limits', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const page = async (args: string) => (await gql(app(), `{ books${args ? `(${args})` : ''} { totalCount pageInfo { startCursor endCursor hasNextPage hasPreviousPage } edges { cursor node { _id } } } }`)).body.data.books;
+    const first = await page('');
+    expect(first.totalCount).toBe(5);
+    expect(first.edges.map((e: { node: { _id: number } }) => e.node._id)).toEqual([1, 2, 3]);
+    expect(first.pageInfo).toEqual({ startCursor: 'MA==', endCursor: 'Mg==', hasNextPage: true, hasPreviousPage: false });
+    const next = await page(`first: 3, after: "${first.pageInfo.endCursor}"`);
+    expect(next.edges.map((e: { node: { _id: number } }) => e.node._id)).toEqual([4, 5]);
+    expect(next.pageInfo.hasNextPage).toBe(false);
+    const back = await page(`last: 2, before: "${next.edges[0].cursor}"`);
+    expect(back.edges.map((e: { node: { _id: number } }) => e.node._id)).toEqual([2, 3]);
+    const last = await page('last: 2');
+    expect(last.edges.map((e: { node: { _id: number } }) => e.node._id)).toEqual([4, 5]);
+    // first above the maximum (5) is clamped
+    expect((await page('first: 50')).edges).toHaveLength(5);
+    const tags = await gql(app(), '{ tags(page: 1) { collection { label } paginationInfo { itemsPerPage lastPage totalCount currentPage hasNextPage } } }');
+    expect(tags.body.data.tags.paginationInfo).toEqual({ itemsPerPage: 2, lastPage: 1, totalCount: 0, currentPage: 1, hasNextPage: false });
+  });
+
+  it('takes the declared filters as arguments, in API Platform\'s shapes', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const titles = async (args: string) => (await gql(app(), `{ books(first: 5, ${args}) { edges { node { title } } } }`)).body.data.books.edges.map((e: { node: { title: string } }) => e.node.title);
+    expect(await titles('title: "dune"')).toEqual(['Dune', 'Children of Dune']);
+    expect(await titles('title_list: ["emma", "ulysses"]')).toEqual(['Emma', 'Ulysses']);
+    expect(await titles('author_name: "jane"')).toEqual(['Emma', 'Persuasion']);
+    expect(await titles('price: [{ gte: "7", lt: "11" }]')).toEqual(['Dune', 'Persuasion']);
+    expect(await titles('order: [{ price: "DESC" }], price: [{ gte: "1" }]')).toEqual(['Children of Dune', 'Dune', 'Persuasion', 'Emma']);
+    expect(await titles('exists: [{ summary: true }]')).toEqual(['Dune', 'Children of Dune']);
+    expect(await titles('available: true, order: [{ title: "ASC" }]')).toEqual(['Children of Dune', 'Dune', 'Emma', 'Persuasion', 'Ulysses']);
+    const bad = await gql(app(), '{ books(price: [{ gte: "cheap" }]) { totalCount } }');
+    expect(bad.body.errors[0]).toMatchObject({ message: 'Query parameter "price[gte]": expected a number, "cheap" given.', extensions: { status: 400 } });
+  });
+
+  it('creates with nested inputs, updates only the given fields, deletes', async () => {
+    const { user, admin } = await tokens();
+    const created = await gql(app(), 'mutation { createBook(input: { title: "Dune", author: { name: "Frank Herbert" }, clientMutationId: "c1" }) { book { id title author { name } } clientMutationId } }', {}, user);
+    expect(created.body).toEqual({ data: { createBook: { book: { id: '/api/books/1', title: 'Dune', author: { name: 'Frank Herbert' } }, clientMutationId: 'c1' } } });
+    const updated = await gql(app(), 'mutation { updateBook(input: { id: "/api/books/1", price: 12.5 }) { book { title price } } }', {}, admin);
+    expect(updated.body).toEqual({ data: { updateBook: { book: { title: 'Dune', price: 12.5 } } } });
+    const deleted = await gql(app(), 'mutation { deleteBook(input: { id: "/api/books/1" }) { book { id } } }', {}, admin);
+    expect(deleted.body).toEqual({ data: { deleteBook: { book: { id: '/api/books/1' } } } });
+    expect((await call(app(), { method: 'GET', url: '/api/books/1' })).status).toBe(404);
+    const unknown = await gql(app(), 'mutation { deleteBook(input: { id: "/api/books/99" }) { book { id } } }', {}, admin);
+    expect(unknown.body.errors[0].extensions.status).toBe(404);
+  });
+
+  it('gives the same validation and access answers as REST', async () => {
+    const { user } = await tokens();
+    // validation
+    const rest = await call(app(), { method: 'POST', url: '/api/books', headers: { authorization: `Bearer ${user}` }, payload: { title: 'ab', author: { name: '' } } });
+    const graph = await gql(app(), 'mutation { createBook(input: { title: "ab", author: { name: "" } }) { book { id } } }', {}, user);
+    expect(graph.status).toBe(200);
+    expect(graph.body.data.createBook).toBeNull();
+    expect(graph.body.errors[0].extensions.status).toBe(400);
+    expect(graph.body.errors[0].extensions.violations.map((v: { propertyPath: string; message: string }) => [v.propertyPath, v.message])).toEqual(
+      rest.body.violations.map((v: { propertyPath: string; message: string }) => [v.propertyPath, v.message]),
+    );
+    expect(graph.body.errors[0].message).toBe(rest.body['hydra:description']);
+    // anonymous → 401; a user without the role → 403 with the rule's message
+    const anonymous = await gql(app(), 'mutation { createBook(input: { title: "Dune", author: { name: "F" } }) { book { id } } }');
+    expect(anonymous.body.errors[0].extensions.status).toBe(401);
+    await gql(app(), 'mutation { createBook(input: { title: "Dune", author: { name: "F" } }) { book { id } } }', {}, user);
+    const forbidden = await gql(app(), 'mutation { updateBook(input: { id: "/api/books/1", title: "Dune!" }) { book { id } } }', {}, user);
+    expect(forbidden.body.errors[0]).toMatchObject({ message: 'Admins only.', extensions: { status: 403 } });
+    const restForbidden = await call(app(), { method: 'PATCH', url: '/api/books/1', headers: { authorization: `Bearer ${user}`, 'content-type': 'application/merge-patch+json' }, payload: '{"title":"Dune!"}' });
+    expect(restForbidden.status).toBe(403);
+    expect(restForbidden.body.detail).toBe('Admins only.');
+    // a bad token is a 401 on every operation
+    const bad = await gql(app(), '{ books { totalCount } }', {}, 'not-a-token');
+    expect(bad.body.errors[0].extensions.status).toBe(401);
+  });
+
+  it('loads relations of a whole page in batches, not one query per item', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    for (const [text, book] of [['a', 1], ['b', 2], ['c', 1]] as const) await call(app(), { method: 'POST', url: '/api/comments', payload: { text, book: `/api/books/${book}` } });
+    const queries: string[] = [];
+    const knex = app().resourceApi.database.knex;
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    knex.on('query', listen);
+    const response = await gql(app(), '{ books(first: 5) { edges { node { title author { name } comments { edges { node { text } } } } } } }');
+    knex.off('query', listen);
+    expect(response.body.data.books.edges[0].node).toEqual({ title: 'Dune', author: { name: 'Frank Herbert' }, comments: { edges: [{ node: { text: 'a' } }, { node: { text: 'c' } }] } });
+    // page, count, Book.comments ids (page); authors + their books ids; comments + their ids
+    expect(queries.length).toBeLessThanOrEqual(6);
+  });
+
+  it('limits query depth and complexity, and serves queries over GET', async () => {
+    const deep = await gql(app(), '{ books { edges { node { author { books { edges { node { author { books { edges { node { author { name } } } } } } } } } } } } }');
+    expect(deep.body.errors[0].message).toMatch(/depth/i);
+    const wide = Array.from({ length: 400 }, (_, i) => `b${i}: book(id: "/api/books/1") { id title price }`).join(' ');
+    const complex = await gql(app(), `{ ${wide} }`);
+    expect(complex.body.errors[0].message).toBe('The query is too complex: it selects more than 1000 fields.');
+    const get = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent('{ books { totalCount } }')}` });
+    expect(get.body).toEqual({ data: { books: { totalCount: 0 } } });
+    const mutationByGet = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent('mutation { deleteBook(input: { id: "/api/books/1" }) { book { id } } }')}` });
+    expect(mutationByGet.body.errors ?? mutationByGet.body.data).toBeDefined();
+    expect(mutationByGet.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('serves GraphiQL to browsers from local files', async () => {
+    const page = await app().inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('/graphql/graphiql/graphiql.js');
+    expect(page.body).not.toMatch(/https?:\/\//);
+    for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css']) {
+      const response = await app().inject({ method: 'GET', url: `/graphql/graphiql/${asset}` });
+      expect(response.statusCode, asset).toBe(200);
+      expect(response.body.length, asset).toBeGreaterThan(1000);
+    }
+  });
+
+  it('answers 413 for bodies over 1 MiB', async () => {
+    const response = await app().inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: `{ books { totalCount } } #${'x'.repeat(1024 * 1024)}` }) });
+    expect(response.statusCode).toBe(413);
+  });
+});
+
+describe('GraphQL options', () => {
+  it('turns introspection off, and the endpoint off entirely', async () => {
+    const database = testDatabases(inject('postgresUrl'))[0]!;
+    const Writer = defineResource({ name: 'Writer', fields: { name: { type: 'string' } } });
+    const closed = await buildTestApp({ database, resources: [Writer], graphql: { introspection: false } });
+    const response = await gql(closed, '{ __schema { types { name } } }');
+    expect(response.body.errors[0].message).toMatch(/introspection/i);
+    expect((await gql(closed, '{ writers { totalCount } }')).body).toEqual({ data: { writers: { totalCount: 0 } } });
+    await closed.close();
+    const none = await buildTestApp({ database, resources: [Writer], graphql: false });
+    expect((await none.inject({ method: 'POST', url: '/graphql', payload: { query: '{ writers { totalCount } }' } })).statusCode).toBe(404);
+    await none.close();
+  });
+});
