@@ -46,6 +46,10 @@ export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, Constr
 export { resourceApi } from './plugin.js';
 export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
 
+/** The GraphQL schema built from the metadata, and its SDL. See docs/graphql.md. */
+export { buildGraphQLSchema, printGraphQLSchema } from './graphql/build-schema.js';
+export type { GraphQLOptions } from './graphql/graphql-routes.js';
+
 /** Build the frozen metadata without starting a server (tools, tests, the CLI). */
 export { buildMetadata } from './metadata/build-metadata.js';
 export type { BuildMetadataOptions } from './metadata/build-metadata.js';

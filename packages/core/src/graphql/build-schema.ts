@@ -25,6 +25,7 @@ import {
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
+  printSchema,
 } from 'graphql';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
 import { acceptsNested, writableFields, type WriteMode } from '../schema/input-schema.js';
@@ -152,8 +153,28 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     return { offset, limit };
   }
 
+  /**
+   * Read groups chosen per request by a function (roles, say) cannot shape the schema: the type holds every readable
+   * field, and a field outside the caller's groups resolves to null.
+   */
+  const requestGroups = new WeakMap<GraphQLRequestContext, Map<string, ReadonlySet<string>>>();
+  function inRequestGroups(owner: ResourceMetadata, field: FieldMetadata, context: GraphQLRequestContext): boolean {
+    const operation = operationOf(owner, 'get') ?? operationOf(owner, 'getCollection');
+    const declared = operation?.normalizationGroups;
+    if (typeof declared !== 'function') return true;
+    let byResource = requestGroups.get(context);
+    if (!byResource) requestGroups.set(context, (byResource = new Map()));
+    let groups = byResource.get(owner.name);
+    if (!groups) {
+      groups = new Set(declared({ operation: { kind: operation!.kind as never, resource: owner.name, name: operation!.name }, user: context.caller.user, roles: context.caller.roles }));
+      byResource.set(owner.name, groups);
+    }
+    return field.groups.some((g) => groups!.has(g));
+  }
+
   function fieldConfig(owner: ResourceMetadata, field: FieldMetadata): GraphQLFieldConfig<Entity, GraphQLRequestContext> {
-    const allowed = (entity: Entity, context: GraphQLRequestContext) => !field.security || grantsField(field.security, context.caller, entity);
+    const allowed = (entity: Entity, context: GraphQLRequestContext) =>
+      inRequestGroups(owner, field, context) && (!field.security || grantsField(field.security, context.caller, entity));
     if (field.kind === 'scalar') {
       return {
         type: scalarType(field),
@@ -412,4 +433,9 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
     types: [...objectTypes.values()],
   });
+}
+
+/** The GraphQL schema of the resources as SDL (for clients, code generators and review). */
+export function printGraphQLSchema(registry: MetadataRegistry): string {
+  return printSchema(buildGraphQLSchema(registry));
 }

@@ -220,6 +220,26 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
   });
 });
 
+describe.each(testDatabases(inject('postgresUrl')))('GraphQL field visibility on $name', (database) => {
+  it('resolves fields outside the caller\'s groups (chosen by a function) and fields denied by their rule to null', async () => {
+    const Member = defineResource({
+      name: 'Member',
+      normalizationGroups: ({ roles }) => (roles.includes('ROLE_ADMIN') ? ['public', 'admin'] : ['public']),
+      fields: {
+        name: { type: 'string', groups: ['public'] },
+        salary: { type: 'float', groups: ['admin'] },
+        note: { type: 'string', nullable: true, groups: ['public'], security: 'false' },
+      },
+    });
+    const app = await buildTestApp({ database, resources: [Member] });
+    expect((await call(app, { method: 'POST', url: '/api/members', payload: { name: 'Ann', salary: 100 } })).status).toBe(201);
+    await app.resourceApi.database.knex('member').update({ note: 'secret' });
+    const response = await gql(app, '{ member(id: "/api/members/1") { name salary note } }');
+    expect(response.body).toEqual({ data: { member: { name: 'Ann', salary: null, note: null } } });
+    await app.close();
+  });
+});
+
 describe('GraphQL options', () => {
   it('turns introspection off, and the endpoint off entirely', async () => {
     const database = testDatabases(inject('postgresUrl'))[0]!;
