@@ -13,7 +13,7 @@
  * });
  */
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { resourceApi, type ResourceApiOptions } from '../plugin.js';
 
 export interface TestDatabase {
@@ -45,4 +45,25 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   }
   await app.ready();
   return app;
+}
+
+/** A response of `injectJson`: the status, the headers, the body parsed when it is JSON, and the raw text. */
+export interface JsonResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | number | undefined>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+  readonly text: string;
+}
+
+/** One request through `app.inject()`, with the JSON body parsed: `await injectJson(app, { method: 'GET', url: '/api/books' })`. */
+export async function injectJson(app: FastifyInstance, options: InjectOptions): Promise<JsonResponse> {
+  const response = await app.inject(options);
+  let body: unknown;
+  try {
+    body = response.body === '' ? undefined : JSON.parse(response.body);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, body, text: response.body };
 }

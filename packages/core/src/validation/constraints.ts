@@ -48,12 +48,14 @@ export type Constraint =
 
 export type ConstraintKind = Constraint['kind'];
 
-type Options<K extends ConstraintKind> = Omit<Extract<Constraint, { kind: K }>, 'kind'>;
+/** The constraint declaration of one kind (some declarations share a shape between several kinds). */
+type ConstraintOf<K extends ConstraintKind> = Constraint extends infer C ? (C extends { kind: infer CK } ? (K extends CK ? C & { readonly kind: K } : never) : never) : never;
+type Options<K extends ConstraintKind> = Omit<ConstraintOf<K>, 'kind'>;
 
 const make =
   <K extends ConstraintKind>(kind: K) =>
-  (options: Options<K> = {} as Options<K>): Extract<Constraint, { kind: K }> =>
-    Object.freeze({ kind, ...options }) as Extract<Constraint, { kind: K }>;
+  (options: Options<K> = {} as Options<K>): ConstraintOf<K> =>
+    Object.freeze({ kind, ...options }) as ConstraintOf<K>;
 
 /** Not null, not `''`, not `[]`, not `false` (`allowNull` lets null through). `This value should not be blank.` */
 export const NotBlank = make('NotBlank');

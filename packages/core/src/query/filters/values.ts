@@ -1,5 +1,6 @@
 /** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
 import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
+import { fieldInputSchema } from '../../schema/input-schema.js';
 import { toIriPath } from '../../serializer/iri.js';
 import { invalidParameter } from '../filter.js';
 
@@ -68,20 +69,9 @@ export const isNumeric = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (lea
 export const isTemporal = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'date' || leaf.type === 'datetime');
 export const isText = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
 
+/** The JSON Schema type of one filter value: the field's input type (the same mapping as request bodies). */
 export function schemaOf(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {
-  if (leaf.kind === 'toOne') return { type: 'string', format: 'iri-reference' };
-  switch (leaf.type) {
-    case 'integer':
-      return { type: 'integer' };
-    case 'float':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    default:
-      return { type: 'string' };
-  }
+  const { type, format } = fieldInputSchema(leaf) as { type?: unknown; format?: string };
+  const single = (Array.isArray(type) ? type[0] : type) as 'string' | 'integer' | 'number' | 'boolean' | undefined;
+  return format === undefined ? { type: single ?? 'string' } : { type: single ?? 'string', format };
 }
