@@ -63,12 +63,12 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
       inFlight++;
       lastActivity = Date.now();
     });
-    for (const event of ['requestfinished', 'requestfailed'] as const) {
-      page.on(event, () => {
-        inFlight--;
-        lastActivity = Date.now();
-      });
-    }
+    const done = () => {
+      inFlight--;
+      lastActivity = Date.now();
+    };
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
     await api('/api/authors', { method: 'POST', body: JSON.stringify({ name: 'Ursula K. Le Guin' }) });
     await api('/api/authors', { method: 'POST', body: JSON.stringify({ name: 'Octavia E. Butler' }) });
     await api('/api/books', { method: 'POST', body: JSON.stringify({ title: 'Kindred', author: '/api/authors/2' }) });
