@@ -1,7 +1,9 @@
 /** Authentication and access rules through HTTP, on SQLite and PostgreSQL. */
 import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { SignJWT } from 'jose';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { exportJWK, SignJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
@@ -217,5 +219,23 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
       expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(await token('https://id.example', 'other')) })).status, alg).toBe(401);
       await app.close();
     }
+  });
+
+  it('fetches keys from a JWKS URL', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    const issuer = Fastify();
+    issuer.get('/.well-known/jwks.json', async () => ({ keys: [jwk] }));
+    await issuer.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = issuer.server.address() as AddressInfo;
+    const app = await buildTestApp({ database, resources, security: securityOptions({ jwt: { jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }) });
+    await register(app, 'ann@example.com');
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('1').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(token) })).status).toBe(200);
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('1').setIssuedAt().setExpirationTime('5m').sign(other);
+    expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(forged) })).status).toBe(401);
+    await app.close();
+    await issuer.close();
   });
 });
