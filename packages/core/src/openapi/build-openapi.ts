@@ -19,6 +19,11 @@ export interface DocumentationOptions {
   readonly description?: string;
   /** The version of your API, not of OpenAPI (default `1.0.0`). */
   readonly version?: string;
+  /**
+   * Changes the generated OpenAPI document before it is served (examples, extra descriptions, `x-` extensions):
+   * receives a copy, returns the document to serve. Called once, at start-up.
+   */
+  readonly transformOpenApi?: (document: OpenApiDocument) => OpenApiDocument;
 }
 
 export const DEFAULT_DOCUMENTATION = Object.freeze({ title: 'API', description: '', version: '1.0.0' });

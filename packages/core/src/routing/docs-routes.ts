@@ -51,7 +51,8 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime }): P
   const documentation = { ...DEFAULT_DOCUMENTATION, ...settings.get(runtime) };
   const planOf = runtime.normalizer.plan.bind(runtime.normalizer);
   const login = runtime.security && runtime.security.settings.loginPath !== false ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier } : undefined;
-  const openApi = buildOpenApi(registry, { planOf, cursorParameters: CURSOR_PARAMETERS, documentation, login });
+  const built = buildOpenApi(registry, { planOf, cursorParameters: CURSOR_PARAMETERS, documentation, login });
+  const openApi = documentation.transformOpenApi ? documentation.transformOpenApi(structuredClone(built)) : built;
 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openApi as never } });
   const uiPath = '/docs/ui';

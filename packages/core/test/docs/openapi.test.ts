@@ -197,6 +197,30 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('the OpenAPI document changed by transformOpenApi', () => {
+  const [sqlite] = testDatabases(undefined);
+  const app = useApp(sqlite!, {
+    resources,
+    documentation: {
+      transformOpenApi: (doc) => {
+        const schemas = (doc.components as Doc).schemas;
+        schemas['Novel.create-novel.write'].properties.title.examples = ['The Left Hand of Darkness'];
+        doc.paths['/novels']!.get!.description = 'Every novel, ten by ten.';
+        return doc;
+      },
+    },
+  });
+
+  it('serves the changed document everywhere, still valid', async () => {
+    const json = (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
+    expect(json.components.schemas['Novel.create-novel.write'].properties.title.examples).toEqual(['The Left Hand of Darkness']);
+    expect(json.paths['/novels'].get.description).toBe('Every novel, ten by ten.');
+    expect((await new Validator().validate(json)).valid).toBe(true);
+    expect((await call(app(), { method: 'GET', url: '/api/docs.yaml' })).text).toContain('- The Left Hand of Darkness');
+    expect((await call(app(), { method: 'GET', url: '/api/docs/ui/static/swagger-initializer.js' })).text).toContain('Every novel, ten by ten.');
+  });
+});
+
 describe.each(testDatabases(inject('postgresUrl')))('responses match the documented schemas on $name', (database) => {
   const app = useApp(database, { resources });
 
