@@ -31,7 +31,16 @@ export const DEFAULT_DOCUMENTATION = Object.freeze({ title: 'API', description: 
 /** The name of the bearer JWT security scheme. */
 export const SECURITY_SCHEME = 'JWT';
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
+/** The OpenAPI document: loosely typed where you may change it (`transformOpenApi`). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  paths: Record<string, Record<string, any>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  components: { schemas: Record<string, any>; responses: Record<string, any>; securitySchemes: Record<string, any> };
+  [key: string]: unknown;
+}
 
 export interface BuildOpenApiOptions {
   readonly planOf: PlanOf;
@@ -176,7 +185,7 @@ export function buildOpenApi(registry: MetadataRegistry, options: BuildOpenApiOp
     }
   }
   if (options.login) (paths[options.login.path] ??= {}).post = loginOperation(options.login);
-  const info: Record<string, unknown> = { title: documentation.title, version: documentation.version };
+  const info: OpenApiDocument['info'] = { title: documentation.title, version: documentation.version };
   if (documentation.description) info.description = documentation.description;
   const sorted = Object.fromEntries(Object.keys(catalog.schemas).sort().map((name) => [name, catalog.schemas[name] as JsonSchema]));
   return {

@@ -203,9 +203,8 @@ describe('the OpenAPI document changed by transformOpenApi', () => {
     resources,
     documentation: {
       transformOpenApi: (doc) => {
-        const schemas = (doc.components as Doc).schemas;
-        schemas['Novel.create-novel.write'].properties.title.examples = ['The Left Hand of Darkness'];
-        doc.paths['/novels']!.get!.description = 'Every novel, ten by ten.';
+        doc.components.schemas['Novel.create-novel.write'].properties.title.examples = ['The Left Hand of Darkness'];
+        doc.paths['/novels']!.get.description = 'Every novel, ten by ten.';
         return doc;
       },
     },
