@@ -32,6 +32,11 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
+      documentation: {
+        title: 'Bookshop API',
+        description: 'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
+        version: '1.0.0',
+      },
       security: {
         jwt: { secret: options.jwtSecret, ttl: options.jwtTtl ?? 3600 },
         users: {

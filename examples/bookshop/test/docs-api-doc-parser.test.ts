@@ -39,7 +39,7 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
 
   describe('the Hydra parser (as API Platform Admin uses it)', () => {
     it('finds every collection of the entrypoint as a resource, with its URL and class', () => {
-      expect(hydra.title).toBe('API');
+      expect(hydra.title).toBe('Bookshop API');
       expect(hydra.resources!.map((r) => r.name).sort()).toEqual(collections().map((r) => r.plural).sort());
       for (const declared of collections()) {
         expect(resource(hydra, declared.plural)).toMatchObject({ url: `${base}${declared.collectionPath}`, id: `${base}/api/docs.jsonld#${declared.name}`, title: declared.name });

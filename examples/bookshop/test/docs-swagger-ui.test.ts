@@ -37,7 +37,7 @@ describe('Swagger UI at /api in Chromium', () => {
   });
 
   it('shows the Swagger UI page to a browser, and JSON-LD to everyone else', async () => {
-    expect(await page.title()).toBe('API');
+    expect(await page.title()).toBe('Bookshop API');
     const html = await fetch(`${base}/api`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     for (const accept of ['*/*', 'application/ld+json']) {

@@ -46,6 +46,9 @@ export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, Constr
 export { resourceApi } from './plugin.js';
 export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
 
+/** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
+export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
+
 /** The GraphQL schema built from the metadata, and its SDL. See docs/graphql.md. */
 export { buildGraphQLSchema, printGraphQLSchema } from './graphql/build-schema.js';
 export type { GraphQLOptions } from './graphql/graphql-routes.js';

@@ -16,7 +16,6 @@ import { createTokenService, type TokenService } from './security/jwt.js';
 import type { PaginationOptions } from './query/pagination.js';
 import type { DocumentationOptions } from './openapi/build-openapi.js';
 import { apiRoutes } from './routing/api-routes.js';
-import { configureDocumentation } from './routing/docs-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import type { Entity, StateProcessor, StateProvider } from './state/contracts.js';
@@ -122,9 +121,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       return tokens.sign({ sub: String(user.id), [security.settings.identifier]: user[security.settings.identifier] });
     },
   });
-  configureDocumentation(runtime, options.documentation);
   if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {} });
-  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens });
+  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens, documentation: options.documentation });
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
-import { documentedGroups, type PlanOf, writeModeOf } from './field-access.js';
+import { documentedGroups, type PlanOf, writeModeOf } from '../schema/field-access.js';
 import { type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';
 

@@ -9,8 +9,8 @@
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { buildInputSchema, fieldInputSchema, type JsonSchema, type WriteMode } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
-import { type PlanOf, writableFieldNames } from './field-access.js';
-import { isRequiredField } from './required-fields.js';
+import { type PlanOf, writableFieldNames } from '../schema/field-access.js';
+import { isRequiredField } from '../schema/required-fields.js';
 
 /** The output formats documented for every operation. */
 export type DocumentedFormat = 'jsonld' | 'json';

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
+import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import type { TokenService } from '../security/jwt.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { renderError } from '../response/render-error.js';
@@ -21,6 +22,8 @@ export interface ApiRoutesOptions {
   readonly bodyLimit: number;
   /** Issues login tokens, when security is on. */
   readonly tokens: TokenService | undefined;
+  /** Titles and descriptions of the API documentation. */
+  readonly documentation: DocumentationOptions | undefined;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -82,6 +85,6 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     app.options(local(template), async (_request, reply) => reply.code(204).header('allow', `${allow}, OPTIONS`).send());
   }
 
-  await app.register(docsRoutes, { runtime });
+  await app.register(docsRoutes, { runtime, documentation: options.documentation });
   if (runtime.security && options.tokens) registerLoginRoute(app, { security: runtime.security.settings, tokens: options.tokens, database: runtime.database });
 }

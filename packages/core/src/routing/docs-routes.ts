@@ -25,14 +25,6 @@ const OPENAPI_JSON = 'application/vnd.openapi+json';
 const OPENAPI_YAML = 'application/vnd.openapi+yaml';
 const JSON_DOCUMENT_TYPES = [MEDIA_TYPES.jsonld, MEDIA_TYPES.json];
 
-/** The documentation settings of each API (the plugin's `documentation` option), keyed by its runtime. */
-const settings = new WeakMap<Runtime, DocumentationOptions>();
-
-/** Called by the plugin before the routes are registered. */
-export function configureDocumentation(runtime: Runtime, options: DocumentationOptions | undefined): void {
-  settings.set(runtime, options ?? {});
-}
-
 /** The media type the client prefers among `available`, or a 406 naming them. */
 function negotiate(request: FastifyRequest, available: readonly string[]): string {
   const type = negotiateOutput(request.headers.accept, available);
@@ -45,10 +37,10 @@ function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknow
   return reply.header('content-type', `${negotiate(request, JSON_DOCUMENT_TYPES)}; charset=utf-8`).send(body);
 }
 
-async function documents(app: FastifyInstance, options: { runtime: Runtime }): Promise<void> {
+async function documents(app: FastifyInstance, options: { runtime: Runtime; documentation: DocumentationOptions | undefined }): Promise<void> {
   const { runtime } = options;
   const { registry } = runtime;
-  const documentation = { ...DEFAULT_DOCUMENTATION, ...settings.get(runtime) };
+  const documentation = { ...DEFAULT_DOCUMENTATION, ...options.documentation };
   const planOf = runtime.normalizer.plan.bind(runtime.normalizer);
   const login = runtime.security && runtime.security.settings.loginPath !== false ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier } : undefined;
   const built = buildOpenApi(registry, { planOf, cursorParameters: CURSOR_PARAMETERS, documentation, login });

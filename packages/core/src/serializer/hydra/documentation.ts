@@ -8,11 +8,11 @@
  */
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
-import { readableFieldNames, type PlanOf, writableFieldNames } from '../../openapi/field-access.js';
-import { isRequiredField } from '../../openapi/required-fields.js';
+import { readableFieldNames, type PlanOf, writableFieldNames } from '../../schema/field-access.js';
+import { isRequiredField } from '../../schema/required-fields.js';
 import { docsUrl, entrypointResources } from '../jsonld/context.js';
 import { HYDRA_NS } from '../vocabulary.js';
-import { OPERATION_ACTIONS, OWL_NS, RDF_NS, RDFS_NS, SCALAR_RANGES, SCHEMA_NS, XSD_NS } from './documentation-vocabulary.js';
+import { OPERATION_ACTIONS, OWL_NS, RDF_NS, RDFS_NS, SCALAR_RANGES, SCHEMA_NS, XSD_NS } from '../vocabulary.js';
 
 type Node = Record<string, unknown>;
 

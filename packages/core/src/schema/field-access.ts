@@ -5,7 +5,7 @@
  * be known in advance: such an operation counts as "every readable / writable field".
  */
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import { type WriteMode, writableFields } from '../schema/input-schema.js';
+import { type WriteMode, writableFields } from './input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
 
 /** The normalizer's plan for a resource and read groups (`normalizer.plan`). */
