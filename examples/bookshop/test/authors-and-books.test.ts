@@ -209,9 +209,9 @@ describe.each(databases)('authors and books on $name', (database) => {
   });
 
   it('refuses an author IRI of another type with a violation on author', async () => {
-    const { app } = bookshop();
+    const { app, adminToken } = bookshop();
     await create(app, 'authors', { name: 'Frank Herbert' });
-    await create(app, 'brands', { name: 'Penguin' });
+    await create(app, 'brands', { name: 'Penguin' }, adminToken);
 
     const response = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Dune', author: '/api/brands/1' } });
     expect(response.status).toBe(400);

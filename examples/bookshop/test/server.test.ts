@@ -1,106 +1,58 @@
 /**
  * The compiled server as a person starts it: `node examples/bookshop/dist/main.js` in a child process, reached over
  * real HTTP with fetch, then stopped with SIGTERM. Builds the workspace first (`pnpm -r build`) when the build is
- * missing or older than the sources. Also the settings it reads from the environment.
+ * missing or older than the sources. Started with `JWT_SECRET`, `JWT_TTL` and the first admin (`ADMIN_EMAIL`,
+ * `ADMIN_PASSWORD`) from the environment. Also the settings it reads from the environment.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, DEFAULT_DATABASE_URL, listenAddress } from '../src/config.js';
+import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const mainJs = join(root, 'examples/bookshop/dist/main.js');
-const coreJs = join(root, 'packages/core/dist/index.js');
-
-/** The newest modification time of the .ts files under `dir`. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function buildIsCurrent(): boolean {
-  if (!existsSync(mainJs) || !existsSync(coreJs)) return false;
-  return (
-    statSync(mainJs).mtimeMs >= newestSource(join(root, 'examples/bookshop/src')) &&
-    statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'))
-  );
-}
-
-/** `pnpm -r build`; where pnpm is not on the PATH, the same two compilations with the workspace's TypeScript. */
-async function buildWorkspace(): Promise<void> {
-  const run = promisify(execFile);
-  try {
-    await run('pnpm', ['-r', 'build'], { cwd: root, timeout: 120_000 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    for (const project of ['packages/core', 'examples/bookshop']) {
-      await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: join(root, project), timeout: 120_000 });
-    }
-  }
-}
-
-/** A TCP port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+const ADMIN_EMAIL = 'root@example.com';
+const ADMIN_PASSWORD = 'server-admin-password';
 
 describe('the compiled server started with node', () => {
-  let child: ChildProcess | undefined;
+  let server: Started | undefined;
   let port = 0;
-  let output = '';
-  let exit: Promise<number | null>;
+  const output = () => server?.output() ?? '';
 
   beforeAll(async () => {
-    if (!buildIsCurrent()) await buildWorkspace();
+    await ensureBuilt();
     port = await freePort();
-    child = spawn(process.execPath, [mainJs], {
-      cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: 'sqlite::memory:' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = startNode(mainJs, {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: 'sqlite::memory:',
+      JWT_SECRET: 'a-server-test-secret-that-is-long-enough-0123456789',
+      JWT_TTL: '120',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
     });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    exit = new Promise((resolve) => child!.once('exit', (code) => resolve(code)));
+    const { child } = server;
 
     const deadline = Date.now() + 20_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}:\n${output()}`);
       try {
         await fetch(`http://127.0.0.1:${port}/api`);
         break;
       } catch {
-        if (Date.now() > deadline) throw new Error(`The server did not answer within 20 s:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`The server did not answer within 20 s:\n${output()}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
   }, 150_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exit;
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exit;
     }
   });
 
   it('prints the URL it listens on', () => {
-    expect(output).toContain(`Bookshop API listening on http://127.0.0.1:${port}/api (database: sqlite::memory:)`);
+    expect(output()).toContain(`Bookshop API listening on http://127.0.0.1:${port}/api (database: sqlite::memory:)`);
   });
 
   it('creates an author over HTTP and serves it back', async () => {
@@ -129,16 +81,40 @@ describe('the compiled server started with node', () => {
     expect(await read.json()).toEqual({ ...author, books: ['/api/books/1'] });
   });
 
+  it('creates the admin of ADMIN_EMAIL and ADMIN_PASSWORD, whose token of JWT_TTL seconds writes admin-only resources', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const category = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Books' }) };
+    const anonymous = await fetch(`${base}/api/categories`, category);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+
+    const wrong = await fetch(`${base}/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: 'not the password' }) });
+    expect(wrong.status).toBe(401);
+    const login = await fetch(`${base}/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const { token } = (await login.json()) as { token: string };
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    expect(claims).toEqual({ sub: '1', email: ADMIN_EMAIL, iat: expect.any(Number), exp: expect.any(Number) });
+    expect(claims.exp - claims.iat).toBe(120);
+
+    const created = await fetch(`${base}/api/categories`, { ...category, headers: { ...category.headers, authorization: `Bearer ${token}` } });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual({ '@context': '/api/contexts/Category', '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' });
+    const admin = await fetch(`${base}/api/users/1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await admin.json()) as { roles: string[] }).roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
+  });
+
   it('logs requests with pino as JSON lines', () => {
-    const lines = output.split('\n').filter((line) => line.startsWith('{'));
+    const lines = output().split('\n').filter((line) => line.startsWith('{'));
     const completed = lines.map((line) => JSON.parse(line) as { msg?: string; res?: { statusCode: number } }).filter((entry) => entry.msg === 'request completed');
-    expect(completed.map((entry) => entry.res?.statusCode)).toEqual(expect.arrayContaining([200, 201]));
+    expect(completed.map((entry) => entry.res?.statusCode)).toEqual(expect.arrayContaining([200, 201, 401]));
   });
 
   it('closes gracefully on SIGTERM and exits with 0', async () => {
-    child!.kill('SIGTERM');
-    expect(await exit).toBe(0);
-    expect(output).toContain('closing the server');
+    server!.child.kill('SIGTERM');
+    expect(await server!.exit).toBe(0);
+    expect(output()).toContain('closing the server');
   });
 });
 

@@ -1,6 +1,6 @@
 /** What every client of the bookshop relies on: formats, JSON-LD contexts, the entrypoint, the Link header, errors. */
 import { describe, expect, it } from 'vitest';
-import { call, create, databases, HYDRA_LINK, JSONLD, useBookshop } from './support.js';
+import { bearer, call, create, databases, HYDRA_LINK, JSONLD, useBookshop } from './support.js';
 
 describe.each(databases)('the wire format on $name', (database) => {
   const bookshop = useBookshop(database);
@@ -24,7 +24,7 @@ describe.each(databases)('the wire format on $name', (database) => {
     const author = await call(app, { method: 'GET', url: '/api/authors/1', headers });
     expect(author.body).toEqual({ id: 1, name: 'Frank Herbert', books: ['/api/books/1', '/api/books/2'] });
 
-    const created = await call(app, { method: 'POST', url: '/api/categories', headers, payload: { name: 'Books' } });
+    const created = await call(app, { method: 'POST', url: '/api/categories', headers: { ...headers, ...bearer(bookshop().adminToken) }, payload: { name: 'Books' } });
     expect(created.status).toBe(201);
     expect(created.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(created.body).toEqual({ id: 1, name: 'Books' });
@@ -92,7 +92,7 @@ describe.each(databases)('the wire format on $name', (database) => {
     const responses = [
       await call(app, { method: 'GET', url: '/api/books/1' }),
       await call(app, { method: 'GET', url: '/api/books' }),
-      await call(app, { method: 'POST', url: '/api/brands', payload: { name: 'Penguin' } }),
+      await call(app, { method: 'POST', url: '/api/brands', headers: bearer(bookshop().adminToken), payload: { name: 'Penguin' } }),
       await call(app, { method: 'GET', url: '/api/contexts/Book' }),
       await call(app, { method: 'GET', url: '/api' }),
       await call(app, { method: 'GET', url: '/api/books/404' }),

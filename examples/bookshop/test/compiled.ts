@@ -1,0 +1,104 @@
+/**
+ * The compiled bookshop (`examples/bookshop/dist/`), for the tests that start it as a person does, with node in a
+ * child process. `ensureBuilt()` runs `pnpm -r build` when the build is missing or older than the sources; test files
+ * run in parallel, so the build is taken under a lock file and checked again once the lock is held.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const root = fileURLToPath(new URL('../../..', import.meta.url));
+export const mainJs = join(root, 'examples/bookshop/dist/main.js');
+export const demoJs = join(root, 'examples/bookshop/dist/demo-data.js');
+const coreJs = join(root, 'packages/core/dist/index.js');
+
+/** The newest modification time of the .ts files under `dir`. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  if (!existsSync(mainJs) || !existsSync(demoJs) || !existsSync(coreJs)) return false;
+  const built = Math.min(statSync(mainJs).mtimeMs, statSync(demoJs).mtimeMs);
+  return built >= newestSource(join(root, 'examples/bookshop/src')) && statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'));
+}
+
+/** `pnpm -r build`; where pnpm is not on the PATH, the same two compilations with the workspace's TypeScript. */
+async function buildWorkspace(): Promise<void> {
+  const run = promisify(execFile);
+  try {
+    await run('pnpm', ['-r', 'build'], { cwd: root, timeout: 120_000 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    for (const project of ['packages/core', 'examples/bookshop']) {
+      await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: join(root, project), timeout: 120_000 });
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the workspace unless `dist/` is current; one test file at a time. */
+export async function ensureBuilt(): Promise<void> {
+  if (buildIsCurrent()) return;
+  const lock = join(tmpdir(), `bookshop-build-${Buffer.from(root).toString('base64url').slice(-24)}.lock`);
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock older than the longest build is left over from a killed run.
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 150_000) unlinkSync(lock);
+      if (Date.now() > deadline) throw new Error(`Waited too long for the build lock ${lock}.`);
+      await sleep(250);
+    }
+  }
+  try {
+    if (!buildIsCurrent()) await buildWorkspace();
+  } finally {
+    unlinkSync(lock);
+  }
+}
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Started {
+  readonly child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** The exit code (null when killed by a signal), once the process exited and its output was read. */
+  readonly exit: Promise<number | null>;
+}
+
+/** Starts `node <script>` from the repository root with exactly `env` (plus PATH), collecting its output. */
+export function startNode(script: string, env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { child, output: () => output, exit };
+}
