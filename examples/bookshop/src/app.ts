@@ -60,12 +60,13 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
   return app;
 }
 
-/** Creates the admin user, or gives it the password and ROLE_ADMIN again. */
+/** Creates the admin user, or gives it the password and ROLE_ADMIN again (keeping its other roles). */
 async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
   const { knex } = app.resourceApi.database;
   const password = await hashPassword(admin.password);
-  const roles = JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']);
-  const existing = await knex('user').where('email', admin.email).first('id');
+  const existing = await knex('user').where('email', admin.email).first('id', 'roles');
+  const stored = existing ? ((typeof existing.roles === 'string' ? JSON.parse(existing.roles) : existing.roles) as string[] | null) ?? [] : [];
+  const roles = JSON.stringify([...new Set(['ROLE_USER', ...stored, 'ROLE_ADMIN'])]);
   if (existing) await knex('user').where('id', existing.id).update({ password, roles });
   else await knex('user').insert({ email: admin.email, password, roles, is_company: false });
 }

@@ -537,6 +537,10 @@ describe.each(databases)('security on $name', (database) => {
       expect((await shop().row('article', 1))!.owner_id).toBe(2);
       // Naming herself is fine.
       expect((await send('PATCH', '/api/articles/1', ann.token, { title: 'Still mine', owner: ann.iri })).body).toEqual(article(1, 'Still mine', ann.iri, { body: 'Text.' }));
+      // A PUT that leaves the owner out gives it its default back: the caller.
+      const replaced = await send('PUT', '/api/articles/1', ann.token, { title: 'Replaced' });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toEqual(article(1, 'Replaced', ann.iri));
     });
 
     it('are replaced and patched by their owner only, admins included, with "Only the owner can edit this article."', async () => {

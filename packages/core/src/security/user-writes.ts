@@ -12,19 +12,22 @@ import { storedRoles } from './roles.js';
 export async function completeWrite(options: {
   readonly resource: ResourceMetadata;
   readonly creating: boolean;
+  /** The body applied: a `currentUser: 'default'` relation left out of it (POST, PUT) takes the caller. */
+  readonly body: unknown;
+  /** PUT replaces every writable field: a left-out field goes back to its default, here the caller. */
+  readonly replacing: boolean;
   readonly data: Entity;
   readonly previous: Entity | null;
   readonly caller: Caller;
   readonly security: ResolvedSecurity | null;
 }): Promise<void> {
   const { resource, creating, data, previous, caller, security } = options;
+  const given = (name: string) => options.body !== null && typeof options.body === 'object' && Object.hasOwn(options.body, name);
   for (const field of resource.fields) {
     if (field.kind !== 'toOne' || !field.currentUser) continue;
-    if (creating) {
-      if (field.currentUser === 'always' || data[field.name] === null || data[field.name] === undefined) data[field.name] = caller.user?.id ?? null;
-    } else if (field.currentUser === 'always') {
-      data[field.name] = previous?.[field.name] ?? null;
-    }
+    if (field.currentUser === 'always') data[field.name] = creating ? (caller.user?.id ?? null) : (previous?.[field.name] ?? null);
+    // 'default': the caller unless the body names someone (an explicit null stays null, and is refused as such).
+    else if ((creating || options.replacing) && !given(field.name)) data[field.name] = caller.user?.id ?? null;
   }
   if (!security || security.resource !== resource) return;
   if (creating && security.onRegister) {

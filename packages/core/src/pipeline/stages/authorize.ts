@@ -30,6 +30,8 @@ export async function authorizeAfterRead(context: OperationContext): Promise<voi
 }
 
 export async function authorizeAfterDeserialize(context: OperationContext): Promise<void> {
-  if (!context.operation.stages.deserialize) return;
+  // A body that is already refused (wrong types, bad IRIs, a null where a value is required) is a 400 from the
+  // validate stage, whatever the rule would say of the half-applied state: nothing is written either way.
+  if (!context.operation.stages.deserialize || context.violations.length > 0) return;
   await enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
 }

@@ -21,6 +21,8 @@ export async function deserialize(context: OperationContext): Promise<void> {
   await completeWrite({
     resource: context.resource,
     creating: context.operation.kind === 'post',
+    replacing: context.operation.kind === 'put',
+    body: context.request.body,
     data,
     previous: context.previous,
     caller: context.caller,
