@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
-import { testDatabases, type TestDatabase } from '@resource-api/core/testing';
+import { injectJson as call, testDatabases, type TestDatabase } from '@resource-api/core/testing';
 import { buildBookshop } from '../src/app.js';
 
 declare module 'vitest' {
@@ -102,25 +102,8 @@ export function useBookshop(database: TestDatabase, options: OpenOptions = {}): 
   };
 }
 
-export interface JsonResponse {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | number | undefined>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  readonly body: any;
-  readonly text: string;
-}
-
-/** One request through `inject()`; the body parsed when it is JSON. */
-export async function call(app: FastifyInstance, options: InjectOptions): Promise<JsonResponse> {
-  const response = await app.inject(options);
-  let body: unknown;
-  try {
-    body = response.body === '' ? undefined : JSON.parse(response.body);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.statusCode, headers: response.headers, body, text: response.body };
-}
+/** One request through `inject()`; the body parsed when it is JSON (the framework's test kit). */
+export { injectJson as call, type JsonResponse } from '@resource-api/core/testing';
 
 /** POSTs a JSON body (with `token` as the bearer, when given) and insists on 201; returns the created item. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
