@@ -1,0 +1,67 @@
+/**
+ * The example app with one change, for W4: `GET /api/books` embeds each book's author (`@id`, `@type`, `id`, `name`)
+ * instead of its IRI. The bookshop's Book has no read groups, so it never embeds over REST; this declares Author and
+ * Book again with the public API (plain objects, the same fields, constraints and filters, in the same order) and
+ * gives Book's collection operation a read group that Author's `name` is in (API Platform's embedding rule). Every
+ * other resource, and the security settings, are the bookshop's own.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Length, NotBlank, Valid, defineResource, resourceApi, type ResourceInput } from '@resource-api/core';
+import { resources as bookshopResources } from 'bookshop/dist/app.js';
+import { Author as BookshopAuthor, Book as BookshopBook } from 'bookshop/dist/resources/index.js';
+import { titleOrAuthor } from 'bookshop/dist/resources/book.js';
+
+const EMBED = ['book:collection'];
+
+const Author = defineResource({
+  name: 'Author',
+  description: 'A writer of books.',
+  filters: [{ type: 'order', properties: ['name', 'id'] }, { type: 'search', properties: { name: 'ipartial' } }],
+  fields: {
+    name: { type: 'string', iri: 'https://schema.org/name', groups: EMBED, constraints: [NotBlank()], description: 'The name of the author.' },
+    books: { toMany: 'Book', mappedBy: 'author', subresource: true, description: 'The books this author wrote.' },
+  },
+});
+
+const Book = defineResource({
+  name: 'Book',
+  description: 'A book, written by one author.',
+  filters: [
+    titleOrAuthor,
+    { type: 'order', properties: ['id', 'title'] },
+    { type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } },
+    { type: 'search', properties: { title: 'ipartial' } },
+  ],
+  operations: [{ kind: 'getCollection', normalizationGroups: EMBED }, 'post', 'get', 'put', 'patch', 'delete'],
+  fields: {
+    title: { type: 'string', groups: EMBED, constraints: [NotBlank(), Length({ min: 3 })], description: 'The title of the book.' },
+    author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true, groups: EMBED, constraints: [Valid()], description: 'Who wrote the book.' },
+  },
+});
+
+const resources: ResourceInput[] = bookshopResources.map((resource) =>
+  resource === BookshopAuthor ? Author : resource === BookshopBook ? Book : resource,
+);
+
+/** The same plugin options as `buildBookshop`, with the resources above. */
+export async function buildEmbedApp(options: { database: string; jwtSecret: string }): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  await app.register(resourceApi, {
+    resources,
+    database: options.database,
+    security: {
+      jwt: { secret: options.jwtSecret, ttl: 3600 },
+      users: {
+        resource: 'User',
+        identifier: 'email',
+        password: 'plainPassword',
+        roles: 'roles',
+        onRegister: (user) => {
+          if (user.isCompany === true) user.roles = [...(user.roles as string[]), 'ROLE_COMPANY'];
+        },
+      },
+    },
+  });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,343 @@
+/**
+ * `pnpm bench` (from the repository root): generates the data set, starts the example app, the hand-written
+ * baseline and the floor (each in a child process on 127.0.0.1), checks every target's answers, drives them with wrk
+ * in alternating order for a few rounds, and prints req/s, p50, p99, errors and ratios to the baseline, start-up
+ * times, RSS and SQL statements per request. Results are also written to `bench/var/results/`.
+ *
+ *   --large             1,000,000 books instead of 10,000 (1,000 authors either way)
+ *   --duration <s>      seconds per measurement (default 5), after a warm-up of --warmup <s> (default 1)
+ *   --rounds <n>        rounds over every workload and target (default 2); figures are medians over rounds
+ *   --connections <n>   wrk connections (default 32), --threads <n> wrk threads (default 1)
+ *   --startups <n>      starts of each server to time (default 3; the median is reported, the last one is measured)
+ *   --only W1,W3        some workloads only
+ *   --no-pg             skip W7; --pg <url> the PostgreSQL database (default $BENCH_POSTGRES_URL or
+ *                       postgres://postgres@127.0.0.1:5432/test), used in a schema of its own, dropped at the end
+ */
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import knexFactory from 'knex';
+import pg from 'pg';
+import { type DataTarget, generateData, knexFor, loadData } from './data.js';
+import { type ServerProcess, startServer, whileSampling } from './processes.js';
+import { type Measurement, type Report, renderReport } from './report.js';
+import { countStatements } from './sql-count.js';
+import { type TargetName, type Workload, buildWorkloads } from './workloads.js';
+import { runWrk, wrkVersion } from './wrk.js';
+
+const { values: args } = parseArgs({
+  options: {
+    large: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    threads: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    'no-pg': { type: 'boolean', default: false },
+    startups: { type: 'string', default: '3' },
+    pg: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+
+const SEED = 20240509;
+const AUTHORS = 1000;
+const BOOKS = args.large ? 1_000_000 : 10_000;
+const seconds = Number(args.duration);
+const warmup = Number(args.warmup);
+const rounds = Number(args.rounds);
+const connections = Number(args.connections);
+const threads = Number(args.threads);
+const startups = Math.max(1, Number(args.startups));
+const log = (line: string) => console.log(line);
+
+const wrk = wrkVersion();
+if (!wrk) {
+  console.error('wrk is not installed. On Debian or Ubuntu: sudo apt-get install -y wrk (then run pnpm bench again).');
+  process.exit(1);
+}
+
+const varDir = fileURLToPath(new URL('../var/', import.meta.url));
+const runDir = `${varDir}run-${process.pid}/`;
+mkdirSync(runDir, { recursive: true });
+mkdirSync(`${varDir}results/`, { recursive: true });
+
+const servers = new Map<TargetName, ServerProcess>();
+const sqliteFiles = new Map<TargetName, string>();
+let pgTarget: (DataTarget & { kind: 'postgres' }) | undefined;
+
+/** Stops the servers, drops the PostgreSQL schema, deletes the database copies (and, after a good run, the logs). */
+async function cleanUp(success: boolean): Promise<void> {
+  await Promise.all([...servers.values()].map((server) => server.stop().catch(() => {})));
+  servers.clear();
+  if (pgTarget) {
+    const target = pgTarget;
+    pgTarget = undefined;
+    const knex = knexFactory({ client: 'pg', connection: target.url, pool: { min: 0, max: 1 } });
+    await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [target.schema]).catch((error: unknown) => console.error(`Could not drop schema ${target.schema}:`, error));
+    await knex.destroy();
+  }
+  if (success) rmSync(runDir, { recursive: true, force: true });
+  else for (const file of readdirSync(runDir)) if (/\.db(-wal|-shm|-journal)?$/.test(file)) rmSync(`${runDir}${file}`, { force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the servers and dropping the PostgreSQL schema.`);
+    cleanUp(false).finally(() => process.exit(130));
+  });
+}
+
+const MAX_SECONDS = 60;
+
+/** Waits until the server answers a cheap request quickly twice in a row: the work wrk left behind is done. */
+async function drain(server: ServerProcess, probe: string): Promise<void> {
+  const deadline = performance.now() + 120_000;
+  let quick = 0;
+  while (quick < 2 && performance.now() < deadline) {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${server.port}${probe}`, { signal: AbortSignal.timeout(120_000) });
+    await response.arrayBuffer();
+    quick = performance.now() - started < 50 ? quick + 1 : 0;
+  }
+}
+
+/** Starts a server `--startups` times, keeps the last one, and reports the median start-up time and idle RSS. */
+async function startTimed(options: Parameters<typeof startServer>[0]): Promise<ServerProcess> {
+  const samples: ServerProcess[] = [];
+  for (;;) {
+    const server = await startServer(options);
+    samples.push(server);
+    if (samples.length >= startups) {
+      const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+      return { ...server, startupMs: median(samples.map((s) => s.startupMs)), idleRssMiB: median(samples.map((s) => s.idleRssMiB)), peakRssMiB: server.idleRssMiB };
+    }
+    await server.stop();
+  }
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function fetchResponse(server: ServerProcess, request: ReturnType<Workload['request']>): Promise<{ status: number; body: string; contentType: string }> {
+  const response = await fetch(`http://127.0.0.1:${server.port}${request.path}`, {
+    method: request.method,
+    headers: { accept: 'application/ld+json', ...(request.contentType ? { 'content-type': request.contentType } : {}) },
+    ...(request.body ? { body: request.body } : {}),
+    signal: AbortSignal.timeout(60_000),
+  });
+  return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') ?? '' };
+}
+
+/**
+ * Deletes the books a write workload added on a target, so every measurement reads the same data. Requests wrk had
+ * in flight when it stopped may still be writing: it deletes until nothing new appears for half a second.
+ */
+async function undoWrites(target: TargetName): Promise<void> {
+  const file = sqliteFiles.get(target);
+  if (!file) return;
+  const knex = knexFor({ kind: 'sqlite', file });
+  try {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await knex('book').where('id', '>', BOOKS).delete();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const [left] = await knex('book').where('id', '>', BOOKS).count({ n: '*' });
+      if (Number(left?.n) === 0) return;
+    }
+    throw new Error(`${target} keeps writing books after the load stopped`);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** Checks a target's answer to a workload; throws when it is wrong, so a broken target cannot post a number. */
+async function check(workload: Workload, target: TargetName): Promise<{ status: number; body: string; contentType: string; ms: number }> {
+  const server = servers.get(target);
+  if (!server) throw new Error(`${target} is not running`);
+  const started = performance.now();
+  const response = { ...(await fetchResponse(server, workload.request(target))), ms: 0 };
+  response.ms = performance.now() - started;
+  const problems = workload.check(response.status, response.body);
+  if (workload.writes) await undoWrites(target);
+  if (problems.length > 0) {
+    throw new Error(`${workload.id} on ${target}: the response is wrong, not measuring it.\n  ${problems.join('\n  ')}\n  body: ${response.body.slice(0, 400)}`);
+  }
+  return response;
+}
+
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `at character ${i}: …${JSON.stringify(a.slice(Math.max(0, i - 40), i + 60))} vs …${JSON.stringify(b.slice(Math.max(0, i - 40), i + 60))}`;
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  log(`resource-api bench: ${AUTHORS} authors, ${BOOKS.toLocaleString('en')} books; ${wrk} -t${threads} -c${connections}, ${seconds} s per measurement after ${warmup} s of warm-up, ${rounds} rounds; ${cpus().length} CPUs, Node ${process.version}`);
+
+  const generating = Date.now();
+  const data = generateData({ seed: SEED, authors: AUTHORS, books: BOOKS });
+  log(`Generated the data set (seed ${SEED}) in ${Date.now() - generating} ms.`);
+  let workloads = buildWorkloads(data);
+  if (args.only) {
+    const only = new Set(args.only.split(',').map((id) => id.trim().toUpperCase()));
+    workloads = workloads.filter((w) => only.has(w.id.toUpperCase()) || (only.has('W6') && w.id === 'W4'));
+  }
+  const usePg = !args['no-pg'] && workloads.some((w) => w.id === 'W7') && (await postgresAnswers(args.pg));
+  if (!usePg) {
+    if (workloads.some((w) => w.id === 'W7')) log(args['no-pg'] ? 'W7 skipped (--no-pg).' : `W7 skipped: PostgreSQL does not answer at ${args.pg.replace(/\/\/[^@]*@/, '//')}.`);
+    workloads = workloads.filter((w) => w.id !== 'W7');
+  }
+
+  log('Loading the data (the example app creates the schema, then knex inserts the rows):');
+  const dataFile = `${runDir}data.db`;
+  await loadData({ kind: 'sqlite', file: dataFile }, data, log);
+  if (usePg) {
+    pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
+    await loadData(pgTarget, data, log);
+  }
+  for (const target of ['bookshop', 'bookshop-embed', 'baseline', 'baseline-wal'] as const) {
+    const file = `${runDir}${target}.db`;
+    copyFileSync(dataFile, file);
+    sqliteFiles.set(target, file);
+  }
+
+  log('Counting SQL statements per request (in-process, knex query events):');
+  copyFileSync(dataFile, `${runDir}count-bookshop.db`);
+  copyFileSync(dataFile, `${runDir}count-embed.db`);
+  const statements = await countStatements({ bookshopFile: `${runDir}count-bookshop.db`, embedFile: `${runDir}count-embed.db` });
+  for (const s of statements) log(`  ${s.label}: ${s.statements}`);
+
+  log(`Starting the servers, one at a time (${startups} times each, to time the start-up):`);
+  const needed = new Set(workloads.flatMap((w) => [...w.targets, w.reference.target]));
+  const definitions: [TargetName, string, Record<string, string>][] = [
+    ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
+    ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
+    ['baseline', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline')}` }],
+    ['baseline-wal', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline-wal')}`, BENCH_WAL: '1' }],
+    ...(pgTarget
+      ? ([
+          ['bookshop-pg', 'bookshop.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
+          ['baseline-pg', 'baseline.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
+        ] as [TargetName, string, Record<string, string>][])
+      : []),
+  ];
+  for (const [name, script, env] of definitions) {
+    if (!needed.has(name)) continue;
+    const server = await startTimed({ name, script, env, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
+    servers.set(name, server);
+    log(`  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`);
+  }
+
+  log('Checking every target, and recording the bodies the floor will send:');
+  const recorded: { method: string; route: string; url: string; status: number; contentType: string; body: string }[] = [];
+  const bodyBytes = new Map<string, number>();
+  for (const workload of workloads) {
+    const responses = new Map<TargetName, { status: number; body: string; contentType: string }>();
+    for (const target of workload.targets) {
+      if (target === 'floor') continue;
+      const response = await check(workload, target);
+      responses.set(target, response);
+      bodyBytes.set(`${workload.id} ${target}`, Buffer.byteLength(response.body));
+    }
+    // The floor sends what the baseline sent; for GraphQL, which the baseline does not serve, what the app sent.
+    const source = workload.reference.workload === workload.id ? workload.reference.target : (workload.targets[0] as TargetName);
+    const sourceResponse = responses.get(source);
+    if (!sourceResponse) throw new Error(`${workload.id}: no response of ${source} to give the floor`);
+    const request = workload.request('floor');
+    recorded.push({ method: request.method, route: workload.floorRoute, url: request.path, status: sourceResponse.status, contentType: sourceResponse.contentType, body: sourceResponse.body });
+    // Same workload, same bytes: the app and the baseline must send the same body (ids of new items aside).
+    const app = workload.targets.find((t) => t.startsWith('bookshop'));
+    const baseline = workload.targets.find((t) => t.startsWith('baseline'));
+    if (app && baseline) {
+      const normalize = (body: string) => (workload.writes ? body.replace(/\/api\/books\/\d+|"id":\d+/g, '#') : body);
+      const a = normalize(responses.get(app)?.body ?? '');
+      const b = normalize(responses.get(baseline)?.body ?? '');
+      if (a !== b) log(`  warning: ${workload.id}: ${app} and ${baseline} send different bodies (${a.length} and ${b.length} bytes), ${firstDifference(a, b)}`);
+    }
+    log(`  ${workload.id}: ${[...responses.keys()].map((t) => `${t} ok (${bodyBytes.get(`${workload.id} ${t}`)} bytes)`).join(', ')}`);
+  }
+  const responsesFile = `${runDir}floor-responses.json`;
+  writeFileSync(responsesFile, JSON.stringify(recorded));
+  const floor = await startTimed({ name: 'floor', script: 'floor.js', env: { BENCH_RESPONSES: responsesFile }, probe: '/ready', logFile: `${runDir}floor.log` });
+  servers.set('floor', floor);
+  log(`  floor: pid ${floor.pid}, port ${floor.port}, first 200 after ${floor.startupMs.toFixed(0)} ms, idle RSS ${floor.idleRssMiB.toFixed(1)} MiB`);
+
+  const measurements: Measurement[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    log(`Round ${round} of ${rounds}:`);
+    for (const workload of workloads) {
+      const order = round % 2 === 1 ? workload.targets : [...workload.targets].reverse();
+      let slowest = 0;
+      for (const target of order) {
+        const response = await check(workload, target);
+        if (target === 'floor') bodyBytes.set(`${workload.id} floor`, Buffer.byteLength(response.body));
+        slowest = Math.max(slowest, response.ms);
+      }
+      // With -c32 on a server that runs one query at a time, a request waits for the 31 before it: a measurement
+      // must last a few times that, or slow targets complete nothing. Same duration for every target of a workload.
+      const duration = Math.min(MAX_SECONDS, Math.max(seconds, Math.ceil((3 * connections * slowest) / 1000)));
+      if (duration > seconds) log(`  ${workload.id}: one request takes up to ${slowest.toFixed(0)} ms alone; measuring ${duration} s per target`);
+      for (const target of order) {
+        const server = servers.get(target) as ServerProcess;
+        const request = workload.request(target);
+        if (warmup > 0) await runWrk({ port: server.port, request, seconds: warmup, connections, threads });
+        // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
+        await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+        if (workload.writes) await undoWrites(target);
+        const result = await whileSampling(server, () => runWrk({ port: server.port, request, seconds: duration, connections, threads }));
+        await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+        if (workload.writes) await undoWrites(target);
+        measurements.push({ round, workload: workload.id, target, ...result });
+        log(`  ${workload.id} ${target.padEnd(14)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`);
+      }
+    }
+  }
+
+  const report: Report = {
+    date: startedAt.toISOString(),
+    books: BOOKS,
+    authors: AUTHORS,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? '',
+    node: process.version,
+    wrk: `${wrk} -t${threads} -c${connections}`,
+    seconds,
+    warmup,
+    rounds,
+    workloads: workloads.map((w) => ({ id: w.id, title: w.title, targets: [...w.targets], reference: w.reference })),
+    measurements,
+    bodyBytes: Object.fromEntries(bodyBytes),
+    servers: [...servers.values()].map((s) => ({ name: s.name, startupMs: s.startupMs, idleRssMiB: s.idleRssMiB, peakRssMiB: s.peakRssMiB })),
+    statements: statements.map(({ label, request, statements: n }) => ({ label, request, statements: n })),
+  };
+  const markdown = renderReport(report);
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const base = `${varDir}results/${stamp}-${BOOKS}`;
+  writeFileSync(`${base}.json`, `${JSON.stringify({ ...report, statementsSql: statements }, null, 2)}\n`);
+  writeFileSync(`${base}.md`, markdown);
+  log(`\n${markdown}`);
+  log(`Written to ${base}.md and .json`);
+}
+
+try {
+  await main();
+  await cleanUp(true);
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(message.length > 3000 ? `${message.slice(0, 3000)}…` : message);
+  await cleanUp(false);
+  console.error(`Server logs are kept in ${runDir}`);
+  process.exit(1);
+}

@@ -1,0 +1,178 @@
+/**
+ * The workloads of issue 9, W1 to W7: for each, the request each target gets, the target its ratios are taken
+ * against, and the check run on every target before it is measured (status, number of items, total, first title),
+ * with the expected values computed from the generated data set.
+ */
+import type { DataSet } from './data.js';
+import type { WrkRequest } from './wrk.js';
+
+export type TargetName = 'bookshop' | 'bookshop-embed' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
+
+export interface Workload {
+  readonly id: string;
+  readonly title: string;
+  /** The targets measured, in the order of odd rounds (even rounds go the other way). */
+  readonly targets: readonly TargetName[];
+  /** The measurement every ratio of this workload is taken against (same round). */
+  readonly reference: { readonly workload: string; readonly target: TargetName };
+  readonly request: (target: TargetName) => WrkRequest;
+  /** The floor's route pattern for this workload's request. */
+  readonly floorRoute: string;
+  /** What is wrong with a response (empty when it is right). */
+  readonly check: (status: number, body: string) => string[];
+  /** After a write workload: undo its writes on a target (the runner deletes rows past the data set). */
+  readonly writes?: boolean;
+}
+
+const PAGE_SIZE = 10;
+export const SEARCH_TERM = 'river';
+
+type Json = Record<string, unknown>;
+
+function parse(body: string): Json | undefined {
+  try {
+    return JSON.parse(body) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+function expectEqual(problems: string[], what: string, actual: unknown, expected: unknown): void {
+  if (actual !== expected) problems.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+/** A Hydra collection page: status 200, the number of members, the total, the first member's title (and author name). */
+function collectionCheck(expected: { count: number; total: number; firstTitle: string; firstAuthorName?: string }) {
+  return (status: number, body: string): string[] => {
+    const problems: string[] = [];
+    expectEqual(problems, 'status', status, 200);
+    const json = parse(body);
+    if (!json) return [...problems, 'the body is not JSON'];
+    const members = json['hydra:member'] as Json[] | undefined;
+    expectEqual(problems, 'members', members?.length, expected.count);
+    expectEqual(problems, 'hydra:totalItems', json['hydra:totalItems'], expected.total);
+    expectEqual(problems, 'first title', members?.[0]?.title, expected.firstTitle);
+    if (expected.firstAuthorName !== undefined) expectEqual(problems, 'first author name', (members?.[0]?.author as Json | undefined)?.name, expected.firstAuthorName);
+    return problems;
+  };
+}
+
+export function buildWorkloads(data: DataSet): Workload[] {
+  const total = data.titles.length;
+  const authorName = (bookIndex: number) => data.authors[(data.authorIds[bookIndex] ?? 0) - 1];
+  const page3 = { count: PAGE_SIZE, total, firstTitle: data.titles[2 * PAGE_SIZE] as string };
+
+  const deepPage = Math.floor(total / PAGE_SIZE / 2);
+  const matches = data.titles.filter((title) => title.toLowerCase().includes(SEARCH_TERM)).sort().reverse();
+  const itemId = Math.min(1234, total);
+  const postBody = { title: 'A Book Written During The Bench', author: '/api/authors/7' };
+  const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
+
+  return [
+    {
+      id: 'W1',
+      title: 'collection page 3 with total (`GET /api/books?page=3`)',
+      targets: ['bookshop', 'baseline', 'floor'],
+      reference: { workload: 'W1', target: 'baseline' },
+      request: () => ({ method: 'GET', path: '/api/books?page=3' }),
+      floorRoute: '/api/books',
+      check: collectionCheck(page3),
+    },
+    {
+      id: 'W2',
+      title: `partial title search, ordered by title descending (\`GET /api/books?title=${SEARCH_TERM}&order[title]=desc\`)`,
+      targets: ['bookshop', 'baseline', 'floor'],
+      reference: { workload: 'W2', target: 'baseline' },
+      request: () => ({ method: 'GET', path: `/api/books?title=${SEARCH_TERM}&order%5Btitle%5D=desc` }),
+      floorRoute: '/api/books',
+      check: collectionCheck({ count: Math.min(PAGE_SIZE, matches.length), total: matches.length, firstTitle: matches[0] as string }),
+    },
+    {
+      id: 'W3',
+      title: 'one item (`GET /api/books/{id}`, ids spread over the whole table)',
+      targets: ['bookshop', 'baseline', 'floor'],
+      reference: { workload: 'W3', target: 'baseline' },
+      // Checked on one id; measured over every id (the floor too, so wrk does the same work for each target).
+      request: () => ({ method: 'GET', path: `/api/books/${itemId}`, rotate: { prefix: '/api/books/', max: total } }),
+      floorRoute: '/api/books/:id',
+      check: (status, body) => {
+        const problems: string[] = [];
+        expectEqual(problems, 'status', status, 200);
+        const json = parse(body);
+        expectEqual(problems, 'title', json?.title, data.titles[itemId - 1]);
+        expectEqual(problems, 'author', json?.author, `/api/authors/${String(data.authorIds[itemId - 1])}`);
+        return problems;
+      },
+    },
+    {
+      id: 'W4',
+      title: 'a page of books with the author embedded (`GET /api/books?page=3`, author as `{@id, @type, id, name}`)',
+      targets: ['bookshop-embed', 'baseline', 'floor'],
+      reference: { workload: 'W4', target: 'baseline' },
+      request: (target) => ({ method: 'GET', path: target === 'bookshop-embed' ? '/api/books?page=3' : '/api/books-with-authors?page=3' }),
+      floorRoute: '/api/books-with-authors',
+      check: collectionCheck({ ...page3, firstAuthorName: authorName(2 * PAGE_SIZE) as string }),
+    },
+    {
+      id: 'W5',
+      title: 'POST a book (`POST /api/books`, author by IRI)',
+      targets: ['bookshop', 'baseline-wal', 'baseline', 'floor'],
+      reference: { workload: 'W5', target: 'baseline-wal' },
+      request: () => ({ method: 'POST', path: '/api/books', body: JSON.stringify(postBody), contentType: 'application/ld+json' }),
+      floorRoute: '/api/books',
+      writes: true,
+      check: (status, body) => {
+        const problems: string[] = [];
+        expectEqual(problems, 'status', status, 201);
+        const json = parse(body);
+        expectEqual(problems, 'title', json?.title, postBody.title);
+        expectEqual(problems, 'author', json?.author, postBody.author);
+        if (typeof json?.id !== 'number' || json.id <= total) problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
+        return problems;
+      },
+    },
+    {
+      id: 'W6',
+      title: `GraphQL: a page of books with their authors (\`POST /graphql\`, \`${graphqlQuery}\`); ratio to the baseline's W4`,
+      targets: ['bookshop', 'floor'],
+      reference: { workload: 'W4', target: 'baseline' },
+      request: () => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: graphqlQuery }), contentType: 'application/json' }),
+      floorRoute: '/graphql',
+      check: (status, body) => {
+        const problems: string[] = [];
+        expectEqual(problems, 'status', status, 200);
+        const json = parse(body);
+        if (json?.errors) problems.push(`errors: ${JSON.stringify(json.errors)}`);
+        const books = (json?.data as Json | undefined)?.books as Json | undefined;
+        const edges = books?.edges as { node?: Json }[] | undefined;
+        expectEqual(problems, 'edges', edges?.length, PAGE_SIZE);
+        expectEqual(problems, 'totalCount', books?.totalCount, total);
+        expectEqual(problems, 'first title', edges?.[0]?.node?.title, data.titles[0]);
+        expectEqual(problems, 'first author name', (edges?.[0]?.node?.author as Json | undefined)?.name, authorName(0));
+        return problems;
+      },
+    },
+    ...(total >= 100_000
+      ? [
+          {
+            id: 'W1-deep',
+            title: `a deep page with total (\`GET /api/books?page=${deepPage}\`, offset ${((deepPage - 1) * PAGE_SIZE).toLocaleString('en')}); with 1,000,000 books only`,
+            targets: ['bookshop', 'baseline', 'floor'],
+            reference: { workload: 'W1-deep', target: 'baseline' },
+            request: () => ({ method: 'GET', path: `/api/books?page=${deepPage}` }),
+            floorRoute: '/api/books',
+            check: collectionCheck({ count: PAGE_SIZE, total, firstTitle: data.titles[(deepPage - 1) * PAGE_SIZE] as string }),
+          } satisfies Workload,
+        ]
+      : []),
+    {
+      id: 'W7',
+      title: 'W1 on PostgreSQL',
+      targets: ['bookshop-pg', 'baseline-pg', 'floor'],
+      reference: { workload: 'W7', target: 'baseline-pg' },
+      request: () => ({ method: 'GET', path: '/api/books?page=3' }),
+      floorRoute: '/api/books',
+      check: collectionCheck(page3),
+    },
+  ];
+}
