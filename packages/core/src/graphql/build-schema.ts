@@ -82,13 +82,30 @@ function loaderFor(context: GraphQLRequestContext, resource: ResourceMetadata): 
   if (!byResource) loaders.set(context, (byResource = new Map()));
   let loader = byResource.get(resource.name);
   if (!loader) {
-    const toMany = resource.fields.filter((f) => f.kind === 'toMany').map((f) => f.name);
+    // Items only: the ids of their to-many relations are loaded when a query asks for them (linksLoaderFor).
     loader = new DataLoader(async (ids) => {
-      const found = await context.runtime.readMany(resource, ids, toMany);
+      const found = await context.runtime.readMany(resource, ids, []);
       const byId = new Map(found.map((item) => [item.id!, item]));
       return ids.map((id) => byId.get(id) ?? null);
     });
     byResource.set(resource.name, loader);
+  }
+  return loader;
+}
+
+/** Per-request loaders of the ids a to-many relation holds, for the owners whose items came without them. */
+const linkLoaders = new WeakMap<GraphQLRequestContext, Map<string, DataLoader<number, number[]>>>();
+function linksLoaderFor(context: GraphQLRequestContext, owner: ResourceMetadata, field: string): DataLoader<number, number[]> {
+  let byField = linkLoaders.get(context);
+  if (!byField) linkLoaders.set(context, (byField = new Map()));
+  let loader = byField.get(`${owner.name}.${field}`);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const found = await context.runtime.readMany(owner, ids, [field]);
+      const byId = new Map(found.map((item) => [item.id!, (item[field] as number[] | undefined) ?? []]));
+      return ids.map((id) => byId.get(id) ?? []);
+    });
+    byField.set(`${owner.name}.${field}`, loader);
   }
   return loader;
 }
@@ -203,7 +220,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       args: pagingArgs,
       resolve: async (entity, args, context) => {
         if (!allowed(entity, context)) return null;
-        const ids = (entity[field.name] as number[] | undefined) ?? [];
+        const ids = (entity[field.name] as number[] | undefined) ?? (await linksLoaderFor(context, owner, field.name).load(entity.id!));
         const { offset, limit } = window(args, ids.length, Number.MAX_SAFE_INTEGER, ids.length);
         const items = await loaderFor(context, target).loadMany(ids.slice(offset, offset + limit));
         return toConnection(items.map((item) => (item instanceof Error ? null : item)), offset, ids.length);
