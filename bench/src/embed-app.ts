@@ -5,9 +5,9 @@
  * gives Book's collection operation a read group that Author's `name` is in (API Platform's embedding rule). Every
  * other resource, and the security settings, are the bookshop's own.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { Length, NotBlank, Valid, defineResource, resourceApi, type ResourceInput } from '@resource-api/core';
-import { resources as bookshopResources } from 'bookshop/dist/app.js';
+import type { FastifyInstance } from 'fastify';
+import { Length, NotBlank, Valid, defineResource, type ResourceInput } from '@resource-api/core';
+import { buildBookshop, resources as bookshopResources } from 'bookshop/dist/app.js';
 import { Author as BookshopAuthor, Book as BookshopBook } from 'bookshop/dist/resources/index.js';
 import { titleOrAuthor } from 'bookshop/dist/resources/book.js';
 
@@ -43,25 +43,7 @@ const resources: ResourceInput[] = bookshopResources.map((resource) =>
   resource === BookshopAuthor ? Author : resource === BookshopBook ? Book : resource,
 );
 
-/** The same plugin options as `buildBookshop`, with the resources above. */
-export async function buildEmbedApp(options: { database: string; jwtSecret: string }): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false });
-  await app.register(resourceApi, {
-    resources,
-    database: options.database,
-    security: {
-      jwt: { secret: options.jwtSecret, ttl: 3600 },
-      users: {
-        resource: 'User',
-        identifier: 'email',
-        password: 'plainPassword',
-        roles: 'roles',
-        onRegister: (user) => {
-          if (user.isCompany === true) user.roles = [...(user.roles as string[]), 'ROLE_COMPANY'];
-        },
-      },
-    },
-  });
-  await app.ready();
-  return app;
+/** The bookshop, as `buildBookshop` builds it, with the resources above. */
+export function buildEmbedApp(options: { database: string; jwtSecret: string }): Promise<FastifyInstance> {
+  return buildBookshop({ ...options, resources });
 }

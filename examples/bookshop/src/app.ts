@@ -4,7 +4,7 @@
  * only wires it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { hashPassword, resourceApi } from '@resource-api/core';
+import { hashPassword, type ResourceInput, resourceApi } from '@resource-api/core';
 import { resources } from './resources/index.js';
 
 export { resources };
@@ -22,6 +22,8 @@ export interface BookshopOptions {
   readonly jwtTtl?: number;
   /** Creates this admin, or updates its password, at start. */
   readonly admin?: { readonly email: string; readonly password: string };
+  /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
+  readonly resources?: readonly ResourceInput[];
 }
 
 /** A ready Fastify instance serving the bookshop API under `/api`; the database schema is created when missing. */
@@ -29,7 +31,7 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
   const app = Fastify({ logger: options.logger ?? false });
   try {
     await app.register(resourceApi, {
-      resources,
+      resources: options.resources ?? resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
       documentation: {
