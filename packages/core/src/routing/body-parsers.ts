@@ -1,27 +1,80 @@
 /**
  * Body parsing for the API routes. JSON bodies (`application/json`, `application/ld+json`,
- * `application/merge-patch+json`) go through Fastify's own parser, which refuses `__proto__` and `constructor` keys;
- * an empty one becomes "no body". Any other type is read but left unparsed, so the negotiate stage can answer 415
- * with the list of supported types.
+ * `application/merge-patch+json`) must be UTF-8 (RFC 8259), nested at most `MAX_JSON_DEPTH` levels, and free of
+ * unpaired surrogates; they then go through Fastify's own parser, which refuses `__proto__` and
+ * `constructor.prototype` keys. Each refusal is a 400 before anything runs; an empty body becomes "no body". Any
+ * other type is read but left unparsed, so the negotiate stage can answer 415 with the list of supported types.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
 import { MEDIA_TYPES } from '../serializer/vocabulary.js';
 
 /** Stands for a body of a type the API does not read. */
 export const UNREAD_BODY = Object.freeze({ unread: true });
+
+/**
+ * How deep arrays and objects may nest in a JSON body. Deeper bodies are refused before parsing, so no later step
+ * (validation, the JSON columns, the response) can overflow its stack on them.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether arrays and objects in the JSON text nest deeper than `limit` (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether a parsed JSON value holds a string (value or key) with an unpaired surrogate (`"\ud800"`): valid JSON, but
+ * no database stores it as sent (drivers write U+FFFD instead), so accepting it would change the data silently.
+ */
+export function hasUnpairedSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return !(value as string & { isWellFormed(): boolean }).isWellFormed();
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasUnpairedSurrogate);
+  return Object.entries(value).some(([key, member]) => hasUnpairedSurrogate(key) || hasUnpairedSurrogate(member));
+}
 
 export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     [MEDIA_TYPES.json, MEDIA_TYPES.jsonld, MEDIA_TYPES.mergePatch],
-    { parseAs: 'string', bodyLimit },
+    { parseAs: 'buffer', bodyLimit },
     (request, body, done) => {
-      if ((body as string).trim() === '') {
-        done(null, undefined);
-        return;
+      const bytes = body as Buffer;
+      if (!isUtf8(bytes)) return done(new ApiError('MALFORMED_BODY', 'The request body is not valid UTF-8.'), undefined);
+      const text = bytes.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        return done(new ApiError('MALFORMED_BODY', `The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels).`), undefined);
       }
-      parseJson(request, body as string, done);
+      parseJson(request, text, (error, parsed) => {
+        if (error) return done(error, undefined);
+        if (hasUnpairedSurrogate(parsed)) {
+          return done(new ApiError('MALFORMED_BODY', 'The request body holds a string that is not valid Unicode (an unpaired surrogate).'), undefined);
+        }
+        done(null, parsed);
+      });
     },
   );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => {
