@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
+import type { SqliteConnection } from './knex/statements.js';
 import { postgresDialect, postgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 
@@ -15,6 +16,11 @@ export interface Database {
   readonly dialect: Dialect;
   /** Closes the pool, when this module opened it. */
   close(): Promise<void>;
+  /**
+   * SQLite opened here: the pool's one better-sqlite3 connection (null until knex has opened it), for the statement
+   * runner's prepared statements. Absent on PostgreSQL and for knex instances handed in.
+   */
+  readonly sqliteConnection?: () => SqliteConnection | null;
 }
 
 export interface DatabaseOptions {
@@ -49,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const filename = url.replace(/^sqlite:/, '');
   if (filename === '') throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  let connection: SqliteConnection | null = null;
   const knex = knexFactory({
     client: 'better-sqlite3',
     connection: { filename },
@@ -56,13 +63,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool: {
       min: 1,
       max: 1,
-      afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
-        connection.pragma('foreign_keys = ON');
-        // WAL lets readers run beside a writer and makes each commit far cheaper.
-        if (filename !== ':memory:') connection.pragma('journal_mode = WAL');
-        done(null, connection);
+      afterCreate(created: SqliteConnection & { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        created.pragma('foreign_keys = ON');
+        // WAL lets readers run beside a writer and makes each commit far cheaper. Synchronous stays FULL (the
+        // default): an acknowledged write survives a power cut too.
+        if (filename !== ':memory:') created.pragma('journal_mode = WAL');
+        connection = created;
+        done(null, created);
       },
     },
   });
-  return { knex, dialect: sqliteDialect, close: () => knex.destroy() };
+  return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
 }

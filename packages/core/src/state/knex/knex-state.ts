@@ -16,6 +16,7 @@ import { violation } from '../../validation/violation.js';
 import { uniqueIndexName } from '../schema-sync.js';
 import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
+import { createStatementRunner } from './statements.js';
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
 const CHUNK = 500;
@@ -41,6 +42,7 @@ export interface KnexState {
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
+  const { rows: run } = createStatementRunner(database);
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
     const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
@@ -49,7 +51,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
       for (const ids of chunks([...byId.keys()])) {
-        const rows: { id: number; owner: number }[] = await db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn);
+        const rows = await run<{ id: number; owner: number }>(db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn), db);
         for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
       }
     }
@@ -57,7 +59,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
 
   async function readItem(resource: ResourceMetadata, id: number, db: Knex = database.knex): Promise<Entity | null> {
     const mapper = mapperOf(resource);
-    const row = await db(mapper.table).select(mapper.columns).where('id', id).first();
+    const [row] = await run(db(mapper.table).select(mapper.columns).where('id', id).limit(1), db);
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
@@ -68,8 +70,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const mapper = mapperOf(resource);
     const items: Entity[] = [];
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id');
-      items.push(...rows.map((row: Record<string, unknown>) => mapper.toEntity(row)));
+      const rows = await run(database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'));
+      items.push(...rows.map((row) => mapper.toEntity(row)));
     }
     await loadToMany(mapper, items, database.knex, toMany);
     return items;
@@ -86,9 +88,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function parentsHold(parents: readonly ParentLink[]): Promise<boolean> {
     for (let index = 0; index < parents.length; index++) {
       const parent = parents[index]!;
-      const query = database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).first('p.id');
+      const query = database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).select('p.id').limit(1);
       if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
-      if (!(await query)) return false;
+      if ((await run(query)).length === 0) return false;
     }
     return true;
   }
@@ -106,7 +108,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       return builder;
     };
     const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
-    const countQuery = page && !page.partial ? from().count({ n: '*' }) : undefined;
+    const countQuery = page && !page.partial ? from().count({ n: '*' }).limit(1) : undefined;
     const cursor = page?.cursor ?? null;
     const query = (builder: Knex.QueryBuilder, forCount: boolean) =>
       createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor });
@@ -134,13 +136,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const lookAhead = page && (page.partial || cursor) ? 1 : 0;
     if (page) rowsQuery.limit(page.itemsPerPage + lookAhead).offset(page.offset);
 
-    const [found, total] = await Promise.all([page?.itemsPerPage === 0 ? [] : rowsQuery, countQuery?.first()]);
-    let items = (found as Record<string, unknown>[]).map((row) => mapper.toEntity(row));
+    const [found, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : run(rowsQuery), countQuery ? run<{ n: unknown }>(countQuery) : undefined]);
+    const total = counted?.[0];
+    let items = found.map((row) => mapper.toEntity(row));
     const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
     if (hasMore) items = items.slice(0, page!.itemsPerPage);
     if (backward) items.reverse();
     await loadToMany(mapper, items, knex);
-    const totalItems = total ? Number((total as { n: unknown }).n) : page ? undefined : items.length;
+    const totalItems = total ? Number(total.n) : page ? undefined : items.length;
     return lookAhead > 0 ? { items, totalItems, hasMore } : { items, totalItems };
   }
 
@@ -209,7 +212,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>> {
     const found = new Set<number>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows: { id: number }[] = await database.knex(resource.table).select('id').whereIn('id', part);
+      const rows = await run<{ id: number }>(database.knex(resource.table).select('id').whereIn('id', part));
       for (const row of rows) found.add(Number(row.id));
     }
     return found;
@@ -228,10 +231,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
-    const query = database.knex(mapperOf(resource).table).first('id');
+    const query = database.knex(mapperOf(resource).table).select('id').limit(1);
     for (const { field, value } of values) query.where(field.column, (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value);
     if (exceptId !== undefined) query.whereNot('id', exceptId);
-    return !(await query);
+    return (await run(query)).length === 0;
   };
 
   return { provider, processor, readItem, readMany, existingIds, isUnique };
