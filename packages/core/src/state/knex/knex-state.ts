@@ -18,6 +18,9 @@ import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
 
+/** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
+const TOO_LONG_TO_INDEX = 'This value is too long.';
+
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
 const CHUNK = 500;
 
@@ -42,7 +45,7 @@ export interface KnexState {
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
-  const { rows: run } = createStatementRunner(database);
+  const { rows: run, shaped } = createStatementRunner(database);
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
     const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
@@ -51,7 +54,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
       for (const ids of chunks([...byId.keys()])) {
-        const rows = await run<{ id: number; owner: number }>(db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn), db);
+        const rows = await shaped<{ id: number; owner: number }>(`links ${table}.${ownerColumn} ${ids.length}`, ids, () => db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn), db);
         for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
       }
     }
@@ -59,7 +62,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
 
   async function readItem(resource: ResourceMetadata, id: number, db: Knex = database.knex): Promise<Entity | null> {
     const mapper = mapperOf(resource);
-    const [row] = await run(db(mapper.table).select(mapper.columns).where('id', id).limit(1), db);
+    const [row] = await shaped(`item ${mapper.table}`, [id, 1], () => db(mapper.table).select(mapper.columns).where('id', id).limit(1), db);
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
@@ -70,7 +73,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const mapper = mapperOf(resource);
     const items: Entity[] = [];
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await run(database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'));
+      const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () => database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'));
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
     await loadToMany(mapper, items, database.knex, toMany);
@@ -95,8 +98,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
-  async function readPage(context: StateContext): Promise<CollectionPage | null> {
-    if (context.parents.length > 0 && !(await parentsHold(context.parents))) return null;
+  /** The queries of a page: its rows (filtered, ordered, limited) and, unless partial, its count. */
+  function pageQueries(context: StateContext) {
     const mapper = mapperOf(context.resource);
     const { knex } = database;
     const { page, resource } = context;
@@ -133,16 +136,36 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       for (const { path, direction } of resource.defaultOrder) rows.orderBy(path, direction);
       rowsQuery.orderBy(`${alias}.id`, 'asc');
     }
-    const lookAhead = page && (page.partial || cursor) ? 1 : 0;
-    if (page) rowsQuery.limit(page.itemsPerPage + lookAhead).offset(page.offset);
+    if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
+    return { rowsQuery, countQuery, backward };
+  }
 
-    const [found, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : run(rowsQuery), countQuery ? run<{ n: unknown }>(countQuery) : undefined]);
+  /** Partial and cursor pages read one item more, to know whether a next page exists. */
+  const lookAheadOf = ({ page }: StateContext): number => (page && (page.partial || page.cursor) ? 1 : 0);
+
+  async function readPage(context: StateContext): Promise<CollectionPage | null> {
+    if (context.parents.length > 0 && !(await parentsHold(context.parents))) return null;
+    const mapper = mapperOf(context.resource);
+    const { page } = context;
+    const lookAhead = lookAheadOf(context);
+    let built: ReturnType<typeof pageQueries> | undefined;
+    const queries = () => (built ??= pageQueries(context));
+
+    // An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once.
+    const plain = context.filters.length === 0 && context.parents.length === 0 && !page?.cursor;
+    const shape = plain ? `page ${context.resource.name} ${page ? lookAhead : 'all'}` : null;
+    const rowsBindings = page ? [page.itemsPerPage + lookAhead, page.offset] : [];
+    const readRows = () => (shape ? shaped(`${shape} rows`, rowsBindings, () => queries().rowsQuery) : run(queries().rowsQuery));
+    const hasCount = page !== null && !page.partial;
+    const readCount = () => (shape ? shaped<{ n: unknown }>(`${shape} count`, [1], () => queries().countQuery!) : run<{ n: unknown }>(queries().countQuery!));
+
+    const [found, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : readRows(), hasCount ? readCount() : undefined]);
     const total = counted?.[0];
     let items = found.map((row) => mapper.toEntity(row));
     const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
     if (hasMore) items = items.slice(0, page!.itemsPerPage);
-    if (backward) items.reverse();
-    await loadToMany(mapper, items, knex);
+    if (built?.backward) items.reverse();
+    await loadToMany(mapper, items, database.knex);
     const totalItems = total ? Number(total.n) : page ? undefined : items.length;
     return lookAhead > 0 ? { items, totalItems, hasMore } : { items, totalItems };
   }
@@ -204,6 +227,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
           if (path) throw new ApiError('VALIDATION_FAILED', `${path}: ${MESSAGES.unique.message}`, { violations: [violation(path, MESSAGES.unique.message, MESSAGES.unique.code)] });
           throw new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', { cause: error });
         }
+        if (database.dialect.isIndexRowTooLarge(error)) {
+          // A hostile or careless value too long for the index of a filtered or unique column: a 400, not a 500.
+          const path = indexedPathOf(error, context.resource, data) ?? '';
+          throw new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, { violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)], cause: error });
+        }
         throw error;
       }
     },
@@ -212,7 +240,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>> {
     const found = new Set<number>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await run<{ id: number }>(database.knex(resource.table).select('id').whereIn('id', part));
+      const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () => database.knex(resource.table).select('id').whereIn('id', part));
       for (const row of rows) found.add(Number(row.id));
     }
     return found;
@@ -228,6 +256,22 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       if (text.includes(uniqueIndexName(table, columns)) || text.includes(columns.map((c) => `${table}.${c}`).join(', '))) return names[0];
     }
     return undefined;
+  }
+
+  /**
+   * The field whose filter or unique index (named as schema sync names them) a too-large index row belongs to. When
+   * PostgreSQL does not name the index ("index row requires 10016 bytes"), the indexed field holding the longest text.
+   */
+  function indexedPathOf(error: unknown, resource: ResourceMetadata, data: Entity): string | undefined {
+    const { message, constraint } = error as { message?: string; constraint?: string };
+    const index = constraint ?? /for index "([^"]+)"/.exec(message ?? '')?.[1];
+    const table = mapperOf(resource).table;
+    const indexed = new Set([...resource.filters.flatMap((filter) => filter.indexedPaths ?? []), ...uniqueFieldSets(resource).flat()]);
+    const candidates = resource.fields.filter((f) => f.kind === 'scalar' && indexed.has(f.name));
+    const named = candidates.find((f) => f.kind === 'scalar' && (index === `${table}_${f.column}_index` || index === uniqueIndexName(table, [f.column])));
+    if (named) return named.name;
+    const length = (name: string) => (typeof data[name] === 'string' ? (data[name] as string).length : -1);
+    return candidates.sort((a, b) => length(b.name) - length(a.name)).find((f) => length(f.name) >= 0)?.name;
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {

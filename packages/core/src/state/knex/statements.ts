@@ -29,6 +29,13 @@ interface SqliteStatement {
 export interface StatementRunner {
   /** The rows of a read query built on the database's knex (or on a transaction, then run by knex). */
   rows<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  /**
+   * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
+   * SQL is reused with `bindings`, and `build` is not called. The first compilation is checked: its bindings must be
+   * exactly `bindings`, in order, or the shape is never cached (the query is then built every time, still correct).
+   * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
+   */
+  shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db?: Knex): Promise<T[]>;
 }
 
 /** Enough for every SQL shape a set of resources and filter combinations produces; past it, the cache starts over. */
@@ -37,10 +44,17 @@ const MAX_STATEMENTS = 1000;
 /** What knex's better-sqlite3 client does to bindings, so both paths bind the same values. */
 const toSqlite = (value: unknown): unknown => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
 
+const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
+  compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
+
 export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
   const connectionOf = database.sqliteConnection;
-  if (!connectionOf) return { rows: (query) => query as unknown as Promise<never[]> };
+  if (!connectionOf) {
+    return { rows: (query) => query as unknown as Promise<never[]>, shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]> };
+  }
+  /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
+  const shapes = new Map<string, string | null>();
 
   const cache = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
 
@@ -56,15 +70,39 @@ export function createStatementRunner(database: Database): StatementRunner {
     return prepared;
   }
 
+  const usable = (db: Knex): SqliteConnection | null => {
+    const connection = db === knex ? connectionOf() : null;
+    return connection && connection.open && !connection.inTransaction ? connection : null;
+  };
+
+  function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[]): T[] {
+    if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method: 'select', __knexUid: 'statement-runner' });
+    return statement(connection, sql).all(...bindings.map(toSqlite)) as T[];
+  }
+
+  async function rows<T>(query: Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
+    const connection = usable(db);
+    if (!connection) return (await query) as T[];
+    const { sql, bindings } = query.toSQL().toNative();
+    if (!statement(connection, sql).reader) return (await query) as T[];
+    return execute<T>(connection, sql, bindings);
+  }
+
   return {
-    async rows<T>(query: Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
-      const connection = db === knex ? connectionOf() : null;
-      if (!connection || !connection.open || connection.inTransaction) return (await query) as T[];
-      const { sql, bindings } = query.toSQL().toNative();
-      const prepared = statement(connection, sql);
-      if (!prepared.reader) return (await query) as T[];
-      if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method: 'select', __knexUid: 'statement-runner' });
-      return prepared.all(...bindings.map(toSqlite)) as T[];
+    rows,
+    async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
+      const connection = usable(db);
+      if (!connection) return (await build()) as T[];
+      const cached = shapes.get(shape);
+      if (cached) return execute<T>(connection, cached, bindings);
+      const query = build();
+      if (cached === undefined) {
+        const compiled = query.toSQL().toNative();
+        const reusable = sameBindings(compiled.bindings, bindings) && statement(connection, compiled.sql).reader;
+        if (shapes.size >= MAX_STATEMENTS) shapes.clear();
+        shapes.set(shape, reusable ? compiled.sql : null);
+      }
+      return rows<T>(query, db);
     },
   };
 }
