@@ -17,6 +17,8 @@ export interface Dialect {
   fromDb(type: ScalarType, value: unknown): unknown;
   isForeignKeyViolation(error: unknown): boolean;
   isUniqueViolation(error: unknown): boolean;
+  /** The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit). */
+  isIndexRowTooLarge(error: unknown): boolean;
   /** SQL for a pattern condition on a column (`??` binds the column, `?` the values), with `%` and `_` literal. */
   match(column: string, pattern: MatchPattern): { sql: string; bindings: readonly string[] };
 }

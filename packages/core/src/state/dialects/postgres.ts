@@ -30,6 +30,8 @@ export const postgresDialect: Dialect = {
   },
   isForeignKeyViolation: (error) => code(error) === '23503',
   isUniqueViolation: (error) => code(error) === '23505',
+  // 54000, program_limit_exceeded: "index row size 3016 exceeds btree version 4 maximum 2704 for index ...".
+  isIndexRowTooLarge: (error) => code(error) === '54000' && /index row/i.test((error as Error).message),
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

@@ -34,6 +34,7 @@ export const sqliteDialect: Dialect = {
     code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
     (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
   isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  isIndexRowTooLarge: () => false,
   // SQLite's LIKE ignores case (ASCII only) and `lower()` folds ASCII only: case-insensitive matching covers A-Z.
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
