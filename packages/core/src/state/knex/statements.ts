@@ -96,13 +96,12 @@ export function createStatementRunner(database: Database): StatementRunner {
       const cached = shapes.get(shape);
       if (cached) return execute<T>(connection, cached, bindings);
       const query = build();
-      if (cached === undefined) {
-        const compiled = query.toSQL().toNative();
-        const reusable = sameBindings(compiled.bindings, bindings) && statement(connection, compiled.sql).reader;
-        if (shapes.size >= MAX_STATEMENTS) shapes.clear();
-        shapes.set(shape, reusable ? compiled.sql : null);
-      }
-      return rows<T>(query, db);
+      if (cached === null) return rows<T>(query, db);
+      const compiled = query.toSQL().toNative();
+      const reusable = sameBindings(compiled.bindings, bindings) && statement(connection, compiled.sql).reader;
+      if (shapes.size >= MAX_STATEMENTS) shapes.clear();
+      shapes.set(shape, reusable ? compiled.sql : null);
+      return reusable ? execute<T>(connection, compiled.sql, compiled.bindings) : ((await query) as T[]);
     },
   };
 }
