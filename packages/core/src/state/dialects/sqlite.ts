@@ -35,12 +35,13 @@ export const sqliteDialect: Dialect = {
     (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
   isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   isIndexRowTooLarge: () => false,
-  // SQLite's LIKE ignores case (ASCII only) and `lower()` folds ASCII only: case-insensitive matching covers A-Z.
+  // SQLite's LIKE already ignores case, for ASCII only, as `lower()` would: case-insensitive matching covers A-Z.
+  // Plain `column LIKE ?` also lets the planner read the column from an index and skips two calls per row.
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
     }
     if (caseSensitive) return { sql: '?? GLOB ?', bindings: [column, likePattern(escapeGlob(value), anchor, '*')] };
-    return { sql: "lower(??) LIKE lower(?) ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
+    return { sql: "?? LIKE ? ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
   },
 };
