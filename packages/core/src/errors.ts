@@ -32,6 +32,8 @@ export const ERRORS = define({
   PAYLOAD_TOO_LARGE: { code: 'API_ERR_REQUEST_TOO_LARGE', status: 413, title: 'The request body is larger than the configured limit.' },
   STILL_REFERENCED: { code: 'API_ERR_STATE_STILL_REFERENCED', status: 409, title: 'The item cannot be deleted while other items point at it.' },
   CONFLICT: { code: 'API_ERR_STATE_CONFLICT', status: 409, title: 'The write conflicts with the stored data.' },
+  PRECONDITION_FAILED: { code: 'API_ERR_PRECONDITION_FAILED', status: 412, title: 'If-Match names no current ETag of the item (it changed since), or If-None-Match names one.' },
+  PRECONDITION_REQUIRED: { code: 'API_ERR_PRECONDITION_REQUIRED', status: 428, title: 'The resource requires If-Match on writes and the request has none.' },
   UNAUTHENTICATED: { code: 'API_ERR_SECURITY_UNAUTHENTICATED', status: 401, title: 'The operation needs a user and the request carries no token.' },
   INVALID_TOKEN: { code: 'API_ERR_SECURITY_INVALID_TOKEN', status: 401, title: 'The bearer token is malformed, expired, wrongly signed, or its user is gone.' },
   INVALID_CREDENTIALS: { code: 'API_ERR_SECURITY_INVALID_CREDENTIALS', status: 401, title: 'Login with an unknown identifier or a wrong password.' },

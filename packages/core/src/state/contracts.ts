@@ -93,10 +93,23 @@ export interface StateProvider {
   provide(context: StateContext): Promise<Entity | null | CollectionPage>;
 }
 
+/** What a processor is told: the operation, and the item as read before the write. */
+export interface ProcessContext extends StateContext {
+  /** The item as the read stage loaded it (PUT, PATCH, DELETE), or null. */
+  readonly previous: Entity | null;
+  /**
+   * Lost-update protection (the request's `If-Match` held against this item): write only if the stored item still
+   * equals `expected`, checked atomically with the write, else throw `new ApiError('PRECONDITION_FAILED', …)`. The
+   * built-in processor locks the row in its transaction and compares; a processor of your own should do the same
+   * (or its writes are only as safe as the check made before the write). Undefined: no such condition.
+   */
+  readonly expected?: Entity;
+}
+
 export interface StateProcessor {
   /**
    * Persists `data` (the new state; for DELETE the item read). Returns the stored item as it should be rendered, or
    * nothing for a DELETE.
    */
-  process(data: Entity, context: StateContext & { readonly previous: Entity | null }): Promise<Entity | void>;
+  process(data: Entity, context: ProcessContext): Promise<Entity | void>;
 }

@@ -14,6 +14,7 @@ import { MESSAGES } from '../../validation/messages.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
 import { violation } from '../../validation/violation.js';
 import { uniqueIndexName } from '../schema-sync.js';
+import { assertUnchanged } from './assert-unchanged.js';
 import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
@@ -208,6 +209,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     async process(data, context) {
       try {
         return await database.knex.transaction(async (trx) => {
+          if (context.expected) {
+            // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).
+            const { resource, id, expected } = context;
+            await assertUnchanged({ trx, dialect: database.dialect, resource, table: mapperOf(resource).table, id: id!, expected, reread: () => readItem(resource, id!, trx) });
+          }
           if (context.operation.kind === 'delete') {
             await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
             return undefined;
