@@ -46,6 +46,13 @@ export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, Constr
 export { resourceApi } from './plugin.js';
 export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
 
+/** Production settings of the plugin (CORS, security headers, rate limits, health routes) and request ids. See docs/production.md. */
+export { genRequestId } from './production/request-id.js';
+export type { CorsOptions } from './production/cors.js';
+export type { HealthOptions } from './production/health.js';
+export type { RateLimitOptions, RateLimitRule } from './production/rate-limit.js';
+export type { SecurityHeadersOptions } from './production/security-headers.js';
+
 /** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
 export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
 

@@ -15,6 +15,11 @@ import { resolveSecurity, type SecurityOptions } from './security/config.js';
 import { createTokenService, type TokenService } from './security/jwt.js';
 import type { PaginationOptions } from './query/pagination.js';
 import type { DocumentationOptions } from './openapi/build-openapi.js';
+import type { CorsOptions } from './production/cors.js';
+import type { HealthOptions } from './production/health.js';
+import { registerProductionPlugins } from './production/production-plugins.js';
+import type { RateLimitOptions } from './production/rate-limit.js';
+import type { SecurityHeadersOptions } from './production/security-headers.js';
 import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
@@ -54,6 +59,25 @@ export interface ResourceApiOptions {
   readonly graphql?: GraphQLOptions | false;
   /** Titles of the API documents: `{ title, description, version }` (OpenAPI info, Hydra docs, Swagger UI). */
   readonly documentation?: DocumentationOptions;
+  /**
+   * CORS with @fastify/cors (off by default): its options, e.g. `{ origin: ['https://admin.example.com'] }`; every
+   * API method is allowed and `Link`, `Location`, `ETag` are exposed unless you say otherwise. See docs/production.md.
+   */
+  readonly cors?: CorsOptions | false;
+  /**
+   * Security headers with @fastify/helmet (on by default): `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
+   * HSTS, a Content-Security-Policy under which Swagger UI and GraphiQL still run; helmet options merge over these.
+   */
+  readonly securityHeaders?: SecurityHeadersOptions | boolean;
+  /**
+   * Rate limiting with @fastify/rate-limit (off by default): `{ max, timeWindow, perUser, redis, routes }`; over the
+   * limit a 429 `API_ERR_RATE_LIMITED` with `Retry-After`. See docs/production.md.
+   */
+  readonly rateLimit?: RateLimitOptions | false;
+  /** `GET /health` (liveness) and `GET /health/ready` (the database answers `select 1`), on by default; `false` for none. */
+  readonly health?: HealthOptions | false;
+  /** The response header that echoes the request id (default `x-request-id`); `false` for none. */
+  readonly requestIdHeader?: string | false;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -120,6 +144,13 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       if (!security || !tokens) throw new Error('issueToken needs the security options.');
       return tokens.sign({ sub: String(user.id), [security.settings.identifier]: user[security.settings.identifier] });
     },
+  });
+  await registerProductionPlugins(app, options, {
+    registry,
+    database,
+    tokens,
+    loginPath: security && security.settings.loginPath !== false ? security.settings.loginPath : undefined,
+    graphql: options.graphql === false ? undefined : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
   });
   if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {} });
   await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens, documentation: options.documentation });

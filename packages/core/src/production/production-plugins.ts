@@ -1,0 +1,51 @@
+/**
+ * The production concerns the plugin sets up before the API's routes, in this order: the request id echo, the health
+ * routes, CORS, security headers, rate limiting. Each lives in its own file of this folder; docs/production.md
+ * describes the options.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { MetadataRegistry } from '../metadata/types.js';
+import type { TokenService } from '../security/jwt.js';
+import type { Database } from '../state/database.js';
+import { type CorsOptions, registerCors } from './cors.js';
+import { type HealthOptions, registerHealthRoutes } from './health.js';
+import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
+import { REQUEST_ID_HEADER, registerRequestIdEcho } from './request-id.js';
+import { registerSecurityHeaders, type SecurityHeadersOptions } from './security-headers.js';
+
+export interface ProductionOptions {
+  readonly cors?: CorsOptions | false;
+  readonly securityHeaders?: SecurityHeadersOptions | boolean;
+  readonly rateLimit?: RateLimitOptions | false;
+  readonly health?: HealthOptions | false;
+  readonly requestIdHeader?: string | false;
+}
+
+export interface ProductionContext {
+  readonly registry: MetadataRegistry;
+  readonly database: Database;
+  readonly tokens: TokenService | undefined;
+  /** The login route's path under the prefix, when it is on. */
+  readonly loginPath: string | undefined;
+  /** The GraphQL endpoint, when it is on, and whether it serves GraphiQL. */
+  readonly graphql: { readonly path: string; readonly graphiql: boolean } | undefined;
+}
+
+export async function registerProductionPlugins(app: FastifyInstance, options: ProductionOptions, context: ProductionContext): Promise<void> {
+  const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
+  if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);
+  if (options.health !== false) registerHealthRoutes(app, { database: context.database, prefix: context.registry.prefix, health: options.health ?? {} });
+  if (options.cors) await registerCors(app, options.cors);
+  if (options.securityHeaders !== false) {
+    const graphiqlPath = context.graphql?.graphiql ? context.graphql.path : undefined;
+    await registerSecurityHeaders(app, { headers: options.securityHeaders === true || options.securityHeaders === undefined ? {} : options.securityHeaders, graphiqlPath });
+  }
+  if (options.rateLimit) {
+    await registerRateLimit(app, options.rateLimit, {
+      registry: context.registry,
+      tokens: context.tokens,
+      loginPath: context.loginPath,
+      graphqlPath: context.graphql?.path,
+    });
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Security headers (@fastify/helmet, on by default) on every kind of response: operations, errors, the documents,
+ * Swagger UI, GraphiQL, the health routes; the CSP lets GraphiQL's inline start-up script run on its page only.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, testDatabases } from '@resource-api/core/testing';
+import { Author, Book } from '../fixtures.js';
+import { call, useApp } from '../helpers.js';
+
+const [sqlite] = testDatabases(undefined);
+const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+describe('security headers by default', () => {
+  const app = useApp(sqlite!, { resources: [Author, Book] });
+
+  it('sends nosniff, DENY framing, HSTS and no X-Powered-By on operations, errors, documents and health routes', async () => {
+    await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'Ursula K. Le Guin' } });
+    const requests = [
+      { method: 'GET', url: '/api/authors/1' },
+      { method: 'GET', url: '/api/authors/999' },
+      { method: 'POST', url: '/api/authors', payload: '{not json', headers: { 'content-type': 'application/json' } },
+      { method: 'GET', url: '/api/docs.jsonld' },
+      { method: 'GET', url: '/api/contexts/Author' },
+      { method: 'GET', url: '/health' },
+      { method: 'GET', url: '/nowhere' },
+    ] as const;
+    for (const request of requests) {
+      const response = await call(app(), request);
+      const where = `${request.method} ${request.url} → ${response.status}`;
+      expect(response.headers['x-content-type-options'], where).toBe('nosniff');
+      expect(response.headers['x-frame-options'], where).toBe('DENY');
+      expect(response.headers['strict-transport-security'], where).toBe('max-age=31536000; includeSubDomains');
+      expect(response.headers['referrer-policy'], where).toBe('no-referrer');
+      expect(response.headers['x-powered-by'], where).toBeUndefined();
+      expect(response.headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it("gives Swagger UI a policy of the API's own scripts, which is where all of its files come from", async () => {
+    const page = await call(app(), { method: 'GET', url: '/api', headers: { accept: HTML } });
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    // Every script of the page is a file of the API: allowed by 'self'.
+    const scripts = [...page.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/src="\/api\/docs\/ui\/static\//);
+      expect(body!.trim()).toBe('');
+    }
+    const bundle = await app().inject({ method: 'GET', url: '/api/docs/ui/static/swagger-ui-bundle.js' });
+    expect(bundle.statusCode).toBe(200);
+  });
+
+  it("allows GraphiQL's inline start-up script on the GraphiQL page, and nowhere else", async () => {
+    const page = await call(app(), { method: 'GET', url: '/graphql', headers: { accept: HTML } });
+    expect(page.text).toContain('GraphiQL.createFetcher');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline';");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+
+    const query = await call(app(), { method: 'GET', url: '/graphql?query=%7B__typename%7D', headers: { accept: HTML } });
+    expect(query.headers['content-security-policy']).toContain("script-src 'self';");
+    const asset = await call(app(), { method: 'GET', url: '/graphql/graphiql/graphiql.js' });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-security-policy']).toContain("script-src 'self';");
+    const api = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept: HTML } });
+    expect(api.headers['content-security-policy']).toContain("script-src 'self';");
+  });
+});
+
+describe('the securityHeaders option', () => {
+  it('turns every security header off with false', async () => {
+    const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], securityHeaders: false });
+    try {
+      const response = await call(app, { method: 'GET', url: '/api/authors' });
+      expect(response.status).toBe(200);
+      for (const header of ['x-content-type-options', 'x-frame-options', 'content-security-policy', 'strict-transport-security']) {
+        expect(response.headers[header], header).toBeUndefined();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('merges helmet options over the defaults, key by key', async () => {
+    const app = await buildTestApp({
+      database: sqlite!,
+      resources: [Author, Book],
+      securityHeaders: { referrerPolicy: { policy: 'same-origin' }, strictTransportSecurity: false },
+    });
+    try {
+      const response = await call(app, { method: 'GET', url: '/api/authors' });
+      expect(response.headers['referrer-policy']).toBe('same-origin');
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    } finally {
+      await app.close();
+    }
+  });
+});
