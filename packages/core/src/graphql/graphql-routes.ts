@@ -25,6 +25,8 @@ export interface GraphQLOptions {
   readonly introspection?: boolean;
   /** GraphiQL for browsers at `GET <path>` (default true). */
   readonly graphiql?: boolean;
+  /** Compile a query with graphql-jit once it has run this many times (default 1: from its second run); 0 never. */
+  readonly jit?: number;
 }
 
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions }): Promise<void> {
@@ -39,6 +41,9 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     path,
     graphiql: false,
     queryDepth: options.graphql.maxDepth ?? 10,
+    // A query seen before runs through graphql-jit's compiled executor (mercurius keeps them per query text): the
+    // resolvers and so the pipeline are the same, graphql-js's generic walk of the selection set is not.
+    jit: options.graphql.jit ?? 1,
     validationRules: rules,
     context: async (request): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;

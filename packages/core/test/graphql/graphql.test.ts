@@ -188,6 +188,33 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     expect(queries.length).toBeLessThanOrEqual(6);
   });
 
+  it('answers a query seen before (compiled by graphql-jit) exactly as the first time, errors included', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const queries = [
+      '{ books(first: 2, order: [{ title: "DESC" }]) { totalCount edges { cursor node { id _id title price available publishedAt author { name } comments { totalCount } } } pageInfo { hasNextPage endCursor } } }',
+      '{ book(id: "/api/books/1") { title author { name books { edges { node { title } } } } } }',
+      '{ book(id: "/api/books/999") { title } }',
+      '{ books(price: { gte: "cheap" }) { totalCount } }',
+      '{ books(title: "dune", exists: [{ summary: true }]) { edges { node { title summary } } } }',
+      '{ tags(page: 1) { collection { label } paginationInfo { totalCount lastPage } } }',
+    ];
+    for (const query of queries) {
+      const answer = async () => {
+        const { status, body } = await gql(app(), query);
+        return { status, body };
+      };
+      const first = await answer();
+      expect(first.body.data ?? first.body.errors).toBeTruthy();
+      for (let run = 0; run < 2; run++) expect(await answer(), query).toEqual(first);
+    }
+    // A variable changes the answer of the compiled query as it would the first one.
+    const byTitle = 'query ($title: String) { books(title: $title) { totalCount } }';
+    expect((await gql(app(), byTitle, { title: 'dune' })).body.data.books.totalCount).toBe(2);
+    expect((await gql(app(), byTitle, { title: 'emma' })).body.data.books.totalCount).toBe(1);
+    expect((await gql(app(), byTitle, { title: 'dune' })).body.data.books.totalCount).toBe(2);
+  });
+
   it('limits query depth and complexity, and serves queries over GET', async () => {
     const deep = await gql(app(), '{ books { edges { node { author { books { edges { node { author { books { edges { node { author { name } } } } } } } } } } } } }');
     expect(deep.body.errors[0].message).toMatch(/depth/i);
