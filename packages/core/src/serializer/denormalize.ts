@@ -199,6 +199,13 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
     for (const field of fields) {
       const value = values[field.name];
+      // RFC 3339 has a year 0000; PostgreSQL's date type has not (it would be a 500 there, and stored on SQLite).
+      if (field.kind === 'scalar' && field.type === 'date' && typeof value === 'string' && value.startsWith('0000')) {
+        violations.push(violation(prefix + field.name, 'This value is not a valid date.', VIOLATION_CODES.date));
+        delete values[field.name];
+        failed.add(field.name);
+        continue;
+      }
       if (field.kind !== 'scalar' || field.type !== 'datetime' || typeof value !== 'string') continue;
       const date = new Date(value);
       // RFC 3339 allows what JavaScript cannot represent (a leap second, 23:59:60): refused, not a 500.

@@ -119,6 +119,24 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
     expect(await stored()).toEqual([]);
   });
 
+  it('stores date-times in the year 0 (1 BC) exactly, and refuses dates in it with 400 (PostgreSQL has no date there)', async () => {
+    const cases: [string, string][] = [['writtenAt', '0000-01-01T00:00:00Z'], ['writtenAt', '0000-12-31T23:59:59-01:00'], ['dueOn', '0000-01-01'], ['dueOn', '0000-02-29']];
+    const statuses: number[] = [];
+    for (const [field, value] of cases) {
+      const response = await post(JSON.stringify({ title: 'T', [field]: value }));
+      expect([201, 400], `${field} ${value}: ${response.text.slice(0, 200)}`).toContain(response.status);
+      statuses.push(response.status);
+      if (response.status === 400) {
+        expect(response.body.violations[0].propertyPath).toBe(field);
+        continue;
+      }
+      const read = await call(app(), { method: 'GET', url: response.body['@id'] });
+      if (field === 'dueOn') expect(read.body.dueOn).toBe(value);
+      else expect(new Date(read.body.writtenAt).getTime()).toBe(new Date(value).getTime());
+    }
+    expect(statuses).toEqual([201, 201, 400, 400]);
+  });
+
   it('stores dates at the edges of the calendar exactly', async () => {
     for (const [writtenAt, dueOn] of [['0001-01-01T00:00:00Z', '0001-01-01'], ['9999-12-31T23:59:59.999Z', '9999-12-31'], ['1970-01-01T00:00:00Z', '2024-02-29']]) {
       const response = await post(JSON.stringify({ title: 'T', writtenAt, dueOn }));

@@ -1,19 +1,42 @@
 /**
  * Stage 2, parameters. Reads the URI variables and the query string; writes `context.id`, `context.page` and the
  * parsed `context.filters`. Throws 404 for an id that cannot exist (not a positive integer in range), 400 for invalid
- * pagination or filter values.
+ * pagination or filter values, and for query strings no filter should have to meet: a value longer than
+ * `MAX_QUERY_VALUE_LENGTH`, a parameter given more than `MAX_QUERY_VALUES` times, the NUL character.
  */
 import { ApiError } from '../../errors.js';
 import { defineFilter } from '../../query/filter.js';
 import { resolvePage } from '../../query/pagination.js';
 import { parseId } from '../../serializer/iri.js';
 import { findNul } from '../../serializer/nul-character.js';
-import type { OperationContext } from '../operation-context.js';
+import type { OperationContext, OperationRequest } from '../operation-context.js';
+
+/**
+ * The longest query parameter value accepted. Longer than any URL a server takes over HTTP (Node's header limit is
+ * 16 KiB), and short enough that an escaped pattern stays within SQLite's LIKE / GLOB pattern limit (50,000 bytes).
+ */
+export const MAX_QUERY_VALUE_LENGTH = 10_000;
+
+/** How often one parameter may be given (`title[]=a&title[]=b`): ORed values past this would make SQL no database plans well. */
+export const MAX_QUERY_VALUES = 100;
+
+/** Refuses query strings no filter should have to meet: over-long values, a parameter repeated too often, NUL. */
+function assertReasonableQuery(query: OperationRequest['query']): void {
+  const nul = findNul(query);
+  if (nul !== undefined) throw new ApiError('INVALID_PARAMETER', `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`);
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+    if (values.length > MAX_QUERY_VALUES) throw new ApiError('INVALID_PARAMETER', `Query parameter "${shown}" is given more than ${MAX_QUERY_VALUES} times.`);
+    if (name.length > MAX_QUERY_VALUE_LENGTH || values.some((v) => typeof v === 'string' && v.length > MAX_QUERY_VALUE_LENGTH)) {
+      throw new ApiError('INVALID_PARAMETER', `Query parameter "${shown}" is longer than ${MAX_QUERY_VALUE_LENGTH} characters.`);
+    }
+  }
+}
 
 export function parseParameters(context: OperationContext): void {
   const { operation, request } = context;
-  const nul = findNul(request.query);
-  if (nul !== undefined) throw new ApiError('INVALID_PARAMETER', `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`);
+  assertReasonableQuery(request.query);
   if (operation.collection) {
     for (const step of operation.subresource ?? []) {
       const parentId = parseId(request.uriVariables[step.variable] ?? '');

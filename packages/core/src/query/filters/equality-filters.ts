@@ -1,7 +1,7 @@
 /** The boolean (`available=true`) and numeric (`pages=3`, `pages[]=3&pages[]=4`) filters: equality, values ORed. */
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue, valuesOf } from '../filter.js';
-import { schemaOf, toBoolean, toNumber } from './values.js';
+import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
 
 function equalityFilter(
   properties: readonly ResolvedPath[],
@@ -46,5 +46,5 @@ export const createNumericFilter = (properties: readonly ResolvedPath[]): Filter
     many: true,
     indexed: true,
     describe: (path) => `${path} equals the number; several values match any of them.`,
-    parse: (variable, raw, resolved) => toNumber(variable, raw, resolved.leaf.kind === 'scalar' && resolved.leaf.type === 'integer'),
+    parse: (variable, raw, resolved) => toNumber(variable, raw, isInteger(resolved.leaf)),
   });

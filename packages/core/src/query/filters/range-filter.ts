@@ -4,14 +4,15 @@
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { defineFilter, type Filter, type FilterParameter, invalidParameter, singleValue } from '../filter.js';
-import { isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
+import { isInteger, isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
 
 const OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 type Operator = keyof typeof OPERATORS | 'between';
 
 export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
   const convert = (resolved: ResolvedPath, variable: string, raw: string) =>
-    isNumeric(resolved.leaf) ? toNumber(variable, raw, false) : toDateValue(variable, raw, resolved.leaf);
+    // Bounds of an integer column are integers too: `pages[gt]=1.5` would fail in PostgreSQL's SQL, not just match less.
+    isNumeric(resolved.leaf) ? toNumber(variable, raw, isInteger(resolved.leaf)) : toDateValue(variable, raw, resolved.leaf);
 
   return defineFilter({
     indexedPaths: properties.map((p) => p.path),

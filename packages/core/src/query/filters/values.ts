@@ -10,10 +10,16 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 
 export type Leaf = ResolvedPath['leaf'];
 
+/** Integer columns hold 32 bits (PostgreSQL's `integer`), as request bodies do: larger values would fail in SQL. */
+const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
+
 export function toNumber(variable: string, raw: string, integer: boolean): number {
   const value = Number(raw);
   if (!NUMBER.test(raw.trim()) || !Number.isFinite(value)) throw invalidParameter(variable, `expected a number, "${raw}" given.`);
   if (integer && !Number.isInteger(value)) throw invalidParameter(variable, `expected an integer, "${raw}" given.`);
+  if (integer && (value < INT32.min || value > INT32.max)) {
+    throw invalidParameter(variable, `expected an integer between ${INT32.min} and ${INT32.max}, "${raw}" given.`);
+  }
   return value;
 }
 
@@ -24,14 +30,27 @@ export function toBoolean(variable: string, raw: string): boolean {
   throw invalidParameter(variable, `expected "true" or "false", "${raw}" given.`);
 }
 
-/** A date (`YYYY-MM-DD`) for date fields, or a Date for date-time fields; a date-time without offset is UTC. */
+/**
+ * A date (`YYYY-MM-DD`) for date fields, or a Date for date-time fields; a date-time without offset is UTC. Days that
+ * do not exist (`2021-02-30`, which JavaScript would turn into March 2) are refused, and so is the year 0 for date
+ * fields (PostgreSQL's `date` has no year 0).
+ */
 export function toDateValue(variable: string, raw: string, leaf: Leaf): string | Date {
   const text = raw.trim();
-  if (!DATE.test(text) && !DATE_TIME.test(text)) throw invalidParameter(variable, `expected a date or date-time (ISO 8601), "${raw}" given.`);
+  const invalid = () => invalidParameter(variable, `expected a date or date-time (ISO 8601), "${raw}" given.`);
+  if (!DATE.test(text) && !DATE_TIME.test(text)) throw invalid();
+  const day = text.slice(0, 10);
+  const midnight = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) throw invalid();
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(text);
   const parsed = new Date(DATE.test(text) ? `${text}T00:00:00Z` : hasZone ? text : `${text}Z`);
-  if (Number.isNaN(parsed.getTime())) throw invalidParameter(variable, `expected a date or date-time (ISO 8601), "${raw}" given.`);
-  return leaf.kind === 'scalar' && leaf.type === 'date' ? parsed.toISOString().slice(0, 10) : parsed;
+  if (Number.isNaN(parsed.getTime())) throw invalid();
+  if (leaf.kind === 'scalar' && leaf.type === 'date') {
+    const date = parsed.toISOString().slice(0, 10);
+    if (date.startsWith('0000') || date.startsWith('-')) throw invalid();
+    return date;
+  }
+  return parsed;
 }
 
 /** An id from `3` or an item IRI of the target collection (`/api/authors/3`). */
@@ -65,6 +84,7 @@ export function toLeafValue(variable: string, raw: string, resolved: ResolvedPat
   }
 }
 
+export const isInteger = (leaf: Leaf): boolean => leaf.kind === 'scalar' && leaf.type === 'integer';
 export const isNumeric = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'integer' || leaf.type === 'float');
 export const isTemporal = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'date' || leaf.type === 'datetime');
 export const isText = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
