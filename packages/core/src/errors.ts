@@ -75,3 +75,12 @@ export class DeclarationError extends Error {
     this.name = 'DeclarationError';
   }
 }
+
+/** The database schema is behind the declarations or the migrations folder: run the migrations. Thrown at start-up and by the migration commands. */
+export class SchemaNotMigratedError extends Error {
+  readonly code = 'API_ERR_SCHEMA_NOT_MIGRATED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchemaNotMigratedError';
+  }
+}

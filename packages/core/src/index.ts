@@ -88,8 +88,14 @@ export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest,
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
 
+/** Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See docs/deployment.md. */
+export { generateMigration } from './state/migrations/generate-migration.js';
+export type { GenerateMigrationOptions } from './state/migrations/generate-migration.js';
+export { rollbackMigrations, runMigrations } from './state/migrations/run-migrations.js';
+export type { MigrationOptions } from './state/migrations/run-migrations.js';
+
 /** Errors: the catalog, the request-time error class, and the boot-time one. */
-export { ApiError, DeclarationError, ERRORS } from './errors.js';
+export { ApiError, DeclarationError, ERRORS, SchemaNotMigratedError } from './errors.js';
 export type { ErrorDefinition, ErrorName } from './errors.js';
 export type { ConstraintViolation } from './validation/violation.js';
 

@@ -28,6 +28,7 @@ import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
+import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
 
 export interface ResourceApiOptions {
   /** The resources: `defineResource` objects and `@ApiResource` classes. */
@@ -39,7 +40,10 @@ export interface ResourceApiOptions {
   readonly database?: string | Knex;
   /** PostgreSQL only: the schema to create the tables in (default: the connection's search path). */
   readonly databaseSchema?: string;
-  /** Create missing tables and columns at start (default true). */
+  /**
+   * Create missing tables, columns and indexes at start. Default: on, except with `NODE_ENV=production`. When off,
+   * start never alters the schema and fails if tables or columns are missing: run the migrations (docs/deployment.md).
+   */
   readonly schemaSync?: boolean;
   /** The route prefix (default `/api`). */
   readonly prefix?: string;
@@ -104,7 +108,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema });
   app.addHook('onClose', () => database.close());
-  if (options.schemaSync ?? true) await syncSchema(database, registry);
+  if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
+  else await assertSchemaMigrated(database, registry);
 
   const state = createKnexState(database, registry);
   const reader = createItemReader(registry, state, database);

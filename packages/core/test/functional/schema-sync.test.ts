@@ -1,4 +1,4 @@
-/** Development schema sync: tables, columns, foreign keys and indexes from the metadata; new columns added later. */
+/** Development schema sync: tables, columns, foreign keys and indexes from the metadata; new columns (relations too) added later. */
 import { describe, expect, inject, it } from 'vitest';
 import { defineResource } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
@@ -44,6 +44,33 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
     await second.register(resourceApi, { resources: [v2], database: knex });
     expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({ '@context': '/api/contexts/Pet', '@id': '/api/pets/1', '@type': 'Pet', id: 1, name: 'Rex' });
     expect((await call(second, { method: 'PATCH', url: '/api/pets/1', headers: { 'content-type': 'application/merge-patch+json' }, payload: '{"age": 3}' })).body.age).toBe(3);
+    await second.close();
+    await app.close();
+  });
+
+  it('adds a relation declared later to an existing table with its foreign key and index, on SQLite too', async () => {
+    const Owner = defineResource({ name: 'Owner', fields: { name: { type: 'string' } } });
+    const v1 = defineResource({ name: 'Pet', fields: { name: { type: 'string' } } });
+    const v2 = defineResource({ name: 'Pet', fields: { name: { type: 'string' }, owner: { toOne: 'Owner', nullable: true, onDelete: 'cascade' } } });
+    const app = await buildTestApp({ database, resources: [v1] });
+    await call(app, { method: 'POST', url: '/api/pets', payload: { name: 'Rex' } });
+    const { knex } = app.resourceApi.database;
+    const Fastify = (await import('fastify')).default;
+    const { resourceApi } = await import('@resource-api/core');
+    const second = Fastify();
+    await second.register(resourceApi, { resources: [v2, Owner], database: knex });
+    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({ '@context': '/api/contexts/Pet', '@id': '/api/pets/1', '@type': 'Pet', id: 1, name: 'Rex' });
+    expect((await call(second, { method: 'POST', url: '/api/owners', payload: { name: 'Ann' } })).status).toBe(201);
+    const patched = await call(second, { method: 'PATCH', url: '/api/pets/1', headers: { 'content-type': 'application/merge-patch+json' }, payload: '{"owner": "/api/owners/1"}' });
+    expect(patched.body.owner).toBe('/api/owners/1');
+    await expect(knex('pet').where('id', 1).update({ owner_id: 7 })).rejects.toThrow(/foreign key/i);
+    // ON DELETE CASCADE is the database's own: the pet goes with its owner.
+    expect((await call(second, { method: 'DELETE', url: '/api/owners/1' })).status).toBe(204);
+    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).status).toBe(404);
+    const indexes = database.name === 'postgres'
+      ? (await knex.raw("select indexname as name from pg_indexes where tablename = 'pet' and schemaname = current_schema()")).rows
+      : await knex.raw("select name from pragma_index_list('pet')");
+    expect(indexes.map((i: { name: string }) => i.name)).toContain('pet_owner_id_index');
     await second.close();
     await app.close();
   });

@@ -1,0 +1,60 @@
+/**
+ * What differs between the databases when a schema is described and read back, and nothing else: the column type of
+ * each field type, whether changing a constraint rebuilds the table, and how a table's indexes and foreign keys are
+ * listed. Kept beside `Dialect` (one per database, looked up by its name) so the request-time dialect stays small.
+ */
+import type { Knex } from 'knex';
+import type { ScalarType } from '../../declare/types.js';
+import type { DialectName } from './dialect.js';
+import { postgresSchema } from './postgres-schema.js';
+import { sqliteSchema } from './sqlite-schema.js';
+
+/** The type of a column: a field type, or `reference` for the integer column of a to-one relation or a join table. */
+export type ColumnType = ScalarType | 'reference';
+
+/** The knex column-builder method for a column type, and the options it takes after the column name. */
+export interface ColumnTypeCall {
+  readonly method: string;
+  readonly options?: Readonly<Record<string, unknown>>;
+}
+
+/** An index as the database lists it (unique constraints and primary keys included, where the database lists them). */
+export interface LiveIndex {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+/** A single-column foreign key as the database lists it. */
+export interface LiveForeignKey {
+  readonly column: string;
+  readonly table: string;
+}
+
+export interface SchemaDialect {
+  columnType(type: ColumnType): ColumnTypeCall;
+  /**
+   * SQLite cannot add a foreign key to an existing column or drop a column in place: knex rebuilds the table (create a
+   * copy, copy the rows, drop, rename). PostgreSQL alters the table in place.
+   */
+  readonly rebuildsTableToAlter: boolean;
+  readIndexes(knex: Knex, table: string): Promise<LiveIndex[]>;
+  readForeignKeys(knex: Knex, table: string): Promise<LiveForeignKey[]>;
+}
+
+/** The column types both databases share; each dialect overrides the date, date-time and JSON ones. */
+export function sharedColumnType(type: ColumnType): ColumnTypeCall {
+  switch (type) {
+    case 'integer':
+    case 'reference':
+      return { method: 'integer' };
+    case 'float':
+      return { method: 'double' };
+    case 'boolean':
+      return { method: 'boolean' };
+    default:
+      return { method: 'text' };
+  }
+}
+
+export const schemaDialects: Readonly<Record<DialectName, SchemaDialect>> = { sqlite: sqliteSchema, postgres: postgresSchema };

@@ -1,0 +1,159 @@
+/**
+ * The one description of the schema the metadata needs: tables, columns, foreign keys and indexes, in plain frozen
+ * values that know no database. Schema sync and the migration writer both start from it (through `diff-schema.ts`).
+ *
+ * - a table per resource stored by the built-in persistence: `id` (auto-increment), a column per scalar field, an
+ *   integer column per to-one relation with its foreign key (when the target has a table) and an index;
+ * - a join table per many-to-many, on its owning side: both ids, the pair as primary key, deleted with either item;
+ * - a unique index per `Unique` constraint (the database is the backstop when two requests race past the check);
+ * - an index per column that equality, range and order filters use, on whichever table the filter's path ends in.
+ */
+import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import { resolvePath } from '../../metadata/property-path.js';
+import { uniqueFieldSets } from '../../validation/constraints.js';
+import type { ColumnType } from '../dialects/schema-dialect.js';
+
+export interface ColumnSpec {
+  readonly name: string;
+  /** `increments` for the auto-increment primary key `id`. */
+  readonly type: ColumnType | 'increments';
+  readonly nullable: boolean;
+}
+
+export interface ForeignKeySpec {
+  readonly column: string;
+  /** The referenced table; the referenced column is always `id`. */
+  readonly table: string;
+  /** What deleting the referenced row does; undefined: the databases' default (NO ACTION), refused while referenced. */
+  readonly onDelete: 'CASCADE' | 'SET NULL' | undefined;
+}
+
+export interface IndexSpec {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique: boolean;
+}
+
+export interface TableSpec {
+  readonly name: string;
+  readonly columns: readonly ColumnSpec[];
+  /** A composite primary key (join tables); undefined when `id` is the key. */
+  readonly primaryKey: readonly string[] | undefined;
+  readonly foreignKeys: readonly ForeignKeySpec[];
+  readonly indexes: readonly IndexSpec[];
+}
+
+export interface SchemaSpec {
+  /** Resource tables in declaration order, then join tables. */
+  readonly tables: readonly TableSpec[];
+}
+
+/** The name of the unique index backing a Unique constraint: `<table>_<columns>_unique`. */
+export const uniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_unique`;
+/** knex's own naming, so an index made by an earlier version (or by knex for a foreign key) keeps its name. */
+export const indexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_index`;
+
+/** A resource reading and writing through its own provider and processor has no table. */
+export const hasTable = (resource: ResourceMetadata): boolean => !(resource.provider && resource.processor);
+
+interface TableDraft {
+  name: string;
+  columns: ColumnSpec[];
+  primaryKey: string[] | undefined;
+  foreignKeys: ForeignKeySpec[];
+  /** Keyed by the column list: one index per list, a unique one winning over a plain one. */
+  indexes: Map<string, IndexSpec>;
+}
+
+function addIndex(table: TableDraft, columns: readonly string[], unique: boolean): void {
+  const key = columns.join('\u0000');
+  if (table.indexes.get(key)?.unique) return;
+  table.indexes.set(key, { name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns), columns, unique });
+}
+
+function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): ForeignKeySpec | undefined {
+  const target = registry.resource(field.target);
+  // Items served by their own provider and processor live elsewhere: nothing to reference.
+  if (!hasTable(target)) return undefined;
+  // "restrict" is the databases' default (NO ACTION), which both report as a plain foreign key violation.
+  const onDelete = field.onDelete === 'cascade' ? 'CASCADE' : field.onDelete === 'set null' ? 'SET NULL' : undefined;
+  return { column: field.column, table: target.table, onDelete };
+}
+
+function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): TableDraft {
+  const table: TableDraft = { name: resource.table, columns: [{ name: 'id', type: 'increments', nullable: false }], primaryKey: undefined, foreignKeys: [], indexes: new Map() };
+  for (const field of resource.fields) {
+    if (field.kind === 'toMany') continue;
+    table.columns.push({ name: field.column, type: field.kind === 'scalar' ? field.type : 'reference', nullable: field.nullable });
+    if (field.kind !== 'toOne') continue;
+    addIndex(table, [field.column], false);
+    const key = foreignKey(field, registry);
+    if (key) table.foreignKeys.push(key);
+  }
+  for (const names of uniqueFieldSets(resource)) {
+    const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column);
+    addIndex(table, columns, true);
+  }
+  return table;
+}
+
+function joinTables(registry: MetadataRegistry): TableDraft[] {
+  const tables = new Map<string, TableDraft>();
+  for (const resource of registry.resources) {
+    for (const field of resource.fields) {
+      if (field.kind !== 'toMany' || !field.joinTable || field.mappedBy !== undefined || tables.has(field.joinTable.table)) continue;
+      const { table: name, ownColumn, targetColumn } = field.joinTable;
+      const target = registry.resource(field.target);
+      const table: TableDraft = {
+        name,
+        columns: [
+          { name: ownColumn, type: 'reference', nullable: false },
+          { name: targetColumn, type: 'reference', nullable: false },
+        ],
+        primaryKey: [ownColumn, targetColumn],
+        foreignKeys: [
+          { column: ownColumn, table: resource.table, onDelete: 'CASCADE' },
+          { column: targetColumn, table: target.table, onDelete: 'CASCADE' },
+        ],
+        indexes: new Map(),
+      };
+      addIndex(table, [targetColumn], false);
+      tables.set(name, table);
+    }
+  }
+  return [...tables.values()];
+}
+
+/** Indexes for the columns that equality, range and order filters use, on whichever table the path ends in. */
+function addFilterIndexes(registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void {
+  for (const resource of registry.resources) {
+    for (const filter of resource.filters) {
+      for (const path of filter.indexedPaths ?? []) {
+        const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
+        const table = tables.get(registry.resource(resolved.owner).table);
+        if (!table || resolved.leaf.column === 'id') continue;
+        addIndex(table, [resolved.leaf.column], false);
+      }
+    }
+  }
+}
+
+const freeze = (table: TableDraft): TableSpec =>
+  Object.freeze({
+    name: table.name,
+    columns: Object.freeze(table.columns.map((c) => Object.freeze(c))),
+    primaryKey: table.primaryKey && Object.freeze([...table.primaryKey]),
+    foreignKeys: Object.freeze(table.foreignKeys.map((k) => Object.freeze(k))),
+    indexes: Object.freeze([...table.indexes.values()].map((i) => Object.freeze({ ...i, columns: Object.freeze([...i.columns]) }))),
+  });
+
+/** The schema the metadata needs. */
+export function buildDesiredSchema(registry: MetadataRegistry): SchemaSpec {
+  const tables = new Map<string, TableDraft>();
+  for (const resource of registry.resources) {
+    if (hasTable(resource) && !tables.has(resource.table)) tables.set(resource.table, resourceTable(resource, registry));
+  }
+  for (const table of joinTables(registry)) if (!tables.has(table.name)) tables.set(table.name, table);
+  addFilterIndexes(registry, tables);
+  return Object.freeze({ tables: Object.freeze([...tables.values()].map(freeze)) });
+}
