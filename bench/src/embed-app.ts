@@ -6,7 +6,7 @@
  * other resource, and the security settings, are the bookshop's own.
  */
 import type { FastifyInstance } from 'fastify';
-import { Length, NotBlank, Valid, defineResource, type ResourceInput } from '@resource-api/core';
+import { Length, NotBlank, Valid, defineResource, type OperationDeclaration, type ResourceInput } from '@resource-api/core';
 import { buildBookshop, resources as bookshopResources } from 'bookshop/dist/app.js';
 import { Author as BookshopAuthor, Book as BookshopBook } from 'bookshop/dist/resources/index.js';
 import { titleOrAuthor } from 'bookshop/dist/resources/book.js';
@@ -23,7 +23,16 @@ const Author = defineResource({
   },
 });
 
-const Book = defineResource({
+/** How Book's collection pages: page numbers with a count (W4), page numbers that clients may make partial, or a cursor. */
+export type CollectionPaging = 'pages' | 'client-partial' | 'cursor';
+
+const PAGING: Record<CollectionPaging, Partial<OperationDeclaration>> = {
+  pages: {},
+  'client-partial': { paginationClientPartial: true },
+  cursor: { paginationViaCursor: { direction: 'asc' } },
+};
+
+const bookOf = (paging: CollectionPaging) => defineResource({
   name: 'Book',
   description: 'A book, written by one author.',
   filters: [
@@ -32,18 +41,21 @@ const Book = defineResource({
     { type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } },
     { type: 'search', properties: { title: 'ipartial' } },
   ],
-  operations: [{ kind: 'getCollection', normalizationGroups: EMBED }, 'post', 'get', 'put', 'patch', 'delete'],
+  operations: [{ kind: 'getCollection', normalizationGroups: EMBED, ...PAGING[paging] } as OperationDeclaration, 'post', 'get', 'put', 'patch', 'delete'],
   fields: {
     title: { type: 'string', groups: EMBED, constraints: [NotBlank(), Length({ min: 3 })], description: 'The title of the book.' },
     author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true, groups: EMBED, constraints: [Valid()], description: 'Who wrote the book.' },
   },
 });
 
-const resources: ResourceInput[] = bookshopResources.map((resource) =>
-  resource === BookshopAuthor ? Author : resource === BookshopBook ? Book : resource,
-);
+const resourcesFor = (paging: CollectionPaging): ResourceInput[] =>
+  bookshopResources.map((resource) => (resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(paging) : resource));
 
-/** The bookshop, as `buildBookshop` builds it, with the resources above. */
-export function buildEmbedApp(options: { database: string; jwtSecret: string }): Promise<FastifyInstance> {
-  return buildBookshop({ ...options, resources });
+/**
+ * The bookshop, as `buildBookshop` builds it, with the resources above. `paging` (default `pages`) changes only how
+ * Book's collection pages, for the cursor workloads (W8) and the count of a partial page.
+ */
+export function buildEmbedApp(options: { database: string; jwtSecret: string; paging?: CollectionPaging }): Promise<FastifyInstance> {
+  const { paging = 'pages', ...rest } = options;
+  return buildBookshop({ ...rest, resources: resourcesFor(paging) });
 }

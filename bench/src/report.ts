@@ -27,7 +27,7 @@ export interface Report {
   readonly measurements: readonly Measurement[];
   readonly bodyBytes: Record<string, number>;
   readonly servers: readonly { name: string; startupMs: number; idleRssMiB: number; peakRssMiB: number }[];
-  readonly statements: readonly { label: string; request: string; statements: number }[];
+  readonly statements: readonly { label: string; request: string; statements: number; sql?: readonly string[] }[];
 }
 
 function median(values: readonly number[]): number {
@@ -120,6 +120,13 @@ export function renderReport(report: Report): string {
     const first = summarize(report, 'W1', 'bookshop', { workload: 'W1', target: 'baseline' }).p50;
     target('deep page ≤ 1.5 × the time of an early page (p50, offset pagination)', deep / first, 1.5, false);
   }
+  if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
+    const deep = summarize(report, 'W8-deep', 'bookshop-cursor', { workload: 'W8-deep', target: 'bookshop-cursor' }).p50;
+    const first = summarize(report, 'W8', 'bookshop-cursor', { workload: 'W8', target: 'bookshop-cursor' }).p50;
+    target('cursor: a deep page ≤ 1.5 × the time of the first page (p50)', deep / first, 1.5, false);
+  }
+  const partial = report.statements.find((s) => s.label.startsWith('partial page'));
+  if (partial) target('partial pagination makes no count (COUNT statements for a partial page)', (partial.sql ?? []).filter((sql) => /\bcount\(/i.test(sql)).length, 0, false);
   const app = report.servers.find((s) => s.name === 'bookshop');
   if (app) {
     target('example app idle RSS ≤ 100 MiB', app.idleRssMiB, 100, false, ' MiB');

@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   let workloads = buildWorkloads(data);
   if (args.only) {
     const only = new Set(args.only.split(',').map((id) => id.trim().toUpperCase()));
-    workloads = workloads.filter((w) => only.has(w.id.toUpperCase()) || (only.has('W6') && w.id === 'W4'));
+    workloads = workloads.filter((w) => only.has(w.id.toUpperCase()) || (only.has('W6') && w.id === 'W4') || (only.has('W8-DEEP') && w.id === 'W8'));
   }
   const usePg = !args['no-pg'] && workloads.some((w) => w.id === 'W7') && (await postgresAnswers(args.pg));
   if (!usePg) {
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
     await loadData(pgTarget, data, log);
   }
-  for (const target of ['bookshop', 'bookshop-embed', 'baseline', 'baseline-wal'] as const) {
+  for (const target of ['bookshop', 'bookshop-embed', 'bookshop-cursor', 'baseline', 'baseline-wal'] as const) {
     const file = `${runDir}${target}.db`;
     copyFileSync(dataFile, file);
     sqliteFiles.set(target, file);
@@ -224,6 +224,7 @@ async function main(): Promise<void> {
   const definitions: [TargetName, string, Record<string, string>][] = [
     ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
     ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
+    ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
     ['baseline', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline')}` }],
     ['baseline-wal', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline-wal')}`, BENCH_WAL: '1' }],
     ...(pgTarget

@@ -40,6 +40,9 @@ const graphql = (first: number) => JSON.stringify({ query: `{ books(first: ${fir
 export async function countStatements(options: { bookshopFile: string; embedFile: string }): Promise<StatementCount[]> {
   const bookshop = await buildBookshop({ database: `sqlite:${options.bookshopFile}`, jwtSecret: JWT_SECRET });
   const embed = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET });
+  // The same file as `embed` (read only here), with Book's collection paged otherwise.
+  const partial = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET, paging: 'client-partial' });
+  const cursor = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET, paging: 'cursor' });
   try {
     return [
       await count(bookshop, 'W1', { method: 'GET', url: '/api/books?page=3' }),
@@ -50,9 +53,13 @@ export async function countStatements(options: { bookshopFile: string; embedFile
       await count(bookshop, 'W5', { method: 'POST', url: '/api/books', payload: JSON.stringify({ title: 'Counted', author: '/api/authors/7' }), contentType: 'application/ld+json' }),
       await count(bookshop, 'W6, first 10', { method: 'POST', url: '/graphql', payload: graphql(10), contentType: 'application/json' }),
       await count(bookshop, 'W6, first 50', { method: 'POST', url: '/graphql', payload: graphql(50), contentType: 'application/json' }),
+      await count(partial, 'partial page (no count)', { method: 'GET', url: '/api/books?page=3&partial=true' }),
+      await count(cursor, 'W8-deep, cursor', { method: 'GET', url: '/api/books?id%5Bgt%5D=5000' }),
     ];
   } finally {
     await bookshop.close();
     await embed.close();
+    await partial.close();
+    await cursor.close();
   }
 }

@@ -6,7 +6,7 @@
 import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
 
-export type TargetName = 'bookshop' | 'bookshop-embed' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
+export type TargetName = 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
 
 export interface Workload {
   readonly id: string;
@@ -41,8 +41,8 @@ function expectEqual(problems: string[], what: string, actual: unknown, expected
   if (actual !== expected) problems.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-/** A Hydra collection page: status 200, the number of members, the total, the first member's title (and author name). */
-function collectionCheck(expected: { count: number; total: number; firstTitle: string; firstAuthorName?: string }) {
+/** A Hydra collection page: status 200, the number of members, the total (none: undefined), the first member's title (and author name). */
+function collectionCheck(expected: { count: number; total: number | undefined; firstTitle: string; firstAuthorName?: string }) {
   return (status: number, body: string): string[] => {
     const problems: string[] = [];
     expectEqual(problems, 'status', status, 200);
@@ -67,6 +67,8 @@ export function buildWorkloads(data: DataSet): Workload[] {
   const itemId = Math.min(1234, total);
   const postBody = { title: 'A Book Written During The Bench', author: '/api/authors/7' };
   const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
+  // Deep in the table for the cursor: the page after the book in the middle.
+  const cursorAfter = Math.floor(total / 2);
 
   return [
     {
@@ -165,6 +167,24 @@ export function buildWorkloads(data: DataSet): Workload[] {
           } satisfies Workload,
         ]
       : []),
+    {
+      id: 'W8',
+      title: 'cursor pagination, first page (`GET /api/books`, keyset on the id, no count; Book paged by cursor, author embedded)',
+      targets: ['bookshop-cursor'],
+      reference: { workload: 'W8', target: 'bookshop-cursor' },
+      request: () => ({ method: 'GET', path: '/api/books' }),
+      floorRoute: '/api/books',
+      check: collectionCheck({ count: PAGE_SIZE, total: undefined, firstTitle: data.titles[0] as string, firstAuthorName: authorName(0) as string }),
+    },
+    {
+      id: 'W8-deep',
+      title: `cursor pagination, a page in the middle of the table (\`GET /api/books?id[gt]=${cursorAfter}\`); ratio to W8, the first page`,
+      targets: ['bookshop-cursor'],
+      reference: { workload: 'W8', target: 'bookshop-cursor' },
+      request: () => ({ method: 'GET', path: `/api/books?id%5Bgt%5D=${cursorAfter}` }),
+      floorRoute: '/api/books',
+      check: collectionCheck({ count: PAGE_SIZE, total: undefined, firstTitle: data.titles[cursorAfter] as string, firstAuthorName: authorName(cursorAfter) as string }),
+    },
     {
       id: 'W7',
       title: 'W1 on PostgreSQL',
