@@ -84,7 +84,7 @@ export type { Filter, FilterParameter, FilterQuery, MatchPattern, NullsPlacement
 
 /** Persistence contracts, to plug in your own provider or processor. */
 export { NestedWrite } from './state/contracts.js';
-export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
+export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
 

@@ -296,6 +296,12 @@ export interface ResourceDeclaration extends PaginationDeclaration, GroupsOption
    * and the count: `(query, { user }) => query.where('owner', (b, column) => b.where(column, user?.id ?? 0))`.
    */
   collectionFilter?: (query: FilterQuery, caller: { readonly user: Record<string, unknown> | null; readonly roles: readonly string[] }) => void;
+  /**
+   * PUT, PATCH and DELETE must carry `If-Match` with the item's ETag (from its GET): without it they get 428, with a
+   * stale one 412. Every client then proves it saw the latest state before changing it (default false: If-Match is
+   * optional, and checked when sent). GraphQL mutations cannot send it, so they are refused on such a resource.
+   */
+  requireIfMatch?: boolean;
 }
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */

@@ -15,6 +15,7 @@ import { buildSubresources } from './passes/build-subresources.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
+import type { ResourceDeclaration } from '../declare/types.js';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from './types.js';
 
 export interface BuildMetadataOptions {
@@ -58,6 +59,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     if (clash) throw new DeclarationError(`Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`);
     tables.set(table, declaration.name);
     const { filters, defaultOrder } = buildFilters(declaration, filterContext);
+    const operations = buildOperations(declaration, { collectionPath, plural, pagination });
     return {
       name: declaration.name,
       description: declaration.description,
@@ -66,10 +68,11 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       table,
       identifier: IDENTIFIER,
       fields: fieldsByResource.get(declaration.name)!,
-      operations: buildOperations(declaration, { collectionPath, plural, pagination }),
+      operations,
       filters,
       constraints: [...(declaration.constraints ?? [])],
       collectionFilter: declaration.collectionFilter,
+      requireIfMatch: resolveRequireIfMatch(declaration, operations),
       defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,
@@ -122,6 +125,18 @@ function assertJoinTables(resources: readonly ResourceMetadata[]): void {
       }
     }
   }
+}
+
+/** `requireIfMatch`, checked: a boolean, and a GET of the item to read the ETag from when writes need it. */
+function resolveRequireIfMatch(declaration: ResourceDeclaration, operations: readonly OperationMetadata[]): boolean {
+  const required = declaration.requireIfMatch ?? false;
+  const where = `Resource "${declaration.name}"`;
+  if (typeof required !== 'boolean') throw new DeclarationError(`${where}: "requireIfMatch" must be true or false.`);
+  const writes = operations.some((o) => o.kind === 'put' || o.kind === 'patch' || o.kind === 'delete');
+  if (required && writes && !operations.some((o) => o.kind === 'get')) {
+    throw new DeclarationError(`${where}: "requireIfMatch" needs the "get" operation, where clients read the ETag to send in If-Match.`);
+  }
+  return required;
 }
 
 /** Two filters reading the same query parameter would fight over it. */

@@ -164,6 +164,8 @@ export interface ResourceMetadata {
   readonly filters: readonly Filter[];
   /** Narrows collection reads to what the caller may see, or undefined. */
   readonly collectionFilter: ResourceDeclaration['collectionFilter'];
+  /** PUT, PATCH and DELETE need `If-Match` (428 without it). */
+  readonly requireIfMatch: boolean;
   /** Constraints on the whole item (Unique on several fields, Callback). */
   readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */

@@ -2,13 +2,15 @@
  * The OpenAPI 3.1 document of the API, built once from the metadata: one path per URI template (relative to the
  * server URL, the route prefix), one operation per declared operation (subresources included) with its stable
  * `operationId`, parameters (URI variables, filters, pagination), request body per write mode and write groups,
- * responses per read groups in JSON-LD and plain JSON, the errors it can answer, and the bearer JWT scheme on the
- * operations guarded by an access rule. Reads metadata, the input schemas and the normalizer's plans; nothing else.
+ * responses per read groups in JSON-LD and plain JSON, the errors it can answer, the conditional request headers
+ * (ETag, If-None-Match → 304, If-Match → 412 / 428), and the bearer JWT scheme on the operations guarded by an
+ * access rule. Reads metadata, the input schemas and the normalizer's plans; nothing else.
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
 import { documentedGroups, type PlanOf, writeModeOf } from '../schema/field-access.js';
-import { type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
+import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
+import { conditionalParameters, type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';
 
 /** Titles and version of the API documents (OpenAPI `info`, Hydra `hydra:title` / `hydra:description`). */
@@ -59,6 +61,9 @@ const errorContent = (name: string): Record<string, unknown> => ({
   [PROBLEM]: { schema: schemaRef(name) },
 });
 
+/** A new object each time: the YAML document would otherwise show anchors and aliases. */
+const etagHeader = () => ({ description: 'The strong entity tag of this representation; send it back in If-Match or If-None-Match.', schema: { type: 'string' } });
+
 /** The error responses, shared by reference. */
 const RESPONSES: Record<string, Record<string, unknown>> = {
   InvalidInput: {
@@ -75,6 +80,9 @@ const RESPONSES: Record<string, Record<string, unknown>> = {
   Conflict: { description: 'Conflict: other items still point at this one.', content: errorContent('Error') },
   NotAcceptable: { description: 'Not acceptable: no response format matches the Accept header.', content: errorContent('Error') },
   UnsupportedMediaType: { description: 'Unsupported media type: the Content-Type is not one listed here.', content: errorContent('Error') },
+  NotModified: { description: 'Not modified: If-None-Match names the current ETag; no body.', headers: { ETag: etagHeader() } },
+  PreconditionFailed: { description: 'Precondition failed: the item changed since the ETag in If-Match was read (nothing written).', content: errorContent('Error') },
+  PreconditionRequired: { description: 'Precondition required: writes to this resource need If-Match.', content: errorContent('Error') },
 };
 
 const responseRef = (name: keyof typeof RESPONSES & string) => ({ $ref: `#/components/responses/${name}` });
@@ -92,9 +100,10 @@ function successResponse(operation: OperationMetadata, resource: ResourceMetadat
         ? `${resource.name} resource created.`
         : `${resource.name} resource updated.`;
   const response: Record<string, unknown> = { description, content: { [JSONLD]: { schema: body('jsonld') }, [JSON_TYPE]: { schema: body('json') } } };
-  if (operation.status === 201) {
-    response.headers = { Location: { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } } };
-  }
+  const headers: Record<string, unknown> = {};
+  if (operation.status === 201) headers.Location = { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } };
+  if (carriesEntityTag(operation, resource)) headers.ETag = etagHeader();
+  if (Object.keys(headers).length > 0) response.headers = headers;
   return response;
 }
 
@@ -107,6 +116,7 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
   const readsCollection = operation.collection && operation.method === 'GET';
   const parameters: ParameterObject[] = [...pathParameters(operation, resource)];
   if (readsCollection) parameters.push(...filterParameters(resource), ...paginationParameters(operation, context.options.cursorParameters));
+  parameters.push(...conditionalParameters(operation, resource));
   const seen = new Set<string>();
   const unique = parameters.filter((p) => !seen.has(`${p.in}:${p.name}`) && seen.add(`${p.in}:${p.name}`));
 
@@ -140,6 +150,10 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
   }
   if (!operation.collection || operation.subresource) responses['404'] = responseRef('NotFound');
   if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry)) responses['409'] = responseRef('Conflict');
+  if (operation.method === 'GET') responses['304'] = responseRef('NotModified');
+  const conditional = operation.kind === 'put' || operation.kind === 'patch' || operation.kind === 'delete';
+  if (conditional) responses['412'] = responseRef('PreconditionFailed');
+  if (conditional && resource.requireIfMatch) responses['428'] = responseRef('PreconditionRequired');
   responses['406'] = responseRef('NotAcceptable');
   if (operation.stages.deserialize) responses['415'] = responseRef('UnsupportedMediaType');
   result.responses = responses;

@@ -1,6 +1,7 @@
 /**
  * The parameters of an operation: its URI variables, the query parameters of its collection's filters (as each
- * filter's `describe()` lists them) and the pagination parameters its pagination lets clients use.
+ * filter's `describe()` lists them), the pagination parameters its pagination lets clients use, and the conditional
+ * request headers (`If-None-Match` on reads, `If-Match` on item writes).
  */
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { FilterParameter } from '../query/filter.js';
@@ -77,4 +78,19 @@ export function paginationParameters(operation: OperationMetadata, cursor: Curso
     parameters.push({ name: pagination.partialParameterName, in: 'query', required: false, description: 'Partial pagination: no count, no first and last page.', schema: { type: 'boolean' } });
   }
   return parameters;
+}
+
+/** `If-None-Match` on every GET; `If-Match` on PUT, PATCH and DELETE (required when the resource says `requireIfMatch`). */
+export function conditionalParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
+  if (operation.method === 'GET') {
+    return [{ name: 'If-None-Match', in: 'header', required: false, description: 'ETags the client holds (`"…"`, `W/"…"`, or `*`): 304 without a body when one is current.', schema: { type: 'string' } }];
+  }
+  if (operation.kind !== 'put' && operation.kind !== 'patch' && operation.kind !== 'delete') return [];
+  return [{
+    name: 'If-Match',
+    in: 'header',
+    required: resource.requireIfMatch,
+    description: `The ETag of the ${resource.name} as last read: the write happens only if it is still current (412 otherwise; \`*\`: any).`,
+    schema: { type: 'string' },
+  }];
 }

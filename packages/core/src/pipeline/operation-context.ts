@@ -37,6 +37,10 @@ export interface OperationRequest {
   readonly page?: PageRequest | null;
   /** A caller already authenticated by the transport (GraphQL authenticates once per request). */
   readonly caller?: Caller;
+  /** The `If-Match` header (HTTP only): the ETags a PUT, PATCH or DELETE expects the item to still have. */
+  readonly ifMatch?: string;
+  /** The `If-None-Match` header (HTTP only), for writes; on GET the routes answer it with 304. */
+  readonly ifNoneMatch?: string;
 }
 
 /** What the stages return to the transport. */
@@ -91,4 +95,9 @@ export interface OperationContext {
   data: Entity | null;
   /** deserialize → validate */
   violations: ConstraintViolation[];
+  /**
+   * preconditions → write: the stored item an `If-Match` was checked against; the write must find it unchanged
+   * (lost-update protection, checked again atomically with the write). Null: the request set no such condition.
+   */
+  expected: Entity | null;
 }

@@ -1,7 +1,7 @@
 /**
  * The request flow, for every operation and every transport, top to bottom:
  *
- *   negotiate → authenticate → parameters → authorize → read → authorize (object) → deserialize
+ *   negotiate → authenticate → parameters → authorize → read → authorize (object) → preconditions → deserialize
  *   → authorize (post-denormalize) → validate → write → serialize → respond
  *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built.
@@ -14,6 +14,7 @@ import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } fr
 import { deserialize } from './stages/deserialize.js';
 import { negotiate } from './stages/negotiate.js';
 import { parseParameters } from './stages/parameters.js';
+import { checkPreconditions } from './stages/preconditions.js';
 import { read } from './stages/read.js';
 import { respond } from './stages/respond.js';
 import { validate } from './stages/validate.js';
@@ -36,6 +37,7 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
     collection: null,
     data: null,
     violations: [],
+    expected: null,
   };
   const { stages } = operation;
 
@@ -45,6 +47,7 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
   await authorizeBeforeRead(context);
   if (stages.read) await read(context);
   await authorizeAfterRead(context);
+  await checkPreconditions(context);
   if (stages.deserialize) await deserialize(context);
   await authorizeAfterDeserialize(context);
   if (stages.validate) await validate(context);

@@ -1,12 +1,14 @@
 /**
  * The API's routes, registered under the prefix in their own Fastify context: one route per operation, 405 with
  * `Allow` for the other methods of a known path, the documents of `docs-routes.ts`, and the 404 / error handlers that
- * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header.
+ * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header; GETs an
+ * `ETag` (`send-response.ts`).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
+import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
+import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { TokenService } from '../security/jwt.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { renderError } from '../response/render-error.js';
@@ -15,6 +17,7 @@ import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { docsRoutes } from './docs-routes.js';
 import { registerLoginRoute } from './login-route.js';
+import { sendResponse } from './send-response.js';
 import { originOf, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -27,10 +30,6 @@ export interface ApiRoutesOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-function send(reply: FastifyReply, response: OperationResponse): FastifyReply {
-  return reply.code(response.status).headers(response.headers).send(response.body);
-}
 
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   const { runtime } = options;
@@ -58,10 +57,11 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   const byPath = new Map<string, Set<string>>();
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
+      const tagged = carriesEntityTag(operation, resource);
       app.route({
         method: operation.method,
         url: local(operation.uriTemplate),
-        handler: async (request, reply) => send(reply, await runOperation(runtime, operation, toOperationRequest(request))),
+        handler: async (request, reply) => sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
       });
       const methods = byPath.get(operation.uriTemplate) ?? new Set<string>();
       methods.add(operation.method);

@@ -18,5 +18,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     origin: originOf(request),
     authorization: request.headers.authorization,
     method: request.method,
+    ifMatch: request.headers['if-match'],
+    ifNoneMatch: request.headers['if-none-match'],
   };
 }

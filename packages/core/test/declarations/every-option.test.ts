@@ -15,6 +15,7 @@ const PlainPublisher = defineResource({
   description: 'Who prints books',
   operations: ['getCollection', 'get', { kind: 'post', description: 'Registers a publisher.' }],
   provider,
+  requireIfMatch: true,
   fields: {
     name: { type: 'string', iri: 'https://schema.org/name', description: 'Trading name' },
     about: { type: 'text', nullable: true },
@@ -47,6 +48,7 @@ const PlainCategory = defineResource({
   description: 'Who prints books',
   operations: ['getCollection', 'get', { kind: 'post', description: 'Registers a publisher.' }],
   provider,
+  requireIfMatch: true,
 })
 class Publisher {
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'Trading name' }) name!: string;
@@ -104,7 +106,9 @@ describe('declaring every option with decorators and with plain objects', () => 
       table: 'publishers',
       description: 'Who prints books',
       identifier: { name: 'id', column: 'id', type: 'integer' },
+      requireIfMatch: true,
     });
+    expect(decorated.resource('Category').requireIfMatch).toBe(false);
     expect(publisher.operations.map((o) => [o.kind, o.method, o.uriTemplate, o.name, o.status])).toEqual([
       ['getCollection', 'GET', '/api/publishing_houses', 'api_publishing_houses_get_collection', 200],
       ['get', 'GET', '/api/publishing_houses/{id}', 'api_publishing_houses_id_get', 200],

@@ -121,11 +121,11 @@ describe('the OpenAPI document', () => {
   it('lists filters and the pagination parameters each collection allows', async () => {
     const doc = await openApi();
     const names = (path: string, method = 'get') => ((doc.paths[path][method].parameters ?? []) as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(names('/novels')).toEqual(['query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial']);
-    expect(names('/publishers/{id}/novels')).toEqual(['path:id', 'query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial']);
-    expect(names('/tickets')).toEqual(['query:id[gt]', 'query:id[lt]']);
-    expect(names('/archives')).toEqual([]);
-    expect(names('/novels/{id}', 'patch')).toEqual(['path:id']);
+    expect(names('/novels')).toEqual(['query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial', 'header:If-None-Match']);
+    expect(names('/publishers/{id}/novels')).toEqual(['path:id', 'query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial', 'header:If-None-Match']);
+    expect(names('/tickets')).toEqual(['query:id[gt]', 'query:id[lt]', 'header:If-None-Match']);
+    expect(names('/archives')).toEqual(['header:If-None-Match']);
+    expect(names('/novels/{id}', 'patch')).toEqual(['path:id', 'header:If-Match']);
     const novels = doc.paths['/novels'].get.parameters as Doc[];
     expect(novels.find((p) => p.name === 'title[]')).toMatchObject({ required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true });
     expect(novels.find((p) => p.name === 'order[title]')).toMatchObject({ schema: { type: 'string', enum: ['asc', 'desc'] } });
@@ -179,14 +179,14 @@ describe('the OpenAPI document', () => {
   it('lists the errors each operation can answer, with their schemas', async () => {
     const doc = await openApi();
     const codes = (path: string, method: string) => Object.keys(doc.paths[path][method].responses);
-    expect(codes('/novels', 'get')).toEqual(['200', '400', '406']);
+    expect(codes('/novels', 'get')).toEqual(['200', '304', '400', '406']);
     expect(codes('/novels', 'post')).toEqual(['201', '400', '401', '403', '406', '415']);
-    expect(codes('/novels/{id}', 'get')).toEqual(['200', '404', '406']);
-    expect(codes('/novels/{id}', 'patch')).toEqual(['200', '400', '404', '406', '415']);
-    expect(codes('/novels/{id}', 'delete')).toEqual(['204', '404', '406']);
-    expect(codes('/publishers/{id}', 'delete')).toEqual(['204', '404', '406', '409']);
-    expect(codes('/publishers/{id}/novels', 'get')).toEqual(['200', '400', '404', '406']);
-    expect(codes('/archives', 'get')).toEqual(['200', '406']);
+    expect(codes('/novels/{id}', 'get')).toEqual(['200', '304', '404', '406']);
+    expect(codes('/novels/{id}', 'patch')).toEqual(['200', '400', '404', '406', '412', '415']);
+    expect(codes('/novels/{id}', 'delete')).toEqual(['204', '404', '406', '412']);
+    expect(codes('/publishers/{id}', 'delete')).toEqual(['204', '404', '406', '409', '412']);
+    expect(codes('/publishers/{id}/novels', 'get')).toEqual(['200', '304', '400', '404', '406']);
+    expect(codes('/archives', 'get')).toEqual(['200', '304', '406']);
     expect(doc.paths['/novels'].post.responses['400']).toEqual({ $ref: '#/components/responses/InvalidInput' });
     expect(doc.components.responses.InvalidInput.content['application/ld+json'].schema.anyOf[0]).toEqual({ $ref: '#/components/schemas/ConstraintViolationList.jsonld' });
     expect(doc.components.schemas['Error.jsonld'].properties['@type']).toEqual({ type: 'string', const: 'hydra:Error', readOnly: true });

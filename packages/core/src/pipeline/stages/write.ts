@@ -1,7 +1,8 @@
 /**
  * Stage 9, write. Hashes new passwords (nested items' too), then hands `context.data` to the operation's state
- * processor; writes the stored item back to `context.data` (null after a DELETE). Throws 409 on conflicts the
- * database reports.
+ * processor (with `context.expected`, the item an If-Match held against); writes the stored item back to
+ * `context.data` (null after a DELETE). Throws 409 on conflicts the database reports, 412 when the item changed since
+ * the If-Match was checked.
  */
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import { hashPassword, isPasswordHash } from '../../security/password.js';
@@ -33,6 +34,8 @@ export async function write(context: OperationContext): Promise<void> {
     parents: [],
     db: runtime.database.knex,
     previous: context.previous,
+    // If-Match held against `previous`: the processor writes only if the item is still unchanged (412 otherwise).
+    ...(context.expected ? { expected: context.expected } : {}),
   });
   context.data = stored ?? null;
 }

@@ -1,0 +1,25 @@
+/**
+ * Sends what an operation returned, with its strong `ETag` when the body is the representation the item's (or the
+ * collection's) GET gives (`tagged`: `metadata/carries-entity-tag.ts`, decided once per route). The body is serialized
+ * here once, hashed, and those same bytes are sent, so the tag follows every byte: the format (JSON-LD or JSON), the
+ * caller's groups, the page. On GET and HEAD, `If-None-Match` naming the tag (weak comparison, or `*`) gives 304 with
+ * the ETag and no body; `If-Match` naming none of it gives 412. Writes check their conditions in the pipeline.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { OperationResponse } from '../pipeline/operation-context.js';
+import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../response/entity-tag.js';
+
+export function sendResponse(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): FastifyReply {
+  if (!tagged || response.body === undefined) return reply.code(response.status).headers(response.headers).send(response.body);
+  const payload = JSON.stringify(response.body);
+  const etag = entityTagOf(payload);
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = request.headers;
+    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, [etag])) {
+      throw new ApiError('PRECONDITION_FAILED', 'None of the ETags in If-Match is the current one of this representation.');
+    }
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) return reply.code(304).header('etag', etag).send();
+  }
+  return reply.code(response.status).headers(response.headers).header('etag', etag).send(payload);
+}
