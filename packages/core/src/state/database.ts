@@ -42,7 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new DeclarationError(`Invalid PostgreSQL schema name "${schema}".`);
     const knex = knexFactory({
       client: 'pg',
-      connection: { connectionString: url, types: postgresTypes } as Knex.PgConnectionConfig,
+      connection: { connectionString: url, types: await postgresTypes() } as Knex.PgConnectionConfig,
       ...(schema ? { searchPath: [schema] } : {}),
       pool: { min: 0, max: 10 },
     });

@@ -2,7 +2,7 @@
  * PostgreSQL through pg: timestamptz and jsonb columns, dates kept as `YYYY-MM-DD` strings (pg would turn them into
  * local-midnight Date objects), counts parsed from bigint.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Dialect } from './dialect.js';
 import { escapeLike, likePattern, sharedToDb } from './dialect.js';
 
@@ -11,15 +11,21 @@ const code = (error: unknown): string | undefined => (error as { code?: string }
 const DATE_OID = 1082;
 const INT8_OID = 20;
 
-/** Per-connection type parsers, so the process-wide defaults of pg stay untouched for other users of it. */
-export const postgresTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === DATE_OID) return (value: string) => value;
-    // count(*) is a bigint; our counts and ids stay far below 2^53.
-    if (oid === INT8_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+/**
+ * Per-connection type parsers, so the process-wide defaults of pg stay untouched for other users of it. pg is loaded
+ * here, when a PostgreSQL database is opened, not at start: an app on SQLite never pays its memory (about 16 MB).
+ */
+export async function postgresTypes(): Promise<pg.CustomTypesConfig> {
+  const { default: driver } = await import('pg');
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === DATE_OID) return (value: string) => value;
+      // count(*) is a bigint; our counts and ids stay far below 2^53.
+      if (oid === INT8_OID) return (value: string) => Number(value);
+      return driver.types.getTypeParser(oid, format);
+    }) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
