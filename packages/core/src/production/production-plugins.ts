@@ -1,6 +1,6 @@
 /**
- * The production concerns the plugin sets up before the API's routes, in this order: the request id echo, the health
- * routes, CORS, security headers, rate limiting. Each lives in its own file of this folder; docs/production.md
+ * The production concerns the plugin sets up before the API's routes, in this order: the graceful close, the request
+ * id echo, the health routes, CORS, security headers, rate limiting. Each lives in its own file of this folder; docs/production.md
  * describes the options.
  */
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 import type { Database } from '../state/database.js';
 import { type CorsOptions, registerCors } from './cors.js';
+import { registerGracefulClose } from './graceful-close.js';
 import { type HealthOptions, registerHealthRoutes } from './health.js';
 import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
 import { REQUEST_ID_HEADER, registerRequestIdEcho } from './request-id.js';
@@ -32,6 +33,7 @@ export interface ProductionContext {
 }
 
 export async function registerProductionPlugins(app: FastifyInstance, options: ProductionOptions, context: ProductionContext): Promise<void> {
+  registerGracefulClose(app);
   const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
   if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);
   if (options.health !== false) registerHealthRoutes(app, { database: context.database, prefix: context.registry.prefix, health: options.health ?? {} });
