@@ -4,7 +4,7 @@
  * only wires it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { hashPassword, type ResourceInput, resourceApi } from '@resource-api/core';
+import { type CorsOptions, genRequestId, hashPassword, type RateLimitOptions, type ResourceInput, resourceApi } from '@resource-api/core';
 import { resources } from './resources/index.js';
 
 export { resources };
@@ -14,8 +14,18 @@ export interface BookshopOptions {
   readonly database: string;
   /** PostgreSQL only: the schema to keep the tables in (created when missing). */
   readonly databaseSchema?: string;
-  /** Log requests with pino (default false). */
+  /** Log requests with pino, as JSON lines with the request id as `reqId` (default false). */
   readonly logger?: boolean;
+  /** The pino level when `logger` is on (default `info`). */
+  readonly logLevel?: string;
+  /** Milliseconds a client has to send a whole request, and the longest a connection may stay silent (default 30000). */
+  readonly requestTimeout?: number;
+  /** Take the client address from `X-Forwarded-For` (behind a proxy you trust; default false). */
+  readonly trustProxy?: boolean;
+  /** CORS (the plugin's `cors` option; default off). */
+  readonly cors?: CorsOptions | false;
+  /** Rate limiting (the plugin's `rateLimit` option; default off). */
+  readonly rateLimit?: RateLimitOptions | false;
   /** The HS256 secret of the tokens (at least 32 bytes). */
   readonly jwtSecret: string;
   /** Token lifetime in seconds (default 3600). */
@@ -28,12 +38,21 @@ export interface BookshopOptions {
 
 /** A ready Fastify instance serving the bookshop API under `/api`; the database schema is created when missing. */
 export async function buildBookshop(options: BookshopOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({
+    logger: options.logger ? { level: options.logLevel ?? 'info' } : false,
+    // A proxy's X-Request-Id is kept (and echoed by the plugin), so one id follows the request across services.
+    genReqId: genRequestId,
+    requestTimeout: options.requestTimeout ?? 30_000,
+    connectionTimeout: options.requestTimeout ?? 30_000,
+    trustProxy: options.trustProxy ?? false,
+  });
   try {
     await app.register(resourceApi, {
       resources: options.resources ?? resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
+      cors: options.cors ?? false,
+      rateLimit: options.rateLimit ?? false,
       documentation: {
         title: 'Bookshop API',
         description: 'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',

@@ -1,8 +1,13 @@
-/** Settings read from the environment, shared by the server (`main.ts`) and the demo data command. */
+/**
+ * Settings read from the environment, shared by the server (`main.ts`) and the demo data command. `loadConfig()` checks
+ * every variable the server reads at once, with env-schema (types, ranges, formats) and the contract's own rules
+ * (`JWT_SECRET`, `ADMIN_EMAIL` + `ADMIN_PASSWORD`), and throws one `ConfigError` naming each bad variable.
+ */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { envSchema } from 'env-schema';
 
 /** The default database: an SQLite file under `examples/bookshop/var/`, whatever the working directory. */
 export const DEFAULT_DATABASE_URL = `sqlite:${fileURLToPath(new URL('../var/bookshop.db', import.meta.url))}`;
@@ -37,18 +42,23 @@ export const DEFAULT_SECRET_FILE = fileURLToPath(new URL('../var/jwt-secret', im
  * is generated once, kept in `var/jwt-secret` and reused, with a warning.
  */
 export function jwtSecret(env: NodeJS.ProcessEnv = process.env, file = DEFAULT_SECRET_FILE, warn: (message: string) => void = console.warn): string {
+  const problem = jwtSecretProblem(env);
+  if (problem) throw new Error(problem);
   const secret = env.JWT_SECRET?.trim();
-  if (secret) {
-    if (Buffer.byteLength(secret) < 32) throw new Error('JWT_SECRET must be at least 32 bytes long.');
-    return secret;
-  }
-  if (env.NODE_ENV === 'production') throw new Error('JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.');
+  if (secret) return secret;
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
   const generated = randomBytes(48).toString('base64url');
   writeFileSync(file, generated, { mode: 0o600 });
   warn(`JWT_SECRET is not set: generated a development secret in ${file}. Set JWT_SECRET in production.`);
   return generated;
+}
+
+/** What is wrong with `JWT_SECRET`, if anything: too short, or missing in production. Writes nothing. */
+function jwtSecretProblem(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = env.JWT_SECRET?.trim();
+  if (secret) return Buffer.byteLength(secret) < 32 ? 'JWT_SECRET must be at least 32 bytes long.' : undefined;
+  return env.NODE_ENV === 'production' ? 'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.' : undefined;
 }
 
 /** `JWT_TTL`: token lifetime in seconds (default 3600). */
@@ -65,4 +75,122 @@ export function firstAdmin(env: NodeJS.ProcessEnv = process.env): { email: strin
   if (!email && !password) return undefined;
   if (!email || !password) throw new Error('ADMIN_EMAIL and ADMIN_PASSWORD go together.');
   return { email, password };
+}
+
+/** The variables the server reads; each `description` completes "<NAME> …" in the message of a bad value. */
+const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { type: 'string', enum: ['development', 'production', 'test'], default: 'development', description: 'must be development, production or test' },
+    HOST: { type: 'string', default: '127.0.0.1', description: 'must be a host name or an IP address' },
+    PORT: { type: 'integer', minimum: 1, maximum: 65535, default: 8000, description: 'must be a number from 1 to 65535' },
+    DATABASE_URL: { type: 'string', pattern: '^(postgres(ql)?://|sqlite:)', description: 'must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:' },
+    JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
+    JWT_TTL: { type: 'integer', minimum: 1, default: 3600, description: 'must be a positive number of seconds' },
+    ADMIN_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$', description: 'must be an e-mail address' },
+    ADMIN_PASSWORD: { type: 'string', description: 'must be a password' },
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'must be fatal, error, warn, info, debug, trace or silent' },
+    CORS_ORIGIN: {
+      type: 'string',
+      pattern: '^(\\*|https?://[^/\\s,]+(\\s*,\\s*https?://[^/\\s,]+)*)$',
+      description: 'must be * or a comma-separated list of origins such as https://admin.example.com (no path, no trailing slash)',
+    },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: 300, description: 'must be a number of requests per window (0 turns rate limiting off)' },
+    RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, default: 60, description: 'must be a positive number of seconds' },
+    RATE_LIMIT_LOGIN_MAX: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of login attempts per window' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
+    TRUST_PROXY: { type: 'boolean', default: false, description: 'must be true or false' },
+    REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
+    SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
+  },
+} as const;
+
+type Variable = keyof typeof ENV_SCHEMA.properties;
+
+/** Values never repeated in a message. */
+const SECRET: ReadonlySet<string> = new Set(['JWT_SECRET', 'ADMIN_PASSWORD']);
+
+/** Everything the server needs, checked. Durations in milliseconds. */
+export interface ServerConfig {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly jwtSecret: string;
+  readonly jwtTtl: number;
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly logLevel: string;
+  /** The origins CORS allows (`['*']` for any), or undefined: no CORS. */
+  readonly corsOrigins: readonly string[] | undefined;
+  /** Requests per window and client, the login route's own limit, and the Redis store's URL; false: no rate limiting. */
+  readonly rateLimit: { readonly max: number; readonly timeWindow: number; readonly loginMax: number; readonly redis: string | undefined } | false;
+  readonly trustProxy: boolean;
+  readonly requestTimeout: number;
+  readonly shutdownTimeout: number;
+}
+
+/** A configuration the server refuses to start with; the message lists every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+interface SchemaError {
+  readonly instancePath: string;
+  readonly params: { readonly missingProperty?: string };
+}
+
+/**
+ * Reads and checks the server's environment variables. Empty values count as unset. Throws a `ConfigError` listing
+ * every problem; writes the development JWT secret (see `jwtSecret`) only once everything else is valid.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secretFile?: string; warn?: (message: string) => void } = {}): ServerConfig {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(ENV_SCHEMA.properties)) {
+    const value = name === 'ADMIN_PASSWORD' ? env[name] : env[name]?.trim();
+    if (value) raw[name] = value;
+  }
+
+  const problems: string[] = [];
+  let values: Record<Variable, unknown> = {} as Record<Variable, unknown>;
+  try {
+    values = envSchema({ schema: structuredClone(ENV_SCHEMA) as never, data: raw, env: false });
+  } catch (error) {
+    const errors = ((error as { errors?: SchemaError[] }).errors ?? []).map((e) => (e.instancePath.slice(1) || e.params.missingProperty) as Variable);
+    for (const name of new Set(errors)) {
+      const got = SECRET.has(name) ? '' : ` (got "${redact(raw[name] ?? '')}")`;
+      problems.push(`${name} ${ENV_SCHEMA.properties[name].description}${got}.`);
+    }
+  }
+  // The contract's own rules, on the raw values (they keep their messages).
+  const secretProblem = jwtSecretProblem(raw);
+  if (secretProblem) problems.push(secretProblem);
+  let admin: ServerConfig['admin'];
+  try {
+    admin = firstAdmin(raw);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+
+  const seconds = (name: Variable) => Number(values[name]) * 1000;
+  const max = Number(values.RATE_LIMIT_MAX);
+  const cors = values.CORS_ORIGIN as string | undefined;
+  return {
+    nodeEnv: values.NODE_ENV as ServerConfig['nodeEnv'],
+    host: values.HOST as string,
+    port: Number(values.PORT),
+    database: databaseUrl(raw),
+    jwtSecret: jwtSecret(raw, options.secretFile, options.warn),
+    jwtTtl: Number(values.JWT_TTL),
+    admin,
+    logLevel: values.LOG_LEVEL as string,
+    corsOrigins: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()),
+    rateLimit: max === 0 ? false : { max, timeWindow: seconds('RATE_LIMIT_WINDOW'), loginMax: Number(values.RATE_LIMIT_LOGIN_MAX), redis: values.REDIS_URL as string | undefined },
+    trustProxy: values.TRUST_PROXY === true,
+    requestTimeout: seconds('REQUEST_TIMEOUT'),
+    shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
+  };
 }

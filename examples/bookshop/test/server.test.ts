@@ -4,9 +4,11 @@
  * missing or older than the sources. Started with `JWT_SECRET`, `JWT_TTL` and the first admin (`ADMIN_EMAIL`,
  * `ADMIN_PASSWORD`) from the environment. Also the settings it reads from the environment.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl, DEFAULT_DATABASE_URL, listenAddress } from '../src/config.js';
+import { ConfigError, databaseUrl, DEFAULT_DATABASE_URL, listenAddress, loadConfig } from '../src/config.js';
 import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
 
 const ADMIN_EMAIL = 'root@example.com';
@@ -134,5 +136,123 @@ describe('the settings read from the environment', () => {
   it('takes DATABASE_URL for PostgreSQL, an SQLite file or an in-memory SQLite, and refuses anything else', () => {
     for (const url of ['postgres://user@127.0.0.1:5432/db', 'sqlite:/tmp/shop.db', 'sqlite::memory:']) expect(databaseUrl({ DATABASE_URL: url })).toBe(url);
     expect(() => databaseUrl({ DATABASE_URL: 'mysql://root@localhost/shop' })).toThrow(/is not supported/);
+  });
+});
+
+describe('loadConfig: every variable of the server, checked at once', () => {
+  const SECRET = 'a-config-test-secret-that-is-long-enough-0123';
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bookshop-config-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** `loadConfig` with a secret file of its own, collecting warnings; or the ConfigError it throws. */
+  const load = (env: Record<string, string>) => {
+    const warnings: string[] = [];
+    const secretFile = join(dir, `secret-${Math.random().toString(36).slice(2)}`);
+    try {
+      return { config: loadConfig(env, { secretFile, warn: (message) => warnings.push(message) }), warnings, secretFile };
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      return { error, warnings, secretFile };
+    }
+  };
+
+  it('has a default for everything but the secrets, and generates the development JWT secret', () => {
+    const { config, warnings, secretFile } = load({});
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      host: '127.0.0.1',
+      port: 8000,
+      database: DEFAULT_DATABASE_URL,
+      jwtSecret: expect.any(String),
+      jwtTtl: 3600,
+      admin: undefined,
+      logLevel: 'info',
+      corsOrigins: undefined,
+      rateLimit: { max: 300, timeWindow: 60_000, loginMax: 10, redis: undefined },
+      trustProxy: false,
+      requestTimeout: 30_000,
+      shutdownTimeout: 10_000,
+    });
+    expect(warnings).toEqual([`JWT_SECRET is not set: generated a development secret in ${secretFile}. Set JWT_SECRET in production.`]);
+  });
+
+  it('reads every variable, trimmed, with numbers and booleans converted and durations in milliseconds', () => {
+    const { config, warnings } = load({
+      NODE_ENV: 'production',
+      HOST: ' 0.0.0.0 ',
+      PORT: '8080',
+      DATABASE_URL: 'postgres://shop:pw@db:5432/shop',
+      JWT_SECRET: SECRET,
+      JWT_TTL: '900',
+      ADMIN_EMAIL: 'root@example.com',
+      ADMIN_PASSWORD: ' spaces kept ',
+      LOG_LEVEL: 'warn',
+      CORS_ORIGIN: 'https://admin.example.com, http://localhost:5173',
+      RATE_LIMIT_MAX: '50',
+      RATE_LIMIT_WINDOW: '10',
+      RATE_LIMIT_LOGIN_MAX: '3',
+      REDIS_URL: 'redis://cache:6379/0',
+      TRUST_PROXY: 'true',
+      REQUEST_TIMEOUT: '5',
+      SHUTDOWN_TIMEOUT: '20',
+    });
+    expect(config).toEqual({
+      nodeEnv: 'production',
+      host: '0.0.0.0',
+      port: 8080,
+      database: 'postgres://shop:pw@db:5432/shop',
+      jwtSecret: SECRET,
+      jwtTtl: 900,
+      admin: { email: 'root@example.com', password: ' spaces kept ' },
+      logLevel: 'warn',
+      corsOrigins: ['https://admin.example.com', 'http://localhost:5173'],
+      rateLimit: { max: 50, timeWindow: 10_000, loginMax: 3, redis: 'redis://cache:6379/0' },
+      trustProxy: true,
+      requestTimeout: 5_000,
+      shutdownTimeout: 20_000,
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('turns rate limiting off with RATE_LIMIT_MAX=0, allows any origin with CORS_ORIGIN=*, and takes empty values as unset', () => {
+    const { config } = load({ JWT_SECRET: SECRET, RATE_LIMIT_MAX: '0', CORS_ORIGIN: '*', PORT: '', LOG_LEVEL: '  ' });
+    expect(config?.rateLimit).toBe(false);
+    expect(config?.corsOrigins).toEqual(['*']);
+    expect(config?.port).toBe(8000);
+    expect(config?.logLevel).toBe('info');
+  });
+
+  it('lists every bad variable in one error, repeats no secret, and writes no secret file', () => {
+    const { error, secretFile } = load({
+      PORT: '70000',
+      DATABASE_URL: 'mysql://root:hunter2@localhost/shop',
+      JWT_TTL: '0',
+      NODE_ENV: 'staging',
+      ADMIN_EMAIL: 'root',
+      TRUST_PROXY: 'maybe',
+      REQUEST_TIMEOUT: 'soon',
+      ADMIN_PASSWORD: 'hunter3',
+    });
+    expect(error?.problems).toEqual([
+      'NODE_ENV must be development, production or test (got "staging").',
+      'PORT must be a number from 1 to 65535 (got "70000").',
+      'DATABASE_URL must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory: (got "mysql://root:***@localhost/shop").',
+      'JWT_TTL must be a positive number of seconds (got "0").',
+      'ADMIN_EMAIL must be an e-mail address (got "root").',
+      'TRUST_PROXY must be true or false (got "maybe").',
+      'REQUEST_TIMEOUT must be a positive number of seconds (got "soon").',
+    ]);
+    expect(error?.message).toBe(`Invalid configuration:\n${error!.problems.map((p) => `  - ${p}`).join('\n')}`);
+    expect(error?.message).not.toContain('hunter');
+    expect(existsSync(secretFile)).toBe(false);
+  });
+
+  it("keeps the contract's rules: JWT_SECRET required in production and 32 bytes long, ADMIN_EMAIL with ADMIN_PASSWORD", () => {
+    expect(load({ NODE_ENV: 'production' }).error?.problems).toEqual(['JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.']);
+    expect(load({ JWT_SECRET: 'short' }).error?.problems).toEqual(['JWT_SECRET must be at least 32 bytes long.']);
+    expect(load({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'root@example.com' }).error?.problems).toEqual(['ADMIN_EMAIL and ADMIN_PASSWORD go together.']);
   });
 });
