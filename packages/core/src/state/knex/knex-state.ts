@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
+import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import { uniqueFieldSets } from '../../validation/constraints.js';
 import { MESSAGES } from '../../validation/messages.js';
@@ -205,9 +205,43 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return id;
   }
 
+  /**
+   * A write that is one SQL statement, atomic without a transaction: no nested item to write first, no many-to-many
+   * links to rewrite, and no If-Match to hold under a lock.
+   */
+  function isSingleStatement(data: Entity, context: ProcessContext): boolean {
+    if (context.expected) return false;
+    for (const field of context.resource.fields) {
+      const value = data[field.name];
+      if (value instanceof NestedWrite) return false;
+      if (field.kind === 'toMany' && field.joinTable && field.mappedBy === undefined && Array.isArray(value) && value !== context.previous?.[field.name]) return false;
+    }
+    return true;
+  }
+
+  /** The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again. */
+  async function writeOne(data: Entity, context: ProcessContext): Promise<Entity | undefined> {
+    const { resource, operation } = context;
+    const mapper = mapperOf(resource);
+    const table = database.knex(mapper.table);
+    if (operation.kind === 'delete') {
+      await run(table.where('id', context.id!).delete().returning('id'));
+      return undefined;
+    }
+    const row = mapper.toRow(data);
+    let stored: Record<string, unknown> | undefined;
+    if (operation.kind === 'post') [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
+    else if (Object.keys(row).length > 0) [stored] = await run(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
+    if (!stored) return (await readItem(resource, context.id!))!;
+    const item = mapper.toEntity(stored);
+    await loadToMany(mapper, [item], database.knex);
+    return item;
+  }
+
   const processor: StateProcessor = {
     async process(data, context) {
       try {
+        if (isSingleStatement(data, context)) return await writeOne(data, context);
         return await database.knex.transaction(async (trx) => {
           if (context.expected) {
             // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).

@@ -1,5 +1,5 @@
 /**
- * Runs the built-in state's read queries. knex builds every query; on SQLite the built SQL then runs straight on the
+ * Runs the built-in state's read queries, and its writes that are a single statement. knex builds every query; on SQLite the built SQL then runs straight on the
  * single better-sqlite3 connection through a cache of prepared statements, instead of through knex's runner, its pool
  * and a fresh `prepare()` per query. Profiled on an item GET, that path took about 40% of the CPU; the SQL itself a few
  * microseconds.
@@ -27,7 +27,10 @@ interface SqliteStatement {
 }
 
 export interface StatementRunner {
-  /** The rows of a read query built on the database's knex (or on a transaction, then run by knex). */
+  /**
+   * The rows of a query built on the database's knex (or on a transaction, then run by knex): a read, or a single
+   * write with RETURNING.
+   */
   rows<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
   /**
    * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
@@ -75,17 +78,19 @@ export function createStatementRunner(database: Database): StatementRunner {
     return connection && connection.open && !connection.inTransaction ? connection : null;
   };
 
-  function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[]): T[] {
-    if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method: 'select', __knexUid: 'statement-runner' });
+  function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[], method = 'select'): T[] {
+    if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
     return statement(connection, sql).all(...bindings.map(toSqlite)) as T[];
   }
 
   async function rows<T>(query: Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
     const connection = usable(db);
     if (!connection) return (await query) as T[];
-    const { sql, bindings } = query.toSQL().toNative();
+    const compiled = query.toSQL();
+    const { sql, bindings } = compiled.toNative();
+    // Statements that return rows: reads, and writes with RETURNING (one statement, atomic on its own).
     if (!statement(connection, sql).reader) return (await query) as T[];
-    return execute<T>(connection, sql, bindings);
+    return execute<T>(connection, sql, bindings, compiled.method);
   }
 
   return {
