@@ -28,6 +28,8 @@ export function registerLoginRoute(app: FastifyInstance, options: { security: Re
     for (const key of [security.identifier, 'password']) {
       const value = body !== null && typeof body === 'object' && !Array.isArray(body) ? body[key] : undefined;
       if (typeof value !== 'string' || value === '') throw new ApiError('MALFORMED_BODY', `The key "${key}" must be provided.`);
+      // PostgreSQL refuses U+0000 in a query (a 500); no identifier or password holds it.
+      if (value.includes('\u0000')) throw new ApiError('MALFORMED_BODY', `The key "${key}" must not contain the NUL character.`);
       credentials[key] = value;
     }
     const row = await database.knex(security.resource.table).where(identifierColumn, credentials[security.identifier]!).first('id', passwordColumn);
