@@ -75,7 +75,7 @@ export function ApiResource(options: ApiResourceOptions = {}) {
 
 /** Field-level filter options: the filter type and what the class-level form would give per property. */
 export type FieldFilterOptions =
-  | { type: 'search'; strategy?: SearchStrategy }
+  | { type: 'search'; strategy?: SearchStrategy; substringIndex?: boolean }
   | { type: 'range' | 'boolean' | 'numeric' | 'exists' }
   | { type: 'date'; nulls?: DateNullMode }
   | ({ type: 'order' } & OrderPropertyOptions);
@@ -108,7 +108,7 @@ export function ApiFilter(filter: FilterDeclaration | FieldFilterOptions) {
 function toPropertyFilter(field: string, options: FieldFilterOptions): BuiltinFilterDeclaration {
   switch (options.type) {
     case 'search':
-      return { type: 'search', properties: { [field]: options.strategy ?? 'exact' } };
+      return { type: 'search', properties: { [field]: options.strategy ?? 'exact' }, ...(options.substringIndex ? { substringIndex: true } : {}) };
     case 'date':
       return { type: 'date', properties: { [field]: options.nulls ?? 'exclude_null' } };
     case 'order': {

@@ -149,8 +149,13 @@ export interface OrderPropertyOptions {
  * Properties are field names or relation paths (`author.name`).
  */
 export type BuiltinFilterDeclaration =
-  /** `title=ver`, `title[]=a&title[]=b` (OR), `author=/api/authors/3`, `author.name=ann`. A list means `exact`. */
-  | { type: 'search'; properties: Record<string, SearchStrategy> | readonly string[] }
+  /**
+   * `title=ver`, `title[]=a&title[]=b` (OR), `author=/api/authors/3`, `author.name=ann`. A list means `exact`.
+   * `substringIndex: true` gives the text properties searched by substring (every strategy but `exact`/`iexact`) a
+   * trigram index: an FTS5 trigram table on SQLite, a pg_trgm GIN index on PostgreSQL. Searches of 3 characters or
+   * more then read the index instead of every row; results are the same.
+   */
+  | { type: 'search'; properties: Record<string, SearchStrategy> | readonly string[]; substringIndex?: boolean }
   /** `price[gt]=`, `[gte]`, `[lt]`, `[lte]`, `[between]=10..20`, on numbers and dates. */
   | { type: 'range'; properties: readonly string[] }
   /** `createdAt[after]=`, `[before]`, `[strictly_after]`, `[strictly_before]`. */

@@ -73,6 +73,8 @@ export interface Filter {
   apply(query: FilterQuery, parsed: unknown): void;
   /** Property paths whose columns deserve an index (schema sync creates them): equality, range and order filters. */
   readonly indexedPaths?: readonly string[];
+  /** Property paths of text columns that deserve a trigram (substring) index: search filters with `substringIndex`. */
+  readonly substringIndexedPaths?: readonly string[];
 }
 
 /** The 400 for a bad filter value, naming the parameter. */

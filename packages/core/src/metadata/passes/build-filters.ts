@@ -36,6 +36,12 @@ export interface BuiltFilters {
 const isCustom = (declaration: FilterDeclaration): declaration is Filter =>
   typeof (declaration as Filter).apply === 'function' && typeof (declaration as Filter).describe === 'function';
 
+function substringIndexOption(entry: { substringIndex?: unknown }, where: string): boolean {
+  const { substringIndex } = entry;
+  if (substringIndex !== undefined && typeof substringIndex !== 'boolean') throw new DeclarationError(`${where}: "substringIndex" must be true or false.`);
+  return substringIndex === true;
+}
+
 export function buildFilters(declaration: ResourceDeclaration, context: FilterContext): BuiltFilters {
   const resource = declaration.name;
   const resolve = (path: string, where: string) => resolvePath(path, resource, context.fieldsOf, where);
@@ -74,6 +80,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
             return { resolved, strategy: strategy as SearchStrategy };
           }),
           context.collectionPathOf,
+          substringIndexOption(entry, where),
         );
       case 'range':
         return createRangeFilter(entries.map(([path]) => checked(path, (r) => isNumeric(r.leaf) || isTemporal(r.leaf), 'a number or a date')));

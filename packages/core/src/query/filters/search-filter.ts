@@ -16,9 +16,10 @@ export interface SearchProperty {
 
 const ANCHORS: Record<string, MatchPattern['anchor']> = { exact: 'exact', partial: 'contains', start: 'start', end: 'end' };
 
-export function createSearchFilter(properties: readonly SearchProperty[], collectionPathOf: (resource: string) => string): Filter {
+export function createSearchFilter(properties: readonly SearchProperty[], collectionPathOf: (resource: string) => string, substringIndex = false): Filter {
   return defineFilter({
     indexedPaths: properties.filter((p) => p.strategy === 'exact').map((p) => p.resolved.path),
+    substringIndexedPaths: substringIndex ? properties.filter((p) => isText(p.resolved.leaf) && !p.strategy.endsWith('exact')).map((p) => p.resolved.path) : [],
     describe: (): FilterParameter[] =>
       properties.flatMap(({ resolved, strategy }) =>
         [resolved.path, `${resolved.path}[]`].map((variable) => ({

@@ -21,6 +21,12 @@ export interface Dialect {
   isIndexRowTooLarge(error: unknown): boolean;
   /** SQL for a pattern condition on a column (`??` binds the column, `?` the values), with `%` and `_` literal. */
   match(column: string, pattern: MatchPattern): { sql: string; bindings: readonly string[] };
+  /**
+   * A condition narrowing the rows to those a column's trigram index finds for `value`, put before `match` (which still
+   * decides): a superset of the matches, never fewer. Undefined when the database uses the index for `match` by itself
+   * (PostgreSQL's pg_trgm) or when the value has no run of 3 characters for the index to look up.
+   */
+  substringPrefilter?(idColumn: string, index: string, column: string, value: string): { sql: string; bindings: readonly string[] } | undefined;
 }
 
 /** Escapes LIKE wildcards so that `%` and `_` in a value match themselves (with `ESCAPE '\\'`). */

@@ -40,6 +40,22 @@ export interface SchemaDialect {
   readonly rebuildsTableToAlter: boolean;
   readIndexes(knex: Knex, table: string): Promise<LiveIndex[]>;
   readForeignKeys(knex: Knex, table: string): Promise<LiveForeignKey[]>;
+  /** The names of a table's trigram (substring) indexes. */
+  readSubstringIndexes(knex: Knex, table: string): Promise<string[]>;
+  /** The statements that create a trigram index on a text column (filling it from the rows there), and drop it. */
+  substringIndexStatements(table: string, index: { readonly name: string; readonly column: string }): { up: RawStatement[]; down: RawStatement[] };
+}
+
+/** One SQL statement with its bindings (`??` an identifier, `?` a value). */
+export interface RawStatement {
+  readonly sql: string;
+  readonly bindings: readonly string[];
+}
+
+/** Names that go into SQL text where no binding can (string literals of FTS5 options and triggers). */
+export function plainIdentifier(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a plain SQL identifier.`);
+  return name;
 }
 
 /** The column types both databases share; each dialect overrides the date, date-time and JSON ones. */

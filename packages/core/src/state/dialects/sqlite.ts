@@ -37,6 +37,12 @@ export const sqliteDialect: Dialect = {
   isIndexRowTooLarge: () => false,
   // SQLite's LIKE already ignores case, for ASCII only, as `lower()` would: case-insensitive matching covers A-Z.
   // Plain `column LIKE ?` also lets the planner read the column from an index and skips two calls per row.
+  // The FTS5 trigram table's own LIKE (case-insensitive, `%` and `_` as wildcards) finds a superset of what any
+  // strategy matches, through the index when the value has 3 characters in a row without a wildcard.
+  substringPrefilter(idColumn, index, column, value) {
+    if (!/[^%_]{3}/u.test(value)) return undefined;
+    return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? LIKE ?)', bindings: [idColumn, index, column, `%${value}%`] };
+  },
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

@@ -8,6 +8,7 @@ import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js'
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { FilterQuery, NullsPlacement, OrderDirection } from '../../query/filter.js';
 import type { Dialect } from '../dialects/dialect.js';
+import { substringIndexName } from '../migrations/desired-schema.js';
 
 export interface FilterQueryOptions {
   readonly db: Knex;
@@ -20,6 +21,8 @@ export interface FilterQueryOptions {
   readonly forCount: boolean;
   /** False when the order is fixed (cursor pagination): orderBy calls are ignored. */
   readonly ordering: boolean;
+  /** Table → its columns with a trigram index (search filters with `substringIndex`). */
+  readonly substringIndexes: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 const paths = new WeakMap<ResourceMetadata, Map<string, ResolvedPath>>();
@@ -44,6 +47,21 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
   const { builder, resource, registry, alias } = options;
   let aliases = 0;
   const joins = new Map<string, string>();
+  /** The table behind each alias of the query, to find a column's trigram index. */
+  const tables = new Map<string, string>([[alias, resource.table]]);
+  const aliasOf = (name: string, table: string): string => {
+    tables.set(name, table);
+    return name;
+  };
+
+  /** `match` narrowed by the column's trigram index first, when it has one and the dialect reads it that way. */
+  function prefilter(column: string, value: string): { sql: string; bindings: readonly string[] } | undefined {
+    const dot = column.lastIndexOf('.');
+    const table = tables.get(column.slice(0, dot));
+    const name = column.slice(dot + 1);
+    if (!table || !options.substringIndexes.get(table)?.has(name)) return undefined;
+    return options.dialect.substringPrefilter?.(`${column.slice(0, dot)}.id`, substringIndexName(table, name), name, value);
+  }
 
   /** Follows `hops` from `owner` (aliased `from`) with sub-queries, then calls `leaf` with the innermost builder. */
   function nest(target: Knex.QueryBuilder, owner: ResourceMetadata, from: string, resolved: ResolvedPath, hop: number, leaf: (b: Knex.QueryBuilder, column: string) => void): void {
@@ -53,7 +71,7 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
     }
     const field = resolved.hops[hop]!;
     const next = registry.resource(field.target);
-    const sub = `${alias}_f${++aliases}`;
+    const sub = aliasOf(`${alias}_f${++aliases}`, next.table);
     if (field.kind === 'toOne') {
       target.whereIn(`${from}.${field.column}`, (query: Knex.QueryBuilder) => {
         query.select(`${sub}.id`).from(`${next.table} as ${sub}`);
@@ -92,7 +110,7 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
         target.whereNot((query) => leaf(query, `${alias}.${resolved.leaf.column}`));
         return;
       }
-      const self = `${alias}_n${++aliases}`;
+      const self = aliasOf(`${alias}_n${++aliases}`, resource.table);
       target.whereNotIn(`${alias}.id`, (query: Knex.QueryBuilder) => {
         query.select(`${self}.id`).from(`${resource.table} as ${self}`);
         nest(query, resource, self, resolved, 0, leaf);
@@ -108,7 +126,9 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
       return leaf.kind === 'scalar' ? options.dialect.toDb(leaf.type, value) : value;
     },
     match(target, column, pattern, or = false) {
-      const { sql, bindings } = options.dialect.match(column, pattern);
+      const matched = options.dialect.match(column, pattern);
+      const narrowed = pattern.anchor === 'exact' ? undefined : prefilter(column, pattern.value);
+      const { sql, bindings } = narrowed ? { sql: `(${narrowed.sql} AND ${matched.sql})`, bindings: [...narrowed.bindings, ...matched.bindings] } : matched;
       if (or) target.orWhereRaw(sql, bindings as string[]);
       else target.whereRaw(sql, bindings as string[]);
     },

@@ -15,6 +15,7 @@ import type { UniquenessCheck } from '../../validation/validate.js';
 import { violation } from '../../validation/violation.js';
 import { uniqueIndexName } from '../schema-sync.js';
 import { assertUnchanged } from './assert-unchanged.js';
+import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createFilterQuery } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
@@ -47,6 +48,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
   const { rows: run, shaped } = createStatementRunner(database);
+  const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
     const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
@@ -115,7 +117,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const countQuery = page && !page.partial ? from().count({ n: '*' }).limit(1) : undefined;
     const cursor = page?.cursor ?? null;
     const query = (builder: Knex.QueryBuilder, forCount: boolean) =>
-      createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor });
+      createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes });
     const rows = query(rowsQuery, false);
     const count = countQuery && query(countQuery, true);
     for (const { filter, parsed } of context.filters) {

@@ -6,7 +6,8 @@
  *   integer column per to-one relation with its foreign key (when the target has a table) and an index;
  * - a join table per many-to-many, on its owning side: both ids, the pair as primary key, deleted with either item;
  * - a unique index per `Unique` constraint (the database is the backstop when two requests race past the check);
- * - an index per column that equality, range and order filters use, on whichever table the filter's path ends in.
+ * - an index per column that equality, range and order filters use, on whichever table the filter's path ends in;
+ * - a trigram (substring) index per text column a search filter declares `substringIndex` on.
  */
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
@@ -34,6 +35,12 @@ export interface IndexSpec {
   readonly unique: boolean;
 }
 
+/** A trigram index on a text column, for substring searches: an FTS5 trigram table (SQLite), a pg_trgm GIN index (PostgreSQL). */
+export interface SubstringIndexSpec {
+  readonly name: string;
+  readonly column: string;
+}
+
 export interface TableSpec {
   readonly name: string;
   readonly columns: readonly ColumnSpec[];
@@ -41,6 +48,7 @@ export interface TableSpec {
   readonly primaryKey: readonly string[] | undefined;
   readonly foreignKeys: readonly ForeignKeySpec[];
   readonly indexes: readonly IndexSpec[];
+  readonly substringIndexes: readonly SubstringIndexSpec[];
 }
 
 export interface SchemaSpec {
@@ -52,6 +60,8 @@ export interface SchemaSpec {
 export const uniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_unique`;
 /** knex's own naming, so an index made by an earlier version (or by knex for a foreign key) keeps its name. */
 export const indexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_index`;
+/** The trigram index of a column: `<table>_<column>_trigram` (the FTS5 table on SQLite, the GIN index on PostgreSQL). */
+export const substringIndexName = (table: string, column: string): string => `${table}_${column}_trigram`;
 
 /** A resource reading and writing through its own provider and processor has no table. */
 export const hasTable = (resource: ResourceMetadata): boolean => !(resource.provider && resource.processor);
@@ -63,6 +73,7 @@ interface TableDraft {
   foreignKeys: ForeignKeySpec[];
   /** Keyed by the column list: one index per list, a unique one winning over a plain one. */
   indexes: Map<string, IndexSpec>;
+  substringIndexes: Map<string, SubstringIndexSpec>;
 }
 
 function addIndex(table: TableDraft, columns: readonly string[], unique: boolean): void {
@@ -81,7 +92,7 @@ function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): Fore
 }
 
 function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): TableDraft {
-  const table: TableDraft = { name: resource.table, columns: [{ name: 'id', type: 'increments', nullable: false }], primaryKey: undefined, foreignKeys: [], indexes: new Map() };
+  const table: TableDraft = { name: resource.table, columns: [{ name: 'id', type: 'increments', nullable: false }], primaryKey: undefined, foreignKeys: [], indexes: new Map(), substringIndexes: new Map() };
   for (const field of resource.fields) {
     if (field.kind === 'toMany') continue;
     table.columns.push({ name: field.column, type: field.kind === 'scalar' ? field.type : 'reference', nullable: field.nullable });
@@ -116,6 +127,7 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
           { column: targetColumn, table: target.table, onDelete: 'CASCADE' },
         ],
         indexes: new Map(),
+        substringIndexes: new Map(),
       };
       addIndex(table, [targetColumn], false);
       tables.set(name, table);
@@ -138,6 +150,20 @@ function addFilterIndexes(registry: MetadataRegistry, tables: ReadonlyMap<string
   }
 }
 
+/** Trigram indexes for the text columns that search filters declare `substringIndex` on. */
+function addSubstringIndexes(registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void {
+  for (const resource of registry.resources) {
+    for (const filter of resource.filters) {
+      for (const path of filter.substringIndexedPaths ?? []) {
+        const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
+        const table = tables.get(registry.resource(resolved.owner).table);
+        const { column } = resolved.leaf;
+        if (table && !table.substringIndexes.has(column)) table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
+      }
+    }
+  }
+}
+
 const freeze = (table: TableDraft): TableSpec =>
   Object.freeze({
     name: table.name,
@@ -145,6 +171,7 @@ const freeze = (table: TableDraft): TableSpec =>
     primaryKey: table.primaryKey && Object.freeze([...table.primaryKey]),
     foreignKeys: Object.freeze(table.foreignKeys.map((k) => Object.freeze(k))),
     indexes: Object.freeze([...table.indexes.values()].map((i) => Object.freeze({ ...i, columns: Object.freeze([...i.columns]) }))),
+    substringIndexes: Object.freeze([...table.substringIndexes.values()].map((i) => Object.freeze(i))),
   });
 
 /** The schema the metadata needs. */
@@ -155,5 +182,6 @@ export function buildDesiredSchema(registry: MetadataRegistry): SchemaSpec {
   }
   for (const table of joinTables(registry)) if (!tables.has(table.name)) tables.set(table.name, table);
   addFilterIndexes(registry, tables);
+  addSubstringIndexes(registry, tables);
   return Object.freeze({ tables: Object.freeze([...tables.values()].map(freeze)) });
 }

@@ -9,7 +9,7 @@
 import type { MetadataRegistry } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialects/dialect.js';
-import { buildDesiredSchema, type ColumnSpec, type ForeignKeySpec, type IndexSpec, type SchemaSpec, type TableSpec } from './desired-schema.js';
+import { buildDesiredSchema, type ColumnSpec, type ForeignKeySpec, type IndexSpec, type SchemaSpec, type SubstringIndexSpec, type TableSpec } from './desired-schema.js';
 import { type LiveSchema, type LiveTable, readLiveSchema } from './live-schema.js';
 
 export type SchemaChange =
@@ -19,7 +19,9 @@ export type SchemaChange =
   | { readonly kind: 'addForeignKey'; readonly table: string; readonly foreignKey: ForeignKeySpec; readonly existingColumn: boolean }
   /** A column added to an existing table, always nullable, with its foreign key for a relation. */
   | { readonly kind: 'addColumn'; readonly table: string; readonly column: ColumnSpec; readonly declaredRequired: boolean; readonly foreignKey: ForeignKeySpec | undefined }
-  | { readonly kind: 'createIndex'; readonly table: string; readonly index: IndexSpec };
+  | { readonly kind: 'createIndex'; readonly table: string; readonly index: IndexSpec }
+  /** A trigram index (filled from the rows already there). */
+  | { readonly kind: 'createSubstringIndex'; readonly table: string; readonly index: SubstringIndexSpec };
 
 export interface SchemaDiff {
   readonly changes: readonly SchemaChange[];
@@ -45,6 +47,7 @@ export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<
     const existing = live.tables.get(table.name);
     if (!existing) {
       created.push({ kind: 'createTable', table: dialect.inlineForeignKeys ? table : { ...table, foreignKeys: [] } });
+      for (const index of table.substringIndexes) indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
       if (!dialect.inlineForeignKeys) {
         for (const foreignKey of table.foreignKeys) createdKeys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: false });
       }
@@ -60,6 +63,9 @@ export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<
       if (existing.columns.has(foreignKey.column) && !hasForeignKey(existing, foreignKey)) keys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: true });
     }
     for (const index of table.indexes) if (!hasIndex(existing, index)) indexes.push({ kind: 'createIndex', table: table.name, index });
+    for (const index of table.substringIndexes) {
+      if (!existing.substringIndexes.includes(index.name)) indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
+    }
     for (const column of existing.columns.keys()) {
       if (!table.columns.some((c) => c.name === column)) notes.push(`Column ${table.name}.${column} is not declared: it is kept (drop it in a migration of your own if you mean to).`);
     }
@@ -74,8 +80,11 @@ export async function diffDatabase(database: Database, registry: MetadataRegistr
   return diffSchema(desired, live, database.dialect);
 }
 
-/** Changes without which the API cannot work at all: missing tables and columns (indexes and keys only protect it). */
-export const isBlocking = (change: SchemaChange): boolean => change.kind === 'createTable' || change.kind === 'addColumn';
+/**
+ * Changes without which the API cannot work at all: missing tables and columns, and trigram indexes (SQLite's
+ * searches read the FTS5 table); other indexes and keys only protect it or speed it up.
+ */
+export const isBlocking = (change: SchemaChange): boolean => change.kind === 'createTable' || change.kind === 'addColumn' || change.kind === 'createSubstringIndex';
 
 /** One line per change, for messages and the head of a migration file: `create table book`, `add column book.isbn`. */
 export function describeChange(change: SchemaChange): string {
@@ -88,5 +97,7 @@ export function describeChange(change: SchemaChange): string {
       return `add foreign key ${change.table}.${change.foreignKey.column} → ${change.foreignKey.table}.id`;
     case 'createIndex':
       return `create ${change.index.unique ? 'unique ' : ''}index ${change.index.name} on ${change.table} (${change.index.columns.join(', ')})`;
+    case 'createSubstringIndex':
+      return `create trigram index ${change.index.name} on ${change.table} (${change.index.column})`;
   }
 }

@@ -10,6 +10,8 @@ export interface LiveTable {
   readonly columns: ReadonlyMap<string, { readonly nullable: boolean }>;
   readonly indexes: readonly LiveIndex[];
   readonly foreignKeys: readonly LiveForeignKey[];
+  /** The names of its trigram (substring) indexes. */
+  readonly substringIndexes: readonly string[];
 }
 
 export interface LiveSchema {
@@ -26,7 +28,12 @@ export async function readLiveSchema(database: Database, tableNames: readonly st
     if (!(await knex.schema.hasTable(name))) continue;
     const info = await knex(name).columnInfo();
     const columns = new Map(Object.entries(info).map(([column, details]) => [column, { nullable: details.nullable }]));
-    tables.set(name, { columns, indexes: await dialect.readIndexes(knex, name), foreignKeys: await dialect.readForeignKeys(knex, name) });
+    tables.set(name, {
+      columns,
+      indexes: await dialect.readIndexes(knex, name),
+      foreignKeys: await dialect.readForeignKeys(knex, name),
+      substringIndexes: await dialect.readSubstringIndexes(knex, name),
+    });
   }
   return { tables };
 }

@@ -96,6 +96,11 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         up: [alter(change.table, [indexChain(change.index)])],
         down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],
       };
+    case 'createSubstringIndex': {
+      const { up, down } = dialect.substringIndexStatements(change.table, change.index);
+      const raw = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({ kind: 'raw', sql: statement.sql, bindings: statement.bindings });
+      return { up: up.map(raw), down: down.map(raw) };
+    }
   }
 }
 

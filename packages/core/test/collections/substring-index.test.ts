@@ -1,0 +1,136 @@
+/**
+ * Search filters with `substringIndex`: a trigram index (SQLite FTS5, PostgreSQL pg_trgm) created by schema sync and by
+ * a generated migration, kept in step with writes, read by searches — whose answers stay exactly those of the same
+ * search without the index, for every strategy and for values the index cannot help with.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { buildMetadata, defineResource, generateMigration, runMigrations, type ResourceInput } from '@resource-api/core';
+import { injectJson, testDatabases } from '@resource-api/core/testing';
+import { freshTarget, type MigrationTarget, on, startApp } from '../migrations/support.js';
+
+const TITLES = ['Dune', 'Children of Dune', 'dune messiah', 'The River Between', 'A River Runs Through It', 'Riverside 100% _pure_', 'Émile à la rivière', 'Moby Dick'];
+const STRATEGIES = { title: 'ipartial', code: 'partial', blurb: 'iword_start' } as const;
+
+const writer = (substringIndex: boolean) => defineResource({ name: 'Writer', fields: { name: { type: 'string' } }, filters: [{ type: 'search', properties: { name: 'ipartial' }, substringIndex }] });
+const novel = (substringIndex: boolean) =>
+  defineResource({
+    name: 'Novel',
+    fields: { title: { type: 'string' }, code: { type: 'string' }, blurb: { type: 'string', nullable: true }, writer: { toOne: 'Writer', nullable: true } },
+    filters: [{ type: 'search', properties: { ...STRATEGIES, 'writer.name': 'ipartial' }, substringIndex }, { type: 'order', properties: ['title'] }],
+    paginationItemsPerPage: 50,
+  });
+const indexed: ResourceInput[] = [writer(true), novel(true)];
+const plain: ResourceInput[] = [writer(false), novel(false)];
+
+const json = { 'content-type': 'application/ld+json' };
+const titlesOf = (body: { 'hydra:member': { title: string }[] }) => body['hydra:member'].map((item) => item.title).sort();
+
+/** The SQL statements of one request. */
+async function statementsOf(app: FastifyInstance, url: string): Promise<{ sql: string[]; body: { 'hydra:member': { title: string }[]; 'hydra:totalItems': number } }> {
+  const sql: string[] = [];
+  const listener = (query: { sql: string }) => sql.push(query.sql);
+  const { knex } = app.resourceApi.database;
+  knex.on('query', listener);
+  try {
+    const response = await injectJson(app, { method: 'GET', url });
+    expect(response.status, url).toBe(200);
+    return { sql, body: response.body };
+  } finally {
+    knex.removeListener('query', listener);
+  }
+}
+
+describe.each(testDatabases(inject('postgresUrl')))('substring (trigram) indexes on $name', (database) => {
+  let target: MigrationTarget;
+  const apps: FastifyInstance[] = [];
+  beforeEach(async () => {
+    target = await freshTarget(database);
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    await target.drop();
+  });
+  const start = async (resources: ResourceInput[], schemaSync = true) => {
+    const app = await startApp(target, resources, { schemaSync });
+    apps.push(app);
+    return app;
+  };
+  const postgres = database.name === 'postgres';
+
+  async function seed(app: FastifyInstance) {
+    await injectJson(app, { method: 'POST', url: '/api/writers', headers: json, payload: { name: 'Frank Herbert' } });
+    await injectJson(app, { method: 'POST', url: '/api/writers', headers: json, payload: { name: 'Ngũgĩ wa Thiong’o' } });
+    for (const [index, title] of TITLES.entries()) {
+      const created = await injectJson(app, {
+        method: 'POST', url: '/api/novels', headers: json,
+        payload: { title, code: title.toUpperCase().slice(0, 4) + title.slice(4), blurb: `about ${title}`, writer: index % 2 === 0 ? '/api/writers/1' : '/api/writers/2' },
+      });
+      expect(created.status).toBe(201);
+    }
+  }
+
+  const SEARCHES = [
+    'title=dune', 'title=DUNE', 'title=river', 'title=rivi', 'title=du', 'title=%25', 'title=100%25%20_p', 'title=_pure_', 'title=%C3%A9mile',
+    'code=CHIL', 'code=chil', 'code=DUNE', 'blurb=river', 'blurb=rive', 'blurb=bout', 'writer.name=herb', 'writer.name=thiong',
+    'title=dune&order%5Btitle%5D=desc', 'title%5B%5D=dune&title%5B%5D=moby',
+  ];
+
+  it('answers every search exactly as without the index, and reads the index for values of 3 characters or more', async () => {
+    const withIndex = await start(indexed);
+    await seed(withIndex);
+    // The same rows, served without the index, from the same database: the reference answers.
+    const without = await start(plain, false);
+    for (const query of SEARCHES) {
+      const expected = await statementsOf(without, `/api/novels?${query}`);
+      const actual = await statementsOf(withIndex, `/api/novels?${query}`);
+      expect(titlesOf(actual.body), query).toEqual(titlesOf(expected.body));
+      expect(actual.body['hydra:totalItems'], query).toBe(expected.body['hydra:totalItems']);
+      // SQLite reads the FTS5 table; PostgreSQL's planner picks the GIN index by itself, the SQL is the same.
+      if (!postgres && query === 'title=river') expect(actual.sql.join('\n')).toContain('novel_title_trigram');
+      if (!postgres && query === 'title=du') expect(actual.sql.join('\n')).not.toContain('novel_title_trigram');
+    }
+    expect(titlesOf((await statementsOf(withIndex, '/api/novels?title=river')).body)).toEqual(['A River Runs Through It', 'Riverside 100% _pure_', 'The River Between']);
+  });
+
+  it('keeps the index in step with creates, updates and deletes', async () => {
+    const app = await start(indexed);
+    await seed(app);
+    const search = async (term: string) => titlesOf((await statementsOf(app, `/api/novels?title=${term}`)).body);
+    expect((await injectJson(app, { method: 'PATCH', url: '/api/novels/4', headers: { 'content-type': 'application/merge-patch+json' }, payload: { title: 'The Lake Between' } })).status).toBe(200);
+    expect(await search('river')).toEqual(['A River Runs Through It', 'Riverside 100% _pure_']);
+    expect(await search('lake')).toEqual(['The Lake Between']);
+    expect((await injectJson(app, { method: 'DELETE', url: '/api/novels/5' })).status).toBe(204);
+    expect(await search('river')).toEqual(['Riverside 100% _pure_']);
+    expect((await injectJson(app, { method: 'POST', url: '/api/novels', headers: json, payload: { title: 'Riverrun', code: 'RIVE' } })).status).toBe(201);
+    expect(await search('river')).toEqual(['Riverrun', 'Riverside 100% _pure_']);
+  });
+
+  it('is added to a table with rows by schema sync and by a generated migration, which indexes the rows already there', async () => {
+    const before = await start(plain);
+    await seed(before);
+    const file = await generateMigration({ resources: indexed, ...on(target) });
+    const source = readFileSync(file!, 'utf8');
+    expect(source).toContain(postgres ? 'gin_trgm_ops' : 'using fts5(');
+    expect(source).toContain(postgres ? 'drop index if exists' : 'drop table if exists');
+    await runMigrations(on(target));
+    // Production-like start: sync off; the migration made the index and filled it.
+    const after = await start(indexed, false);
+    expect(titlesOf((await statementsOf(after, '/api/novels?title=river')).body)).toEqual(['A River Runs Through It', 'Riverside 100% _pure_', 'The River Between']);
+    expect(await generateMigration({ resources: indexed, ...on(target) })).toBeNull();
+  });
+
+  it('refuses a production start on a database that lacks the index', async () => {
+    await (await start(plain)).close();
+    apps.length = 0;
+    await expect(start(indexed, false)).rejects.toThrow(/trigram index novel_title_trigram/);
+  });
+});
+
+describe('substringIndex declarations', () => {
+  it('must be a boolean', () => {
+    const Bad = defineResource({ name: 'Bad', fields: { title: { type: 'string' } }, filters: [{ type: 'search', properties: { title: 'partial' }, substringIndex: 'yes' as never }] });
+    expect(() => buildMetadata({ resources: [Bad] })).toThrow('Resource "Bad", search filter: "substringIndex" must be true or false.');
+  });
+});
