@@ -44,7 +44,8 @@ const Iterable = new GraphQLScalarType({ name: 'Iterable', description: 'Any JSO
 const encodeCursor = (offset: number) => Buffer.from(String(offset)).toString('base64');
 const decodeCursor = (cursor: string): number => {
   const offset = Number(Buffer.from(cursor, 'base64').toString('utf8'));
-  if (!Number.isInteger(offset) || offset < 0) throw new Error(`Cursor "${cursor}" is invalid.`);
+  // A safe integer only: an offset of 1e20 would reach the SQL and fail there.
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new Error(`Cursor "${cursor}" is invalid.`);
   return offset;
 };
 

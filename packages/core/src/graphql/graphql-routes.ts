@@ -8,6 +8,7 @@ import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { toApiError } from '../response/render-error.js';
+import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import type { GraphQLRequestContext } from './execute.js';
@@ -35,6 +36,8 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
   const rules = [maxComplexityRule(options.graphql.maxComplexity ?? 1000)];
   if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
+  // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
+  registerJsonBodyParser(app);
 
   await app.register(mercurius, {
     schema: buildGraphQLSchema(runtime.registry),

@@ -54,30 +54,47 @@ export function hasUnpairedSurrogate(value: unknown): boolean {
   return Object.entries(value).some(([key, member]) => hasUnpairedSurrogate(key) || hasUnpairedSurrogate(member));
 }
 
-export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
+type ContentTypeParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
+
+/** A 400 for a refused body; `statusCode` too, for error handlers other than ours (mercurius's, on `/graphql`). */
+const malformed = (detail: string): ApiError => Object.assign(new ApiError('MALFORMED_BODY', detail), { statusCode: 400 });
+
+/** The JSON body parser with the checks above, on Fastify's own parser (`__proto__` and `constructor.prototype` refused). */
+function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    [MEDIA_TYPES.json, MEDIA_TYPES.jsonld, MEDIA_TYPES.mergePatch],
-    { parseAs: 'buffer', bodyLimit },
-    (request, body, done) => {
-      const bytes = body as Buffer;
-      if (!isUtf8(bytes)) return done(new ApiError('MALFORMED_BODY', 'The request body is not valid UTF-8.'), undefined);
-      const text = bytes.toString('utf8');
-      if (text.trim() === '') return done(null, undefined);
-      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-        return done(new ApiError('MALFORMED_BODY', `The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels).`), undefined);
+  return ((request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(malformed('The request body is not valid UTF-8.'), undefined);
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(malformed(`The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels).`), undefined);
+    }
+    parseJson(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      if (hasUnpairedSurrogate(parsed)) {
+        return done(malformed('The request body holds a string that is not valid Unicode (an unpaired surrogate).'), undefined);
       }
-      parseJson(request, text, (error, parsed) => {
-        if (error) return done(error, undefined);
-        if (hasUnpairedSurrogate(parsed)) {
-          return done(new ApiError('MALFORMED_BODY', 'The request body holds a string that is not valid Unicode (an unpaired surrogate).'), undefined);
-        }
-        done(null, parsed);
-      });
-    },
-  );
+      done(null, parsed);
+    });
+  }) as ContentTypeParser;
+}
+
+export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
+  const parseJson = checkedJsonParser(app);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([MEDIA_TYPES.json, MEDIA_TYPES.jsonld, MEDIA_TYPES.mergePatch], { parseAs: 'buffer', bodyLimit }, parseJson);
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : UNREAD_BODY);
   });
+}
+
+/**
+ * The same checked JSON parser for `application/json` in another route context (the GraphQL endpoint), leaving its
+ * other parsers alone: GraphQL variables get the same UTF-8, depth and Unicode guarantees as REST bodies.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = checkedJsonParser(app);
+  app.removeContentTypeParser(MEDIA_TYPES.json);
+  app.addContentTypeParser(MEDIA_TYPES.json, { parseAs: 'buffer' }, parseJson);
 }
