@@ -69,7 +69,7 @@ export interface ResourceApiOptions {
    */
   readonly cors?: CorsOptions | false;
   /**
-   * Security headers with @fastify/helmet (on by default): `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
+   * Security headers as helmet sets them (on by default): `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
    * HSTS, a Content-Security-Policy under which Swagger UI and GraphiQL still run; helmet options merge over these.
    */
   readonly securityHeaders?: SecurityHeadersOptions | boolean;

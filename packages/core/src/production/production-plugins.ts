@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 import type { Database } from '../state/database.js';
-import { type CorsOptions, registerCors } from './cors.js';
+import type { CorsOptions } from './cors.js';
 import { registerGracefulClose } from './graceful-close.js';
 import { type HealthOptions, registerHealthRoutes } from './health.js';
-import { type RateLimitOptions, registerRateLimit } from './rate-limit.js';
+import type { RateLimitOptions } from './rate-limit.js';
 import { REQUEST_ID_HEADER, registerRequestIdEcho } from './request-id.js';
 import { registerSecurityHeaders, type SecurityHeadersOptions } from './security-headers.js';
 
@@ -37,13 +37,15 @@ export async function registerProductionPlugins(app: FastifyInstance, options: P
   const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
   if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);
   if (options.health !== false) registerHealthRoutes(app, { database: context.database, prefix: context.registry.prefix, health: options.health ?? {} });
-  if (options.cors) await registerCors(app, options.cors);
+  // CORS and rate limiting (with their libraries) are loaded only when asked for: an app without them does not keep
+  // their code in memory (about 10 MB).
+  if (options.cors) await (await import('./cors.js')).registerCors(app, options.cors);
   if (options.securityHeaders !== false) {
     const graphiqlPath = context.graphql?.graphiql ? context.graphql.path : undefined;
-    await registerSecurityHeaders(app, { headers: options.securityHeaders === true || options.securityHeaders === undefined ? {} : options.securityHeaders, graphiqlPath });
+    registerSecurityHeaders(app, { headers: options.securityHeaders === true || options.securityHeaders === undefined ? {} : options.securityHeaders, graphiqlPath });
   }
   if (options.rateLimit) {
-    await registerRateLimit(app, options.rateLimit, {
+    await (await import('./rate-limit.js')).registerRateLimit(app, options.rateLimit, {
       registry: context.registry,
       tokens: context.tokens,
       loginPath: context.loginPath,

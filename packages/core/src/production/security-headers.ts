@@ -1,19 +1,25 @@
 /**
- * Security headers on every response, with @fastify/helmet: `X-Content-Type-Options: nosniff`,
- * `X-Frame-Options: DENY` (and `frame-ancestors 'none'`), no `X-Powered-By`, `Strict-Transport-Security`,
- * `Referrer-Policy: no-referrer` and a Content-Security-Policy that lets the API's own pages run from their local files:
- * Swagger UI at `<prefix>` loads only scripts and styles of the API's origin, so `script-src 'self'` suffices; the
- * GraphiQL page starts with one inline script, allowed on that page only (the page embeds no request data).
+ * Security headers on every response, as helmet sets them: `X-Content-Type-Options: nosniff`,
+ * `X-Frame-Options: DENY` (and `frame-ancestors 'none'`), `Strict-Transport-Security`, `Referrer-Policy: no-referrer`
+ * and a Content-Security-Policy that lets the API's own pages run from their local files: Swagger UI at `<prefix>`
+ * loads only scripts and styles of the API's origin, so `script-src 'self'` suffices; the GraphiQL page starts with one
+ * inline script, allowed on that page only (the page embeds no request data). Fastify sends no `X-Powered-By`.
+ *
+ * helmet's headers depend on its options, not on the request: they are computed once, at start, by running helmet's
+ * middleware against a recorder, and each response gets the same prepared set (per request, helmet rebuilt the policy
+ * string and set a dozen headers one by one: about 7% of a small GET's CPU). A policy with a directive computed per
+ * request (a function, for nonces) keeps helmet running on every request.
  */
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import { wantsPage } from '../graphql/graphiql-page.js';
 
-/** @fastify/helmet options (https://github.com/fastify/fastify-helmet), merged over the defaults below, key by key. */
-export type SecurityHeadersOptions = FastifyHelmetOptions;
+/** helmet's options (https://helmetjs.github.io), merged over the defaults below, key by key. */
+export type SecurityHeadersOptions = Readonly<HelmetOptions>;
 
 /** The defaults: helmet's, with DENY framing, `frame-ancestors 'none'`, and no upgrade of insecure requests. */
-export function defaultSecurityHeaders(): SecurityHeadersOptions {
+export function defaultSecurityHeaders(): HelmetOptions {
   return {
     frameguard: { action: 'deny' },
     contentSecurityPolicy: {
@@ -29,20 +35,44 @@ export function defaultSecurityHeaders(): SecurityHeadersOptions {
 const isGraphiqlPage = (request: FastifyRequest, path: string): boolean =>
   request.method === 'GET' && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url);
 
-export async function registerSecurityHeaders(app: FastifyInstance, options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined }): Promise<void> {
-  // Object.assign, not a spread: TypeScript's spread of two helmet option types exhausts the compiler's memory.
-  const merged: SecurityHeadersOptions = Object.assign({}, defaultSecurityHeaders(), options.headers, { global: true });
-  await app.register(fastifyHelmet, merged);
+/** Whether a CSP directive is computed per request (helmet calls functions with the request and response). */
+function hasDynamicDirective(options: HelmetOptions): boolean {
+  const csp = options.contentSecurityPolicy;
+  if (!csp || csp === true) return false;
+  return Object.values(csp.directives ?? {}).some((value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')));
+}
 
-  // The policy stays one static string for every response (helmet computes it once); only the GraphiQL page, when
-  // the policy is ours, gets it with its inline script allowed. This hook runs after helmet's, before the page is sent.
+/** The headers helmet's middleware sets with these options, recorded once. */
+function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  let failure: unknown;
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => void (failure = error));
+  if (failure) throw failure;
+  return headers;
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined }): void {
+  // Object.assign, not a spread: TypeScript's spread of two helmet option types exhausts the compiler's memory.
+  const merged: HelmetOptions = Object.assign({}, defaultSecurityHeaders(), options.headers);
+  const middleware = helmet(merged);
+  if (hasDynamicDirective(merged)) {
+    app.addHook('onRequest', (request, reply, done) => middleware(request.raw, reply.raw, done as (error?: unknown) => void));
+    return;
+  }
+  const headers = recordHeaders(middleware);
+  // Only the GraphiQL page, when the policy is ours, gets its inline script allowed.
   const { graphiqlPath } = options;
-  if (graphiqlPath === undefined || options.headers.contentSecurityPolicy !== undefined) return;
+  const policy = headers['content-security-policy'];
+  const pageHeaders =
+    graphiqlPath !== undefined && options.headers.contentSecurityPolicy === undefined && policy !== undefined
+      ? { ...headers, 'content-security-policy': policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'") }
+      : undefined;
   app.addHook('onRequest', (request, reply, done) => {
-    if (isGraphiqlPage(request, graphiqlPath)) {
-      const policy = reply.raw.getHeader('content-security-policy');
-      if (typeof policy === 'string') reply.header('content-security-policy', policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"));
-    }
+    reply.headers(pageHeaders && isGraphiqlPage(request, graphiqlPath!) ? pageHeaders : headers);
     done();
   });
 }
