@@ -13,6 +13,16 @@ import { titleOrAuthor } from 'bookshop/dist/resources/book.js';
 
 const EMBED = ['book:collection'];
 
+/** How a variant differs from the bookshop's Book (besides being declared again). */
+export interface Variant {
+  /** How Book's collection pages (default `pages`). */
+  readonly paging?: CollectionPaging;
+  /** Book's collection embeds the author (default true; false: the bookshop's own bodies). */
+  readonly embed?: boolean;
+  /** The title search declares a trigram index (default false). */
+  readonly substringIndex?: boolean;
+}
+
 const Author = defineResource({
   name: 'Author',
   description: 'A writer of books.',
@@ -32,30 +42,31 @@ const PAGING: Record<CollectionPaging, Partial<OperationDeclaration>> = {
   cursor: { paginationViaCursor: { direction: 'asc' } },
 };
 
-const bookOf = (paging: CollectionPaging) => defineResource({
+const bookOf = ({ paging = 'pages', embed = true, substringIndex = false }: Variant) => defineResource({
   name: 'Book',
   description: 'A book, written by one author.',
   filters: [
     titleOrAuthor,
     { type: 'order', properties: ['id', 'title'] },
     { type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } },
-    { type: 'search', properties: { title: 'ipartial' } },
+    { type: 'search', properties: { title: 'ipartial' }, substringIndex },
   ],
-  operations: [{ kind: 'getCollection', normalizationGroups: EMBED, ...PAGING[paging] } as OperationDeclaration, 'post', 'get', 'put', 'patch', 'delete'],
+  operations: [{ kind: 'getCollection', ...(embed ? { normalizationGroups: EMBED } : {}), ...PAGING[paging] } as OperationDeclaration, 'post', 'get', 'put', 'patch', 'delete'],
   fields: {
     title: { type: 'string', groups: EMBED, constraints: [NotBlank(), Length({ min: 3 })], description: 'The title of the book.' },
     author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true, groups: EMBED, constraints: [Valid()], description: 'Who wrote the book.' },
   },
 });
 
-const resourcesFor = (paging: CollectionPaging): ResourceInput[] =>
-  bookshopResources.map((resource) => (resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(paging) : resource));
+const resourcesFor = (variant: Variant): ResourceInput[] =>
+  bookshopResources.map((resource) => (resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(variant) : resource));
 
 /**
- * The bookshop, as `buildBookshop` builds it, with the resources above. `paging` (default `pages`) changes only how
- * Book's collection pages, for the cursor workloads (W8) and the count of a partial page.
+ * The bookshop, as `buildBookshop` builds it, with the resources above. The variant options change only Book: how its
+ * collection pages (the cursor workloads, W8, and the count of a partial page), whether it embeds the author, and
+ * whether its title search has a trigram index (W2-index).
  */
-export function buildEmbedApp(options: { database: string; jwtSecret: string; paging?: CollectionPaging }): Promise<FastifyInstance> {
-  const { paging = 'pages', ...rest } = options;
-  return buildBookshop({ ...rest, resources: resourcesFor(paging) });
+export function buildEmbedApp(options: { database: string; jwtSecret: string } & Variant): Promise<FastifyInstance> {
+  const { paging, embed, substringIndex, ...rest } = options;
+  return buildBookshop({ ...rest, resources: resourcesFor({ paging, embed, substringIndex }) });
 }

@@ -6,7 +6,7 @@
 import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
 
-export type TargetName = 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
+export type TargetName = 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'bookshop-trigram' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
 
 export interface Workload {
   readonly id: string;
@@ -84,6 +84,15 @@ export function buildWorkloads(data: DataSet): Workload[] {
       id: 'W2',
       title: `partial title search, ordered by title descending (\`GET /api/books?title=${SEARCH_TERM}&order[title]=desc\`)`,
       targets: ['bookshop', 'baseline', 'floor'],
+      reference: { workload: 'W2', target: 'baseline' },
+      request: () => ({ method: 'GET', path: `/api/books?title=${SEARCH_TERM}&order%5Btitle%5D=desc` }),
+      floorRoute: '/api/books',
+      check: collectionCheck({ count: Math.min(PAGE_SIZE, matches.length), total: matches.length, firstTitle: matches[0] as string }),
+    },
+    {
+      id: 'W2-index',
+      title: `W2 with a trigram index declared on the title search (\`substringIndex: true\`: SQLite FTS5); ratio to the baseline's W2`,
+      targets: ['bookshop-trigram'],
       reference: { workload: 'W2', target: 'baseline' },
       request: () => ({ method: 'GET', path: `/api/books?title=${SEARCH_TERM}&order%5Btitle%5D=desc` }),
       floorRoute: '/api/books',

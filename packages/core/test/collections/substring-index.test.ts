@@ -74,7 +74,7 @@ describe.each(testDatabases(inject('postgresUrl')))('substring (trigram) indexes
   const SEARCHES = [
     'title=dune', 'title=DUNE', 'title=river', 'title=rivi', 'title=du', 'title=%25', 'title=100%25%20_p', 'title=_pure_', 'title=%C3%A9mile',
     'code=CHIL', 'code=chil', 'code=DUNE', 'blurb=river', 'blurb=rive', 'blurb=bout', 'writer.name=herb', 'writer.name=thiong',
-    'title=dune&order%5Btitle%5D=desc', 'title%5B%5D=dune&title%5B%5D=moby',
+    'title=dune&order%5Btitle%5D=desc', 'title%5B%5D=dune&title%5B%5D=moby', 'title=%22dune%22', 'title=of%20d', 'title=children%20of%20dune',
   ];
 
   it('answers every search exactly as without the index, and reads the index for values of 3 characters or more', async () => {
