@@ -6,6 +6,7 @@
 import { ApiError, type ErrorName } from '../errors.js';
 import { negotiateOutput } from '../pipeline/stages/negotiate.js';
 import { HYDRA, MEDIA_TYPES } from '../serializer/vocabulary.js';
+import { isDatabaseUnavailable, UNAVAILABLE_RETRY_AFTER } from '../state/dialects/unavailable.js';
 
 export interface RenderedError {
   readonly status: number;
@@ -38,6 +39,12 @@ export function toApiError(error: unknown): { error: ApiError; unexpected: boole
     return { error: new ApiError('MALFORMED_BODY', `Syntax error: ${message}`), unexpected: false };
   }
   if (statusCode === 400 && typeof message === 'string') return { error: new ApiError('MALFORMED_BODY', message), unexpected: false };
+  // A database that is down or restarting is no bug of the request: a 503 the client can retry, never a 500. The
+  // driver's message names hosts and ports, so it stays out of the body.
+  if (isDatabaseUnavailable(error)) {
+    const detail = `The database is unavailable. Retry in ${UNAVAILABLE_RETRY_AFTER} seconds.`;
+    return { error: new ApiError('DATABASE_UNAVAILABLE', detail, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) }, cause: error }), unexpected: false };
+  }
   return { error: new ApiError('INTERNAL', 'Internal Server Error'), unexpected: true };
 }
 

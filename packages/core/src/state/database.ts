@@ -30,6 +30,11 @@ export interface DatabaseOptions {
   readonly schema?: string;
 }
 
+/** Milliseconds a new PostgreSQL connection may take to open (see `state/dialects/unavailable.ts` for the 503). */
+const CONNECT_TIMEOUT = 3_000;
+/** Milliseconds a query may wait for a free connection of the pool, on either database. */
+const ACQUIRE_TIMEOUT = 5_000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { url } = options;
   if (typeof url !== 'string') {
@@ -42,7 +47,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new DeclarationError(`Invalid PostgreSQL schema name "${schema}".`);
     const knex = knexFactory({
       client: 'pg',
-      connection: { connectionString: url, types: await postgresTypes() } as Knex.PgConnectionConfig,
+      // A connection attempt that gets no answer (a host down, a firewall dropping packets) fails after this long;
+      // a refused one (the server stopped or restarting) fails at once.
+      connection: { connectionString: url, types: await postgresTypes(), connectionTimeoutMillis: CONNECT_TIMEOUT } as Knex.PgConnectionConfig,
+      // A request waits this long for a pooled connection, then gets a 503: not knex's default minute.
+      acquireConnectionTimeout: ACQUIRE_TIMEOUT,
       ...(schema ? { searchPath: [schema] } : {}),
       pool: { min: 0, max: 10 },
     });
@@ -60,6 +69,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    acquireConnectionTimeout: ACQUIRE_TIMEOUT,
     pool: {
       min: 1,
       max: 1,

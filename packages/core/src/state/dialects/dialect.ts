@@ -19,6 +19,11 @@ export interface Dialect {
   isUniqueViolation(error: unknown): boolean;
   /** The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit). */
   isIndexRowTooLarge(error: unknown): boolean;
+  /**
+   * The database cannot serve the statement now, and may again soon: the server refuses connections, is shutting down
+   * or starting up, dropped the connection, or the file is locked by another process. Answered with a 503.
+   */
+  isUnavailable(error: unknown): boolean;
   /** SQL for a pattern condition on a column (`??` binds the column, `?` the values), with `%` and `_` literal. */
   match(column: string, pattern: MatchPattern): { sql: string; bindings: readonly string[] };
   /**

@@ -8,6 +8,19 @@ import { escapeLike, likePattern, sharedToDb } from './dialect.js';
 
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
+/**
+ * Connection-level failures: the socket's (the server is down, restarting, unreachable), SQLSTATE class 08 (connection
+ * exception), 57P01-03 (admin or crash shutdown, "the database system is starting up / shutting down") and 53300 (too
+ * many connections). pg names a connection it lost or timed out without a code: "Connection terminated unexpectedly",
+ * "Connection terminated due to connection timeout", "Client has encountered a connection error and is not queryable".
+ */
+const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
+  '57P01', '57P02', '57P03', '53300',
+]);
+// Unanchored: knex puts the statement before the driver's message (`select … - Connection terminated unexpectedly`).
+const UNAVAILABLE_MESSAGE = /Connection terminated|is not queryable/;
+
 const DATE_OID = 1082;
 const INT8_OID = 20;
 
@@ -38,6 +51,11 @@ export const postgresDialect: Dialect = {
   isUniqueViolation: (error) => code(error) === '23505',
   // 54000, program_limit_exceeded: "index row size 3016 exceeds btree version 4 maximum 2704 for index ...".
   isIndexRowTooLarge: (error) => code(error) === '54000' && /index row/i.test((error as Error).message),
+  isUnavailable(error) {
+    const found = code(error);
+    if (found !== undefined && (UNAVAILABLE_CODES.has(found) || found.startsWith('08'))) return true;
+    return error instanceof Error && UNAVAILABLE_MESSAGE.test(error.message);
+  },
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

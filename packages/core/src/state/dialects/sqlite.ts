@@ -35,6 +35,8 @@ export const sqliteDialect: Dialect = {
     (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
   isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   isIndexRowTooLarge: () => false,
+  // Another process (a backup, a migration, a second server) holds the file's lock longer than the busy timeout.
+  isUnavailable: (error) => code(error)?.startsWith('SQLITE_BUSY') ?? false,
   // SQLite's LIKE already ignores case, for ASCII only, as `lower()` would: case-insensitive matching covers A-Z.
   // Plain `column LIKE ?` also lets the planner read the column from an index and skips two calls per row.
   // A phrase query on the FTS5 trigram table finds the rows holding the value as a substring, ignoring case (Unicode
