@@ -51,6 +51,15 @@ export const Note = defineResource({
 
 export const SEARCH_FIELDS = ['title', 'body', 'shelf.label', ...STRATEGIES.map((s) => `by_${s}`)] as const;
 
+/** The same strategies through a substring index (FTS5 trigrams on SQLite, pg_trgm on PostgreSQL). */
+export const IndexedNote = defineResource({
+  name: 'IndexedNote',
+  fields: Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, { type: 'string' as const, nullable: true }])),
+  filters: [{ type: 'search', properties: Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, s])), substringIndex: true }],
+});
+
+export const INDEXED_SEARCH_FIELDS = STRATEGIES.map((s) => `by_${s}`);
+
 export interface RecordedQuery {
   readonly sql: string;
   readonly bindings: readonly unknown[];

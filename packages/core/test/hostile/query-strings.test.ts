@@ -7,7 +7,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
-import { Note, SEARCH_FIELDS, Shelf, recordSql, rows } from './fixtures.js';
+import { INDEXED_SEARCH_FIELDS, IndexedNote, Note, SEARCH_FIELDS, Shelf, recordSql, rows } from './fixtures.js';
 
 /** Texts full of the characters SQL, LIKE and GLOB give a meaning to; every search field of a note holds its text. */
 const TEXTS = [
@@ -58,7 +58,7 @@ const STRATEGY_OF: Record<string, string> = { title: 'partial', body: 'ipartial'
 const strategyOf = (field: string) => STRATEGY_OF[field] ?? field.slice('by_'.length);
 
 describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $name', (database) => {
-  const app = useApp(database, { resources: [Note, Shelf] });
+  const app = useApp(database, { resources: [Note, Shelf, IndexedNote] });
 
   async function seed(): Promise<void> {
     for (const label of SHELF_LABELS) expect((await call(app(), { method: 'POST', url: '/api/shelves', payload: { label } })).status).toBe(201);
@@ -90,6 +90,27 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
         expect(answer.titles, `${field}=${value}`).toEqual([...expected].sort());
         // The value changed the bindings, never the statement.
         expect(answer.sql, `${field}=${value}`).toEqual(harmless.sql);
+      }
+    }
+  });
+
+  it('finds the same through a substring index, with the SQL of a harmless value of the same length', async () => {
+    for (const text of TEXTS) {
+      const payload = Object.fromEntries(INDEXED_SEARCH_FIELDS.map((f) => [f, text]));
+      expect((await call(app(), { method: 'POST', url: '/api/indexed_notes', payload })).status).toBe(201);
+    }
+    const found = async (query: string) => {
+      const { result, queries } = await recordSql(app(), () => call(app(), { method: 'GET', url: `/api/indexed_notes?pagination=false&${query}` }));
+      expect(result.status, `${query}: ${result.text.slice(0, 300)}`).toBe(200);
+      return { texts: (result.body['hydra:member'] as Record<string, string>[]).map((n) => n.by_exact).sort(), sql: queries.map((q) => q.sql) };
+    };
+    for (const field of INDEXED_SEARCH_FIELDS) {
+      // The index is consulted from 3 characters on: the SQL may differ by the length, never by the value itself.
+      const harmless = async (value: string) => (await found(`${field}=${'z'.repeat([...value].length)}`)).sql;
+      for (const value of [...VALUES, '"', '""', 'a"b', '" OR "', 'NEAR(a b)', 'a AND b', '^cotton', 'cot*', '-plain', '{title}:x']) {
+        const answer = await found(`${field}=${encodeURIComponent(value)}`);
+        expect(answer.texts, `${field}=${value}`).toEqual(TEXTS.filter((text) => matches(text, value, field.slice('by_'.length))).sort());
+        expect(answer.sql, `${field}=${value}`).toEqual(await harmless(value));
       }
     }
   });
