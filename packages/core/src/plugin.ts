@@ -29,6 +29,7 @@ import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
+import { DeclarationError } from './errors.js';
 
 export interface ResourceApiOptions {
   /** The resources: `defineResource` objects and `@ApiResource` classes. */
@@ -40,6 +41,11 @@ export interface ResourceApiOptions {
   readonly database?: string | Knex;
   /** PostgreSQL only: the schema to create the tables in (default: the connection's search path). */
   readonly databaseSchema?: string;
+  /**
+   * PostgreSQL only: the most connections this instance's pool opens (default 10). With N instances the database
+   * sees up to N × this many: keep it under `max_connections` (docs/deployment.md). SQLite always uses one.
+   */
+  readonly databasePoolMax?: number;
   /**
    * Create missing tables, columns and indexes at start. Default: on, except with `NODE_ENV=production`. When off,
    * start never alters the schema and fails if tables or columns are missing: run the migrations (docs/deployment.md).
@@ -106,7 +112,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     orderParameterName: options.orderParameterName,
     existsParameterName: options.existsParameterName,
   });
-  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema });
+  const poolMax = options.databasePoolMax;
+  if (poolMax !== undefined && !(Number.isInteger(poolMax) && poolMax >= 1)) throw new DeclarationError(`databasePoolMax must be a whole number of connections from 1 up, got ${String(poolMax)}.`);
+  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema, poolMax });
   app.addHook('onClose', () => database.close());
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);

@@ -28,10 +28,17 @@ export interface DatabaseOptions {
   readonly url: string | Knex;
   /** PostgreSQL only: the schema to work in (created when missing); default: the connection's search path (`public`). */
   readonly schema?: string;
+  /**
+   * PostgreSQL only: the most connections this process keeps open (default 10). Each instance of the app has its own
+   * pool, so N instances may hold N × max connections: keep that under the server's `max_connections`.
+   */
+  readonly poolMax?: number;
 }
 
 /** Milliseconds a new PostgreSQL connection may take to open (see `state/dialects/unavailable.ts` for the 503). */
 const CONNECT_TIMEOUT = 3_000;
+/** PostgreSQL connections per process unless `poolMax` says otherwise: knex's default. */
+const DEFAULT_POOL_MAX = 10;
 /** Milliseconds a query may wait for a free connection of the pool, on either database. */
 const ACQUIRE_TIMEOUT = 5_000;
 
@@ -53,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // A request waits this long for a pooled connection, then gets a 503: not knex's default minute.
       acquireConnectionTimeout: ACQUIRE_TIMEOUT,
       ...(schema ? { searchPath: [schema] } : {}),
-      pool: { min: 0, max: 10 },
+      pool: { min: 0, max: options.poolMax ?? DEFAULT_POOL_MAX },
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
     return { knex, dialect: postgresDialect, close: () => knex.destroy() };
