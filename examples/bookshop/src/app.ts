@@ -14,6 +14,8 @@ export interface BookshopOptions {
   readonly database: string;
   /** PostgreSQL only: the schema to keep the tables in (created when missing). */
   readonly databaseSchema?: string;
+  /** PostgreSQL only: the most connections this process's pool opens (default 10; `DATABASE_POOL_MAX`). */
+  readonly databasePoolMax?: number;
   /** Log requests with pino, as JSON lines with the request id as `reqId` (default false). */
   readonly logger?: boolean;
   /** The pino level when `logger` is on (default `info`). */
@@ -51,6 +53,7 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       resources: options.resources ?? resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
+      ...(options.databasePoolMax === undefined ? {} : { databasePoolMax: options.databasePoolMax }),
       cors: options.cors ?? false,
       rateLimit: options.rateLimit ?? false,
       documentation: {
@@ -81,13 +84,24 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
   return app;
 }
 
-/** Creates the admin user, or gives it the password and ROLE_ADMIN again (keeping its other roles). */
-async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
-  const { knex } = app.resourceApi.database;
+/**
+ * Creates the admin user, or gives it the password and ROLE_ADMIN again (keeping its other roles). Instances started
+ * together may both find no admin: the one whose insert loses to the unique e-mail updates the winner's row instead.
+ */
+async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }, retried = false): Promise<void> {
+  const { knex, dialect } = app.resourceApi.database;
   const password = await hashPassword(admin.password);
   const existing = await knex('user').where('email', admin.email).first('id', 'roles');
   const stored = existing ? ((typeof existing.roles === 'string' ? JSON.parse(existing.roles) : existing.roles) as string[] | null) ?? [] : [];
   const roles = JSON.stringify([...new Set(['ROLE_USER', ...stored, 'ROLE_ADMIN'])]);
-  if (existing) await knex('user').where('id', existing.id).update({ password, roles });
-  else await knex('user').insert({ email: admin.email, password, roles, is_company: false });
+  if (existing) {
+    await knex('user').where('id', existing.id).update({ password, roles });
+    return;
+  }
+  try {
+    await knex('user').insert({ email: admin.email, password, roles, is_company: false });
+  } catch (error) {
+    if (retried || !dialect.isUniqueViolation(error)) throw error;
+    await ensureAdmin(app, admin, true);
+  }
 }

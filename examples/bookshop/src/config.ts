@@ -4,7 +4,8 @@
  * (`JWT_SECRET`, `ADMIN_EMAIL` + `ADMIN_PASSWORD`), and throws one `ConfigError` naming each bad variable.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from 'env-schema';
@@ -49,7 +50,18 @@ export function jwtSecret(env: NodeJS.ProcessEnv = process.env, file = DEFAULT_S
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
   const generated = randomBytes(48).toString('base64url');
-  writeFileSync(file, generated, { mode: 0o600 });
+  // Written aside, then linked into place: link fails when the file exists, so processes starting together (cluster
+  // workers, two servers on one machine) all end up with the one secret that won, never with one each.
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(aside, generated, { mode: 0o600 });
+  try {
+    linkSync(aside, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFileSync(file, 'utf8').trim();
+  } finally {
+    unlinkSync(aside);
+  }
   warn(`JWT_SECRET is not set: generated a development secret in ${file}. Set JWT_SECRET in production.`);
   return generated;
 }
@@ -85,6 +97,8 @@ const ENV_SCHEMA = {
     HOST: { type: 'string', default: '127.0.0.1', description: 'must be a host name or an IP address' },
     PORT: { type: 'integer', minimum: 1, maximum: 65535, default: 8000, description: 'must be a number from 1 to 65535' },
     DATABASE_URL: { type: 'string', pattern: '^(postgres(ql)?://|sqlite:)', description: 'must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:' },
+    DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'must be a number of connections from 1 to 1000' },
+    WEB_CONCURRENCY: { type: 'string', pattern: '^([1-9][0-9]{0,2}|auto)$', default: '1', description: 'must be a number of worker processes from 1 to 999, or auto (one per core)' },
     JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     JWT_TTL: { type: 'integer', minimum: 1, default: 3600, description: 'must be a positive number of seconds' },
     ADMIN_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$', description: 'must be an e-mail address' },
@@ -116,6 +130,10 @@ export interface ServerConfig {
   readonly host: string;
   readonly port: number;
   readonly database: string;
+  /** PostgreSQL: the most connections each server process opens (`DATABASE_POOL_MAX`). */
+  readonly databasePoolMax: number;
+  /** Server processes (`WEB_CONCURRENCY`; `auto`: one per core); above 1 a primary forks that many workers (cluster.ts). */
+  readonly workers: number;
   readonly jwtSecret: string;
   readonly jwtTtl: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
@@ -173,6 +191,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
   } catch (error) {
     problems.push((error as Error).message);
   }
+  // Each process of a cluster opens the database on its own: an in-memory one would be a different database in each.
+  if (raw.DATABASE_URL === 'sqlite::memory:' && raw.WEB_CONCURRENCY !== undefined && raw.WEB_CONCURRENCY !== '1') {
+    problems.push('WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.');
+  }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
   const seconds = (name: Variable) => Number(values[name]) * 1000;
@@ -183,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     host: values.HOST as string,
     port: Number(values.PORT),
     database: databaseUrl(raw),
+    databasePoolMax: Number(values.DATABASE_POOL_MAX),
+    workers: values.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(values.WEB_CONCURRENCY),
     jwtSecret: jwtSecret(raw, options.secretFile, options.warn),
     jwtTtl: Number(values.JWT_TTL),
     admin,
