@@ -58,7 +58,8 @@ const bookOf = ({ paging = 'pages', embed = true, substringIndex = false }: Vari
   },
 });
 
-const resourcesFor = (variant: Variant): ResourceInput[] =>
+/** Every resource of a variant: the bookshop's, with Author and Book declared as above. */
+export const embedResources = (variant: Variant): ResourceInput[] =>
   bookshopResources.map((resource) => (resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(variant) : resource));
 
 /**
@@ -68,5 +69,5 @@ const resourcesFor = (variant: Variant): ResourceInput[] =>
  */
 export function buildEmbedApp(options: { database: string; jwtSecret: string } & Variant): Promise<FastifyInstance> {
   const { paging, embed, substringIndex, ...rest } = options;
-  return buildBookshop({ ...rest, resources: resourcesFor({ paging, embed, substringIndex }) });
+  return buildBookshop({ ...rest, resources: embedResources({ paging, embed, substringIndex }) });
 }
