@@ -11,6 +11,7 @@
  */
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
+import type { Filter } from '../../query/filter.js';
 import { uniqueFieldSets } from '../../validation/constraints.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 
@@ -136,33 +137,35 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
   return [...tables.values()];
 }
 
-/** Indexes for the columns that equality, range and order filters use, on whichever table the path ends in. */
-function addFilterIndexes(registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void {
+/** Calls `add` with the table and column each filter path (as `pathsOf` lists them) ends in, when that table is made here. */
+function forFilterColumns(
+  registry: MetadataRegistry,
+  tables: ReadonlyMap<string, TableDraft>,
+  pathsOf: (filter: Filter) => readonly string[] | undefined,
+  add: (table: TableDraft, column: string) => void,
+): void {
   for (const resource of registry.resources) {
     for (const filter of resource.filters) {
-      for (const path of filter.indexedPaths ?? []) {
+      for (const path of pathsOf(filter) ?? []) {
         const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
         const table = tables.get(registry.resource(resolved.owner).table);
-        if (!table || resolved.leaf.column === 'id') continue;
-        addIndex(table, [resolved.leaf.column], false);
+        if (table) add(table, resolved.leaf.column);
       }
     }
   }
 }
 
+/** Indexes for the columns that equality, range and order filters use, on whichever table the path ends in. */
+const addFilterIndexes = (registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void =>
+  forFilterColumns(registry, tables, (filter) => filter.indexedPaths, (table, column) => {
+    if (column !== 'id') addIndex(table, [column], false);
+  });
+
 /** Trigram indexes for the text columns that search filters declare `substringIndex` on. */
-function addSubstringIndexes(registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void {
-  for (const resource of registry.resources) {
-    for (const filter of resource.filters) {
-      for (const path of filter.substringIndexedPaths ?? []) {
-        const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
-        const table = tables.get(registry.resource(resolved.owner).table);
-        const { column } = resolved.leaf;
-        if (table && !table.substringIndexes.has(column)) table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
-      }
-    }
-  }
-}
+const addSubstringIndexes = (registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void =>
+  forFilterColumns(registry, tables, (filter) => filter.substringIndexedPaths, (table, column) => {
+    if (!table.substringIndexes.has(column)) table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
+  });
 
 const freeze = (table: TableDraft): TableSpec =>
   Object.freeze({
