@@ -22,10 +22,13 @@ export interface Restart {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** knex's warnings about the refused connections the probe expects: not printed. */
+const quiet = { warn: () => {}, error: () => {}, debug: () => {} };
+
 /** One fresh connection and `select 1`: true when PostgreSQL answers. */
 async function answers(url: string): Promise<boolean> {
   try {
-    const database = await openDatabase({ url });
+    const database = await openDatabase({ url, log: quiet });
     try {
       await database.knex.raw('select 1');
       return true;

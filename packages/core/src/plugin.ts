@@ -114,7 +114,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const poolMax = options.databasePoolMax;
   if (poolMax !== undefined && !(Number.isInteger(poolMax) && poolMax >= 1)) throw new DeclarationError(`databasePoolMax must be a whole number of connections from 1 up, got ${String(poolMax)}.`);
-  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema, poolMax });
+  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema, poolMax, log: app.log });
   app.addHook('onClose', () => database.close());
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);

@@ -33,6 +33,34 @@ export interface DatabaseOptions {
    * pool, so N instances may hold N × max connections: keep that under the server's `max_connections`.
    */
   readonly poolMax?: number;
+  /**
+   * Where knex's own warnings go ("Acquire connection error", "Connection Error": a connection attempt failed or a
+   * pooled connection broke), one line each without the stack; default: knex prints them, with stacks, to stdout.
+   * The plugin passes Fastify's logger, so an outage does not scatter plain-text lines between the JSON ones.
+   */
+  readonly log?: DatabaseLog;
+}
+
+/** The part of a pino logger knex's messages need. */
+export interface DatabaseLog {
+  warn(message: string): void;
+  error(message: string): void;
+  debug(message: string): void;
+}
+
+/** knex's `log` option writing to `log`: the first line of each message (a stack trace follows it). */
+function knexLog(log: DatabaseLog | undefined): Pick<Knex.Config, 'log'> {
+  if (!log) return {};
+  const line = (message: unknown) => (typeof message === 'string' ? message : String((message as Error)?.message ?? message)).split('\n')[0]!;
+  return {
+    log: {
+      warn: (message: unknown) => log.warn(line(message)),
+      error: (message: unknown) => log.error(line(message)),
+      // knex calls it with the whole sentence ("x is deprecated, please use y"), whatever its types say.
+      deprecate: (message: unknown) => log.warn(line(message)),
+      debug: (message: unknown) => log.debug(line(message)),
+    },
+  };
 }
 
 /** Milliseconds a new PostgreSQL connection may take to open (see `state/dialects/unavailable.ts` for the 503). */
@@ -61,6 +89,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       acquireConnectionTimeout: ACQUIRE_TIMEOUT,
       ...(schema ? { searchPath: [schema] } : {}),
       pool: { min: 0, max: options.poolMax ?? DEFAULT_POOL_MAX },
+      ...knexLog(options.log),
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
     return { knex, dialect: postgresDialect, close: () => knex.destroy() };
@@ -77,6 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     connection: { filename },
     useNullAsDefault: true,
     acquireConnectionTimeout: ACQUIRE_TIMEOUT,
+    ...knexLog(options.log),
     pool: {
       min: 1,
       max: 1,

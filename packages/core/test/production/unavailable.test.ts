@@ -5,10 +5,12 @@
  * connections are reset, new ones refused), so the shared server is never stopped; SQLite by another connection
  * holding the file's exclusive lock. `examples/bookshop/soak/` restarts a real PostgreSQL under load (docs/reliability.md).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import knexFactory from 'knex';
 import { describe, expect, inject, it } from 'vitest';
@@ -117,6 +119,37 @@ describe.each(postgres)('on $name when the server cannot be reached', (database)
       await proxy.restore();
       await expectRecovered(app, authorIri);
     } finally {
+      await app.close();
+      await proxy.close();
+    }
+  });
+
+  it("logs knex's connection warnings through the app's logger: one JSON line each at warn, without a stack", async () => {
+    const proxy = await proxyTo(new URL(database.url));
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const app = Fastify({ logger: { level: 'warn', stream } });
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    await app.register(resourceApi, { resources: [Author, Book], database: proxy.url, databaseSchema: schema });
+    await app.ready();
+    try {
+      await proxy.cut();
+      expect((await call(app, { method: 'GET', url: '/api/books' })).status).toBe(503);
+      const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+      const knexLines = logged.filter((line) => /^(Acquire connection error|Connection Error)/.test(line.msg));
+      expect(knexLines.length).toBeGreaterThan(0);
+      for (const line of knexLines) {
+        expect(line.level).toBe(40);
+        expect(line.msg).not.toContain('\n');
+      }
+    } finally {
+      await proxy.restore();
+      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
       await app.close();
       await proxy.close();
     }
