@@ -190,7 +190,10 @@ describe('the compiled server in production', () => {
     const closed = lines.findIndex((l) => l.msg === 'the server is closed');
     expect(closing).toBeGreaterThan(-1);
     expect(completed).toBeGreaterThan(closing);
-    expect(closed).toBeGreaterThan(completed);
+    // Fastify logs "request completed" from the response's onResponse hook, which may run just after the socket has
+    // closed and so after the close finished: the order of those two lines is not the server's to keep. That the
+    // request was answered before the exit is asserted above (its 201, then exit code 0).
+    expect(closed).toBeGreaterThan(closing);
   }, 60_000);
 });
 
