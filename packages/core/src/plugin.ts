@@ -165,8 +165,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     loginPath: security && security.settings.loginPath !== false ? security.settings.loginPath : undefined,
     graphql: options.graphql === false ? undefined : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
   });
-  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {} });
-  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit: options.bodyLimit ?? 1024 * 1024, tokens, documentation: options.documentation });
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit });
+  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit, tokens, documentation: options.documentation });
 }
 
 /**

@@ -30,14 +30,14 @@ export interface GraphQLOptions {
   readonly jit?: number;
 }
 
-export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions }): Promise<void> {
+export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
   const rules = [maxComplexityRule(options.graphql.maxComplexity ?? 1000)];
   if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
-  registerJsonBodyParser(app);
+  registerJsonBodyParser(app, options.bodyLimit);
 
   await app.register(mercurius, {
     schema: buildGraphQLSchema(runtime.registry),

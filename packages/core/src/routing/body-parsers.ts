@@ -93,8 +93,8 @@ export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): vo
  * The same checked JSON parser for `application/json` in another route context (the GraphQL endpoint), leaving its
  * other parsers alone: GraphQL variables get the same UTF-8, depth and Unicode guarantees as REST bodies.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number): void {
   const parseJson = checkedJsonParser(app);
   app.removeContentTypeParser(MEDIA_TYPES.json);
-  app.addContentTypeParser(MEDIA_TYPES.json, { parseAs: 'buffer' }, parseJson);
+  app.addContentTypeParser(MEDIA_TYPES.json, { parseAs: 'buffer', bodyLimit }, parseJson);
 }

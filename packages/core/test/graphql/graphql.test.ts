@@ -245,6 +245,20 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     const response = await app().inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: `{ books { totalCount } } #${'x'.repeat(1024 * 1024)}` }) });
     expect(response.statusCode).toBe(413);
   });
+
+  it('takes the plugin\'s bodyLimit, as REST does', async () => {
+    const small = await buildTestApp({ database, resources: [User, Author, Book, Comment, Tag], security, bodyLimit: 2048 });
+    try {
+      const query = (padding: number) => JSON.stringify({ query: `{ books { totalCount } } #${'x'.repeat(padding)}` });
+      const over = await small.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: query(4096) });
+      expect(over.statusCode).toBe(413);
+      const under = await small.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: query(100) });
+      expect(under.statusCode).toBe(200);
+      expect(under.json().data.books.totalCount).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 describe.each(testDatabases(inject('postgresUrl')))('GraphQL field visibility on $name', (database) => {
