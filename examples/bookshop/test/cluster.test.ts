@@ -7,14 +7,13 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
+import { ensureBuilt, freePort, halfSentPost, mainJs, root, type Started, startNode } from './compiled.js';
 import { TEST_JWT_SECRET } from './support.js';
 
 const execFileAsync = promisify(execFile);
@@ -161,30 +160,13 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
   it('on SIGTERM to the primary, lets a request in flight finish, stops every worker and exits 0', async () => {
     const workers = listeningWorkers(server).slice(1);
     // A POST whose body comes in two halves: a worker holds it, half read, when the signal arrives.
-    const body = JSON.stringify({ name: 'Octavia E. Butler' });
-    const inFlight = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/api/authors',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'in-flight-1' },
-    });
-    const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
-      inFlight.on('response', (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ response, text }));
-      });
-      inFlight.on('error', reject);
-    });
-    inFlight.write(body.slice(0, 10));
+    const inFlight = halfSentPost(port, 'in-flight-1', 'Octavia E. Butler');
     await until(() => logLines(server).some((l) => l.reqId === 'in-flight-1' && l.msg === 'incoming request'), 'the request to arrive', server);
 
     server.child.kill('SIGTERM');
     await until(() => workers.every((pid) => logLines(server).some((l) => l.pid === pid && l.msg === 'closing the server')), 'both workers to start closing', server);
     expect(server.child.exitCode).toBeNull();
-    inFlight.end(body.slice(10));
-    const { response, text } = await answered;
+    const { response, text } = await inFlight.finish();
     expect(response.statusCode).toBe(201);
     expect(JSON.parse(text)).toMatchObject({ name: 'Octavia E. Butler' });
 

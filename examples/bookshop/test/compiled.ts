@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,4 +102,34 @@ export function startNode(script: string, env: Record<string, string>): Started 
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, output: () => output, exit };
+}
+
+/**
+ * A `POST /api/authors` whose body is sent in two halves: after `start`, the server holds the request, half read (for
+ * shutdown tests: the signal arrives while it is in flight). `finish` sends the rest and resolves with the answer.
+ */
+export function halfSentPost(port: string | number, requestId: string, name: string) {
+  const body = JSON.stringify({ name });
+  const inFlight = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/api/authors',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId },
+  });
+  const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
+    inFlight.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ response, text }));
+    });
+    inFlight.on('error', reject);
+  });
+  inFlight.write(body.slice(0, 10));
+  return {
+    finish(): Promise<{ response: IncomingMessage; text: string }> {
+      inFlight.end(body.slice(10));
+      return answered;
+    },
+  };
 }

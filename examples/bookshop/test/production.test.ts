@@ -6,12 +6,11 @@
  * under the Content-Security-Policy of the security headers.
  */
 import { existsSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBookshop } from '../src/app.js';
-import { ensureBuilt, freePort, mainJs, type Started, startNode } from './compiled.js';
+import { ensureBuilt, freePort, halfSentPost, mainJs, type Started, startNode } from './compiled.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ADMIN_ORIGIN = 'https://admin.example.com';
@@ -148,24 +147,7 @@ describe('the compiled server in production', () => {
 
   it('on SIGTERM stops accepting connections, finishes the request in flight, closes the pool and exits 0', async () => {
     // A POST whose body is sent in two halves: the server has it in hand, half read, when the signal arrives.
-    const body = JSON.stringify({ name: 'Octavia E. Butler' });
-    const { port } = new URL(base);
-    const inFlight = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'POST',
-      path: '/api/authors',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'in-flight-1' },
-    });
-    const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
-      inFlight.on('response', (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ response, text }));
-      });
-      inFlight.on('error', reject);
-    });
-    inFlight.write(body.slice(0, 10));
+    const inFlight = halfSentPost(new URL(base).port, 'in-flight-1', 'Octavia E. Butler');
     await until(() => logLines(server.output()).some((l) => l.reqId === 'in-flight-1' && l.msg === 'incoming request'), 'the request to arrive', server.output);
 
     server.child.kill('SIGTERM');
@@ -174,8 +156,7 @@ describe('the compiled server in production', () => {
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     expect(server.child.exitCode).toBeNull();
 
-    inFlight.end(body.slice(10));
-    const { response, text } = await answered;
+    const { response, text } = await inFlight.finish();
     expect(response.statusCode).toBe(201);
     expect(response.headers['x-request-id']).toBe('in-flight-1');
     // Its keep-alive connection ends with the answer, so it does not hold up the exit.

@@ -2,7 +2,7 @@
  * The health routes: `GET /health` answers while the process runs; `GET /health/ready` answers 200 while the database
  * answers `select 1`, and a 503 problem when it is closed, unreachable, or too busy to answer within the timeout.
  */
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { proxyTo } from './pg-proxy.js';
 import { inject, describe, expect, it } from 'vitest';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
@@ -72,34 +72,6 @@ describe.each(databases)('on $name', (database) => {
     }
   });
 });
-
-/** A TCP proxy to PostgreSQL that the test can cut and restore: the database becoming unreachable and coming back. */
-async function proxyTo(target: URL): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  await listen(0);
-  const { port } = server.address() as AddressInfo;
-  const url = new URL(target.href);
-  url.host = `127.0.0.1:${port}`;
-  return {
-    url: url.href,
-    cut: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-    restore: () => listen(port),
-  };
-}
 
 describe.each(databases.filter((d) => d.name === 'postgres'))('on $name behind a connection that is cut', (database) => {
   it('answers readiness with 503 while PostgreSQL is unreachable, liveness with 200, and readiness with 200 once it is back', async () => {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { proxyTo } from './pg-proxy.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -28,32 +28,6 @@ const DETAIL = 'The database is unavailable. Retry in 5 seconds.';
 const PROBLEM = { type: '/errors/503', title: 'An error occurred', detail: DETAIL, status: 503 };
 const HYDRA_ERROR = { '@context': '/api/contexts/Error', '@type': 'hydra:Error', 'hydra:title': 'An error occurred', 'hydra:description': DETAIL, ...PROBLEM };
 const NOT_READY = { type: '/errors/503', title: 'An error occurred', detail: 'The database does not answer.', status: 503 };
-
-/** A TCP proxy to PostgreSQL that the test can cut (resetting every connection, refusing new ones) and restore. */
-async function proxyTo(target: URL): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => {});
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  const cut = async () => {
-    if (!server.listening) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const socket of sockets) socket.destroy();
-    await closed;
-  };
-  await listen(0);
-  const { port } = server.address() as AddressInfo;
-  const url = new URL(target.href);
-  url.host = `127.0.0.1:${port}`;
-  return { url: url.href, cut, restore: () => listen(port), close: cut };
-}
 
 /**
  * Every kind of request the outage must answer with the same 503: reads, writes, JSON-LD and plain JSON; readiness
