@@ -1,0 +1,2 @@
+/** The public API of @resource-api/cli (scaffold). */
+export {};
