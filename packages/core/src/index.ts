@@ -87,6 +87,16 @@ export { NestedWrite } from './state/contracts.js';
 export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
+/**
+ * Development schema sync without a server (what the plugin does at start unless `schemaSync` is off): creates the
+ * missing tables, columns, foreign keys and indexes; never drops or alters anything. For tools such as the CLI's `db:sync`.
+ *
+ * @example
+ * const database = await openDatabase({ url: 'sqlite:var/data.db' });
+ * await syncSchema(database, buildMetadata({ resources: [Author, Book] }));
+ * await database.close();
+ */
+export { syncSchema } from './state/schema-sync.js';
 
 /** Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See docs/deployment.md. */
 export { generateMigration } from './state/migrations/generate-migration.js';
