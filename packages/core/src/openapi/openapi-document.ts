@@ -1,0 +1,28 @@
+/**
+ * The OpenAPI document of a registry without a server, for tools (the CLI's export, the typed client generator):
+ * the same document `/api/docs.json` serves, from the same builder and the same normalization plans.
+ */
+import type { MetadataRegistry } from '../metadata/types.js';
+import { CURSOR_PARAMETERS } from '../query/pagination.js';
+import { createNormalizer } from '../serializer/normalize.js';
+import { buildOpenApi, type DocumentationOptions, type OpenApiDocument } from './build-openapi.js';
+
+export interface OpenApiDocumentOptions {
+  /** Titles and version; `transformOpenApi` is applied as the server applies it. */
+  readonly documentation?: DocumentationOptions;
+  /** The login route, when the app has one (`security` with users): its path under the prefix and the identifier field. */
+  readonly login?: { readonly path: string; readonly identifier: string };
+}
+
+export function buildOpenApiDocument(registry: MetadataRegistry, options: OpenApiDocumentOptions = {}): OpenApiDocument {
+  // Only the plans are used: nothing is read, so the normalizer never loads items.
+  const normalizer = createNormalizer(registry, { skipNullValues: true, readMany: () => Promise.reject(new Error('Planning only: nothing is read.')) });
+  const built = buildOpenApi(registry, {
+    planOf: (resource, groups) => normalizer.plan(resource, groups),
+    cursorParameters: CURSOR_PARAMETERS,
+    ...(options.documentation ? { documentation: options.documentation } : {}),
+    ...(options.login ? { login: options.login } : {}),
+  });
+  const transform = options.documentation?.transformOpenApi;
+  return transform ? transform(structuredClone(built)) : built;
+}
