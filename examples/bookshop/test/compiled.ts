@@ -16,7 +16,6 @@ export const root = fileURLToPath(new URL('../../..', import.meta.url));
 export const mainJs = join(root, 'examples/bookshop/dist/main.js');
 export const demoJs = join(root, 'examples/bookshop/dist/demo-data.js');
 const coreJs = join(root, 'packages/core/dist/index.js');
-const cliJs = join(root, 'packages/cli/dist/index.js');
 
 /** The newest modification time of the .ts files under `dir`. */
 function newestSource(dir: string): number {
@@ -30,17 +29,12 @@ function newestSource(dir: string): number {
 }
 
 function buildIsCurrent(): boolean {
-  if (!existsSync(mainJs) || !existsSync(demoJs) || !existsSync(coreJs) || !existsSync(cliJs)) return false;
+  if (!existsSync(mainJs) || !existsSync(demoJs) || !existsSync(coreJs)) return false;
   const built = Math.min(statSync(mainJs).mtimeMs, statSync(demoJs).mtimeMs);
-  return (
-    built >= newestSource(join(root, 'examples/bookshop/src')) &&
-    statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src')) &&
-    // The docs samples import @resource-api/cli as users do, from its build.
-    statSync(cliJs).mtimeMs >= newestSource(join(root, 'packages/cli/src'))
-  );
+  return built >= newestSource(join(root, 'examples/bookshop/src')) && statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'));
 }
 
-/** `pnpm -r build`; where pnpm is not on the PATH, the same compilations with the workspace's TypeScript. */
+/** `pnpm -r build`; where pnpm is not on the PATH, the same two compilations with the workspace's TypeScript. */
 async function buildWorkspace(): Promise<void> {
   const run = promisify(execFile);
   try {
@@ -48,7 +42,7 @@ async function buildWorkspace(): Promise<void> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    for (const project of ['packages/core', 'packages/cli', 'examples/bookshop']) {
+    for (const project of ['packages/core', 'examples/bookshop']) {
       await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: join(root, project), timeout: 120_000 });
     }
   }
