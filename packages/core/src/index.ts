@@ -56,8 +56,8 @@ export type { SecurityHeadersOptions } from './production/security-headers.js';
 /** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
 export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
 /** The OpenAPI document of a registry without a server (the one `/api/docs.json` serves), for tools such as the CLI. */
-export { buildOpenApiDocument } from './openapi/openapi-document.js';
-export type { OpenApiDocumentOptions } from './openapi/openapi-document.js';
+export { buildOpenApiDocument } from './openapi-document.js';
+export type { OpenApiDocumentOptions } from './openapi-document.js';
 /** Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null for any. */
 export { isRequiredField } from './schema/required-fields.js';
 

@@ -1,11 +1,12 @@
 /**
  * The OpenAPI document of a registry without a server, for tools (the CLI's export, the typed client generator):
- * the same document `/api/docs.json` serves, from the same builder and the same normalization plans.
+ * the same document `/api/docs.json` serves, from the same builder and the same normalization plans. It composes
+ * openapi/ with the serializer's plans, so it lives beside plugin.ts: openapi/ itself reads only metadata and schemas.
  */
-import type { MetadataRegistry } from '../metadata/types.js';
-import { CURSOR_PARAMETERS } from '../query/pagination.js';
-import { createNormalizer } from '../serializer/normalize.js';
-import { buildOpenApi, type DocumentationOptions, type OpenApiDocument } from './build-openapi.js';
+import type { MetadataRegistry } from './metadata/types.js';
+import { CURSOR_PARAMETERS } from './query/pagination.js';
+import { createNormalizer } from './serializer/normalize.js';
+import { buildOpenApi, type DocumentationOptions, type OpenApiDocument } from './openapi/build-openapi.js';
 
 export interface OpenApiDocumentOptions {
   /** Titles and version; `transformOpenApi` is applied as the server applies it. */
