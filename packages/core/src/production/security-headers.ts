@@ -32,8 +32,9 @@ export function defaultSecurityHeaders(): HelmetOptions {
   };
 }
 
+// The cheap tests first: this runs on every response.
 const isGraphiqlPage = (request: FastifyRequest, path: string): boolean =>
-  request.method === 'GET' && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url);
+  request.method === 'GET' && request.url.startsWith(path) && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url);
 
 /** Whether a CSP directive is computed per request (helmet calls functions with the request and response). */
 function hasDynamicDirective(options: HelmetOptions): boolean {

@@ -39,8 +39,18 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   registerBodyParsers(app, options.bodyLimit);
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('link', `<${docsUrl(originOf(request), registry)}>; rel="${API_DOC_REL}"`);
+  // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
+  // an async one: no promise per response.
+  const links = new Map<string, string>();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const origin = originOf(request);
+    let link = links.get(origin);
+    if (link === undefined) {
+      if (links.size >= 64) links.clear();
+      links.set(origin, (link = `<${docsUrl(origin, registry)}>; rel="${API_DOC_REL}"`));
+    }
+    reply.header('link', link);
+    done(null, payload);
   });
 
   app.setErrorHandler((error, request, reply) => {
