@@ -1,0 +1,164 @@
+/**
+ * `types.ts`: one interface per component schema the client uses (items as each operation's read groups render them,
+ * request bodies per write mode and write groups, embedded shapes), the query parameters of each collection read, and
+ * the fixed types (JSON values, the Hydra collection, error bodies).
+ *
+ * Names follow the OpenAPI component names: `Book.jsonld` → `Book`, `Product.jsonld-product.read` →
+ * `ProductProductRead`, `Book.create` → `BookCreate`, `Book.update-book.write` → `BookUpdateBookWrite`. When every read
+ * of a resource has one shape, `<Resource>` names it too (`type Product = ProductProductRead`).
+ */
+import { type FieldMetadata, isRequiredField, type MetadataRegistry, type OpenApiDocument, type ToOneFieldMetadata } from '@resource-api/core';
+import { docComment, pascalCase, type TypeNames } from './naming.js';
+import type { ClientOperation } from './operations.js';
+import { paramsType } from './query-params.js';
+import { type JsonSchema, objectType, type TypeContext } from './schema-to-ts.js';
+import { HEADER, TYPES_HEAD } from './runtime-source.js';
+
+/** How the doc comment of each kind of body begins. */
+const WHAT = {
+  create: (resource: string) => `A new ${resource}, as POST takes it`,
+  replace: (resource: string) => `A ${resource} replaced as a whole, as PUT takes it`,
+  update: (resource: string) => `Changes to a ${resource}, as PATCH takes them (a JSON merge patch: what is left out is kept)`,
+} as const;
+
+const COMPONENT = /^([A-Z][A-Za-z0-9]*)(?:\.(jsonld|create|replace|update))?(-.+)?$/;
+
+interface ParsedComponent {
+  readonly resource: string;
+  /** `jsonld` (an item as read), `create` / `replace` / `update` (a body), or undefined (plain JSON, unused). */
+  readonly kind: string | undefined;
+  /** `-product.read`, or '' without groups. */
+  readonly suffix: string;
+}
+
+function parseComponent(component: string): ParsedComponent {
+  const match = COMPONENT.exec(component);
+  if (!match) throw new Error(`Unexpected component schema name "${component}".`);
+  return { resource: match[1]!, kind: match[2], suffix: match[3] ?? '' };
+}
+
+/** `BookCreateBookWrite` for `Book.create-book.write`; reads drop `jsonld`. */
+function wantedName(component: string): string {
+  const { resource, kind, suffix } = parseComponent(component);
+  return `${resource}${kind && kind !== 'jsonld' ? pascalCase(kind) : ''}${pascalCase(suffix)}`;
+}
+
+export interface EmittedTypes {
+  readonly source: string;
+  /** The type name of a component schema. */
+  readonly typeOf: (component: string) => string;
+  /** The name of an operation's query parameter type and whether it must be given; undefined without parameters. */
+  readonly paramsOf: (operation: ClientOperation) => { readonly name: string; readonly required: boolean } | undefined;
+}
+
+export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument, operations: readonly ClientOperation[], names: TypeNames): EmittedTypes {
+  const schemas = document.components.schemas as Record<string, JsonSchema>;
+  const typeNames = new Map<string, string>();
+  const queue: string[] = [];
+  const use = (component: string): string => {
+    if (!schemas[component]) throw new Error(`The OpenAPI document has no component schema "${component}".`);
+    let name = typeNames.get(component);
+    if (name === undefined) {
+      typeNames.set(component, (name = names.claim(wantedName(component))));
+      queue.push(component);
+    }
+    return name;
+  };
+
+  /** A to-one relation that takes nested objects: an IRI, a new item (cascading), or `@id` plus the changes. */
+  const nestedWrite = (component: ParsedComponent, field: ToOneFieldMetadata): string => {
+    const types = ['string'];
+    const create = `${field.target}.create${component.suffix}`;
+    const update = `${field.target}.update${component.suffix}`;
+    if (field.cascadePersist) types.push(schemas[create] ? use(create) : '{ [key: string]: unknown }');
+    types.push(schemas[update] ? `({ '@id': string } & ${use(update)})` : `{ '@id': string; [key: string]: unknown }`);
+    if (field.nullable) types.push('null');
+    return types.join(' | ');
+  };
+
+  /** A body replaced as a whole (PUT) needs what a create needs, under the operation's validation groups. */
+  const requiredOnReplace = new Map<string, string[]>();
+  for (const operation of operations) {
+    if (operation.metadata.kind !== 'put' || !operation.body) continue;
+    const groups = typeof operation.metadata.validationGroups === 'function' ? new Set<string>() : new Set(operation.metadata.validationGroups);
+    const properties = Object.keys((schemas[operation.body.component]?.properties ?? {}) as object);
+    // A secret left out of a PUT keeps its value: never required there.
+    const kept = (f: FieldMetadata) => f.kind === 'scalar' && f.type === 'password';
+    requiredOnReplace.set(operation.body.component, operation.resource.fields.filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups)).map((f) => f.name));
+  }
+
+  // The groups a component suffix stands for (`-product.read` for `product:read`), to name them in doc comments.
+  const groupsBySuffix = new Map<string, readonly string[]>();
+  for (const { metadata } of operations) {
+    for (const groups of [metadata.normalizationGroups, metadata.denormalizationGroups]) {
+      if (Array.isArray(groups) && groups.length > 0) groupsBySuffix.set(pascalCase([...groups].sort().join('_')), groups);
+    }
+  }
+
+  for (const operation of operations) {
+    if (operation.response) use(operation.response);
+    if (operation.body) use(operation.body.component);
+  }
+
+  const blocks: string[] = [];
+  for (let component = queue.shift(); component !== undefined; component = queue.shift()) {
+    const schema = schemas[component]!;
+    const parsed = parseComponent(component);
+    const resource = registry.resource(parsed.resource);
+    const writes = parsed.kind === 'create' || parsed.kind === 'replace' || parsed.kind === 'update';
+    const context: TypeContext = {
+      ref: use,
+      property(name, property) {
+        if (!writes) return undefined;
+        const field = resource.fields.find((f) => f.name === name);
+        // The input schema offers an object only where the relation takes nested writes.
+        const nested = field?.kind === 'toOne' && ((property.anyOf ?? []) as JsonSchema[]).some((s) => s.type === 'object');
+        return nested ? nestedWrite(parsed, field) : undefined;
+      },
+    };
+    const required = requiredOnReplace.get(component) ?? (schema.required as string[] | undefined) ?? [];
+    const what = WHAT[parsed.kind as keyof typeof WHAT]?.(parsed.resource) ?? `${parsed.resource} as read`;
+    const groups = parsed.suffix ? `, with the groups ${groupsBySuffix.get(pascalCase(parsed.suffix))?.join(', ') ?? parsed.suffix.slice(1)}` : '';
+    const description = `${what}${groups}.${schema.description ? `\n${String(schema.description)}` : ''}`;
+    blocks.push(`${docComment(description)}export interface ${typeNames.get(component)} ${objectType(schema, context, '', required)}\n`);
+  }
+
+  // `<Resource>` for the one shape every read of a resource has, when no component took the name.
+  const aliases = new Map<string, string>();
+  for (const resource of registry.resources) {
+    const reads = new Set(operations.filter((o) => o.resource === resource && o.metadata.method === 'GET' && o.response).map((o) => o.response!));
+    const [only] = reads;
+    if (reads.size === 1 && typeNames.get(only!) !== resource.name && !names.has(resource.name)) {
+      blocks.push(`/** ${resource.name} as every read returns it. */\nexport type ${names.claim(resource.name)} = ${typeNames.get(only!)};\n`);
+      aliases.set(only!, resource.name);
+    }
+  }
+
+  // Query parameters: one type per collection read, shared by a subresource whose parameters are the same.
+  const paramsByOperation = new Map<ClientOperation, { name: string; required: boolean }>();
+  const byType = new Map<string, { name: string; required: boolean }>();
+  const reads = [...operations].sort((a, b) => Number(a.metadata.kind === 'getSubresource') - Number(b.metadata.kind === 'getSubresource'));
+  for (const operation of reads) {
+    if (operation.queryParameters.length === 0) continue;
+    const { type, required } = paramsType(operation.queryParameters);
+    let params = byType.get(type);
+    if (!params) {
+      const wanted = operation.metadata.kind === 'getSubresource' ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
+      params = { name: names.claim(wanted), required };
+      byType.set(type, params);
+      const declaration = type.startsWith('{') ? `export interface ${params.name} ${type}` : `export type ${params.name} = ${type};`;
+      blocks.push(`/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declaration}\n`);
+    }
+    paramsByOperation.set(operation, params);
+  }
+
+  return {
+    source: `${HEADER}\n${TYPES_HEAD}\n${blocks.join('\n')}`,
+    typeOf: (component) => {
+      const name = aliases.get(component) ?? typeNames.get(component);
+      if (name === undefined) throw new Error(`No type was emitted for "${component}".`);
+      return name;
+    },
+    paramsOf: (operation) => paramsByOperation.get(operation),
+  };
+}

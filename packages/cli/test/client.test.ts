@@ -1,0 +1,198 @@
+/**
+ * The typed client generator, end to end: the client generated for the example app (and for a small blog with
+ * groups that differ by operation) is compiled with the workspace's `tsc` in strict mode, with Node's fetch types
+ * and with the DOM's, together with usage files whose `@ts-expect-error` lines must each be refused; the compiled
+ * client then runs against the bookshop listening on a real port, on SQLite and PostgreSQL.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { buildMetadata, defineResource, NotBlank } from '@resource-api/core';
+import { generateClient } from '../src/client/index.js';
+import { resources } from '../../../examples/bookshop/src/resources/index.js';
+import { ADMIN, databases, openBookshop } from '../../../examples/bookshop/test/support.js';
+
+const require = createRequire(import.meta.url);
+const TSC = require.resolve('typescript/bin/tsc');
+const TYPE_ROOTS = dirname(dirname(require.resolve('@types/node/package.json')));
+const FIXTURES = fileURLToPath(new URL('./client-fixtures/', import.meta.url));
+
+const Tag = defineResource({
+  name: 'Tag',
+  operations: ['get', 'post', 'patch'],
+  fields: { label: { type: 'string', groups: ['post:read', 'post:write'], constraints: [NotBlank()] } },
+});
+const Post = defineResource({
+  name: 'Post',
+  normalizationGroups: ['post:read'],
+  denormalizationGroups: ['post:write'],
+  paginationViaCursor: { direction: 'desc' },
+  operations: ['getCollection', { kind: 'get', normalizationGroups: ['post:read', 'post:detail'] }, 'post', 'put', 'patch', 'delete'],
+  filters: [{ type: 'exists', properties: ['publishedAt'] }, { type: 'date', properties: ['publishedAt'] }, { type: 'boolean', properties: ['draft'] }],
+  fields: {
+    title: { type: 'string', groups: ['post:read', 'post:write'], constraints: [NotBlank()] },
+    body: { type: 'text', nullable: true, groups: ['post:detail', 'post:write'] },
+    meta: { type: 'json', nullable: true, groups: ['post:read', 'post:write'] },
+    draft: { type: 'boolean', default: true, groups: ['post:read', 'post:write'] },
+    publishedAt: { type: 'datetime', nullable: true, writable: false, groups: ['post:read'] },
+    tag: { toOne: 'Tag', nullable: true, cascadePersist: true, groups: ['post:read', 'post:write'] },
+  },
+});
+
+const bookshopClient = () => generateClient(buildMetadata({ resources }), { login: { identifier: 'email' } });
+const blogClient = () => generateClient(buildMetadata({ resources: [Tag, Post], prefix: '/v2' }), { baseUrl: 'http://blog.example' });
+
+/** A fixture with its first line (`// @ts-nocheck`, for the package's own type check) taken off. */
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8').replace(/^\/\/ @ts-nocheck.*\n/, '');
+
+const STRICT = {
+  target: 'ES2022',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  noImplicitOverride: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  typeRoots: [TYPE_ROOTS],
+};
+
+function tsc(project: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TSC, '-p', project], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+let dir: string;
+let compiled: { code: number; output: string };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'resource-api-client-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  const write = (folder: string, files: Record<string, string>) => {
+    mkdirSync(join(dir, folder), { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, folder, name), text);
+  };
+  write('bookshop', { ...bookshopClient(), 'usage.ts': fixture('usage.ts'), 'scenario.ts': fixture('scenario.ts') });
+  write('blog', { ...blogClient(), 'usage.ts': fixture('blog-usage.ts') });
+  // Node 20's fetch types (@types/node), emitted for the run below; then the DOM's alone, as a browser app has them.
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true }, include: ['bookshop', 'blog'] }));
+  writeFileSync(join(dir, 'tsconfig.dom.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['bookshop', 'blog'] }));
+  compiled = await tsc(join(dir, 'tsconfig.json'));
+}, 240_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('generateClient', () => {
+  it('compiles in strict mode with Node’s fetch types, and refuses every @ts-expect-error line of the usage files', () => {
+    expect(compiled).toEqual({ code: 0, output: '' });
+  });
+
+  it('compiles with the DOM’s fetch types only (a browser app)', async () => {
+    expect(await tsc(join(dir, 'tsconfig.dom.json'))).toEqual({ code: 0, output: '' });
+  }, 240_000);
+
+  it('gives the same files for the same metadata', () => {
+    const files = bookshopClient();
+    expect(Object.keys(files).sort()).toEqual(['client.ts', 'index.ts', 'runtime.ts', 'types.ts']);
+    expect(bookshopClient()).toEqual(files);
+  });
+
+  it('names read shapes by resource and groups, bodies by write mode, and types nested writes and filters', () => {
+    const types = bookshopClient()['types.ts']!;
+    expect(types).toContain('export interface Book {');
+    expect(types).toContain('export interface ProductProductRead {');
+    expect(types).toContain('export type Product = ProductProductRead;');
+    expect(types).toContain('  category?: CategoryProductRead | null;');
+    // Book.author cascades: an IRI, a new author, or an existing one with changes.
+    expect(types).toContain("  author: string | AuthorCreate | ({ '@id': string } & AuthorUpdate);");
+    expect(types).toContain("  author?: string | AuthorCreate | ({ '@id': string } & AuthorUpdate);");
+    // PUT needs what a create needs, except a secret, which a PUT leaving it out keeps.
+    expect(types).toMatch(/export interface UserReplace \{\n {2}\/\*\* The e-mail address, used to log in\. \*\/\n {2}email: string;\n {2}\/\*\* The password \(write-only; stored hashed\)\. \*\/\n {2}plainPassword\?: string;/);
+    expect(types).toMatch(/export interface ProductListParams \{[^]*?\n {2}price\?: \{\n[^]*?between\?: string;[^]*?gt\?: number;[^]*?\n {2}order\?: \{\n[^]*?price\?: 'asc' \| 'desc';/);
+    expect(types).toContain("  'author.name'?: string | string[];");
+
+    const blog = blogClient()['types.ts']!;
+    expect(blog).toContain('export interface PostPostRead {');
+    expect(blog).toContain('export interface PostPostDetailPostRead {');
+    expect(blog).not.toMatch(/export type Post =/);
+    expect(blog).toContain('export interface PostCreatePostWrite {');
+    expect(blog).toMatch(/export interface PostListParams \{[^]*?\n {2}id\?: \{\n[^]*?gt\?: number;[^]*?lt\?: number;/);
+    expect(blog).toContain('  meta?: JsonValue;');
+  });
+
+  it('writes query parameters in the syntax the API reads', async () => {
+    const runtime = (await import(pathToFileURL(join(dir, 'dist/bookshop/runtime.js')).href)) as { toQueryString(params: object | undefined): string };
+    expect(runtime.toQueryString({ title: ['a b', 'c&d'], order: { title: 'desc' }, price: { gt: 3 }, 'author.name': 'Le Guin', pagination: false, page: undefined, exists: { 'author.country': true } })).toBe(
+      '?title[]=a%20b&title[]=c%26d&order[title]=desc&price[gt]=3&author.name=Le%20Guin&pagination=false&exists[author.country]=true',
+    );
+    expect(runtime.toQueryString({ publishedAt: { after: new Date(Date.UTC(2024, 0, 2)) } })).toBe('?publishedAt[after]=2024-01-02T00%3A00%3A00.000Z');
+    expect(runtime.toQueryString({})).toBe('');
+  });
+});
+
+describe.each(databases)('the generated client against the bookshop on $name', (database) => {
+  it('creates, lists with filters and order, reads, patches, replaces and deletes; errors carry status and violations', async () => {
+    expect(compiled.code).toBe(0);
+    const shop = await openBookshop(database);
+    try {
+      await shop.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = shop.app.server.address() as AddressInfo;
+      const { scenario } = (await import(pathToFileURL(join(dir, 'dist/bookshop/scenario.js')).href)) as {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        scenario(baseUrl: string, admin: { email: string; password: string }): Promise<any>;
+      };
+      const seen = await scenario(`http://127.0.0.1:${port}`, { email: ADMIN.email, password: ADMIN.password });
+
+      expect(seen.herbert).toMatchObject({ '@type': 'Author', name: 'Frank Herbert' });
+      expect(seen.herbert['@id']).toBe(`/api/authors/${seen.herbert.id}`);
+      expect(seen.dune).toMatchObject({ '@id': `/api/books/${seen.dune.id}`, title: 'Dune', author: seen.herbert['@id'] });
+      expect(seen.leGuin).toMatchObject({ '@type': 'Author', name: 'Ursula K. Le Guin' });
+      expect(seen.filtered).toEqual({ titles: ['Dune', 'Children of Dune'], total: 2 });
+      expect(seen.byAuthorName).toEqual(['The Dispossessed']);
+      expect(seen.anyOf).toEqual(['Children of Dune', 'The Dispossessed']);
+      expect(seen.paged.titles).toEqual(['The Dispossessed']);
+      expect(seen.paged.view['hydra:previous']).toBe('/api/books?order%5Bid%5D=asc&itemsPerPage=2&page=1');
+      expect(seen.ofHerbert).toEqual(['Children of Dune', 'Dune']);
+      expect(seen.read).toEqual(seen.readByIri);
+      expect(seen.read).toMatchObject({ '@context': '/api/contexts/Book', title: 'Dune' });
+      // PATCH is a merge patch: the author is kept.
+      expect(seen.patched).toMatchObject({ title: 'Dune (1965)', author: seen.herbert['@id'] });
+      expect(seen.replaced).toMatchObject({ '@id': seen.herbert['@id'], name: 'Frank Patrick Herbert' });
+      expect(seen.deleted).toBeUndefined();
+      expect(seen.gone).toMatchObject({ status: 404, violations: [] });
+      expect(seen.invalid).toEqual({
+        status: 400,
+        violations: ['title: This value is too short. It should have 3 characters or more.'],
+        detail: 'title: This value is too short. It should have 3 characters or more.',
+      });
+      expect(seen.wrongIri).toBe('TypeError: "/api/authors/1" is not an IRI of /api/books.');
+
+      expect(seen.anonymous).toMatchObject({ status: 401, violations: [] });
+      expect(seen.registered).toMatchObject({ '@type': 'User', email: 'reader@example.com' });
+      expect(seen.registered).not.toHaveProperty('plainPassword');
+      expect(seen.asUser).toBe(0);
+      expect(seen.forbidden).toMatchObject({ status: 403 });
+      expect(seen.badLogin).toMatchObject({ status: 401 });
+      expect(seen.range).toEqual(['Hammer 12.5', 'Nail 0.05']);
+      expect(seen.hammer).toEqual({ brand: 'Acme', category: 'Tools' });
+      expect(seen.between).toEqual(['Hammer', 'Saw']);
+      expect(seen.ofCategory).toEqual(['Hammer']);
+    } finally {
+      await shop.close();
+    }
+  }, 60_000);
+});
