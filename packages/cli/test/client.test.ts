@@ -169,6 +169,8 @@ describe.each(databases)('the generated client against the bookshop on $name', (
       expect(seen.ofHerbert).toEqual(['Children of Dune', 'Dune']);
       expect(seen.read).toEqual(seen.readByIri);
       expect(seen.read).toMatchObject({ '@context': '/api/contexts/Book', title: 'Dune' });
+      expect(seen.etag).toMatch(/^"[^"]+"$/);
+      expect(seen.stale).toMatchObject({ status: 412 });
       // PATCH is a merge patch: the author is kept.
       expect(seen.patched).toMatchObject({ title: 'Dune (1965)', author: seen.herbert['@id'] });
       expect(seen.replaced).toMatchObject({ '@id': seen.herbert['@id'], name: 'Frank Patrick Herbert' });

@@ -6,7 +6,7 @@
  */
 import type { MetadataRegistry, OpenApiDocument, ResourceMetadata } from '@resource-api/core';
 import type { EmittedTypes } from './emit-types.js';
-import { camelCase, docComment, literal, type TypeNames } from './naming.js';
+import { camelCase, docComment, literal, propertyKey, type TypeNames } from './naming.js';
 import type { ClientOperation } from './operations.js';
 import { HEADER } from './runtime-source.js';
 import { type JsonSchema, toTs } from './schema-to-ts.js';
@@ -45,7 +45,7 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
       parameters.push(`${parameter}: number`);
       names.push(parameter);
     }
-    path = `transport.expand(${literal(metadata.uriTemplate)}, { ${variables.map(({ variable, name: parameter }) => `${literal(variable)}: ${parameter}`).join(', ')} })`;
+    path = `transport.expand(${literal(metadata.uriTemplate)}, { ${variables.map(({ variable, name: parameter }) => (propertyKey(variable) === parameter ? parameter : `${propertyKey(variable)}: ${parameter}`)).join(', ')} })`;
   }
   const init: string[] = [];
   if (operation.body) {

@@ -91,23 +91,25 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>
 
 export interface ClientOptions {
   /** The server's root URL, without the API's prefix: \`http://127.0.0.1:8000\` (IRIs such as \`/api/books/1\` are resolved against it). */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A bearer token, or a function giving the current one (\`Authorization: Bearer <token>\`). */
-  token?: string | (() => string | undefined | Promise<string | undefined>);
+  token?: string | (() => string | undefined | Promise<string | undefined>) | undefined;
   /** Another \`fetch\` (tests, retries, logging); the global one by default. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** Per-call options. */
 export interface RequestOptions {
   /** \`If-Match\`: the ETag the write expects (412 when the item changed since). */
-  ifMatch?: string;
-  /** \`If-None-Match\` on reads. */
-  ifNoneMatch?: string;
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
+  ifMatch?: string | undefined;
+  /** \`If-None-Match\` on reads (a 304 rejects with an ApiClientError of status 304). */
+  ifNoneMatch?: string | undefined;
+  signal?: AbortSignal | undefined;
+  headers?: Record<string, string> | undefined;
+  /** Sees the response before its body is read: its status and headers (\`ETag\`, \`Location\`). */
+  onResponse?: ((response: FetchResponse) => void) | undefined;
 }
 
 /** A response that is no success: its status and its body (with the violations of a 400 on a write). */
@@ -213,6 +215,7 @@ export function createTransport(options: ClientOptions, defaultBaseUrl: string |
       if (init.body !== undefined) fetchInit.body = JSON.stringify(init.body);
       if (call?.signal) fetchInit.signal = call.signal;
       const response = await send(url, fetchInit);
+      call?.onResponse?.(response);
       const text = await response.text();
       let body: unknown;
       try {

@@ -34,7 +34,11 @@ export async function scenario(baseUrl: string, admin: { email: string; password
 
   const read = await client.books.get(dune.id);
   const readByIri = await client.books.get(dune['@id']);
-  const patched = await client.books.update(dune.id, { title: 'Dune (1965)' });
+  // Conditional writes: the ETag of a read, seen through onResponse, sent back as If-Match.
+  const seen: { etag: string | null } = { etag: null };
+  await client.books.get(dune.id, { onResponse: (response) => void (seen.etag = response.headers.get('etag')) });
+  const stale = await failure(() => client.books.update(dune.id, { title: 'Dune (stale)' }, { ifMatch: '"stale"' }));
+  const patched = await client.books.update(dune.id, { title: 'Dune (1965)' }, { ifMatch: seen.etag ?? undefined });
   const replaced = await client.authors.replace(herbert['@id'], { name: 'Frank Patrick Herbert' });
   const deleted = await client.books.delete(children.id);
   const gone = await failure(() => client.books.get(children.id));
@@ -72,6 +76,8 @@ export async function scenario(baseUrl: string, admin: { email: string; password
     ofHerbert: titles(ofHerbert['hydra:member']),
     read,
     readByIri,
+    etag: seen.etag,
+    stale,
     patched,
     replaced,
     deleted,
