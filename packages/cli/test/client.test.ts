@@ -1,8 +1,9 @@
 /**
  * The typed client generator, end to end: the client generated for the example app (and for a small blog with
  * groups that differ by operation) is compiled with the workspace's `tsc` in strict mode, with Node's fetch types
- * and with the DOM's, together with usage files whose `@ts-expect-error` lines must each be refused; the compiled
- * client then runs against the bookshop listening on a real port, on SQLite and PostgreSQL.
+ * and with the DOM's, together with usage files whose `@ts-expect-error` lines must each be refused, and with the
+ * `typescript` blocks of docs/typed-client.md; the compiled client and the page's samples then run against the
+ * bookshop listening on a real port, on SQLite and PostgreSQL.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { buildMetadata, defineResource, NotBlank } from '@resource-api/core';
 import { generateClient } from '../src/client/index.js';
@@ -21,6 +22,12 @@ const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
 const TYPE_ROOTS = dirname(dirname(require.resolve('@types/node/package.json')));
 const FIXTURES = fileURLToPath(new URL('./client-fixtures/', import.meta.url));
+const DOCS_PAGE = fileURLToPath(new URL('../../../docs/typed-client.md', import.meta.url));
+/** The server the page's samples call; replaced by the test bookshop's address. */
+const DOCS_BASE_URL = 'http://127.0.0.1:8000';
+
+/** The page's `typescript` blocks (code using the generated client, which the docs harness cannot compile alone). */
+const docsSamples = (): string[] => [...readFileSync(DOCS_PAGE, 'utf8').matchAll(/^```typescript\n([^]*?)^```$/gm)].map((m) => m[1]!);
 
 const Tag = defineResource({
   name: 'Tag',
@@ -84,8 +91,12 @@ beforeAll(async () => {
     mkdirSync(join(dir, folder), { recursive: true });
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, folder, name), text);
   };
-  write('bookshop', { ...bookshopClient(), 'usage.ts': fixture('usage.ts'), 'scenario.ts': fixture('scenario.ts') });
-  write('blog', { ...blogClient(), 'usage.ts': fixture('blog-usage.ts') });
+  // Each client in an `api` folder, as the page's samples import it.
+  write('bookshop/api', bookshopClient());
+  write('bookshop', { 'usage.ts': fixture('usage.ts'), 'scenario.ts': fixture('scenario.ts') });
+  write('bookshop', Object.fromEntries(docsSamples().map((code, i) => [`docs-${i + 1}.ts`, code])));
+  write('blog/api', blogClient());
+  write('blog', { 'usage.ts': fixture('blog-usage.ts') });
   // Node 20's fetch types (@types/node), emitted for the run below; then the DOM's alone, as a browser app has them.
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true }, include: ['bookshop', 'blog'] }));
   writeFileSync(join(dir, 'tsconfig.dom.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['bookshop', 'blog'] }));
@@ -135,7 +146,7 @@ describe('generateClient', () => {
   });
 
   it('writes query parameters in the syntax the API reads', async () => {
-    const runtime = (await import(pathToFileURL(join(dir, 'dist/bookshop/runtime.js')).href)) as { toQueryString(params: object | undefined): string };
+    const runtime = (await import(pathToFileURL(join(dir, 'dist/bookshop/api/runtime.js')).href)) as { toQueryString(params: object | undefined): string };
     expect(runtime.toQueryString({ title: ['a b', 'c&d'], order: { title: 'desc' }, price: { gt: 3 }, 'author.name': 'Le Guin', pagination: false, page: undefined, exists: { 'author.country': true } })).toBe(
       '?title[]=a%20b&title[]=c%26d&order[title]=desc&price[gt]=3&author.name=Le%20Guin&pagination=false&exists[author.country]=true',
     );
@@ -151,7 +162,7 @@ describe.each(databases)('the generated client against the bookshop on $name', (
     try {
       await shop.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = shop.app.server.address() as AddressInfo;
-      const { scenario } = (await import(pathToFileURL(join(dir, 'dist/bookshop/scenario.js')).href)) as {
+      const { scenario } = (await import(`${pathToFileURL(join(dir, 'dist/bookshop/scenario.js')).href}?${database.name}`)) as {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
         scenario(baseUrl: string, admin: { email: string; password: string }): Promise<any>;
       };
@@ -194,6 +205,42 @@ describe.each(databases)('the generated client against the bookshop on $name', (
       expect(seen.between).toEqual(['Hammer', 'Saw']);
       expect(seen.ofCategory).toEqual(['Hammer']);
     } finally {
+      await shop.close();
+    }
+  }, 60_000);
+
+  it("runs the samples of docs/typed-client.md", async () => {
+    expect(compiled.code).toBe(0);
+    expect(docsSamples()).toHaveLength(3);
+    const shop = await openBookshop(database);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await shop.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = shop.app.server.address() as AddressInfo;
+      // The samples call the page's server: here, the test bookshop (a copy per database, beside the compiled one).
+      const sample = async (name: string) => {
+        const compiledSample = readFileSync(join(dir, 'dist/bookshop', `${name}.js`), 'utf8');
+        const file = join(dir, 'dist/bookshop', `${name}.${database.name}.js`);
+        writeFileSync(file, compiledSample.replaceAll(DOCS_BASE_URL, `http://127.0.0.1:${port}`));
+        return import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
+      };
+      await sample('docs-1');
+      expect(log.mock.calls).toEqual([
+        [1, ['Dune']],
+        ['Dune (1965)', true],
+        [1],
+        [400, [{ propertyPath: 'title', message: 'This value is too short. It should have 3 characters or more.', code: '9ff3fdc4-b214-49db-8718-39c315e33d45' }]],
+        [[]],
+      ]);
+      const books = await shop.app.inject({ method: 'GET', url: '/api/books' });
+      expect(books.json()['hydra:member'].map((book: { title: string }) => book.title)).toEqual(['The Dispossessed']);
+
+      const { rename } = (await sample('docs-3')) as { rename(id: number, title: string): Promise<boolean> };
+      const id = books.json()['hydra:member'][0].id as number;
+      expect(await rename(id, 'The Dispossessed (1974)')).toBe(true);
+      expect((await shop.app.inject({ method: 'GET', url: `/api/books/${id}` })).json().title).toBe('The Dispossessed (1974)');
+    } finally {
+      log.mockRestore();
       await shop.close();
     }
   }, 60_000);

@@ -3,7 +3,7 @@
  * The blog of client.test.ts: read groups that differ by operation (no `Post` alias then), a cursor, exists, date and
  * boolean filters, a JSON field, a prefix of its own and a default base URL (`createClient()` without options).
  */
-import { createClient, type PostCreatePostWrite, type PostPostDetailPostRead, type PostPostRead, type PostReplacePostWrite } from './index.js';
+import { createClient, type PostCreatePostWrite, type PostPostDetailPostRead, type PostPostRead, type PostReplacePostWrite } from './api/index.js';
 
 const blog = createClient();
 

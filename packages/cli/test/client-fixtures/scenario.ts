@@ -3,7 +3,7 @@
  * The bookshop's generated client against the running app: every call typed by the generated types, every answer
  * handed back for client.test.ts to check. `admin` is the user the test bookshop starts with.
  */
-import { ApiClientError, createClient, type Book } from './index.js';
+import { ApiClientError, createClient, type Book } from './api/index.js';
 
 /** The status and violations of a call that must fail, or 'no error'. */
 async function failure(call: () => Promise<unknown>): Promise<{ status: number; violations: string[]; detail: string | undefined } | 'no error'> {

@@ -3,7 +3,7 @@
  * Typed use of the bookshop's generated client: what must compile, and, on each `@ts-expect-error` line, what the
  * types must refuse (tsc fails on a directive with no error under it).
  */
-import { ApiClientError, createClient, type Book, type BookCreate, type BookListParams, type HydraCollection, type Product, type ProductUpdate } from './index.js';
+import { ApiClientError, createClient, type Book, type BookCreate, type BookListParams, type HydraCollection, type Product, type ProductUpdate } from './api/index.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:8000', token: () => undefined });
 
