@@ -1,0 +1,26 @@
+/** `migrations:run`: the pending migrations, in one batch. */
+import { runMigrations } from '@resource-api/core';
+import { defineCommand } from '../command.js';
+import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
+import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, redact, withDatabase } from '../database/database-options.js';
+
+export const migrationsRun = defineCommand({
+  name: 'migrations:run',
+  summary: 'Run the pending migrations on the database.',
+  description: `
+Runs the migration files that have not run on the database yet, in file-name order, as one batch (knex's migrator,
+which records them in the knex_migrations table). Run it before starting the app with NODE_ENV=production.`,
+  options: { ...CONFIG_OPTION, ...DATABASE_OPTIONS, ...MIGRATIONS_OPTIONS },
+  examples: ['resource-api migrations:run', 'DATABASE_URL=postgres://app@db:5432/app resource-api migrations:run'],
+  async run({ options, verbose }, context) {
+    const loaded = await loadConfig(context.cwd, options.config);
+    const target = databaseTarget(loaded, options, context.env);
+    const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const ran = await withDatabase(target, verbose, (database) => runMigrations({ database: database.knex, directory }));
+    context.stdout.write(
+      ran.length > 0
+        ? `Ran ${ran.length} migration(s) on ${redact(target.url)}: ${ran.join(', ')}.\n`
+        : `${redact(target.url)} is up to date: no pending migration in ${directory}.\n`,
+    );
+  },
+});
