@@ -48,6 +48,7 @@ const Post = defineResource({
     draft: { type: 'boolean', default: true, groups: ['post:read', 'post:write'] },
     publishedAt: { type: 'datetime', nullable: true, writable: false, groups: ['post:read'] },
     tag: { toOne: 'Tag', nullable: true, cascadePersist: true, groups: ['post:read', 'post:write'] },
+    tags: { toMany: 'Tag', groups: ['post:read'], subresource: true },
   },
 });
 
@@ -143,6 +144,11 @@ describe('generateClient', () => {
     expect(blog).toContain('export interface PostCreatePostWrite {');
     expect(blog).toMatch(/export interface PostListParams \{[^]*?\n {2}id\?: \{\n[^]*?gt\?: number;[^]*?lt\?: number;/);
     expect(blog).toContain('  meta?: JsonValue;');
+    // No Tag body with the groups post:write: any object, a new tag or one with `@id`.
+    expect(blog).toContain('  tag?: string | { [key: string]: unknown } | null;');
+    // Tag has no collection operation: the subresource's parameters get a name of their own.
+    expect(blog).toMatch(/export interface PostTagsParams \{\n[^]*?page\?: number;/);
+    expect(blogClient()['client.ts']).toContain('  tags(id: number, params?: PostTagsParams, call?: RequestOptions): Promise<HydraCollection<Tag>>;');
   });
 
   it('writes query parameters in the syntax the API reads', async () => {

@@ -95,7 +95,9 @@ export function emitClient(registry: MetadataRegistry, document: OpenApiDocument
   const interfaces: string[] = [];
   const members: { key: string; type: string; implementation: string; doc: string }[] = [];
   const owners = new Map<ResourceMetadata, ClientOperation[]>();
-  for (const operation of operations) owners.set(operation.owner, [...(owners.get(operation.owner) ?? []), operation]);
+  // The resource's own operations first, then its subresources.
+  const ordered = [...operations].sort((a, b) => Number(a.owner !== a.resource) - Number(b.owner !== b.resource));
+  for (const operation of ordered) owners.set(operation.owner, [...(owners.get(operation.owner) ?? []), operation]);
 
   for (const [owner, owned] of owners) {
     const taken = new Set<string>();

@@ -70,8 +70,12 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     const types = ['string'];
     const create = `${field.target}.create${component.suffix}`;
     const update = `${field.target}.update${component.suffix}`;
-    if (field.cascadePersist) types.push(schemas[create] ? use(create) : '{ [key: string]: unknown }');
-    types.push(schemas[update] ? `({ '@id': string } & ${use(update)})` : `{ '@id': string; [key: string]: unknown }`);
+    // Without the target's body in these groups, an object is all that can be said (a new item, or one with `@id`).
+    if (field.cascadePersist && !schemas[create]) types.push('{ [key: string]: unknown }');
+    else {
+      if (field.cascadePersist) types.push(use(create));
+      types.push(schemas[update] ? `({ '@id': string } & ${use(update)})` : `{ '@id': string; [key: string]: unknown }`);
+    }
     if (field.nullable) types.push('null');
     return types.join(' | ');
   };

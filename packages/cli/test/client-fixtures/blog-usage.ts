@@ -15,7 +15,8 @@ export async function compiles(): Promise<unknown[]> {
   const replaced: PostReplacePostWrite = { title: 'Hello again', tag: null };
   await blog.posts.replace(created.id, replaced);
   const tag = await blog.tags.create({ label: 'news' });
-  return [member?.tag?.label, detail.body, tag.label];
+  const tags = await blog.posts.tags(created.id, { page: 2 });
+  return [member?.tag?.label, detail.body, tag.label, tags['hydra:member'][0]?.label];
 }
 
 export async function refuses(member: PostPostRead, body: PostCreatePostWrite): Promise<void> {
@@ -33,4 +34,6 @@ export async function refuses(member: PostPostRead, body: PostCreatePostWrite): 
   await blog.posts.list({ id: { gt: 'abc' } });
   // @ts-expect-error — tags have no collection operation
   await blog.tags.list();
+  // @ts-expect-error — a post's tags have no filter
+  await blog.posts.tags(1, { label: 'news' });
 }
