@@ -7,7 +7,11 @@ export { defineResource } from './declare/define-resource.js';
 /** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field. */
 export { ApiFilter, ApiProperty, ApiResource, Assert } from './declare/decorators.js';
 export type { FieldFilterOptions } from './declare/decorators.js';
+/** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
+export type { InferResource, InferWriteData, ScalarValues } from './declare/infer.js';
 export type {
+  AccessRule,
+  AccessRuleContext,
   ApiResourceOptions,
   BuiltinFilterDeclaration,
   DateNullMode,

@@ -4,7 +4,7 @@
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
 import type { Filter, FilterQuery, NullsPlacement, OrderDirection } from '../query/filter.js';
-import type { StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Entity, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Constraint } from '../validation/constraints.js';
 
 /** The scalar field types. `string[]` is an array of strings stored as JSON. */
@@ -184,19 +184,30 @@ export interface GroupsContext {
 /** Serialization groups: a fixed list, or a function of the request (for example of the user's roles). */
 export type GroupsDeclaration = readonly string[] | ((context: GroupsContext) => readonly string[]);
 
-/** Context given to a validation groups function. */
-export interface ValidationGroupsContext extends GroupsContext {
+/**
+ * Context given to a validation groups function. In `defineResource`, `T` is the item type (`InferResource`) and `D`
+ * the new state (`InferWriteData`).
+ */
+export interface ValidationGroupsContext<T extends object = Record<string, unknown>, D extends object = T> extends GroupsContext {
   /** The new state of the item. */
-  readonly object: Record<string, unknown>;
+  readonly object: D;
   /** The item before the request (PUT, PATCH), or null. */
-  readonly previousObject: Record<string, unknown> | null;
+  readonly previousObject: T | null;
 }
 
-/** Validation groups: a fixed list, or a function of the object and the user. Default `['Default']`. */
-export type ValidationGroupsDeclaration = readonly string[] | ((context: ValidationGroupsContext) => readonly string[]);
+/**
+ * Validation groups: a fixed list, or a function of the object and the user. Default `['Default']`.
+ * (The function is a method-style type so a function typed for one resource still fits the untyped declaration.)
+ */
+export type ValidationGroupsDeclaration<T extends object = Record<string, unknown>, D extends object = T> =
+  | readonly string[]
+  | { bivarianceHack(context: ValidationGroupsContext<T, D>): readonly string[] }['bivarianceHack'];
 
-/** What an access rule function gets. */
-export interface AccessRuleContext {
+/**
+ * What an access rule function gets. In `defineResource`, `O` is the type of `object` (the item for `security`, the
+ * new state for `securityPostDenormalize`) and `P` that of `previousObject` (the item).
+ */
+export interface AccessRuleContext<O extends object = Record<string, unknown>, P extends object = O> {
   /** The authenticated user (the stored item of the user resource), or null for anonymous callers. */
   readonly user: Record<string, unknown> | null;
   /** The user's effective roles (the role hierarchy applied; `ROLE_USER` always there for users). */
@@ -204,39 +215,46 @@ export interface AccessRuleContext {
   /** Whether the user has a role (after the hierarchy). */
   isGranted(role: string): boolean;
   /** The item the operation works on: read (item operations), or the new state (post-denormalize rules); null otherwise. */
-  readonly object: Record<string, unknown> | null;
+  readonly object: O | null;
   /** The item as it was before the request (post-denormalize rules on PUT and PATCH), or null. */
-  readonly previousObject: Record<string, unknown> | null;
+  readonly previousObject: P | null;
   /** The request (HTTP method and path; GraphQL requests name their operation). */
   readonly request: { readonly method: string; readonly path: string };
 }
 
 /**
  * An access rule: an expression in API Platform's style (`is_granted('ROLE_USER') and object.owner == user`), parsed
- * once and never evaluated as JavaScript, or a function of the `AccessRuleContext`.
+ * once and never evaluated as JavaScript (so not typed), or a function of the `AccessRuleContext`, whose `object` is
+ * typed in `defineResource`. (The function is a method-style type so a rule typed for one resource still fits the
+ * untyped declaration.)
  */
-export type AccessRule = string | ((context: AccessRuleContext) => boolean | Promise<boolean>);
+export type AccessRule<O extends object = Record<string, unknown>, P extends object = O> =
+  | string
+  | { bivarianceHack(context: AccessRuleContext<O, P>): boolean | Promise<boolean> }['bivarianceHack'];
 
-/** Access rules of a resource (for all its operations) or of one operation (replacing the resource's for it). */
-export interface SecurityOptions {
+/**
+ * Access rules of a resource (for all its operations) or of one operation (replacing the resource's for it). `T` is
+ * the item type and `D` the new state (see `InferResource`, `InferWriteData`).
+ */
+export interface SecurityOptions<T extends object = Entity, D extends object = T> {
   /** Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise. */
-  security?: AccessRule;
+  security?: AccessRule<T>;
   /** The 403 message when `security` denies (default `Access Denied.`). */
   securityMessage?: string;
   /** Checked after the body is applied, with `object` (new state) and `previousObject`: guards owner fields. */
-  securityPostDenormalize?: AccessRule;
+  securityPostDenormalize?: AccessRule<D, T>;
   /** The 403 message when `securityPostDenormalize` denies. */
   securityPostDenormalizeMessage?: string;
 }
 
-/** Groups of a resource or an operation (the operation's win). */
-export interface GroupsOptions {
+/** Groups of a resource or an operation (the operation's win). `T` and `D` type the validation groups function. */
+export interface GroupsOptions<T extends object = Entity, D extends object = T> {
   /** Read groups: only fields in one of them are sent (relations to targets in them are embedded). */
   normalizationGroups?: GroupsDeclaration;
   /** Write groups: only fields in one of them are accepted; the rest is ignored silently. */
   denormalizationGroups?: GroupsDeclaration;
   /** Validation groups: only constraints in one of them run (default `['Default']`, which holds constraints without groups). */
-  validationGroups?: ValidationGroupsDeclaration;
+  validationGroups?: ValidationGroupsDeclaration<T, D>;
 }
 
 /** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
@@ -261,19 +279,29 @@ export interface PaginationDeclaration {
   paginationType?: 'cursor' | 'page';
 }
 
-/** An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). */
-export interface OperationDeclaration extends PaginationDeclaration, GroupsOptions, SecurityOptions {
+/**
+ * An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). `T` and
+ * `D` type its provider, processor and rules (see `ResourceDeclaration`).
+ */
+export interface OperationDeclaration<T extends object = Entity, D extends object = T> extends PaginationDeclaration, GroupsOptions<T, D>, SecurityOptions<T, D> {
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
-  /** Replaces the resource's state provider for this operation. */
+  /**
+   * Replaces the resource's state provider for this operation. (Not typed by `T`: a provider receives no item, and
+   * what it returns is not checked, so that one written for plain `Entity` objects fits every resource.)
+   */
   provider?: StateProvider;
   /** Replaces the resource's state processor for this operation. */
-  processor?: StateProcessor;
+  processor?: StateProcessor<T, D>;
 }
 
-/** A whole resource, as given to `defineResource`. */
-export interface ResourceDeclaration extends PaginationDeclaration, GroupsOptions, SecurityOptions {
+/**
+ * A whole resource, as given to `defineResource`. `T` is the item type and `D` the new state a processor receives:
+ * `defineResource` infers both from `fields` (`InferResource`, `InferWriteData`), so the resource's processors,
+ * providers, rules and validation groups functions get typed objects. Untyped, both are `Entity`.
+ */
+export interface ResourceDeclaration<T extends object = Entity, D extends object = T> extends PaginationDeclaration, GroupsOptions<T, D>, SecurityOptions<T, D> {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */
@@ -285,11 +313,11 @@ export interface ResourceDeclaration extends PaginationDeclaration, GroupsOption
   /** The fields, in the order they are rendered. The identifier `id` is generated and must not be declared. */
   fields: Record<string, FieldDeclaration>;
   /** The exposed operations (default: all six). An empty list exposes none. */
-  operations?: ReadonlyArray<OperationKind | OperationDeclaration>;
-  /** Loads items and collections instead of the built-in database provider. */
+  operations?: ReadonlyArray<OperationKind | OperationDeclaration<T, D>>;
+  /** Loads items and collections instead of the built-in database provider (not typed by `T`, as on operations). */
   provider?: StateProvider;
   /** Persists writes instead of the built-in database processor. */
-  processor?: StateProcessor;
+  processor?: StateProcessor<T, D>;
   /** The collection's filters. */
   filters?: readonly FilterDeclaration[];
   /** The default order of the collection, after any order the client asks for: `{ createdAt: 'desc' }`. */

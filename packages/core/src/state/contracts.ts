@@ -28,9 +28,9 @@ export class NestedWrite {
   ) {}
 }
 
-/** A page of a collection. */
-export interface CollectionPage {
-  readonly items: readonly Entity[];
+/** A page of a collection; `T` is the item type (see `InferResource`). */
+export interface CollectionPage<T extends object = Entity> {
+  readonly items: readonly T[];
   /** The number of items over all pages; undefined with partial or cursor pagination (no count is made). */
   readonly totalItems: number | undefined;
   /** Partial and cursor pagination: whether more items follow in the direction read. */
@@ -88,28 +88,41 @@ export interface StateContext {
   readonly db: Knex;
 }
 
-export interface StateProvider {
+/**
+ * Reads items for a resource or an operation. `T` is the item type: inside `defineResource` it is inferred from the
+ * fields (`InferResource`); declared on its own, a provider handles plain `Entity` objects.
+ */
+export interface StateProvider<T extends object = Entity> {
   /** Item operations: the item or null (404). Collection operations: a page (null: a subresource's parent is missing). */
-  provide(context: StateContext): Promise<Entity | null | CollectionPage>;
+  provide(context: StateContext): Promise<T | null | CollectionPage<T>>;
 }
 
-/** What a processor is told: the operation, and the item as read before the write. */
-export interface ProcessContext extends StateContext {
+/**
+ * What a processor is told: the operation, and the item as read before the write. `T` is the item type
+ * (`InferResource` of the resource; `Entity` when untyped).
+ */
+export interface ProcessContext<T extends object = Entity> extends StateContext {
   /** The item as the read stage loaded it (PUT, PATCH, DELETE), or null. */
-  readonly previous: Entity | null;
+  readonly previous: T | null;
   /**
    * Lost-update protection (the request's `If-Match` held against this item): write only if the stored item still
    * equals `expected`, checked atomically with the write, else throw `new ApiError('PRECONDITION_FAILED', …)`. The
    * built-in processor locks the row in its transaction and compares; a processor of your own should do the same
    * (or its writes are only as safe as the check made before the write). Undefined: no such condition.
    */
-  readonly expected?: Entity;
+  readonly expected?: T;
 }
 
-export interface StateProcessor {
+/**
+ * Writes items for a resource or an operation. Inside `defineResource` its types are inferred from the fields: `T`,
+ * the item as read (`InferResource`), and `D`, the new state handed over as `data` (`InferWriteData`: no `id` on
+ * POST, a to-one may hold a `NestedWrite`). Declared on its own, it handles plain `Entity` objects.
+ */
+export interface StateProcessor<T extends object = Entity, D extends object = T> {
   /**
    * Persists `data` (the new state; for DELETE the item read). Returns the stored item as it should be rendered, or
-   * nothing for a DELETE.
+   * nothing for a DELETE. The result is any `Entity`, not checked against `T`: that keeps an untyped processor
+   * acceptable wherever a typed one is.
    */
-  process(data: Entity, context: ProcessContext): Promise<Entity | void>;
+  process(data: D, context: ProcessContext<T>): Promise<Entity | void>;
 }
