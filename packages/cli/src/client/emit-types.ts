@@ -51,6 +51,58 @@ export interface EmittedTypes {
   readonly paramsOf: (operation: ClientOperation) => { readonly name: string; readonly required: boolean } | undefined;
 }
 
+/** `interface` for an object type, `type` for anything else (an empty body is `Record<string, never>`). */
+const declare = (name: string, type: string): string => (type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`);
+
+/**
+ * The required fields of PUT bodies: a PUT that leaves out what a create needs is a 400 (under the operation's
+ * validation groups), except a secret, which keeps its value. The document marks `required` on create bodies only.
+ */
+function requiredOnReplace(operations: readonly ClientOperation[], schemas: Record<string, JsonSchema>): Map<string, string[]> {
+  const required = new Map<string, string[]>();
+  const kept = (f: FieldMetadata) => f.kind === 'scalar' && f.type === 'password';
+  for (const operation of operations) {
+    if (operation.metadata.kind !== 'put' || !operation.body) continue;
+    const groups = typeof operation.metadata.validationGroups === 'function' ? new Set<string>() : new Set(operation.metadata.validationGroups);
+    const properties = Object.keys((schemas[operation.body.component]?.properties ?? {}) as object);
+    required.set(operation.body.component, operation.resource.fields.filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups)).map((f) => f.name));
+  }
+  return required;
+}
+
+/** The groups a component suffix stands for (`-product.read` for `product:read`), to name them in doc comments. */
+function groupsBySuffix(operations: readonly ClientOperation[]): Map<string, readonly string[]> {
+  const groupsOf = new Map<string, readonly string[]>();
+  for (const { metadata } of operations) {
+    for (const groups of [metadata.normalizationGroups, metadata.denormalizationGroups]) {
+      if (Array.isArray(groups) && groups.length > 0) groupsOf.set(pascalCase([...groups].sort().join('_')), groups);
+    }
+  }
+  return groupsOf;
+}
+
+/** One query parameter type per collection read, shared by a subresource whose parameters are the same. */
+function emitParams(operations: readonly ClientOperation[], names: TypeNames) {
+  const byOperation = new Map<ClientOperation, { name: string; required: boolean }>();
+  const byType = new Map<string, { name: string; required: boolean }>();
+  const blocks: string[] = [];
+  // Collections first: a subresource with the same parameters reuses `<Resource>ListParams`.
+  const reads = [...operations].sort((a, b) => Number(a.metadata.kind === 'getSubresource') - Number(b.metadata.kind === 'getSubresource'));
+  for (const operation of reads) {
+    if (operation.queryParameters.length === 0) continue;
+    const { type, required } = paramsType(operation.queryParameters);
+    let params = byType.get(type);
+    if (!params) {
+      const wanted = operation.metadata.kind === 'getSubresource' ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
+      params = { name: names.claim(wanted), required };
+      byType.set(type, params);
+      blocks.push(`/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declare(params.name, type)}\n`);
+    }
+    byOperation.set(operation, params);
+  }
+  return { blocks, byOperation };
+}
+
 export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument, operations: readonly ClientOperation[], names: TypeNames): EmittedTypes {
   const schemas = document.components.schemas as Record<string, JsonSchema>;
   const typeNames = new Map<string, string>();
@@ -80,24 +132,8 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     return types.join(' | ');
   };
 
-  /** A body replaced as a whole (PUT) needs what a create needs, under the operation's validation groups. */
-  const requiredOnReplace = new Map<string, string[]>();
-  for (const operation of operations) {
-    if (operation.metadata.kind !== 'put' || !operation.body) continue;
-    const groups = typeof operation.metadata.validationGroups === 'function' ? new Set<string>() : new Set(operation.metadata.validationGroups);
-    const properties = Object.keys((schemas[operation.body.component]?.properties ?? {}) as object);
-    // A secret left out of a PUT keeps its value: never required there.
-    const kept = (f: FieldMetadata) => f.kind === 'scalar' && f.type === 'password';
-    requiredOnReplace.set(operation.body.component, operation.resource.fields.filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups)).map((f) => f.name));
-  }
-
-  // The groups a component suffix stands for (`-product.read` for `product:read`), to name them in doc comments.
-  const groupsBySuffix = new Map<string, readonly string[]>();
-  for (const { metadata } of operations) {
-    for (const groups of [metadata.normalizationGroups, metadata.denormalizationGroups]) {
-      if (Array.isArray(groups) && groups.length > 0) groupsBySuffix.set(pascalCase([...groups].sort().join('_')), groups);
-    }
-  }
+  const required = requiredOnReplace(operations, schemas);
+  const groupsOf = groupsBySuffix(operations);
 
   for (const operation of operations) {
     if (operation.response) use(operation.response);
@@ -120,11 +156,11 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
         return nested ? nestedWrite(parsed, field) : undefined;
       },
     };
-    const required = requiredOnReplace.get(component) ?? (schema.required as string[] | undefined) ?? [];
-    const what = WHAT[parsed.kind as keyof typeof WHAT]?.(parsed.resource) ?? `${parsed.resource} as read`;
-    const groups = parsed.suffix ? `, with the groups ${groupsBySuffix.get(pascalCase(parsed.suffix))?.join(', ') ?? parsed.suffix.slice(1)}` : '';
+    const shape = objectType(schema, context, '', required.get(component) ?? (schema.required as string[] | undefined) ?? []);
+    const what = writes ? WHAT[parsed.kind as keyof typeof WHAT](parsed.resource) : `${parsed.resource} as read`;
+    const groups = parsed.suffix ? `, with the groups ${groupsOf.get(pascalCase(parsed.suffix))?.join(', ') ?? parsed.suffix.slice(1)}` : '';
     const description = `${what}${groups}.${schema.description ? `\n${String(schema.description)}` : ''}`;
-    blocks.push(`${docComment(description)}export interface ${typeNames.get(component)} ${objectType(schema, context, '', required)}\n`);
+    blocks.push(`${docComment(description)}${declare(typeNames.get(component)!, shape)}\n`);
   }
 
   // `<Resource>` for the one shape every read of a resource has, when no component took the name.
@@ -138,23 +174,8 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     }
   }
 
-  // Query parameters: one type per collection read, shared by a subresource whose parameters are the same.
-  const paramsByOperation = new Map<ClientOperation, { name: string; required: boolean }>();
-  const byType = new Map<string, { name: string; required: boolean }>();
-  const reads = [...operations].sort((a, b) => Number(a.metadata.kind === 'getSubresource') - Number(b.metadata.kind === 'getSubresource'));
-  for (const operation of reads) {
-    if (operation.queryParameters.length === 0) continue;
-    const { type, required } = paramsType(operation.queryParameters);
-    let params = byType.get(type);
-    if (!params) {
-      const wanted = operation.metadata.kind === 'getSubresource' ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
-      params = { name: names.claim(wanted), required };
-      byType.set(type, params);
-      const declaration = type.startsWith('{') ? `export interface ${params.name} ${type}` : `export type ${params.name} = ${type};`;
-      blocks.push(`/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declaration}\n`);
-    }
-    paramsByOperation.set(operation, params);
-  }
+  const params = emitParams(operations, names);
+  blocks.push(...params.blocks);
 
   return {
     source: `${HEADER}\n${TYPES_HEAD}\n${blocks.join('\n')}`,
@@ -163,6 +184,6 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
       if (name === undefined) throw new Error(`No type was emitted for "${component}".`);
       return name;
     },
-    paramsOf: (operation) => paramsByOperation.get(operation),
+    paramsOf: (operation) => params.byOperation.get(operation),
   };
 }
