@@ -39,6 +39,7 @@ const Post = defineResource({
   normalizationGroups: ['post:read'],
   denormalizationGroups: ['post:write'],
   paginationViaCursor: { direction: 'desc' },
+  requireIfMatch: true,
   operations: ['getCollection', { kind: 'get', normalizationGroups: ['post:read', 'post:detail'] }, 'post', 'put', 'patch', 'delete'],
   filters: [{ type: 'exists', properties: ['publishedAt'] }, { type: 'date', properties: ['publishedAt'] }, { type: 'boolean', properties: ['draft'] }],
   fields: {

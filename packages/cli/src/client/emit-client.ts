@@ -59,10 +59,13 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
     names.push('params');
     init.push('query: params');
   }
-  parameters.push('call?: RequestOptions');
+  // A resource with `requireIfMatch` answers 428 to a write without If-Match: the types ask for it.
+  const needsIfMatch = resource.requireIfMatch && (metadata.kind === 'put' || metadata.kind === 'patch' || metadata.kind === 'delete');
+  parameters.push(needsIfMatch ? 'call: RequestOptions & { ifMatch: string }' : 'call?: RequestOptions');
   names.push('call');
   init.push('options: call');
   const lines = [metadata.description, `\`${metadata.method} ${metadata.uriTemplate}\`${operation.body?.contentType === 'application/merge-patch+json' ? ' (a JSON merge patch: what is left out is kept)' : ''}.`];
+  if (needsIfMatch) lines.push('Needs the ETag of the item as last read in `ifMatch` (412 when it changed since).');
   if (operation.secured) lines.push('Guarded by an access rule: 401 without a token, 403 when it denies.');
   return {
     signature: `${name}(${parameters.join(', ')}): Promise<${returns}>`,
