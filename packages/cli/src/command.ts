@@ -2,6 +2,7 @@
  * What a command is: its name, its help (summary, arguments, options, examples) and its `run`. The command line of
  * each command is parsed here with Node's `util.parseArgs` (strict: an unknown option is a usage error with a
  * "did you mean"), and `--help` is answered here from the same description, so help and parsing never disagree.
+ * Command modules load the core (a second or so) inside `run`, with `import()`: help and usage errors answer at once.
  */
 import { parseArgs } from 'node:util';
 import { didYouMean } from './did-you-mean.js';

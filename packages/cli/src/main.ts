@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import { type Command, type CommandContext, columns, commandHelp, parseCommandLine } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { didYouMean } from './did-you-mean.js';
-import { DeclarationError, SchemaNotMigratedError } from '@resource-api/core';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -80,8 +79,11 @@ async function runCommand(command: Command, argv: readonly string[], context: Co
   }
 }
 
-/** Errors whose message says all there is to say: the CLI's own, and core's declaration and schema errors. */
-const isExplained = (error: unknown) => error instanceof CliError || error instanceof DeclarationError || error instanceof SchemaNotMigratedError;
+/**
+ * Errors whose message says all there is to say: the CLI's own, and core's declaration and schema errors (known by
+ * name: the core is loaded by the commands that need it, not here).
+ */
+const isExplained = (error: unknown) => error instanceof CliError || (error instanceof Error && (error.name === 'DeclarationError' || error.name === 'SchemaNotMigratedError'));
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed.';
 

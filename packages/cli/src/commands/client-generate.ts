@@ -1,8 +1,6 @@
 /** `client:generate`: a typed TypeScript client of the API, written to a folder. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { buildRegistry } from '../app/registry.js';
-import { generateClient } from '../client/index.js';
 import { defineCommand } from '../command.js';
 import type { ResourceApiConfig } from '../config/config.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
@@ -32,6 +30,7 @@ replaced). No database is needed.`,
   examples: ['resource-api client:generate', 'resource-api client:generate --out web/src/api --base-url https://shop.example.com'],
   async run({ options }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
+    const [{ buildRegistry }, { generateClient }] = await Promise.all([import('../app/registry.js'), import('../client/index.js')]);
     const files = generateClient(buildRegistry(config), {
       ...(options['base-url'] === undefined ? {} : { baseUrl: options['base-url'] }),
       ...loginOf(config),

@@ -1,6 +1,4 @@
 /** `db:sync`: development schema sync, as the server does at start, without starting it. */
-import { syncSchema } from '@resource-api/core';
-import { buildRegistry } from '../app/registry.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { DATABASE_OPTIONS, databaseTarget, redact, withDatabase } from '../database/database-options.js';
@@ -16,6 +14,7 @@ foreign keys and indexes. It never drops or alters what exists. In production, u
   examples: ['resource-api db:sync', 'resource-api db:sync --database postgres://app@127.0.0.1:5432/app --schema dev'],
   async run({ options, verbose }, context) {
     const loaded = await loadConfig(context.cwd, options.config);
+    const [{ syncSchema }, { buildRegistry }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
     const registry = buildRegistry(loaded.config);
     const target = databaseTarget(loaded, options, context.env);
     await withDatabase(target, verbose, (database) => syncSchema(database, registry));

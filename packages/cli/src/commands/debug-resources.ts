@@ -1,9 +1,6 @@
 /** `debug:resources`: every resource with its operations, paths, filters, access rules and groups; or one in detail. */
-import { buildRegistry } from '../app/registry.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
-import { describeRegistry } from '../debug/describe.js';
-import { renderOverview, renderResource } from '../debug/render.js';
 import { didYouMean } from '../did-you-mean.js';
 import { CliError } from '../errors.js';
 
@@ -20,6 +17,11 @@ rule and constraints). Rules and groups given as functions are shown by the func
   examples: ['resource-api debug:resources', 'resource-api debug:resources Book', 'resource-api debug:resources --json | jq ".[].name"'],
   async run({ options, args }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
+    const [{ buildRegistry }, { describeRegistry }, { renderOverview, renderResource }] = await Promise.all([
+      import('../app/registry.js'),
+      import('../debug/describe.js'),
+      import('../debug/render.js'),
+    ]);
     const resources = describeRegistry(buildRegistry(config));
     const wanted = args[0];
     if (wanted === undefined) {

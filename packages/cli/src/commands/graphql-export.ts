@@ -1,6 +1,4 @@
 /** `graphql:export`: the GraphQL schema of the API in SDL. */
-import { printGraphQLSchema } from '@resource-api/core';
-import { buildRegistry } from '../app/registry.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { OUT_OPTION, writeOutput } from '../output.js';
@@ -15,6 +13,7 @@ for client code generators and schema checks in CI. No database is needed.`,
   examples: ['resource-api graphql:export > schema.graphql', 'resource-api graphql:export --out schema.graphql'],
   async run({ options }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
+    const [{ printGraphQLSchema }, { buildRegistry }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
     const sdl = printGraphQLSchema(buildRegistry(config));
     writeOutput(context, options.out, sdl.endsWith('\n') ? sdl : `${sdl}\n`);
   },

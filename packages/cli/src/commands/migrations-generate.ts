@@ -1,6 +1,5 @@
 /** `migrations:generate`: a knex migration for what the resources declare and the migrations do not make yet. */
 import { existsSync } from 'node:fs';
-import { generateMigration, runMigrations } from '@resource-api/core';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, withDatabase } from '../database/database-options.js';
@@ -30,6 +29,7 @@ database kept up to date by schema sync hides no change. With --diff-database, t
     const loaded = await loadConfig(context.cwd, options.config);
     const target = databaseTarget(loaded, options, context.env);
     const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { generateMigration, runMigrations } = await import('@resource-api/core');
     const common = { resources: loaded.config.resources, directory, ...(args[0] === undefined ? {} : { name: args[0] }) };
     const file = options['diff-database']
       ? await withDatabase(target, verbose, (database) => generateMigration({ ...common, database: database.knex }))

@@ -1,5 +1,4 @@
 /** `migrations:rollback`: undo the last batch of migrations (or all of them). */
-import { rollbackMigrations } from '@resource-api/core';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, redact, withDatabase } from '../database/database-options.js';
@@ -16,6 +15,7 @@ what they created: the rows in those tables and columns are lost.`,
     const loaded = await loadConfig(context.cwd, options.config);
     const target = databaseTarget(loaded, options, context.env);
     const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { rollbackMigrations } = await import('@resource-api/core');
     const undone = await withDatabase(target, verbose, (database) => rollbackMigrations({ database: database.knex, directory, all: options.all ?? false }));
     context.stdout.write(
       undone.length > 0 ? `Rolled back ${undone.length} migration(s) on ${redact(target.url)}: ${undone.join(', ')}.\n` : `Nothing to roll back on ${redact(target.url)}.\n`,

@@ -1,5 +1,4 @@
 /** `migrations:run`: the pending migrations, in one batch. */
-import { runMigrations } from '@resource-api/core';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, redact, withDatabase } from '../database/database-options.js';
@@ -16,6 +15,7 @@ which records them in the knex_migrations table). Run it before starting the app
     const loaded = await loadConfig(context.cwd, options.config);
     const target = databaseTarget(loaded, options, context.env);
     const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { runMigrations } = await import('@resource-api/core');
     const ran = await withDatabase(target, verbose, (database) => runMigrations({ database: database.knex, directory }));
     context.stdout.write(
       ran.length > 0

@@ -1,5 +1,4 @@
 /** `openapi:export`: the app's OpenAPI 3.1 document, in JSON or YAML, to stdout or a file. */
-import { servedOpenApi } from '../app/served-openapi.js';
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
@@ -21,6 +20,7 @@ Writes the document the app serves at /api/docs.json (or /api/docs.yaml): the sa
     const format = options.format ?? (/\.ya?ml$/i.test(options.out ?? '') ? 'yaml' : 'json');
     if (format !== 'json' && format !== 'yaml') throw new UsageError(`Unknown format "${format}": use json or yaml.`, 'Run "resource-api openapi:export --help".');
     const { config } = await loadConfig(context.cwd, options.config);
+    const { servedOpenApi } = await import('../app/served-openapi.js');
     writeOutput(context, options.out, await servedOpenApi(config, format));
   },
 });

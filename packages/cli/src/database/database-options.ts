@@ -3,7 +3,7 @@
  * in that order of precedence. Connection failures are reworded into one line naming the database (password hidden).
  */
 import { isAbsolute, resolve } from 'node:path';
-import { type Database, openDatabase } from '@resource-api/core';
+import type { Database } from '@resource-api/core';
 import type { LoadedConfig } from '../config/load-config.js';
 import { CliError } from '../errors.js';
 
@@ -52,6 +52,7 @@ export async function withDatabase<T>(target: DatabaseTarget, verbose: boolean, 
   const say = (message: string) => {
     if (verbose) process.stderr.write(`${message}\n`);
   };
+  const { openDatabase } = await import('@resource-api/core');
   try {
     const database = await openDatabase({ url: target.url, ...(target.schema === undefined ? {} : { schema: target.schema }), log: { warn: say, error: say, debug: () => {} } });
     try {

@@ -1,0 +1,116 @@
+/**
+ * The real `resource-api` binary for the tests: `ensureCliBuilt()` compiles the core, the CLI and the bookshop when
+ * their dist/ is missing or older than their sources (under the lock file examples/bookshop/test/compiled.ts takes
+ * too, so two test files never compile into the same dist/ at once), and `runCli()` runs `node packages/cli/dist/bin.js`
+ * in a child process, as a person runs it, with its exit code, stdout and stderr.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const root = fileURLToPath(new URL('../../../..', import.meta.url));
+export const binJs = join(root, 'packages/cli/dist/bin.js');
+export const bookshopDir = join(root, 'examples/bookshop');
+export const bookshopConfig = join(bookshopDir, 'resource-api.config.js');
+
+/** What the tests run, and the sources it is compiled from. */
+const BUILDS = [
+  { outputs: ['packages/core/dist/index.js'], sources: 'packages/core/src' },
+  { outputs: ['packages/cli/dist/bin.js', 'packages/cli/dist/main.js'], sources: 'packages/cli/src' },
+  { outputs: ['examples/bookshop/dist/resources/index.js', 'examples/bookshop/dist/config.js', 'examples/bookshop/dist/migrations.js'], sources: 'examples/bookshop/src' },
+];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsCurrent(): boolean {
+  return BUILDS.every(({ outputs, sources }) => {
+    const paths = outputs.map((output) => join(root, output));
+    return paths.every((path) => existsSync(path)) && Math.min(...paths.map((path) => statSync(path).mtimeMs)) >= newestSource(join(root, sources));
+  });
+}
+
+/** The three packages (core, then the CLI and the bookshop); where pnpm is not on the PATH, the workspace's tsc. */
+async function build(): Promise<void> {
+  const run = promisify(execFile);
+  try {
+    await run('pnpm', ['--filter', '@resource-api/core', '--filter', '@resource-api/cli', '--filter', 'bookshop', 'build'], { cwd: root, timeout: 150_000 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const tsc = join(root, 'node_modules/typescript/bin/tsc');
+    for (const project of ['packages/core', 'packages/cli', 'examples/bookshop']) {
+      await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: join(root, project), timeout: 150_000 });
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function ensureCliBuilt(): Promise<void> {
+  if (buildIsCurrent()) return;
+  // The lock file of examples/bookshop/test/compiled.ts: one compilation of the workspace at a time.
+  const lock = join(tmpdir(), `bookshop-build-${Buffer.from(root).toString('base64url').slice(-24)}.lock`);
+  const deadline = Date.now() + 200_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 150_000) unlinkSync(lock);
+      if (Date.now() > deadline) throw new Error(`Waited too long for the build lock ${lock}.`);
+      await sleep(250);
+    }
+  }
+  try {
+    if (!buildIsCurrent()) await build();
+  } finally {
+    unlinkSync(lock);
+  }
+}
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `resource-api <args>` in `cwd` (default: the bookshop's folder), with `env` over a PATH-only environment, `input` on stdin. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binJs, ...args], {
+      cwd: options.cwd ?? bookshopDir,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A temporary folder whose modules can import '@resource-api/core' (a node_modules link to the workspace package). */
+export function projectFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(folder, 'node_modules/@resource-api'), { recursive: true });
+  symlinkSync(join(root, 'packages/core'), join(folder, 'node_modules/@resource-api/core'), 'dir');
+  return folder;
+}
