@@ -8,7 +8,7 @@ export { defineResource } from './declare/define-resource.js';
 export { ApiFilter, ApiProperty, ApiResource, Assert } from './declare/decorators.js';
 export type { FieldFilterOptions } from './declare/decorators.js';
 /** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
-export type { InferResource, InferWriteData, ScalarValues } from './declare/infer.js';
+export type { InferResource, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
   AccessRule,
   AccessRuleContext,

@@ -2,7 +2,7 @@
  * The plain-object form of a declaration. It returns the declaration unchanged (typed, so later stages can infer the
  * item type from it); checking and normalizing happen in `metadata/build-metadata.ts`, shared with decorators.
  */
-import type { ItemOf, WriteDataOf } from './infer.js';
+import type { ItemOf, Unvalidated, WriteDataOf } from './infer.js';
 import type { FieldDeclaration, ResourceDeclaration } from './types.js';
 
 /**
@@ -24,7 +24,7 @@ import type { FieldDeclaration, ResourceDeclaration } from './types.js';
 export function defineResource<
   // Two parameters: `F` is inferred from `fields` first, then fixes the types the functions of `D` are checked with.
   const F extends Record<string, FieldDeclaration>,
-  const D extends ResourceDeclaration<ItemOf<F>, WriteDataOf<F>>,
+  const D extends ResourceDeclaration<ItemOf<F>, WriteDataOf<F>, Unvalidated<WriteDataOf<F>>>,
 >(declaration: D & { readonly fields: F }): D {
   return declaration;
 }

@@ -113,6 +113,16 @@ export type InferWriteData<R> = R extends { readonly fields: infer F }
     ? Flat<{ id?: number } & I>
     : never;
 
+/**
+ * The new state before validation, as post-denormalize access rules, validation groups functions and the
+ * registration hook (`onRegister`) see it: like `InferWriteData`, except that any field may still be `null` (left
+ * out, or refused for its JSON type; validation then reports it). Values that are there have their types.
+ *
+ * @example
+ * onRegister: (user: Unvalidated<InferWriteData<typeof User>>) => { ... }
+ */
+export type Unvalidated<D> = string extends keyof D ? D : { [K in keyof D]: K extends 'id' ? D[K] : D[K] | null };
+
 /** `InferResource` of a `fields` object, for `defineResource`. */
 export type ItemOf<F> = Flat<ItemOfFields<F>>;
 /** `InferWriteData` of a `fields` object, for `defineResource`. */

@@ -186,7 +186,7 @@ export type GroupsDeclaration = readonly string[] | ((context: GroupsContext) =>
 
 /**
  * Context given to a validation groups function. In `defineResource`, `T` is the item type (`InferResource`) and `D`
- * the new state (`InferWriteData`).
+ * the new state before validation (`Unvalidated<InferWriteData>`).
  */
 export interface ValidationGroupsContext<T extends object = Record<string, unknown>, D extends object = T> extends GroupsContext {
   /** The new state of the item. */
@@ -205,7 +205,7 @@ export type ValidationGroupsDeclaration<T extends object = Record<string, unknow
 
 /**
  * What an access rule function gets. In `defineResource`, `O` is the type of `object` (the item for `security`, the
- * new state for `securityPostDenormalize`) and `P` that of `previousObject` (the item).
+ * new state before validation for `securityPostDenormalize`) and `P` that of `previousObject` (the item).
  */
 export interface AccessRuleContext<O extends object = Record<string, unknown>, P extends object = O> {
   /** The authenticated user (the stored item of the user resource), or null for anonymous callers. */
@@ -234,27 +234,30 @@ export type AccessRule<O extends object = Record<string, unknown>, P extends obj
 
 /**
  * Access rules of a resource (for all its operations) or of one operation (replacing the resource's for it). `T` is
- * the item type and `D` the new state (see `InferResource`, `InferWriteData`).
+ * the item type and `U` the new state before validation (see `InferResource`, `Unvalidated`).
  */
-export interface SecurityOptions<T extends object = Entity, D extends object = T> {
+export interface SecurityOptions<T extends object = Entity, U extends object = T> {
   /** Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise. */
   security?: AccessRule<T>;
   /** The 403 message when `security` denies (default `Access Denied.`). */
   securityMessage?: string;
-  /** Checked after the body is applied, with `object` (new state) and `previousObject`: guards owner fields. */
-  securityPostDenormalize?: AccessRule<D, T>;
+  /**
+   * Checked after the body is applied, with `object` (new state, not validated yet: any field may still be null) and
+   * `previousObject`: guards owner fields.
+   */
+  securityPostDenormalize?: AccessRule<U, T>;
   /** The 403 message when `securityPostDenormalize` denies. */
   securityPostDenormalizeMessage?: string;
 }
 
-/** Groups of a resource or an operation (the operation's win). `T` and `D` type the validation groups function. */
-export interface GroupsOptions<T extends object = Entity, D extends object = T> {
+/** Groups of a resource or an operation (the operation's win). `T` and `U` type the validation groups function. */
+export interface GroupsOptions<T extends object = Entity, U extends object = T> {
   /** Read groups: only fields in one of them are sent (relations to targets in them are embedded). */
   normalizationGroups?: GroupsDeclaration;
   /** Write groups: only fields in one of them are accepted; the rest is ignored silently. */
   denormalizationGroups?: GroupsDeclaration;
   /** Validation groups: only constraints in one of them run (default `['Default']`, which holds constraints without groups). */
-  validationGroups?: ValidationGroupsDeclaration<T, D>;
+  validationGroups?: ValidationGroupsDeclaration<T, U>;
 }
 
 /** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
@@ -280,10 +283,11 @@ export interface PaginationDeclaration {
 }
 
 /**
- * An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). `T` and
- * `D` type its provider, processor and rules (see `ResourceDeclaration`).
+ * An operation with options: `{ kind: 'get' }`. The options grow with the capabilities (security, groups, ...). `T`,
+ * `D` and `U` type its processor and rules (see `ResourceDeclaration`).
  */
-export interface OperationDeclaration<T extends object = Entity, D extends object = T> extends PaginationDeclaration, GroupsOptions<T, D>, SecurityOptions<T, D> {
+export interface OperationDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
+  extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
@@ -297,11 +301,14 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
 }
 
 /**
- * A whole resource, as given to `defineResource`. `T` is the item type and `D` the new state a processor receives:
- * `defineResource` infers both from `fields` (`InferResource`, `InferWriteData`), so the resource's processors,
- * providers, rules and validation groups functions get typed objects. Untyped, both are `Entity`.
+ * A whole resource, as given to `defineResource`. `T` is the item type, `D` the new state a processor receives and
+ * `U` the new state before validation (post-denormalize rules, validation groups functions): `defineResource` infers
+ * them from `fields` (`InferResource`, `InferWriteData`, `Unvalidated`), so the functions of the declaration get typed
+ * objects. Untyped, all three are `Entity`. (Three parameters rather than `Unvalidated<D>` inside: plain parameters
+ * keep a declaration typed for one resource assignable to the untyped one.)
  */
-export interface ResourceDeclaration<T extends object = Entity, D extends object = T> extends PaginationDeclaration, GroupsOptions<T, D>, SecurityOptions<T, D> {
+export interface ResourceDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
+  extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */
@@ -313,7 +320,7 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   /** The fields, in the order they are rendered. The identifier `id` is generated and must not be declared. */
   fields: Record<string, FieldDeclaration>;
   /** The exposed operations (default: all six). An empty list exposes none. */
-  operations?: ReadonlyArray<OperationKind | OperationDeclaration<T, D>>;
+  operations?: ReadonlyArray<OperationKind | OperationDeclaration<T, D, U>>;
   /** Loads items and collections instead of the built-in database provider (not typed by `T`, as on operations). */
   provider?: StateProvider;
   /** Persists writes instead of the built-in database processor. */

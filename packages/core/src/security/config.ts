@@ -8,6 +8,7 @@ import { didYouMean } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
 
+/** How bearer tokens are checked (a secret, a public key or a JWKS URL) and, with a secret, issued. */
 export interface JwtOptions {
   /** HS256 secret: tokens are checked with it, and `POST /api/auth` issues them. */
   readonly secret?: string;
@@ -40,12 +41,19 @@ export interface UserResourceOptions {
   /**
    * Called on registration (POST of the user resource) with the new user and the caller; may change its roles, for
    * example `ROLE_COMPANY` when `isCompany` is true. Roles always end up holding `ROLE_USER`, without duplicates.
+   * The user is the new state before validation (the password not hashed yet): annotate it as
+   * `Unvalidated<InferWriteData<typeof User>>` for typed fields (a method-style type, so the annotation fits).
    */
-  readonly onRegister?: (user: Entity, context: { readonly caller: Entity | null; readonly callerRoles: readonly string[] }) => void | Promise<void>;
+  readonly onRegister?: {
+    bivarianceHack(user: Entity, context: { readonly caller: Entity | null; readonly callerRoles: readonly string[] }): void | Promise<void>;
+  }['bivarianceHack'];
 }
 
+/** The plugin's `security`: access control with JWT bearer tokens and users stored in one of your resources. */
 export interface SecurityOptions {
+  /** The tokens: how they are checked and issued. */
   readonly jwt: JwtOptions;
+  /** The user resource and its login, password and roles fields. */
   readonly users: UserResourceOptions;
   /** Which roles include which (default `ROLE_SUPER_ADMIN` → `ROLE_ADMIN` → `ROLE_USER`). */
   readonly roleHierarchy?: Readonly<Record<string, readonly string[]>>;

@@ -5,7 +5,7 @@
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import { defineResource } from '../../src/declare/define-resource.js';
-import type { InferResource, InferWriteData } from '../../src/declare/infer.js';
+import type { InferResource, InferWriteData, Unvalidated } from '../../src/declare/infer.js';
 import type {
   AccessRule,
   AccessRuleContext,
@@ -15,6 +15,7 @@ import type {
   ValidationGroupsDeclaration,
 } from '../../src/declare/types.js';
 import type { ResourceInput } from '../../src/metadata/passes/collect-declarations.js';
+import type { UserResourceOptions } from '../../src/security/config.js';
 import type { Entity, StateProcessor, StateProvider } from '../../src/state/contracts.js';
 
 const fields = {
@@ -25,6 +26,8 @@ const fields = {
 } as const;
 type Item = { id: number; title: string; price: number | null; author: number; tags: string[] };
 type Data = { id?: number; title: string; price: number | null; author: number; tags: string[] };
+/** Before validation, any field may still be null. */
+type Unchecked = { id?: number; title: string | null; price: number | null; author: number | null; tags: string[] | null };
 
 describe('functions inside defineResource', () => {
   it('types a processor: data is the new state, previous and expected the item', () => {
@@ -65,9 +68,10 @@ describe('functions inside defineResource', () => {
           },
           security: ({ object }) => object === null || object.author > 0,
           securityPostDenormalize: ({ object, previousObject }) => {
-            expectTypeOf(object).toEqualTypeOf<Data | null>();
+            expectTypeOf(object).toEqualTypeOf<Unchecked | null>();
             expectTypeOf(previousObject).toEqualTypeOf<Item | null>();
-            return true;
+            // @ts-expect-error -- not validated yet: the title may be null
+            return object!.title.length > 0;
           },
           validationGroups: ({ object }) => (object.price === null ? ['free'] : ['Default']),
         },
@@ -84,10 +88,23 @@ describe('functions inside defineResource', () => {
         // @ts-expect-error -- no such field
         return context.object?.owner === context.user;
       },
-      securityPostDenormalize: ({ object }) => object?.tags.includes('public') ?? false,
+      securityPostDenormalize: ({ object }) => object?.tags?.includes('public') ?? false,
       validationGroups: (context) => {
-        expectTypeOf(context).toEqualTypeOf<ValidationGroupsContext<Item, Data>>();
+        expectTypeOf(context).toEqualTypeOf<ValidationGroupsContext<Item, Unchecked>>();
+        expectTypeOf(context.object).toEqualTypeOf<Unvalidated<InferWriteData<{ fields: typeof fields }>>>();
         return ['Default'];
+      },
+    });
+  });
+
+  it('leaves field rule functions untyped, without losing the types of the rest', () => {
+    defineResource({
+      name: 'Book',
+      fields: { ...fields, isbn: { type: 'string', security: ({ object }) => object?.secret !== true } },
+      processor: {
+        async process(data) {
+          expectTypeOf(data.isbn).toEqualTypeOf<string>();
+        },
       },
     });
   });
@@ -150,5 +167,22 @@ describe('functions inside defineResource', () => {
     expectTypeOf(Book).toExtend<ResourceInput>();
     expectTypeOf(Book).toExtend<ResourceDeclaration>();
     expectTypeOf(Book.name).toEqualTypeOf<'Book'>();
+  });
+});
+
+describe('the registration hook', () => {
+  it('takes a user typed by its resource', () => {
+    const User = defineResource({
+      name: 'User',
+      fields: { email: { type: 'string' }, plainPassword: { type: 'password' }, roles: { type: 'string[]' }, isCompany: { type: 'boolean', readable: false } },
+    });
+    const users: UserResourceOptions = {
+      resource: 'User',
+      onRegister: (user: Unvalidated<InferWriteData<typeof User>>) => {
+        expectTypeOf(user.roles).toEqualTypeOf<string[] | null>();
+        if (user.isCompany === true) user.roles = [...(user.roles ?? []), 'ROLE_COMPANY'];
+      },
+    };
+    expectTypeOf(users.resource).toEqualTypeOf<string>();
   });
 });
