@@ -31,6 +31,7 @@ import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
 import { DeclarationError } from './errors.js';
 
+/** The options of the `resourceApi` Fastify plugin: `app.register(resourceApi, { resources, database, … })`. */
 export interface ResourceApiOptions {
   /** The resources: `defineResource` objects and `@ApiResource` classes. */
   readonly resources: readonly ResourceInput[];

@@ -15,6 +15,7 @@ import type { GraphQLRequestContext } from './execute.js';
 import { registerGraphiQL } from './graphiql-page.js';
 import { maxComplexityRule } from './limits.js';
 
+/** The plugin's `graphql`: the endpoint, its limits, introspection, GraphiQL and query compilation. */
 export interface GraphQLOptions {
   /** The endpoint (default `/graphql`). */
   readonly path?: string;

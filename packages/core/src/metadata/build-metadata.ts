@@ -18,6 +18,7 @@ import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from './types.js';
 
+/** What `buildMetadata` needs: the resources and the settings of the plugin that shape the metadata. */
 export interface BuildMetadataOptions {
   /** Declared resources: `defineResource` objects and `@ApiResource` classes, in any mix. */
   readonly resources: readonly ResourceInput[];

@@ -9,6 +9,7 @@ import { ApiError } from '../errors.js';
 import { renderError } from '../response/render-error.js';
 import type { Database } from '../state/database.js';
 
+/** The plugin's `health`: the liveness and readiness routes. */
 export interface HealthOptions {
   /** The liveness route (default `/health`). */
   readonly path?: string;

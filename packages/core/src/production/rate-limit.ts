@@ -15,6 +15,7 @@ import { closest } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 
+/** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {
   /** Requests allowed per window and client (default 100); a function may give users and addresses different limits. */
   readonly max?: number | ((request: FastifyRequest, key: string) => number) | ((request: FastifyRequest, key: string) => Promise<number>);
@@ -22,6 +23,7 @@ export interface RateLimitRule {
   readonly timeWindow?: number | string;
 }
 
+/** The plugin's `rateLimit` (@fastify/rate-limit): the global rule, where counts are kept, who counts, and rules per route. */
 export interface RateLimitOptions extends RateLimitRule {
   /** A Redis store shared by the app's instances: an ioredis client (you close it) or a `redis://` URL (closed with the app). */
   readonly redis?: Redis | string;

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { wantsPage } from '../graphql/graphiql-page.js';
 
-/** helmet's options (https://helmetjs.github.io), merged over the defaults below, key by key. */
+/** helmet's options (https://helmetjs.github.io), merged over the plugin's defaults key by key (docs/production.md). */
 export type SecurityHeadersOptions = Readonly<HelmetOptions>;
 
 /** The defaults: helmet's, with DENY framing, `frame-ancestors 'none'`, and no upgrade of insecure requests. */

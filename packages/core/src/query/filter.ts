@@ -25,6 +25,7 @@ export interface FilterParameter {
   readonly description: string;
 }
 
+/** Ascending or descending. */
 export type OrderDirection = 'asc' | 'desc';
 /** Where nulls sort: always first or last, or as the smallest / largest values. */
 export type NullsPlacement = 'first' | 'last' | 'smallest' | 'largest';

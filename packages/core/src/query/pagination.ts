@@ -7,6 +7,7 @@ import { ApiError } from '../errors.js';
 import type { PaginationMetadata } from '../metadata/types.js';
 import type { PageRequest } from '../state/contracts.js';
 
+/** The plugin's global pagination settings (`pagination: { … }`); resources and collection operations override them. */
 export interface PaginationOptions {
   /** Collections are paginated (default true). */
   readonly enabled: boolean;
@@ -22,10 +23,13 @@ export interface PaginationOptions {
   readonly partial: boolean;
   /** Clients may ask for partial pagination with `?partial=true` (default false). */
   readonly clientPartial: boolean;
-  /** Parameter names (defaults `page`, `itemsPerPage`, `pagination`, `partial`). */
+  /** The page number's query parameter (default `page`). */
   readonly pageParameterName: string;
+  /** The page size's query parameter (default `itemsPerPage`). */
   readonly itemsPerPageParameterName: string;
+  /** The query parameter that turns pagination off and on (default `pagination`). */
   readonly enabledParameterName: string;
+  /** The query parameter that asks for partial pagination (default `partial`). */
   readonly partialParameterName: string;
 }
 

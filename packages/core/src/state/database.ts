@@ -23,6 +23,7 @@ export interface Database {
   readonly sqliteConnection?: () => SqliteConnection | null;
 }
 
+/** What `openDatabase` opens: the plugin's `database`, `databaseSchema` and `databasePoolMax`, and where knex logs. */
 export interface DatabaseOptions {
   /** `sqlite::memory:`, `sqlite:/path/to/file.db`, `postgres://user@host:5432/db`, or a knex instance. */
   readonly url: string | Knex;
@@ -43,8 +44,11 @@ export interface DatabaseOptions {
 
 /** The part of a pino logger knex's messages need. */
 export interface DatabaseLog {
+  /** knex's warnings: a connection attempt failed, a pooled connection broke, something is deprecated. */
   warn(message: string): void;
+  /** knex's errors. */
   error(message: string): void;
+  /** knex's debug output. */
   debug(message: string): void;
 }
 

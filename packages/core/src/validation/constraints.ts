@@ -25,6 +25,7 @@ export interface CallbackContext {
   addViolation(message: string, options?: { readonly path?: string; readonly code?: string }): void;
 }
 
+/** What comparison and choice constraints compare with: a number, a string (also an ISO date) or a boolean. */
 export type ComparedValue = number | string | boolean;
 
 /** Every constraint, by kind. */

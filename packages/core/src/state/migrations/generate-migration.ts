@@ -11,6 +11,7 @@ import { diffDatabase } from './diff-schema.js';
 import { type MigrationOptions, pendingMigrations, withDatabase } from './run-migrations.js';
 import { defaultMigrationName, renderMigration, writeMigrationFile } from './write-migration.js';
 
+/** What `generateMigration` compares: the resources against the database, with the folder's migrations run. */
 export interface GenerateMigrationOptions extends MigrationOptions {
   /** The resources, as given to the plugin. */
   readonly resources: readonly ResourceInput[];

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { SchemaNotMigratedError } from '../../errors.js';
 import { type Database, openDatabase } from '../database.js';
 
+/** The database and the folder that `runMigrations` and `rollbackMigrations` work on. */
 export interface MigrationOptions {
   /** The database URL (`sqlite:/path/file.db`, `postgres://…`) or a knex instance, as the plugin takes it. */
   readonly database: string | Knex;
