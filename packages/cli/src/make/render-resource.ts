@@ -30,8 +30,9 @@ function propertyType(field: FieldSpec): string {
 }
 
 const header = (name: string, form: string) => `/**
- * ${name}, declared with ${form}. Written by \`resource-api make:resource\`: add descriptions, constraints, filters,
- * groups and access rules as you need them (docs/declaring-resources.md).
+ * ${name}, declared with ${form}.
+ * Written by \`resource-api make:resource\`: add descriptions, constraints, filters, groups and access rules as you
+ * need them (docs/declaring-resources.md).
  */
 `;
 

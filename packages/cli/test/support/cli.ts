@@ -5,7 +5,7 @@
  * in a child process, as a person runs it, with its exit code, stdout and stderr.
  */
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,9 +107,10 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: R
   });
 }
 
-/** A temporary folder whose modules can import '@resource-api/core' (a node_modules link to the workspace package). */
+/** A temporary ES module project whose modules can import '@resource-api/core' (a node_modules link to the workspace package). */
 export function projectFolder(prefix: string): string {
   const folder = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(join(folder, 'package.json'), '{ "type": "module", "private": true }\n');
   mkdirSync(join(folder, 'node_modules/@resource-api'), { recursive: true });
   symlinkSync(join(root, 'packages/core'), join(folder, 'node_modules/@resource-api/core'), 'dir');
   return folder;
