@@ -1,10 +1,10 @@
 /**
  * The item types say what processors receive; this checks it against the running pipeline on each database: the JS
- * value of every field type in a processor's `data` (on POST and PATCH) and in `context.previous` (read by the
- * built-in provider), captured into variables of the inferred types.
+ * value of every field type in a processor's `data` (on POST and PATCH), in `context.previous` (read by the built-in
+ * provider) and in a post-denormalize rule's `object`, captured into variables of the inferred types.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource, type InferResource, type InferWriteData, NestedWrite } from '@resource-api/core';
+import { defineResource, type InferResource, type InferWriteData, NestedWrite, type Unvalidated } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 
@@ -132,6 +132,30 @@ describe.each(testDatabases(inject('postgresUrl')))('typed processors on $name',
     expect(previous).toMatchObject({ title: 'Dune', pages: 412, price: 9.5, releasedOn: '1965-08-01', extra: { printings: [1, 2] }, author: 1, editor: 2, readers: [1] });
     expect(previous!.publishedAt.getTime()).toBe(Date.parse(BODY.publishedAt));
     expect(data.title).toBe('Dune Messiah');
+    await app.close();
+  });
+
+  it('give post-denormalize rules the new state before validation: a missing field is null', async () => {
+    let seen: Unvalidated<Data> | null = null;
+    const Draft = defineResource({
+      name: 'Draft',
+      fields,
+      securityPostDenormalize: ({ object }) => {
+        seen = object;
+        return true;
+      },
+    });
+    const Person = defineResource({ name: 'Person', fields: { name: { type: 'string' } } });
+    const app = await buildTestApp({ database, resources: [Person, Draft] });
+    await call(app, { method: 'POST', url: '/api/people', payload: { name: 'Ann' } });
+    const { title: _title, ...withoutTitle } = BODY;
+    const response = await call(app, { method: 'POST', url: '/api/drafts', payload: withoutTitle });
+    expect(response.body.violations).toEqual([{ propertyPath: 'title', message: 'This value should not be null.', code: expect.any(String) }]);
+    // typed `string | null`: the rule ran before validation refused the missing title
+    const object = seen as Unvalidated<Data> | null;
+    expect(object!.title).toBeNull();
+    expect(object!.pages).toBe(412);
+    expect(object!.publishedAt).toBeInstanceOf(Date);
     await app.close();
   });
 });
