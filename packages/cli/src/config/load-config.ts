@@ -21,7 +21,7 @@ export interface LoadedConfig {
 
 /** The `--config` option, shared by every command that reads the app. */
 export const CONFIG_OPTION = {
-  config: { type: 'string', short: 'c', placeholder: '<file>', description: `The config module (default: ${CONFIG_FILES.join(', ')} in the working directory).` },
+  config: { type: 'string', short: 'c', placeholder: '<file>', description: 'The config module (default: resource-api.config.js, .mjs or .cjs in the working directory).' },
 } as const;
 
 export async function loadConfig(cwd: string, explicit: string | undefined): Promise<LoadedConfig> {
