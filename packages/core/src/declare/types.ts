@@ -71,6 +71,7 @@ export interface RelationOptions {
 
 /** A scalar field: `{ type: 'string' }`. */
 export interface ScalarFieldDeclaration extends CommonFieldOptions {
+  /** The field type: how it is sent, stored, checked and typed (`string`, `integer`, `datetime`, ...). */
   type: ScalarType;
   /** May hold `null` (default false). */
   nullable?: boolean;
@@ -126,6 +127,7 @@ export interface ToManyDeclaration extends Omit<CommonFieldOptions, 'column' | '
   subresource?: boolean | SubresourceOptions;
 }
 
+/** A field: a scalar (`type`), a to-one (`toOne`) or a to-many (`toMany`), told apart by that key. */
 export type FieldDeclaration = ScalarFieldDeclaration | ToOneDeclaration | ToManyDeclaration;
 
 /** Search strategies, as API Platform names them; the `i` variants ignore case. */
@@ -172,9 +174,20 @@ export type BuiltinFilterDeclaration =
 /** A filter: a built-in one by its declaration, or a custom object implementing the `Filter` contract. */
 export type FilterDeclaration = BuiltinFilterDeclaration | Filter;
 
+/** The operation a groups function chooses for. */
+export interface GroupsOperation {
+  /** Its kind: `get`, `post`, ... */
+  readonly kind: OperationKind;
+  /** The resource's short name. */
+  readonly resource: string;
+  /** The operation's name, `api_books_get_collection`. */
+  readonly name: string;
+}
+
 /** Context given to a groups function, to choose serialization groups per request. */
 export interface GroupsContext {
-  readonly operation: { readonly kind: OperationKind; readonly resource: string; readonly name: string };
+  /** The operation the groups are chosen for. */
+  readonly operation: GroupsOperation;
   /** The authenticated user, when access control is configured (undefined otherwise). */
   readonly user: unknown;
   /** The effective roles of the user (empty for anonymous callers). */
@@ -218,8 +231,16 @@ export interface AccessRuleContext<O extends object = Record<string, unknown>, P
   readonly object: O | null;
   /** The item as it was before the request (post-denormalize rules on PUT and PATCH), or null. */
   readonly previousObject: P | null;
-  /** The request (HTTP method and path; GraphQL requests name their operation). */
-  readonly request: { readonly method: string; readonly path: string };
+  /** The request: its method and path (for GraphQL, those of the REST operation the query runs). */
+  readonly request: AccessRuleRequest;
+}
+
+/** The request an access rule judges. */
+export interface AccessRuleRequest {
+  /** The HTTP method (GraphQL: that of the REST operation the query runs; empty for field rules). */
+  readonly method: string;
+  /** The request path (GraphQL: the operation's URI template, `/api/books/{id}`; empty for field rules). */
+  readonly path: string;
 }
 
 /**
@@ -260,6 +281,12 @@ export interface GroupsOptions<T extends object = Entity, U extends object = T> 
   validationGroups?: ValidationGroupsDeclaration<T, U>;
 }
 
+/** Options of cursor pagination. */
+export interface CursorPaginationOptions {
+  /** The order of the ids the pages follow: `asc` (oldest first) or `desc` (newest first). */
+  direction: OrderDirection;
+}
+
 /** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
 export interface PaginationDeclaration {
   /** Paginate the collection (global default true). */
@@ -277,7 +304,7 @@ export interface PaginationDeclaration {
   /** Clients may ask for partial pagination with `?partial=true` (global default false). */
   paginationClientPartial?: boolean;
   /** Cursor (keyset) pagination on the identifier: `?id[lt]=` / `?id[gt]=` pages whose cost does not grow with depth. */
-  paginationViaCursor?: { direction: OrderDirection };
+  paginationViaCursor?: CursorPaginationOptions;
   /** GraphQL: the collection query as a Relay cursor connection (default) or page-based (`page`, `itemsPerPage`). */
   paginationType?: 'cursor' | 'page';
 }
@@ -288,6 +315,7 @@ export interface PaginationDeclaration {
  */
 export interface OperationDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
   extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
+  /** Which of the six operations: `getCollection`, `post`, `get`, `put`, `patch` or `delete`. */
   kind: OperationKind;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
