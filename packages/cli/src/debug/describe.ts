@@ -4,6 +4,7 @@
  * query parameters they read, and fields. Functions (rules, groups) are shown by name, since their code is not data.
  */
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '@resource-api/core';
+import { hasTable } from '../app/registry.js';
 
 export interface FieldDescription {
   readonly name: string;
@@ -104,7 +105,7 @@ export function describeResource(resource: ResourceMetadata): ResourceDescriptio
     name: resource.name,
     description: resource.description ?? null,
     path: resource.collectionPath,
-    table: resource.provider && resource.processor ? null : resource.table,
+    table: hasTable(resource) ? resource.table : null,
     requireIfMatch: resource.requireIfMatch,
     defaultOrder: resource.defaultOrder.map((o) => `${o.path} ${o.direction}`),
     fields: resource.fields.map(describeField),
