@@ -4,6 +4,7 @@
  * run: see `typecheck.test.ts`.
  */
 import { describe, expectTypeOf, it } from 'vitest';
+import { ApiProperty, ApiResource } from '../../src/declare/decorators.js';
 import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData, Unvalidated } from '../../src/declare/infer.js';
 import type {
@@ -184,5 +185,23 @@ describe('the registration hook', () => {
       },
     };
     expectTypeOf(users.resource).toEqualTypeOf<string>();
+  });
+});
+
+describe('decorated classes', () => {
+  it('take a processor typed by the class', () => {
+    const shelve: StateProcessor<InferResource<typeof Shelf>, InferWriteData<typeof Shelf>> = {
+      async process(data, { previous }) {
+        expectTypeOf(data).toEqualTypeOf<{ id?: number; label: string; capacity: number | null }>();
+        expectTypeOf(previous).toEqualTypeOf<{ id: number; label: string; capacity: number | null } | null>();
+        return { ...data, id: data.id ?? 1 };
+      },
+    };
+    @ApiResource({ processor: shelve })
+    class Shelf {
+      @ApiProperty({ type: 'string' }) label!: string;
+      @ApiProperty({ type: 'integer', nullable: true }) capacity!: number | null;
+    }
+    expectTypeOf(Shelf).toExtend<ResourceInput>();
   });
 });
