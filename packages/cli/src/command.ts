@@ -114,7 +114,7 @@ export function commandHelp(command: Command): string {
     ...columns(
       Object.entries(options).map(([name, spec]) => {
         const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.type === 'string' ? ` ${spec.placeholder ?? '<value>'}` : ''}`;
-        return [flag, `${spec.description}${spec.multiple ? ' (repeatable)' : ''}`];
+        return [flag, `${spec.description}${spec.multiple ? ' Repeatable.' : ''}`];
       }),
     ),
   );

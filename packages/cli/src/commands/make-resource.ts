@@ -15,9 +15,9 @@ export const makeResource = defineCommand({
   name: 'make:resource',
   summary: 'Write a new resource declaration (decorators or a plain object), asking for its fields.',
   description: `
-Asks for what is not given on the command line: the resource name, the form (decorator: an @ApiResource class; object:
-defineResource), then fields one by one (name, type, nullable; for relations the target resource and the other side)
-until an empty name. With --field options (or --no-interaction) nothing is asked. Answers may be piped in, one per line.
+Asks for what the command line leaves out: the resource name, the form (decorator: an @ApiResource class; object:
+defineResource), and, without --field, the fields one by one (name, type, nullable; for relations the target resource
+and the other side) until an empty name. --no-interaction asks nothing. Answers may be piped in, one per line.
 
 Writes src/resources/<name>.ts (another folder with --dir, another file with --out); add the resource to the list
 your app gives the plugin. Field syntax: name:type, name:type:nullable, name:toOne:Target[:inversedBy=field],
@@ -26,11 +26,11 @@ json, string[], password, toOne, toMany.`,
   arguments: [{ name: 'name', description: 'The resource name, in PascalCase (BookReview).' }],
   options: {
     style: { type: 'string', short: 's', placeholder: '<decorator|object>', description: 'The declaration form (asked when not given; decorator with --no-interaction).' },
-    field: { type: 'string', short: 'f', multiple: true, placeholder: '<name:type>', description: 'A field, e.g. title:string, author:toOne:Author; nothing is asked when given.' },
+    field: { type: 'string', short: 'f', multiple: true, placeholder: '<name:type>', description: 'A field, e.g. title:string or author:toOne:Author (then no field is asked).' },
     dir: { type: 'string', placeholder: '<folder>', description: 'The folder of the new file (default src/resources).' },
     out: { type: 'string', short: 'o', placeholder: '<file>', description: 'The file to write (default <dir>/<name-in-kebab-case>.ts).' },
     force: { type: 'boolean', description: 'Overwrite the file when it exists.' },
-    'no-interaction': { type: 'boolean', short: 'n', description: 'Ask nothing: take the name, style and fields from the command line.' },
+    'no-interaction': { type: 'boolean', short: 'n', description: 'Ask nothing: the name must be given, the form defaults to decorator, the fields are the --field ones.' },
   },
   examples: [
     'resource-api make:resource',
