@@ -29,6 +29,19 @@ export function samplePages(): string[] {
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([^`\s]*)\s*(.*)$/;
 
+/** Blocks that are not programs: commands, payloads, diagrams, other languages' code shown for comparison. */
+const NOT_PROGRAMS = new Set(['sh', 'json', 'http', 'text', 'graphql', 'mermaid', 'php']);
+/**
+ * Code that this harness cannot run alone, and the test that compiles and runs it instead: no other page may hold
+ * such a block, so no program in the docs escapes every test.
+ */
+export const RUN_ELSEWHERE: Readonly<Record<string, { readonly page: string; readonly test: string }>> = {
+  // Code written against a generated client: compiled with it and run against the bookshop.
+  typescript: { page: 'docs/typed-client.md', test: 'packages/cli/test/client.test.ts' },
+  // The CLI's config module: loaded by the real binary.
+  js: { page: 'docs/cli.md', test: 'packages/cli/test/config.test.ts' },
+};
+
 /** The samples of one page. */
 export function samplesOf(page: string, markdown: string): Sample[] {
   const samples: { fences: number[]; code: string[]; lines: number[] }[] = [];
@@ -41,6 +54,10 @@ export function samplesOf(page: string, markdown: string): Sample[] {
     let end = i + 1;
     const close = new RegExp(`^\\s*${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
     while (end < text.length && !close.test(text[end]!)) end++;
+    const elsewhere = RUN_ELSEWHERE[language];
+    if (language !== 'ts' && !NOT_PROGRAMS.has(language) && elsewhere?.page !== page) {
+      throw new Error(`${page}:${i + 1}: a \`${language}\` block, which no test runs: write samples as \`ts\` (see docs/README.md#code-samples).`);
+    }
     if (language === 'ts') {
       const body = text.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
       const lines = body.map((_, k) => i + 2 + k);

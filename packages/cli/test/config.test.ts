@@ -2,8 +2,9 @@
  * The config module through the binary: found in the working directory (.js, .mjs) or by --config, an async function
  * as the default export, the plugin's naming options applied (prefix), and mistakes in it as one line and exit 1.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, projectFolder, runCli } from './support/cli.js';
 
@@ -29,6 +30,25 @@ function config(name: string, source: string): string {
 }
 
 describe('the config module', () => {
+  it('works as docs/cli.md shows it (the page\'s js block, run by the binary)', async () => {
+    const page = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
+    const blocks = [...page.matchAll(/^```js\n([^]*?)^```$/gm)].map((m) => m[1]!);
+    expect(blocks).toHaveLength(1);
+    const project = join(folder, 'as-documented');
+    mkdirSync(join(project, 'dist/resources'), { recursive: true });
+    // The page imports defineConfig from the CLI package, as an app that installed it does.
+    mkdirSync(join(project, 'node_modules/@resource-api'), { recursive: true });
+    symlinkSync(fileURLToPath(new URL('../', import.meta.url)), join(project, 'node_modules/@resource-api/cli'), 'dir');
+    writeFileSync(join(project, 'dist/resources/index.js'), `import { Book } from '../../../book.js';\nexport const resources = [Book];\n`);
+    writeFileSync(join(project, 'resource-api.config.js'), blocks[0]!);
+    const debug = await runCli(['debug:resources', '--json'], { cwd: project });
+    expect(debug).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(debug.stdout)).toEqual([expect.objectContaining({ name: 'Book', path: '/api/books' })]);
+    const openapi = await runCli(['openapi:export'], { cwd: project });
+    expect(openapi).toMatchObject({ code: 0, stderr: '' });
+    expect((JSON.parse(openapi.stdout) as { info: unknown }).info).toEqual({ title: 'Bookshop API', version: '1.0.0' });
+  });
+
   it('may default-export an async function; prefix and documentation apply as in the plugin', async () => {
     const file = config('async.config.js', `import { Book } from './book.js';
 export default async () => ({ resources: [Book], prefix: '/v2', documentation: { title: 'Shelf', version: '2.0.0' } });
