@@ -35,6 +35,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The Node.js flags of the example app's own start script (`examples/bookshop/package.json`, `"start": "node <flags>
+ * dist/main.js"`): the app's targets run with exactly the flags `pnpm start` gives the app, read from that script so
+ * the two cannot drift apart.
+ */
+export function appNodeFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/bookshop/package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+  const match = /^node((?:\s+--\S+)*)\s+dist\/main\.js$/.exec(manifest.scripts.start.trim());
+  if (!match) throw new Error(`The bookshop's start script is not "node [flags] dist/main.js": ${manifest.scripts.start}`);
+  return match[1]!.trim().split(/\s+/).filter((flag) => flag !== '');
+}
+
 /** VmRSS of a process in MiB (0 when it is gone). */
 export function rssMiB(pid: number): number {
   try {
@@ -66,12 +78,14 @@ export async function startServer(options: {
   readonly probe: string;
   readonly logFile: string;
   readonly timeoutMs?: number;
+  /** Node.js flags before the script (the example app's: `appNodeFlags()`). */
+  readonly nodeFlags?: readonly string[];
 }): Promise<ServerProcess> {
   const port = await freePort();
   const script = fileURLToPath(new URL(`./servers/${options.script}`, import.meta.url));
   const log = createWriteStream(options.logFile);
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [script], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeFlags ?? []), script], {
     env: { ...process.env, NODE_ENV: 'production', ...options.env, BENCH_PORT: String(port) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -22,7 +22,7 @@ import pg from 'pg';
 import { type DataTarget, generateData, JWT_SECRET, knexFor, loadData } from './data.js';
 import { generateMigration, runMigrations } from '@resource-api/core';
 import { embedResources } from './embed-app.js';
-import { type ServerProcess, startServer, whileSampling } from './processes.js';
+import { appNodeFlags, type ServerProcess, startServer, whileSampling } from './processes.js';
 import { type Measurement, type Report, renderReport } from './report.js';
 import { countStatements } from './sql-count.js';
 import { type TargetName, type Workload, buildWorkloads } from './workloads.js';
@@ -246,9 +246,13 @@ async function main(): Promise<void> {
         ] as [TargetName, string, Record<string, string>][])
       : []),
   ];
+  const appFlags = appNodeFlags();
+  if (appFlags.length > 0) log(`The example app's targets run with its start script's Node.js flags: ${appFlags.join(' ')}`);
   for (const [name, script, env] of definitions) {
     if (!needed.has(name)) continue;
-    const server = await startTimed({ name, script, env, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
+    // The example app's targets run with the Node.js flags of its start script; the hand-written references with none.
+    const nodeFlags = script.startsWith('bookshop') ? appFlags : [];
+    const server = await startTimed({ name, script, env, nodeFlags, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
     servers.set(name, server);
     log(`  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`);
   }
