@@ -4,21 +4,11 @@
  * is older than its sources, so a half-written CLI fails the samples that import it, not every sample.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuilt } from '../../examples/bookshop/test/compiled.js';
+import { ensureBuilt, newestSource } from '../../examples/bookshop/test/compiled.js';
 import { root } from './samples.js';
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 /** Builds what is stale; resolves with the CLI's build errors ('' when it built or was current). */
 export async function buildPackages(): Promise<string> {

@@ -18,7 +18,7 @@ export const demoJs = join(root, 'examples/bookshop/dist/demo-data.js');
 const coreJs = join(root, 'packages/core/dist/index.js');
 
 /** The newest modification time of the .ts files under `dir`. */
-function newestSource(dir: string): number {
+export function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -50,11 +50,15 @@ async function buildWorkspace(): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds the workspace unless `dist/` is current; one test file at a time. */
-export async function ensureBuilt(): Promise<void> {
-  if (buildIsCurrent()) return;
+/**
+ * Runs `build` unless `isCurrent()`, under one lock file for the whole checkout: test files run in parallel (and the
+ * CLI's and the docs' tests build too), so two compilations never write the same dist/ at once; the check is made
+ * again once the lock is held.
+ */
+export async function underBuildLock(isCurrent: () => boolean, build: () => Promise<void>, waitMs = 150_000): Promise<void> {
+  if (isCurrent()) return;
   const lock = join(tmpdir(), `bookshop-build-${Buffer.from(root).toString('base64url').slice(-24)}.lock`);
-  const deadline = Date.now() + 150_000;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     try {
       closeSync(openSync(lock, 'wx'));
@@ -62,17 +66,20 @@ export async function ensureBuilt(): Promise<void> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // A lock older than the longest build is left over from a killed run.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 150_000) unlinkSync(lock);
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 150_000) unlinkSync(lock);
       if (Date.now() > deadline) throw new Error(`Waited too long for the build lock ${lock}.`);
       await sleep(250);
     }
   }
   try {
-    if (!buildIsCurrent()) await buildWorkspace();
+    if (!isCurrent()) await build();
   } finally {
     unlinkSync(lock);
   }
 }
+
+/** Builds the workspace unless `dist/` is current; one test file at a time. */
+export const ensureBuilt = (): Promise<void> => underBuildLock(buildIsCurrent, buildWorkspace);
 
 /** A TCP port nobody listens on right now. */
 export async function freePort(): Promise<number> {

@@ -5,11 +5,12 @@
  * in a child process, as a person runs it, with its exit code, stdout and stderr.
  */
 import { execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { newestSource, underBuildLock } from '../../../../examples/bookshop/test/compiled.js';
 
 export const root = fileURLToPath(new URL('../../../..', import.meta.url));
 export const binJs = join(root, 'packages/cli/dist/bin.js');
@@ -22,16 +23,6 @@ const BUILDS = [
   { outputs: ['packages/cli/dist/bin.js', 'packages/cli/dist/main.js'], sources: 'packages/cli/src' },
   { outputs: ['examples/bookshop/dist/resources/index.js', 'examples/bookshop/dist/config.js', 'examples/bookshop/dist/migrations.js'], sources: 'examples/bookshop/src' },
 ];
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 function buildIsCurrent(): boolean {
   return BUILDS.every(({ outputs, sources }) => {
@@ -54,30 +45,8 @@ async function build(): Promise<void> {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function ensureCliBuilt(): Promise<void> {
-  if (buildIsCurrent()) return;
-  // The lock file of examples/bookshop/test/compiled.ts: one compilation of the workspace at a time.
-  const lock = join(tmpdir(), `bookshop-build-${Buffer.from(root).toString('base64url').slice(-24)}.lock`);
-  const deadline = Date.now() + 200_000;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx'));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 150_000) unlinkSync(lock);
-      if (Date.now() > deadline) throw new Error(`Waited too long for the build lock ${lock}.`);
-      await sleep(250);
-    }
-  }
-  try {
-    if (!buildIsCurrent()) await build();
-  } finally {
-    unlinkSync(lock);
-  }
-}
+/** Compiles the core, the CLI and the bookshop when stale, under the build lock of the example app's tests. */
+export const ensureCliBuilt = (): Promise<void> => underBuildLock(buildIsCurrent, build, 200_000);
 
 export interface CliRun {
   readonly code: number | null;
