@@ -6,7 +6,7 @@
 import type { MetadataRegistry } from './metadata/types.js';
 import { CURSOR_PARAMETERS } from './query/pagination.js';
 import { createNormalizer } from './serializer/normalize.js';
-import { buildOpenApi, type DocumentationOptions, type OpenApiDocument } from './openapi/build-openapi.js';
+import { buildOpenApi, type BuildOpenApiOptions, type DocumentationOptions, type OpenApiDocument } from './openapi/build-openapi.js';
 
 export interface OpenApiDocumentOptions {
   /** Titles and version; `transformOpenApi` is applied as the server applies it. */
@@ -15,15 +15,23 @@ export interface OpenApiDocumentOptions {
   readonly login?: { readonly path: string; readonly identifier: string };
 }
 
-export function buildOpenApiDocument(registry: MetadataRegistry, options: OpenApiDocumentOptions = {}): OpenApiDocument {
-  // Only the plans are used: nothing is read, so the normalizer never loads items.
-  const normalizer = createNormalizer(registry, { skipNullValues: true, readMany: () => Promise.reject(new Error('Planning only: nothing is read.')) });
+/**
+ * The document from normalization plans: what `/api/docs.json` serves (with the running app's normalizer) and what
+ * `buildOpenApiDocument` gives tools (with one made for planning only).
+ */
+export function composeOpenApiDocument(registry: MetadataRegistry, planOf: BuildOpenApiOptions['planOf'], options: OpenApiDocumentOptions = {}): OpenApiDocument {
   const built = buildOpenApi(registry, {
-    planOf: (resource, groups) => normalizer.plan(resource, groups),
+    planOf,
     cursorParameters: CURSOR_PARAMETERS,
     ...(options.documentation ? { documentation: options.documentation } : {}),
     ...(options.login ? { login: options.login } : {}),
   });
   const transform = options.documentation?.transformOpenApi;
   return transform ? transform(structuredClone(built)) : built;
+}
+
+export function buildOpenApiDocument(registry: MetadataRegistry, options: OpenApiDocumentOptions = {}): OpenApiDocument {
+  // Only the plans are used: nothing is read, so the normalizer never loads items.
+  const normalizer = createNormalizer(registry, { skipNullValues: true, readMany: () => Promise.reject(new Error('Planning only: nothing is read.')) });
+  return composeOpenApiDocument(registry, (resource, groups) => normalizer.plan(resource, groups), options);
 }

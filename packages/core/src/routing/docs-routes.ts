@@ -10,11 +10,11 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
-import { buildOpenApi, DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
+import { DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
+import { composeOpenApiDocument } from '../openapi-document.js';
 import { swaggerUiPage } from '../openapi/swagger-ui-page.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { negotiateOutput } from '../pipeline/stages/negotiate.js';
-import { CURSOR_PARAMETERS } from '../query/pagination.js';
 import { buildHydraDocumentation } from '../serializer/hydra/documentation.js';
 import { buildContext, buildEntrypoint } from '../serializer/jsonld/context.js';
 import { MEDIA_TYPES } from '../serializer/vocabulary.js';
@@ -43,8 +43,7 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
   const documentation = { ...DEFAULT_DOCUMENTATION, ...options.documentation };
   const planOf = runtime.normalizer.plan.bind(runtime.normalizer);
   const login = runtime.security && runtime.security.settings.loginPath !== false ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier } : undefined;
-  const built = buildOpenApi(registry, { planOf, cursorParameters: CURSOR_PARAMETERS, documentation, login });
-  const openApi = documentation.transformOpenApi ? documentation.transformOpenApi(structuredClone(built)) : built;
+  const openApi = composeOpenApiDocument(registry, planOf, { documentation, ...(login ? { login } : {}) });
 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openApi as never } });
   const uiPath = '/docs/ui';
