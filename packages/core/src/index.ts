@@ -109,6 +109,14 @@ export type { Database, DatabaseOptions } from './state/database.js';
  * await database.close();
  */
 export { syncSchema } from './state/schema-sync.js';
+/**
+ * Whether the built-in state keeps a resource in a table of its own: not when the resource reads and writes through
+ * its own provider and processor. Schema sync and migrations follow the same rule.
+ *
+ * @example
+ * const stored = buildMetadata({ resources }).resources.filter(hasTable).map((resource) => resource.table);
+ */
+export { hasTable } from './state/migrations/desired-schema.js';
 
 /** Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See docs/deployment.md. */
 export { generateMigration } from './state/migrations/generate-migration.js';

@@ -14,7 +14,7 @@ foreign keys and indexes. It never drops or alters what exists. In production, u
   examples: ['resource-api db:sync', 'resource-api db:sync --database postgres://app@127.0.0.1:5432/app --schema dev'],
   async run({ options, verbose }, context) {
     const loaded = await loadConfig(context.cwd, options.config);
-    const [{ syncSchema }, { buildRegistry, hasTable }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
+    const [{ hasTable, syncSchema }, { buildRegistry }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
     const registry = buildRegistry(loaded.config);
     const target = databaseTarget(loaded, options, context.env);
     await withDatabase(target, verbose, (database) => syncSchema(database, registry));

@@ -3,8 +3,7 @@
  * tables): each resource's operations with method and path, access rules, serialization groups, filters with the
  * query parameters they read, and fields. Functions (rules, groups) are shown by name, since their code is not data.
  */
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '@resource-api/core';
-import { hasTable } from '../app/registry.js';
+import { type FieldMetadata, hasTable, type MetadataRegistry, type OperationMetadata, type ResourceMetadata } from '@resource-api/core';
 
 export interface FieldDescription {
   readonly name: string;
