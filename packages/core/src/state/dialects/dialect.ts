@@ -27,11 +27,21 @@ export interface Dialect {
   /** SQL for a pattern condition on a column (`??` binds the column, `?` the values), with `%` and `_` literal. */
   match(column: string, pattern: MatchPattern): { sql: string; bindings: readonly string[] };
   /**
-   * A condition narrowing the rows to those a column's trigram index finds for `value`, put before `match` (which still
-   * decides): a superset of the matches, never fewer. Undefined when the database uses the index for `match` by itself
-   * (PostgreSQL's pg_trgm) or when the value has no run of 3 characters for the index to look up.
+   * A condition on a column's trigram index for `pattern`: `exact` when it finds exactly the matching rows (then it
+   * replaces `match`), else a superset of them that `match` still narrows. Undefined when the database uses the index
+   * for `match` by itself (PostgreSQL's pg_trgm) or when the value has no run of 3 characters for the index to look up.
+   * `value` is what the index is searched for, as `substringCount` takes it.
    */
-  substringPrefilter?(idColumn: string, index: string, column: string, value: string): { sql: string; bindings: readonly string[] } | undefined;
+  substringCondition?(idColumn: string, index: string, pattern: MatchPattern): SubstringCondition | undefined;
+  /** The number of rows a trigram index finds for a `value` of `substringCondition`, read from the index alone. */
+  substringCount?(index: string, value: string): { sql: string; bindings: readonly string[] };
+}
+
+export interface SubstringCondition {
+  readonly sql: string;
+  readonly bindings: readonly string[];
+  readonly exact: boolean;
+  readonly value: string;
 }
 
 /** Escapes LIKE wildcards so that `%` and `_` in a value match themselves (with `ESCAPE '\\'`). */

@@ -22,22 +22,28 @@ export const sqliteSchema: SchemaDialect = {
     return keys.map((key) => ({ column: key.from, table: key.table }));
   },
   async readSubstringIndexes(knex, table) {
-    const rows = (await knex.raw(`select name, sql from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%'`)) as { name: string; sql: string }[];
-    return rows.filter((row) => row.sql.includes(`content='${table}'`)).map((row) => row.name);
+    // An index is its FTS5 table and the insert trigger on `table` that fills it (named `<index>_insert`).
+    const rows = (await knex.raw(
+      `select v.name from sqlite_master v join sqlite_master t on t.type = 'trigger' and t.name = v.name || '_insert' and t.tbl_name = ? where v.type = 'table' and v.sql like 'CREATE VIRTUAL TABLE%'`,
+      [table],
+    )) as { name: string }[];
+    return rows.map((row) => row.name);
   },
   /**
-   * An external-content FTS5 table with the trigram tokenizer (case-insensitive): it indexes the column without a copy
-   * of the text, filled from the rows there ('rebuild') and kept in step by three triggers. Queried with
-   * `id IN (SELECT rowid FROM <index> WHERE <column> LIKE '%value%')` (see the dialect's `substringPrefilter`).
+   * A contentless FTS5 table of the column's text in lower case (SQLite's `lower()`: A-Z only), with the trigram
+   * tokenizer matching case as it is: a phrase query for the value lowered the same way finds exactly the rows whose
+   * text holds it ignoring ASCII case, which is what `LIKE '%value%'` finds. So a case-insensitive substring search
+   * reads the index alone, and a count of it needs no row of the table (see the dialect's `substringCondition`). It
+   * stores no copy of the text; three triggers keep it in step (a contentless table deletes by the indexed value).
    */
   substringIndexStatements(table, index) {
     const [fts, t, c] = [plainIdentifier(index.name), plainIdentifier(table), plainIdentifier(index.column)];
-    const add = `insert into "${fts}"(rowid, "${c}") values (new.id, new."${c}");`;
-    const remove = `insert into "${fts}"("${fts}", rowid, "${c}") values ('delete', old.id, old."${c}");`;
+    const add = `insert into "${fts}"(rowid, "${c}") select new.id, lower(new."${c}") where new."${c}" is not null;`;
+    const remove = `insert into "${fts}"("${fts}", rowid, "${c}") select 'delete', old.id, lower(old."${c}") where old."${c}" is not null;`;
     return {
       up: [
-        { sql: `create virtual table "${fts}" using fts5("${c}", content='${t}', content_rowid='id', tokenize='trigram')`, bindings: [] },
-        { sql: `insert into "${fts}"("${fts}") values ('rebuild')`, bindings: [] },
+        { sql: `create virtual table "${fts}" using fts5("${c}", content='', columnsize=0, tokenize='trigram case_sensitive 1')`, bindings: [] },
+        { sql: `insert into "${fts}"(rowid, "${c}") select id, lower("${c}") from "${t}" where "${c}" is not null`, bindings: [] },
         { sql: `create trigger "${fts}_insert" after insert on "${t}" begin ${add} end`, bindings: [] },
         { sql: `create trigger "${fts}_delete" after delete on "${t}" begin ${remove} end`, bindings: [] },
         { sql: `create trigger "${fts}_update" after update of "${c}" on "${t}" begin ${remove} ${add} end`, bindings: [] },

@@ -5,6 +5,9 @@ import { escapeLike, likePattern, sharedToDb } from './dialect.js';
 /** GLOB is SQLite's case-sensitive matching; `*`, `?` and `[` are made literal by a one-character class. */
 const escapeGlob = (value: string): string => value.replace(/[*?[]/g, '[$&]');
 
+/** What SQLite's `lower()` does without ICU: A-Z only. */
+const asciiLower = (value: string): string => value.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
 export const sqliteDialect: Dialect = {
@@ -39,13 +42,16 @@ export const sqliteDialect: Dialect = {
   isUnavailable: (error) => code(error)?.startsWith('SQLITE_BUSY') ?? false,
   // SQLite's LIKE already ignores case, for ASCII only, as `lower()` would: case-insensitive matching covers A-Z.
   // Plain `column LIKE ?` also lets the planner read the column from an index and skips two calls per row.
-  // A phrase query on the FTS5 trigram table finds the rows holding the value as a substring, ignoring case (Unicode
-  // folding): a superset of what any strategy matches (`%` and `_` are literal in both). The trigrams need 3
-  // characters. MATCH reads the index alone; the table's LIKE would also read every candidate's text (twice as slow).
-  substringPrefilter(idColumn, index, _column, value) {
+  // The FTS5 table holds the text lowered A-Z only, as `lower()` and LIKE fold case (see sqlite-schema.ts): a phrase
+  // query for the value lowered the same way finds exactly the rows a case-insensitive `contains` finds (`%` and `_`
+  // are literal in both), and a superset of any other strategy's, which `match` then narrows. The trigrams need 3
+  // characters. MATCH reads the index alone; the table's LIKE would also read every candidate's text.
+  substringCondition(idColumn, index, { value, anchor, caseSensitive }) {
     if ([...value].length < 3) return undefined;
-    return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)', bindings: [idColumn, index, index, `"${value.replace(/"/g, '""')}"`] };
+    const phrase = `"${asciiLower(value).replace(/"/g, '""')}"`;
+    return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)', bindings: [idColumn, index, index, phrase], exact: anchor === 'contains' && !caseSensitive, value: phrase };
   },
+  substringCount: (index, value) => ({ sql: 'select count(*) as n from ?? where ?? match ?', bindings: [index, index, value] }),
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

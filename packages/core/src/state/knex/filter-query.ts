@@ -6,8 +6,8 @@
 import type { Knex } from 'knex';
 import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
-import type { FilterQuery, NullsPlacement, OrderDirection } from '../../query/filter.js';
-import type { Dialect } from '../dialects/dialect.js';
+import type { FilterQuery, MatchPattern, NullsPlacement, OrderDirection } from '../../query/filter.js';
+import type { Dialect, SubstringCondition } from '../dialects/dialect.js';
 import { substringIndexName } from '../migrations/desired-schema.js';
 
 export interface FilterQueryOptions {
@@ -23,6 +23,19 @@ export interface FilterQueryOptions {
   readonly ordering: boolean;
   /** Table → its columns with a trigram index (search filters with `substringIndex`). */
   readonly substringIndexes: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * `scan`: pattern conditions do not read trigram indexes (a page whose matches are dense is found sooner by walking
+   * its order's index); `index` (the default): they do where the dialect reads them.
+   */
+  readonly substringPlan?: 'index' | 'scan';
+  /** Told of each condition that reads a trigram index. */
+  readonly onSubstringIndex?: (use: SubstringIndexUse) => void;
+}
+
+/** A condition that reads a trigram index, as `createFilterQuery` reports it. */
+export interface SubstringIndexUse {
+  readonly index: string;
+  readonly condition: SubstringCondition;
 }
 
 const paths = new WeakMap<ResourceMetadata, Map<string, ResolvedPath>>();
@@ -54,13 +67,16 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
     return name;
   };
 
-  /** `match` narrowed by the column's trigram index first, when it has one and the dialect reads it that way. */
-  function prefilter(column: string, value: string): { sql: string; bindings: readonly string[] } | undefined {
+  /** The condition on the column's trigram index for `pattern`, when it has one and the dialect reads it that way. */
+  function indexed(column: string, pattern: MatchPattern): SubstringIndexUse | undefined {
+    if (pattern.anchor === 'exact' || options.substringPlan === 'scan') return undefined;
     const dot = column.lastIndexOf('.');
     const table = tables.get(column.slice(0, dot));
     const name = column.slice(dot + 1);
     if (!table || !options.substringIndexes.get(table)?.has(name)) return undefined;
-    return options.dialect.substringPrefilter?.(`${column.slice(0, dot)}.id`, substringIndexName(table, name), name, value);
+    const index = substringIndexName(table, name);
+    const condition = options.dialect.substringCondition?.(`${column.slice(0, dot)}.id`, index, pattern);
+    return condition && { index, condition };
   }
 
   /** Follows `hops` from `owner` (aliased `from`) with sub-queries, then calls `leaf` with the innermost builder. */
@@ -126,11 +142,13 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
       return leaf.kind === 'scalar' ? options.dialect.toDb(leaf.type, value) : value;
     },
     match(target, column, pattern, or = false) {
-      const matched = options.dialect.match(column, pattern);
-      const narrowed = pattern.anchor === 'exact' ? undefined : prefilter(column, pattern.value);
+      const use = indexed(column, pattern);
+      const matched = use?.condition.exact ? use.condition : options.dialect.match(column, pattern);
+      const narrowed = use && !use.condition.exact ? use.condition : undefined;
       const { sql, bindings } = narrowed ? { sql: `(${narrowed.sql} AND ${matched.sql})`, bindings: [...narrowed.bindings, ...matched.bindings] } : matched;
       if (or) target.orWhereRaw(sql, bindings as string[]);
       else target.whereRaw(sql, bindings as string[]);
+      if (use) options.onSubstringIndex?.(use);
     },
     orderBy(path, direction, nulls = 'largest') {
       if (options.forCount || !options.ordering) return;

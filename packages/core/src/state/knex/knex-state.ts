@@ -16,7 +16,7 @@ import { violation } from '../../validation/violation.js';
 import { uniqueIndexName } from '../schema-sync.js';
 import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
-import { createFilterQuery } from './filter-query.js';
+import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
 
@@ -47,7 +47,7 @@ export interface KnexState {
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
-  const { rows: run, shaped } = createStatementRunner(database);
+  const { rows: run, compiledRows, shaped } = createStatementRunner(database);
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
@@ -101,7 +101,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
-  /** The queries of a page: its rows (filtered, ordered, limited) and, unless partial, its count. */
+  /**
+   * The queries of a page: its count (none for a partial page) and its rows (filtered, ordered, limited), each built
+   * when asked. `rows(plan)` takes how pattern conditions read trigram indexes (see `substringPlan`).
+   */
   function pageQueries(context: StateContext) {
     const mapper = mapperOf(context.resource);
     const { knex } = database;
@@ -113,63 +116,139 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       if (parent) whereLinked(builder, alias, parent.field, parent.id);
       return builder;
     };
-    const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
-    const countQuery = page && !page.partial ? from().count({ n: '*' }).limit(1) : undefined;
     const cursor = page?.cursor ?? null;
-    const query = (builder: Knex.QueryBuilder, forCount: boolean) =>
-      createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes });
-    const rows = query(rowsQuery, false);
-    const count = countQuery && query(countQuery, true);
-    for (const { filter, parsed } of context.filters) {
-      filter.apply(rows, parsed);
-      if (count) filter.apply(count, parsed);
-    }
+    const filtered = (builder: Knex.QueryBuilder, forCount: boolean, substringPlan: 'index' | 'scan', onSubstringIndex?: (use: SubstringIndexUse) => void) => {
+      const query = createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes, substringPlan, onSubstringIndex });
+      for (const { filter, parsed } of context.filters) filter.apply(query, parsed);
+      return query;
+    };
 
-    // Cursor pagination reads by id only; reading backwards (towards the previous page) reads the other way round.
-    let backward = false;
-    if (cursor) {
-      if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
-      if (cursor.lessThan !== undefined) rowsQuery.where(`${alias}.id`, '<', cursor.lessThan);
-      const forward = cursor.direction === 'desc' ? cursor.lessThan : cursor.greaterThan;
-      const reverse = cursor.direction === 'desc' ? cursor.greaterThan : cursor.lessThan;
-      backward = reverse !== undefined && forward === undefined;
-      const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
-      rowsQuery.orderBy(`${alias}.id`, backward ? flip(cursor.direction) : cursor.direction);
-    } else {
-      for (const { path, direction } of resource.defaultOrder) rows.orderBy(path, direction);
-      rowsQuery.orderBy(`${alias}.id`, 'asc');
-    }
-    if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
-    return { rowsQuery, countQuery, backward };
+    /**
+     * The count query, compiled (knex calls the filters' nested conditions as it compiles), and the trigram index
+     * conditions it holds.
+     */
+    const count = () => {
+      const uses: SubstringIndexUse[] = [];
+      const query = from().count({ n: '*' }).limit(1);
+      filtered(query, true, 'index', (use) => uses.push(use));
+      return { query, compiled: query.toSQL().toNative(), uses };
+    };
+
+    /** The rows query; `backward`: read the other way round (cursor pagination towards the previous page). */
+    const rows = (plan: 'index' | 'scan' = 'index') => {
+      const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
+      const query = filtered(rowsQuery, false, plan);
+      let backward = false;
+      if (cursor) {
+        if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
+        if (cursor.lessThan !== undefined) rowsQuery.where(`${alias}.id`, '<', cursor.lessThan);
+        const forward = cursor.direction === 'desc' ? cursor.lessThan : cursor.greaterThan;
+        const reverse = cursor.direction === 'desc' ? cursor.greaterThan : cursor.lessThan;
+        backward = reverse !== undefined && forward === undefined;
+        const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
+        rowsQuery.orderBy(`${alias}.id`, backward ? flip(cursor.direction) : cursor.direction);
+      } else {
+        for (const { path, direction } of resource.defaultOrder) query.orderBy(path, direction);
+        rowsQuery.orderBy(`${alias}.id`, 'asc');
+      }
+      if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
+      return { rowsQuery, backward };
+    };
+    return { count, rows };
   }
 
   /** Partial and cursor pages read one item more, to know whether a next page exists. */
   const lookAheadOf = ({ page }: StateContext): number => (page && (page.partial || page.cursor) ? 1 : 0);
+
+  /** An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once. */
+  async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
+    const { page } = context;
+    const lookAhead = lookAheadOf(context);
+    const shape = `page ${context.resource.name} ${page ? lookAhead : 'all'}`;
+    const queries = pageQueries(context);
+    const rowsBindings = page ? [page.itemsPerPage + lookAhead, page.offset] : [];
+    const [rows, counted] = await Promise.all([
+      page?.itemsPerPage === 0 ? [] : shaped(`${shape} rows`, rowsBindings, () => queries.rows().rowsQuery),
+      page && !page.partial ? shaped<{ n: unknown }>(`${shape} count`, [1], () => queries.count().query) : undefined,
+    ]);
+    return { rows, total: counted?.[0]?.n, backward: false };
+  }
+
+  async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
+    const { page } = context;
+    const queries = pageQueries(context);
+    const count = page && !page.partial ? queries.count() : undefined;
+    if (!count || count.uses.length === 0) {
+      const { rowsQuery, backward } = queries.rows();
+      const [rows, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : run(rowsQuery), count ? compiledRows<{ n: unknown }>(count.query, count.compiled) : undefined]);
+      return { rows, total: counted?.[0]?.n, backward };
+    }
+    // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
+    const fromIndex = countFromIndex(context.resource, count.compiled.sql, count.uses);
+    const counted = fromIndex ? await run<{ n: unknown }>(fromIndex) : await compiledRows<{ n: unknown }>(count.query, count.compiled);
+    const total = Number(counted[0]?.n ?? 0);
+    if (page!.itemsPerPage === 0 || total <= page!.offset) return { rows: [], total, backward: false };
+    const plan = await substringPlan(context, total);
+    const { rowsQuery, backward } = queries.rows(plan);
+    return { rows: await run(rowsQuery), total, backward };
+  }
+
+  /** Per index: the SQL of a count whose one condition is a search on that index, around and in its WHERE. */
+  const soleSearchCounts = new Map<string, { before: string; condition: string; after: string }>();
+
+  /**
+   * When a count's only condition is an exact search on a trigram index, the index holds the answer: its matches are
+   * the table's (triggers keep it in step), so the count reads it alone, without reading a row of the table (on a
+   * million rows, 7 ms instead of 30). Recognized by its SQL: that of the count with the search alone, in as many
+   * parentheses as the filter grouped it in.
+   */
+  function countFromIndex(resource: ResourceMetadata, countSql: string, uses: readonly SubstringIndexUse[]): Knex.Raw | undefined {
+    const [use] = uses;
+    const counter = database.dialect.substringCount;
+    if (uses.length !== 1 || !use!.condition.exact || !counter) return undefined;
+    let sole = soleSearchCounts.get(use!.index);
+    if (!sole) {
+      const marker = '__resource_api_sole_condition__';
+      const [before, after] = database.knex(`${mapperOf(resource).table} as t0`).count({ n: '*' }).whereRaw(marker).limit(1).toSQL().toNative().sql.split(marker) as [string, string];
+      const condition = database.knex.raw(use!.condition.sql, use!.condition.bindings as string[]).toSQL().toNative().sql;
+      soleSearchCounts.set(use!.index, (sole = { before, condition, after }));
+    }
+    if (!countSql.startsWith(sole.before) || !countSql.endsWith(sole.after)) return undefined;
+    let where = countSql.slice(sole.before.length, countSql.length - sole.after.length);
+    while (where.startsWith('(') && where.endsWith(')') && where !== sole.condition) where = where.slice(1, -1);
+    if (where !== sole.condition) return undefined;
+    const { sql, bindings } = counter(use!.index, use!.condition.value);
+    return database.knex.raw(sql, bindings as string[]);
+  }
+
+  /**
+   * How a page of `total` matches reads trigram indexes. Walking the index of the page's order and testing each row
+   * reads about (offset + limit) × rows / total rows; reading the index's matches reads `total` rows and sorts them,
+   * each costing about twice a walked row (measured on SQLite: 0.3 µs a walked row, 0.6 to 1.1 µs a match, FTS5
+   * lookup included). Dense matches (a common word) are found sooner by the walk, sparse ones (a rare word) by the
+   * index. The table's size is its largest id: cheap to read, and never less than its number of rows.
+   */
+  async function substringPlan(context: StateContext, total: number): Promise<'index' | 'scan'> {
+    const { page } = context;
+    const table = mapperOf(context.resource).table;
+    const [size] = await shaped<{ n: unknown }>(`size ${table}`, [], () => database.knex(table).max({ n: 'id' }));
+    const rows = Number(size?.n ?? 0);
+    return (page!.offset + page!.itemsPerPage) * rows < 2 * total * total ? 'scan' : 'index';
+  }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
     if (context.parents.length > 0 && !(await parentsHold(context.parents))) return null;
     const mapper = mapperOf(context.resource);
     const { page } = context;
     const lookAhead = lookAheadOf(context);
-    let built: ReturnType<typeof pageQueries> | undefined;
-    const queries = () => (built ??= pageQueries(context));
-
-    // An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once.
     const plain = context.filters.length === 0 && context.parents.length === 0 && !page?.cursor;
-    const shape = plain ? `page ${context.resource.name} ${page ? lookAhead : 'all'}` : null;
-    const rowsBindings = page ? [page.itemsPerPage + lookAhead, page.offset] : [];
-    const readRows = () => (shape ? shaped(`${shape} rows`, rowsBindings, () => queries().rowsQuery) : run(queries().rowsQuery));
-    const hasCount = page !== null && !page.partial;
-    const readCount = () => (shape ? shaped<{ n: unknown }>(`${shape} count`, [1], () => queries().countQuery!) : run<{ n: unknown }>(queries().countQuery!));
-
-    const [found, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : readRows(), hasCount ? readCount() : undefined]);
-    const total = counted?.[0];
-    let items = found.map((row) => mapper.toEntity(row));
+    const { rows, total, backward } = await (plain ? readPlainPage(context) : readFilteredPage(context));
+    let items = rows.map((row) => mapper.toEntity(row));
     const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
     if (hasMore) items = items.slice(0, page!.itemsPerPage);
-    if (built?.backward) items.reverse();
+    if (backward) items.reverse();
     await loadToMany(mapper, items, database.knex);
-    const totalItems = total ? Number(total.n) : page ? undefined : items.length;
+    const totalItems = total !== undefined ? Number(total) : page ? undefined : items.length;
     return lookAhead > 0 ? { items, totalItems, hasMore } : { items, totalItems };
   }
 

@@ -31,7 +31,9 @@ export interface StatementRunner {
    * The rows of a query built on the database's knex (or on a transaction, then run by knex): a read, or a single
    * write with RETURNING.
    */
-  rows<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  rows<T = Record<string, unknown>>(query: Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
+  /** `rows(query)` for a query already compiled: `compiled` is its `toSQL().toNative()`, not compiled again. */
+  compiledRows<T = Record<string, unknown>>(query: Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]>;
   /**
    * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
    * SQL is reused with `bindings`, and `build` is not called. The first compilation is checked: its bindings must be
@@ -54,7 +56,11 @@ export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
   const connectionOf = database.sqliteConnection;
   if (!connectionOf) {
-    return { rows: (query) => query as unknown as Promise<never[]>, shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]> };
+    return {
+      rows: (query) => query as unknown as Promise<never[]>,
+      compiledRows: (query) => query as unknown as Promise<never[]>,
+      shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
+    };
   }
   /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
   const shapes = new Map<string, string | null>();
@@ -83,7 +89,7 @@ export function createStatementRunner(database: Database): StatementRunner {
     return statement(connection, sql).all(...bindings.map(toSqlite)) as T[];
   }
 
-  async function rows<T>(query: Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
+  async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
     const connection = usable(db);
     if (!connection) return (await query) as T[];
     const compiled = query.toSQL();
@@ -95,6 +101,11 @@ export function createStatementRunner(database: Database): StatementRunner {
 
   return {
     rows,
+    async compiledRows<T>(query: Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]> {
+      const connection = usable(knex);
+      if (!connection || !statement(connection, compiled.sql).reader) return (await query) as T[];
+      return execute<T>(connection, compiled.sql, compiled.bindings);
+    },
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
       const connection = usable(db);
       if (!connection) return (await build()) as T[];

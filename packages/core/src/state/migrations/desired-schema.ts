@@ -61,8 +61,12 @@ export interface SchemaSpec {
 export const uniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_unique`;
 /** knex's own naming, so an index made by an earlier version (or by knex for a foreign key) keeps its name. */
 export const indexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_index`;
-/** The trigram index of a column: `<table>_<column>_trigram` (the FTS5 table on SQLite, the GIN index on PostgreSQL). */
-export const substringIndexName = (table: string, column: string): string => `${table}_${column}_trigram`;
+/**
+ * The trigram index of a column: `<table>_<column>_substring` (the FTS5 table on SQLite, the GIN index on PostgreSQL).
+ * Not `_trigram`: FTS5 tables of that name indexed the text as it is, case folded by the tokenizer, which a search
+ * could not read alone; a database that has one gets the new index next to it.
+ */
+export const substringIndexName = (table: string, column: string): string => `${table}_${column}_substring`;
 
 /** A resource reading and writing through its own provider and processor has no table. */
 export const hasTable = (resource: ResourceMetadata): boolean => !(resource.provider && resource.processor);
