@@ -43,6 +43,29 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name',
     await app.close();
   });
 
+  it('reads a page and its total in one statement, and still knows the total of an empty page or one past the end', async () => {
+    const Item = defineResource({ name: 'Item', fields, filters: [{ type: 'range', properties: ['n'] }] });
+    const app = await buildTestApp({ database, resources: [Item] });
+    const statements: string[] = [];
+    app.resourceApi.database.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+    const page = async (url: string) => {
+      statements.length = 0;
+      const { status, body } = await call(app, { method: 'GET', url });
+      expect(status, url).toBe(200);
+      return { ns: ns(body), total: body['hydra:totalItems'] as number, statements: statements.length };
+    };
+    expect(await page('/api/items')).toEqual({ ns: [], total: 0, statements: 1 });
+    await seed(app, 'item', 25);
+    expect(await page('/api/items?page=3')).toEqual({ ns: [21, 22, 23, 24, 25], total: 25, statements: 1 });
+    expect(await page('/api/items?n%5Bgt%5D=12&page=2')).toEqual({ ns: [23, 24, 25], total: 13, statements: 1 });
+    expect(await page('/api/items?n%5Bgt%5D=99')).toEqual({ ns: [], total: 0, statements: 1 });
+    // Past the last page: no row carries the total, so the count is read on its own.
+    expect(await page('/api/items?page=9')).toEqual({ ns: [], total: 25, statements: 2 });
+    expect(await page('/api/items?n%5Bgt%5D=12&page=5')).toEqual({ ns: [], total: 13, statements: 2 });
+    expect(await page('/api/items?itemsPerPage=0')).toEqual({ ns: [], total: 25, statements: 1 });
+    await app.close();
+  });
+
   it('ignores client parameters the settings do not allow', async () => {
     const Log = defineResource({ name: 'Log', fields, paginationClientEnabled: false, paginationClientItemsPerPage: false });
     const app = await buildTestApp({ database, resources: [Log] });

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { type CollectionPage, type Entity, NestedWrite, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
+import { type CollectionPage, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import { uniqueFieldSets } from '../../validation/constraints.js';
 import { MESSAGES } from '../../validation/messages.js';
@@ -22,6 +22,9 @@ import { createStatementRunner } from './statements.js';
 
 /** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
 const TOO_LONG_TO_INDEX = 'This value is too long.';
+
+/** The column of a page's rows holding the count, when the page reads it in the same statement. */
+const TOTAL = 'resource_api_total';
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
 const CHUNK = 500;
@@ -49,6 +52,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
   const { rows: run, compiledRows, shaped } = createStatementRunner(database);
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
+  const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
     const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
@@ -124,19 +128,23 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     };
 
     /**
-     * The count query, compiled (knex calls the filters' nested conditions as it compiles), and the trigram index
-     * conditions it holds.
+     * The count query, and the trigram index conditions it holds: known once it is compiled (knex calls the filters'
+     * nested conditions as it compiles), so it is compiled here when an index may be read.
      */
     const count = () => {
       const uses: SubstringIndexUse[] = [];
-      const query = from().count({ n: '*' }).limit(1);
+      const query = from().count({ n: '*' });
       filtered(query, true, 'index', (use) => uses.push(use));
-      return { query, compiled: query.toSQL().toNative(), uses };
+      return { query, compiled: anySubstringIndex ? query.toSQL().toNative() : undefined, uses };
     };
 
-    /** The rows query; `backward`: read the other way round (cursor pagination towards the previous page). */
-    const rows = (plan: 'index' | 'scan' = 'index') => {
+    /**
+     * The rows query; `backward`: read the other way round (cursor pagination towards the previous page). With
+     * `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see `totalOf`).
+     */
+    const rows = (plan: 'index' | 'scan' = 'index', withCount?: Knex.QueryBuilder) => {
       const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
+      if (withCount) rowsQuery.select({ [TOTAL]: withCount });
       const query = filtered(rowsQuery, false, plan);
       let backward = false;
       if (cursor) {
@@ -160,34 +168,54 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   /** Partial and cursor pages read one item more, to know whether a next page exists. */
   const lookAheadOf = ({ page }: StateContext): number => (page && (page.partial || page.cursor) ? 1 : 0);
 
-  /** An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once. */
+  /**
+   * The total of a page read with its count: in every row. A page without rows has none: at offset 0 the total is 0
+   * (the count has the page's conditions), past it the count is read alone (a page past the end, rare).
+   */
+  async function totalOf(rows: readonly Record<string, unknown>[], page: PageRequest, countAlone: () => Promise<{ n: unknown }[]>): Promise<unknown> {
+    if (rows.length > 0) return rows[0]![TOTAL];
+    return page.offset === 0 ? 0 : (await countAlone())[0]?.n;
+  }
+
+  /**
+   * An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once. Its
+   * count is a sub-query of the page's statement: one statement instead of two (each costs about 25 µs under load on
+   * SQLite, one round trip on PostgreSQL), and the count and the rows come from the same snapshot.
+   */
   async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
     const { page } = context;
     const lookAhead = lookAheadOf(context);
     const shape = `page ${context.resource.name} ${page ? lookAhead : 'all'}`;
     const queries = pageQueries(context);
-    const rowsBindings = page ? [page.itemsPerPage + lookAhead, page.offset] : [];
-    const [rows, counted] = await Promise.all([
-      page?.itemsPerPage === 0 ? [] : shaped(`${shape} rows`, rowsBindings, () => queries.rows().rowsQuery),
-      page && !page.partial ? shaped<{ n: unknown }>(`${shape} count`, [1], () => queries.count().query) : undefined,
-    ]);
-    return { rows, total: counted?.[0]?.n, backward: false };
+    const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query);
+    if (!page) return { rows: await shaped(`${shape} rows`, [], () => queries.rows().rowsQuery), total: undefined, backward: false };
+    if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n, backward: false };
+    const bindings = [page.itemsPerPage + lookAhead, page.offset];
+    if (page.partial) return { rows: await shaped(`${shape} rows`, bindings, () => queries.rows().rowsQuery), total: undefined, backward: false };
+    const rows = await shaped(`${shape} rows+count`, bindings, () => queries.rows('index', queries.count().query).rowsQuery);
+    return { rows, total: await totalOf(rows, page, countAlone), backward: false };
   }
 
   async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
     const { page } = context;
     const queries = pageQueries(context);
     const count = page && !page.partial ? queries.count() : undefined;
-    if (!count || count.uses.length === 0) {
+    if (!count) {
       const { rowsQuery, backward } = queries.rows();
-      const [rows, counted] = await Promise.all([page?.itemsPerPage === 0 ? [] : run(rowsQuery), count ? compiledRows<{ n: unknown }>(count.query, count.compiled) : undefined]);
-      return { rows, total: counted?.[0]?.n, backward };
+      return { rows: page?.itemsPerPage === 0 ? [] : await run(rowsQuery), total: undefined, backward };
+    }
+    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query));
+    if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n, backward: false };
+    if (count.uses.length === 0) {
+      // As for a plain page: the count in the page's statement.
+      const { rowsQuery, backward } = queries.rows('index', count.query);
+      const rows = await run(rowsQuery);
+      return { rows, total: await totalOf(rows, page!, countAlone), backward };
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
-    const fromIndex = countFromIndex(context.resource, count.compiled.sql, count.uses);
-    const counted = fromIndex ? await run<{ n: unknown }>(fromIndex) : await compiledRows<{ n: unknown }>(count.query, count.compiled);
-    const total = Number(counted[0]?.n ?? 0);
-    if (page!.itemsPerPage === 0 || total <= page!.offset) return { rows: [], total, backward: false };
+    const fromIndex = countFromIndex(context.resource, count.compiled!.sql, count.uses);
+    const total = Number((fromIndex ? await run<{ n: unknown }>(fromIndex) : await countAlone())[0]?.n ?? 0);
+    if (total <= page!.offset) return { rows: [], total, backward: false };
     const plan = await substringPlan(context, total);
     const { rowsQuery, backward } = queries.rows(plan);
     return { rows: await run(rowsQuery), total, backward };
@@ -209,7 +237,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     let sole = soleSearchCounts.get(use!.index);
     if (!sole) {
       const marker = '__resource_api_sole_condition__';
-      const [before, after] = database.knex(`${mapperOf(resource).table} as t0`).count({ n: '*' }).whereRaw(marker).limit(1).toSQL().toNative().sql.split(marker) as [string, string];
+      const [before, after] = database.knex(`${mapperOf(resource).table} as t0`).count({ n: '*' }).whereRaw(marker).toSQL().toNative().sql.split(marker) as [string, string];
       const condition = database.knex.raw(use!.condition.sql, use!.condition.bindings as string[]).toSQL().toNative().sql;
       soleSearchCounts.set(use!.index, (sole = { before, condition, after }));
     }
