@@ -4,7 +4,7 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
-import type { Normalizer, ReadMany } from '../serializer/normalize.js';
+import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
 import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Database } from '../state/database.js';
@@ -78,6 +78,10 @@ export interface OperationContext {
   readonly resource: ResourceMetadata;
   readonly operation: OperationMetadata;
   readonly request: OperationRequest;
+  /** Whether the respond stage serializes the result (HTTP); GraphQL resolves its fields itself. */
+  readonly serializes: boolean;
+  /** The response's normalization plan (read groups of this request), once a stage needed it (`response-plan.ts`). */
+  plan: NormalizationPlan | null;
   /** Who is calling (the authenticate stage fills it). */
   caller: Caller;
   /** negotiate */

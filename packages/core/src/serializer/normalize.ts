@@ -7,7 +7,7 @@
  * API Platform 3 does by default.
  */
 import type { AccessRule } from '../declare/types.js';
-import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
+import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { Entity } from '../state/contracts.js';
 import { formatDateTime } from './datetime.js';
@@ -37,8 +37,13 @@ export type ReadMany = (resource: ResourceMetadata, ids: readonly number[], toMa
 
 export interface Normalizer {
   plan(resource: ResourceMetadata, groups: ActiveGroups): NormalizationPlan;
-  /** Loads, in batches, every item the plan embeds for these entities. */
-  load(plan: NormalizationPlan, entities: readonly Entity[]): Promise<LoadedItems>;
+  /** Loads, in batches, every item the plan embeds for these entities (but those already `read`). */
+  load(plan: NormalizationPlan, entities: readonly Entity[], read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>): Promise<LoadedItems>;
+  /**
+   * The to-one fields the plan embeds whose items need nothing but their own stored fields (no relation of theirs is
+   * embedded or listed): a provider can read them with the page, in the same statement.
+   */
+  joinable(plan: NormalizationPlan): readonly ToOneFieldMetadata[];
   /** A collection member or an embedded item: `@id`, `@type`, `id`, then the fields. */
   item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
   /** A whole item response: the same with `@context` first (JSON-LD). */
@@ -51,6 +56,7 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
   /** Every group used on a field of each resource: the embedding rule looks at them. */
   const groupsOf = new Map(registry.resources.map((r) => [r.name, new Set(r.fields.flatMap((f) => f.groups))]));
   const plans = new Map<string, NormalizationPlan>();
+  const joinables = new WeakMap<NormalizationPlan, readonly ToOneFieldMetadata[]>();
 
   const inGroups = (field: FieldMetadata, groups: ActiveGroups) => groups === null || field.groups.some((g) => groups.has(g));
 
@@ -152,10 +158,21 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       if (!plan) plans.set(cacheKey, (plan = build(resource, groups, new Set([resource.name]))));
       return plan;
     },
-    async load(plan, entities) {
+    async load(plan, entities, read) {
       const loaded: LoadedItems = new Map();
+      if (read) for (const [name, items] of read) loaded.set(name, new Map(items));
       await load(plan, entities, loaded);
       return loaded;
+    },
+    joinable(plan) {
+      let fields = joinables.get(plan);
+      if (!fields) {
+        fields = plan.fields
+          .filter((field) => field.mode === 'embed' && field.plan.fields.every((f) => f.mode === 'value' || f.mode === 'iri'))
+          .map((field) => plan.resource.fields.find((f) => f.name === field.name) as ToOneFieldMetadata);
+        joinables.set(plan, fields);
+      }
+      return fields;
     },
     item,
     document(plan, entity, format, loaded, caller = ANONYMOUS) {

@@ -4,7 +4,7 @@
  * can declare its own. REST and GraphQL both reach the data only through these two contracts.
  */
 import type { Knex } from 'knex';
-import type { OperationMetadata, ResourceMetadata, ToManyFieldMetadata } from '../metadata/types.js';
+import type { OperationMetadata, ResourceMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Filter } from '../query/filter.js';
 
 /**
@@ -35,6 +35,11 @@ export interface CollectionPage<T extends object = Entity> {
   readonly totalItems: number | undefined;
   /** Partial and cursor pagination: whether more items follow in the direction read. */
   readonly hasMore?: boolean;
+  /**
+   * Related items read with the page (the context's `embed`): resource name → id → item, as the serializer would read
+   * them. It embeds them without reading them again.
+   */
+  readonly related?: ReadonlyMap<string, ReadonlyMap<number, Entity>>;
 }
 
 /** Keyset pagination on the identifier: items after or before a given id, in the resource's cursor direction. */
@@ -86,6 +91,12 @@ export interface StateContext {
   readonly parents: readonly ParentLink[];
   /** The database, for providers and processors that want to run their own queries. */
   readonly db: Knex;
+  /**
+   * Collection reads over HTTP: the to-one fields whose items the response embeds and that need nothing but their own
+   * row. A provider may read them with the page (the built-in one joins them) and return them in the page's `related`;
+   * the serializer reads the others, one batch per relation.
+   */
+  readonly embed?: readonly ToOneFieldMetadata[];
 }
 
 /**

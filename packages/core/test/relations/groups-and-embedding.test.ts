@@ -110,7 +110,25 @@ describe.each(testDatabases(inject('postgresUrl')))('groups and embedding on $na
     knex.off('query', listen);
     expect(response.body['hydra:member']).toHaveLength(10);
     expect(response.body['hydra:member'][9].brand.owner.name).toBe('Company 3');
-    // page with its count (one statement) + categories + brands + companies (+ Company.brands ids)
-    expect(queries).toHaveLength(5);
+    // the page with its count and its categories (joined: a Category embeds nothing of its own), then brands,
+    // companies and Company.brands ids, one batch each
+    expect(queries).toHaveLength(4);
+    expect(queries[0]).toMatch(/left join .category. as .t0_e1./i);
+  });
+
+  it('embeds the items it joins to the page exactly as it embeds items read apart, with none for a null relation', async () => {
+    await seed();
+    await post('/api/categories', { name: 'Films' });
+    for (const [name, category] of [['Solaris', '/api/categories/2'], ['Untitled', null], ['Emma', '/api/categories/1']] as const) {
+      expect((await post('/api/products', { name, price: 1, category })).status).toBe(201);
+    }
+    const page = await call(app(), { method: 'GET', url: '/api/products' });
+    expect(page.status).toBe(200);
+    for (const member of page.body['hydra:member'] as { '@id': string }[]) {
+      // An item's GET reads its embedded items apart, in a batch: the reference.
+      const { '@context': _context, ...item } = (await call(app(), { method: 'GET', url: member['@id'] })).body as Record<string, unknown>;
+      expect(member).toEqual(item);
+    }
+    expect(page.body['hydra:member'].map((member: { category?: { name: string } }) => member.category?.name ?? null)).toEqual(['Books', 'Films', null, 'Books']);
   });
 });

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.js';
 import type { ToManyFieldMetadata } from '../../metadata/types.js';
 import type { CollectionPage, Entity } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
+import { responsePlan } from '../response-plan.js';
 
 export async function read(context: OperationContext): Promise<void> {
   const { runtime, operation, resource } = context;
@@ -21,6 +22,7 @@ export async function read(context: OperationContext): Promise<void> {
       return { resource: parent, field, id: context.parentIds[index]! };
     }),
     db: runtime.database.knex,
+    embed: context.serializes && operation.collection && operation.stages.serialize ? runtime.normalizer.joinable(responsePlan(context)) : undefined,
   });
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.

@@ -6,7 +6,7 @@
 import { renderCollection } from '../../serializer/hydra/collection.js';
 import { iriOf } from '../../serializer/iri.js';
 import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
-import { activeGroups } from '../groups.js';
+import { responsePlan } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
 
 export async function respond(context: OperationContext): Promise<OperationResponse> {
@@ -15,9 +15,9 @@ export async function respond(context: OperationContext): Promise<OperationRespo
 
   const headers: Record<string, string> = { 'content-type': `${MEDIA_TYPES[format]}; charset=utf-8` };
   const { normalizer } = runtime;
-  const plan = normalizer.plan(resource, activeGroups(operation.normalizationGroups, context));
+  const plan = responsePlan(context);
   if (context.collection) {
-    const loaded = await normalizer.load(plan, context.collection.items);
+    const loaded = await normalizer.load(plan, context.collection.items, context.collection.related);
     const body = renderCollection({
       normalizer,
       plan,

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
+import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type CursorRequest, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import { uniqueFieldSets } from '../../validation/constraints.js';
@@ -105,6 +105,51 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
+  /** A to-one relation read with the page: LEFT JOIN its table as `alias`, its columns selected as `<alias>__<column>`. */
+  interface EmbedJoin {
+    readonly field: ToOneFieldMetadata;
+    readonly alias: string;
+    readonly target: ResourceMetadata;
+    readonly columns: readonly (readonly [selected: string, column: string])[];
+  }
+  const embedJoins = new WeakMap<readonly ToOneFieldMetadata[], readonly EmbedJoin[]>();
+
+  /** The joins for a context's `embed`: relations to resources stored here (not read by a provider of their own). */
+  function joinsOf(embed: readonly ToOneFieldMetadata[] | undefined): readonly EmbedJoin[] {
+    if (!embed || embed.length === 0) return [];
+    let joins = embedJoins.get(embed);
+    if (!joins) {
+      joins = embed
+        .map((field) => ({ field, target: registry.resource(field.target) }))
+        .filter(({ target }) => !target.provider)
+        .map(({ field, target }, index) => {
+          const alias = `t0_e${index + 1}`;
+          return { field, alias, target, columns: mapperOf(target).columns.map((column) => [`${alias}__${column}`, column] as const) };
+        });
+      embedJoins.set(embed, joins);
+    }
+    return joins;
+  }
+
+  /** The related items of joined rows, by resource and id, as `readMany` would give them. */
+  function relatedOf(rows: readonly Record<string, unknown>[], joins: readonly EmbedJoin[]): Map<string, Map<number, Entity>> | undefined {
+    if (joins.length === 0) return undefined;
+    const related = new Map<string, Map<number, Entity>>();
+    for (const { target, columns } of joins) {
+      const mapper = mapperOf(target);
+      let items = related.get(target.name);
+      if (!items) related.set(target.name, (items = new Map()));
+      for (const row of rows) {
+        const id = row[columns[0]![0]];
+        if (id === null || id === undefined || items.has(Number(id))) continue;
+        const stored: Record<string, unknown> = {};
+        for (const [selected, column] of columns) stored[column] = row[selected];
+        items.set(Number(id), mapper.toEntity(stored));
+      }
+    }
+    return related;
+  }
+
   /**
    * The queries of a page: its count (none for a partial page) and its rows (filtered, ordered, limited), each built
    * when asked. `rows(plan)` takes how pattern conditions read trigram indexes (see `substringPlan`).
@@ -145,6 +190,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const rows = (plan: 'index' | 'scan' = 'index', withCount?: Knex.QueryBuilder) => {
       const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
       if (withCount) rowsQuery.select({ [TOTAL]: withCount });
+      for (const join of joinsOf(context.embed)) {
+        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, `${alias}.${join.field.column}`, `${join.alias}.id`);
+        rowsQuery.select(Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])));
+      }
       const query = filtered(rowsQuery, false, plan);
       let backward = false;
       if (cursor) {
@@ -192,7 +241,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
     const { page } = context;
     const queries = pageQueries(context);
-    const shape = `page ${context.resource.name}`;
+    const shape = `page ${context.resource.name}${joinsOf(context.embed).map((join) => ` +${join.field.name}`).join('')}`;
     const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query);
     if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows().rowsQuery), total: undefined, backward: false };
     if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n, backward: false };
@@ -286,7 +335,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     if (backward) items.reverse();
     await loadToMany(mapper, items, database.knex);
     const totalItems = total !== undefined ? Number(total) : page ? undefined : items.length;
-    return lookAhead > 0 ? { items, totalItems, hasMore } : { items, totalItems };
+    const related = relatedOf(rows, joinsOf(context.embed));
+    return { items, totalItems, ...(lookAhead > 0 ? { hasMore } : {}), ...(related ? { related } : {}) };
   }
 
   const provider: StateProvider = {

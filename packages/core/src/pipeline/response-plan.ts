@@ -1,0 +1,11 @@
+/**
+ * The normalization plan of an operation's response for one request (its read groups, which may depend on the
+ * caller): computed once, by the first stage that needs it (read, to join embedded items; respond, to serialize).
+ */
+import type { NormalizationPlan } from '../serializer/normalize.js';
+import { activeGroups } from './groups.js';
+import type { OperationContext } from './operation-context.js';
+
+export function responsePlan(context: OperationContext): NormalizationPlan {
+  return (context.plan ??= context.runtime.normalizer.plan(context.resource, activeGroups(context.operation.normalizationGroups, context)));
+}
