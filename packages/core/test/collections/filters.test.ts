@@ -182,6 +182,9 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     expect(await values('/api/books?order[author.name]=desc&order[title]=desc', 'title')).toEqual(['Notre-Dame de Paris', 'Les Misérables', 'Ancillary Sword', 'Ancillary Justice']);
     expect(await values('/api/books?order[title]=desc&order[author.name]=desc', 'title')).toEqual(['Notre-Dame de Paris', 'Les Misérables', 'Ancillary Sword', 'Ancillary Justice']);
     expect(await values('/api/authors?order[name]=desc', 'name')).toEqual(['Victor Hugo', 'Nobody', 'Ann Leckie']);
+    // Ties (two books per author) go by id, in the direction of the last term.
+    expect(await values('/api/books?order[author.name]=desc', 'id')).toEqual([4, 2, 3, 1]);
+    expect(await values('/api/books?order[author.name]=asc', 'id')).toEqual([1, 3, 2, 4]);
   });
 
   it('combines search, range, order and pagination in one request', async () => {

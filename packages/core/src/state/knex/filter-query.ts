@@ -30,6 +30,8 @@ export interface FilterQueryOptions {
   readonly substringPlan?: 'index' | 'scan';
   /** Told of each condition that reads a trigram index. */
   readonly onSubstringIndex?: (use: SubstringIndexUse) => void;
+  /** Told of each order term added, in order (the page orders by id last, in the direction of the last term). */
+  readonly onOrderBy?: (direction: OrderDirection) => void;
 }
 
 /** A condition that reads a trigram index, as `createFilterQuery` reports it. */
@@ -166,8 +168,13 @@ export function createFilterQuery(options: FilterQueryOptions): FilterQuery {
         }
         from = joined;
       }
-      // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL): knex's own emulation drops the column on SQLite.
-      builder.orderByRaw(`?? ${direction === 'asc' ? 'ASC' : 'DESC'} NULLS ${nullsFor(direction, nulls) === 'first' ? 'FIRST' : 'LAST'}`, [`${from}.${resolved.leaf.column}`]);
+      // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL): knex's own emulation drops the column on SQLite. A
+      // column that is never null (nor reached through a relation that may be missing) goes without: SQLite then walks
+      // its index without the extra step the clause costs (a fifth of a page read by `title DESC`).
+      const neverNull = !resolved.leaf.nullable && resolved.hops.every((hop) => hop.kind === 'toOne' && !hop.nullable);
+      const placement = neverNull ? '' : ` NULLS ${nullsFor(direction, nulls) === 'first' ? 'FIRST' : 'LAST'}`;
+      builder.orderByRaw(`?? ${direction === 'asc' ? 'ASC' : 'DESC'}${placement}`, [`${from}.${resolved.leaf.column}`]);
+      options.onOrderBy?.(direction);
     },
   };
 }

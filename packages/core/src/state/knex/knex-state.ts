@@ -166,8 +166,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       return builder;
     };
     const cursor = page?.cursor ?? null;
-    const filtered = (builder: Knex.QueryBuilder, forCount: boolean, substringPlan: 'index' | 'scan', onSubstringIndex?: (use: SubstringIndexUse) => void) => {
-      const query = createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes, substringPlan, onSubstringIndex });
+    const filtered = (builder: Knex.QueryBuilder, forCount: boolean, substringPlan: 'index' | 'scan', onSubstringIndex?: (use: SubstringIndexUse) => void, onOrderBy?: (direction: 'asc' | 'desc') => void) => {
+      const query = createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes, substringPlan, onSubstringIndex, onOrderBy });
       for (const { filter, parsed } of context.filters) filter.apply(query, parsed);
       return query;
     };
@@ -194,7 +194,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
         rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, `${alias}.${join.field.column}`, `${join.alias}.id`);
         rowsQuery.select(Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])));
       }
-      const query = filtered(rowsQuery, false, plan);
+      // The id comes last, so pages are stable, in the direction of the last term: an index on that term's column
+      // holds the id in the same order, so it gives the whole order without sorting.
+      let lastDirection: 'asc' | 'desc' = 'asc';
+      const query = filtered(rowsQuery, false, plan, undefined, (direction) => (lastDirection = direction));
       let backward = false;
       if (cursor) {
         if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
@@ -204,7 +207,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
         rowsQuery.orderBy(`${alias}.id`, backward ? flip(cursor.direction) : cursor.direction);
       } else {
         for (const { path, direction } of resource.defaultOrder) query.orderBy(path, direction);
-        rowsQuery.orderBy(`${alias}.id`, 'asc');
+        rowsQuery.orderBy(`${alias}.id`, lastDirection);
       }
       if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
       return { rowsQuery, backward };
