@@ -1,7 +1,7 @@
 /**
- * The built-in state provider and processor, on knex. A collection read is one query for the page, one for the
- * count, and one per to-many relation for the whole page (never one per item); a subresource read first checks its
- * parents. Writes run in one transaction: nested writes first, then the item, then its many-to-many links; the stored
+ * The built-in state provider and processor, on knex. A collection read is one statement for the page with its count
+ * (a sub-query) and the to-one items it embeds (joined), and one per to-many relation for the whole page (never one
+ * per item); a subresource read first checks its parents. Writes run in one transaction: nested writes first, then the item, then its many-to-many links; the stored
  * item is read back.
  */
 import type { Knex } from 'knex';
