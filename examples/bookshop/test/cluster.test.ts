@@ -89,7 +89,9 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     await ensureBuilt();
     port = await freePort();
     server = startNode(mainJs, { ...env, PORT: String(port) });
-    await until(() => listeningWorkers(server).length === 2 || server.child.exitCode !== null, 'two workers to listen', server);
+    // The primary logs "worker listening" when a worker's port is up; the worker prints its own line just after: both.
+    const bothListening = () => listeningWorkers(server).length === 2 && listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
+    await until(() => bothListening() || server.child.exitCode !== null, 'two workers to listen', server);
     expect(server.child.exitCode, server.output()).toBeNull();
   }, 150_000);
 
@@ -198,7 +200,9 @@ describe('a cluster whose primary is killed', () => {
       WEB_CONCURRENCY: '2',
     });
     try {
-      await until(() => listeningWorkers(server).length === 2 || server.child.exitCode !== null, 'two workers to listen', server);
+      // The primary logs "worker listening" when a worker's port is up; the worker prints its own line just after: both.
+    const bothListening = () => listeningWorkers(server).length === 2 && listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
+    await until(() => bothListening() || server.child.exitCode !== null, 'two workers to listen', server);
       const workers = listeningWorkers(server);
       expect(workers).toHaveLength(2);
       server.child.kill('SIGKILL');
