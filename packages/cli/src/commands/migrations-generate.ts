@@ -1,8 +1,8 @@
 /** `migrations:generate`: a knex migration for what the resources declare and the migrations do not make yet. */
 import { existsSync } from 'node:fs';
 import { defineCommand } from '../command.js';
-import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
-import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, withDatabase } from '../database/database-options.js';
+import { CONFIG_OPTION } from '../config/load-config.js';
+import { DATABASE_OPTIONS, MIGRATIONS_OPTIONS, migrationsSetup, withDatabase } from '../database/database-options.js';
 import { withScratchDatabase } from '../database/scratch-database.js';
 import { displayPath } from '../output.js';
 
@@ -26,9 +26,7 @@ database kept up to date by schema sync hides no change. With --diff-database, t
   },
   examples: ['resource-api migrations:generate', 'resource-api migrations:generate add_book_isbn --database postgres://app@127.0.0.1:5432/app'],
   async run({ options, args, verbose }, context) {
-    const loaded = await loadConfig(context.cwd, options.config);
-    const target = databaseTarget(loaded, options, context.env);
-    const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { loaded, target, directory } = await migrationsSetup(context, options);
     const { generateMigration, runMigrations } = await import('@resource-api/core');
     const common = { resources: loaded.config.resources, directory, ...(args[0] === undefined ? {} : { name: args[0] }) };
     const file = options['diff-database']

@@ -1,7 +1,7 @@
 /** `migrations:rollback`: undo the last batch of migrations (or all of them). */
 import { defineCommand } from '../command.js';
-import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
-import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, redact, withDatabase } from '../database/database-options.js';
+import { CONFIG_OPTION } from '../config/load-config.js';
+import { DATABASE_OPTIONS, MIGRATIONS_OPTIONS, migrationsSetup, redact, withDatabase } from '../database/database-options.js';
 
 export const migrationsRollback = defineCommand({
   name: 'migrations:rollback',
@@ -12,9 +12,7 @@ what they created: the rows in those tables and columns are lost.`,
   options: { ...CONFIG_OPTION, ...DATABASE_OPTIONS, ...MIGRATIONS_OPTIONS, all: { type: 'boolean', description: 'Undo every batch, not only the last one.' } },
   examples: ['resource-api migrations:rollback', 'resource-api migrations:rollback --all'],
   async run({ options, verbose }, context) {
-    const loaded = await loadConfig(context.cwd, options.config);
-    const target = databaseTarget(loaded, options, context.env);
-    const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { target, directory } = await migrationsSetup(context, options);
     const { rollbackMigrations } = await import('@resource-api/core');
     const undone = await withDatabase(target, verbose, (database) => rollbackMigrations({ database: database.knex, directory, all: options.all ?? false }));
     context.stdout.write(

@@ -1,7 +1,7 @@
 /** `migrations:run`: the pending migrations, in one batch. */
 import { defineCommand } from '../command.js';
-import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
-import { DATABASE_OPTIONS, databaseTarget, migrationsDirectory, MIGRATIONS_OPTIONS, redact, withDatabase } from '../database/database-options.js';
+import { CONFIG_OPTION } from '../config/load-config.js';
+import { DATABASE_OPTIONS, MIGRATIONS_OPTIONS, migrationsSetup, redact, withDatabase } from '../database/database-options.js';
 
 export const migrationsRun = defineCommand({
   name: 'migrations:run',
@@ -12,9 +12,7 @@ which records them in the knex_migrations table). Run it before starting the app
   options: { ...CONFIG_OPTION, ...DATABASE_OPTIONS, ...MIGRATIONS_OPTIONS },
   examples: ['resource-api migrations:run', 'DATABASE_URL=postgres://app@db:5432/app resource-api migrations:run'],
   async run({ options, verbose }, context) {
-    const loaded = await loadConfig(context.cwd, options.config);
-    const target = databaseTarget(loaded, options, context.env);
-    const directory = migrationsDirectory(loaded, options, context.cwd, target.url);
+    const { target, directory } = await migrationsSetup(context, options);
     const { runMigrations } = await import('@resource-api/core');
     const ran = await withDatabase(target, verbose, (database) => runMigrations({ database: database.knex, directory }));
     context.stdout.write(

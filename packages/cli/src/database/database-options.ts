@@ -4,7 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { Database } from '@resource-api/core';
-import type { LoadedConfig } from '../config/load-config.js';
+import { type LoadedConfig, loadConfig } from '../config/load-config.js';
 import { CliError } from '../errors.js';
 
 /** The plugin's own default database. */
@@ -30,11 +30,21 @@ export function databaseTarget(loaded: LoadedConfig, options: { database?: strin
 }
 
 
-export function migrationsDirectory(loaded: LoadedConfig, options: { dir?: string }, cwd: string, database: string): string {
+function migrationsDirectory(loaded: LoadedConfig, options: { dir?: string }, cwd: string, database: string): string {
   if (options.dir !== undefined) return resolve(cwd, options.dir);
   const configured = loaded.config.migrations?.directory;
   const directory = typeof configured === 'function' ? configured(database) : (configured ?? 'migrations');
   return isAbsolute(directory) ? directory : resolve(loaded.directory, directory);
+}
+
+/** What every migrations command starts from: the config, the database it targets, and its migrations directory. */
+export async function migrationsSetup(
+  context: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { config?: string; database?: string; schema?: string; dir?: string },
+): Promise<{ loaded: LoadedConfig; target: DatabaseTarget; directory: string }> {
+  const loaded = await loadConfig(context.cwd, options.config);
+  const target = databaseTarget(loaded, options, context.env);
+  return { loaded, target, directory: migrationsDirectory(loaded, options, context.cwd, target.url) };
 }
 
 /** A database URL without its password, for messages. */
