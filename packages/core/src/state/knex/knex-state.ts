@@ -1,12 +1,12 @@
 /**
  * The built-in state provider and processor, on knex. A collection read is one statement for the page with its count
- * (a sub-query) and the to-one items it embeds (joined), and one per to-many relation for the whole page (never one
- * per item); a subresource read first checks its parents. Writes run in one transaction: nested writes first, then the item, then its many-to-many links; the stored
- * item is read back.
+ * (a sub-query) and the to-one items it embeds (joined, `embed-joins.ts`), and one per to-many relation for the whole
+ * page (never one per item); a subresource read first checks its parents. Writes run in one transaction: nested
+ * writes first, then the item, then its many-to-many links; the stored item is read back.
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type CursorRequest, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import { uniqueFieldSets } from '../../validation/constraints.js';
@@ -16,9 +16,11 @@ import { violation } from '../../validation/violation.js';
 import { uniqueIndexName } from '../schema-sync.js';
 import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
+import { createEmbedJoins } from './embed-joins.js';
 import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
+import { createSubstringSearch } from './substring-search.js';
 
 /** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
 const TOO_LONG_TO_INDEX = 'This value is too long.';
@@ -53,6 +55,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   const { rows: run, compiledRows, shaped } = createStatementRunner(database);
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
   const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
+  const substringSearch = createSubstringSearch(database, mapperOf, shaped);
+  const embedJoins = createEmbedJoins(registry, mapperOf);
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
     const links = only ? mapper.toMany.filter((l) => only.includes(l.field.name)) : mapper.toMany;
@@ -105,51 +109,6 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
-  /** A to-one relation read with the page: LEFT JOIN its table as `alias`, its columns selected as `<alias>__<column>`. */
-  interface EmbedJoin {
-    readonly field: ToOneFieldMetadata;
-    readonly alias: string;
-    readonly target: ResourceMetadata;
-    readonly columns: readonly (readonly [selected: string, column: string])[];
-  }
-  const embedJoins = new WeakMap<readonly ToOneFieldMetadata[], readonly EmbedJoin[]>();
-
-  /** The joins for a context's `embed`: relations to resources stored here (not read by a provider of their own). */
-  function joinsOf(embed: readonly ToOneFieldMetadata[] | undefined): readonly EmbedJoin[] {
-    if (!embed || embed.length === 0) return [];
-    let joins = embedJoins.get(embed);
-    if (!joins) {
-      joins = embed
-        .map((field) => ({ field, target: registry.resource(field.target) }))
-        .filter(({ target }) => !target.provider)
-        .map(({ field, target }, index) => {
-          const alias = `t0_e${index + 1}`;
-          return { field, alias, target, columns: mapperOf(target).columns.map((column) => [`${alias}__${column}`, column] as const) };
-        });
-      embedJoins.set(embed, joins);
-    }
-    return joins;
-  }
-
-  /** The related items of joined rows, by resource and id, as `readMany` would give them. */
-  function relatedOf(rows: readonly Record<string, unknown>[], joins: readonly EmbedJoin[]): Map<string, Map<number, Entity>> | undefined {
-    if (joins.length === 0) return undefined;
-    const related = new Map<string, Map<number, Entity>>();
-    for (const { target, columns } of joins) {
-      const mapper = mapperOf(target);
-      let items = related.get(target.name);
-      if (!items) related.set(target.name, (items = new Map()));
-      for (const row of rows) {
-        const id = row[columns[0]![0]];
-        if (id === null || id === undefined || items.has(Number(id))) continue;
-        const stored: Record<string, unknown> = {};
-        for (const [selected, column] of columns) stored[column] = row[selected];
-        items.set(Number(id), mapper.toEntity(stored));
-      }
-    }
-    return related;
-  }
-
   /**
    * The queries of a page: its count (none for a partial page) and its rows (filtered, ordered, limited), each built
    * when asked. `rows(plan)` takes how pattern conditions read trigram indexes (see `substringPlan`).
@@ -184,39 +143,34 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     };
 
     /**
-     * The rows query; `backward`: read the other way round (cursor pagination towards the previous page). With
-     * `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see `totalOf`).
+     * The rows query. With `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see
+     * `totalOf`). A cursor page read backwards (`isBackward`) is read the other way round.
      */
     const rows = (plan: 'index' | 'scan' = 'index', withCount?: Knex.QueryBuilder) => {
       const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
       if (withCount) rowsQuery.select({ [TOTAL]: withCount });
-      for (const join of joinsOf(context.embed)) {
-        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, `${alias}.${join.field.column}`, `${join.alias}.id`);
-        rowsQuery.select(Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])));
-      }
+      embedJoins.join(rowsQuery, alias, embedJoins.joinsOf(context.embed));
       // The id comes last, so pages are stable, in the direction of the last term: an index on that term's column
       // holds the id in the same order, so it gives the whole order without sorting.
       let lastDirection: 'asc' | 'desc' = 'asc';
       const query = filtered(rowsQuery, false, plan, undefined, (direction) => (lastDirection = direction));
-      let backward = false;
       if (cursor) {
         if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
         if (cursor.lessThan !== undefined) rowsQuery.where(`${alias}.id`, '<', cursor.lessThan);
-        backward = isBackward(cursor);
         const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
-        rowsQuery.orderBy(`${alias}.id`, backward ? flip(cursor.direction) : cursor.direction);
+        rowsQuery.orderBy(`${alias}.id`, isBackward(cursor) ? flip(cursor.direction) : cursor.direction);
       } else {
         for (const { path, direction } of resource.defaultOrder) query.orderBy(path, direction);
         rowsQuery.orderBy(`${alias}.id`, lastDirection);
       }
       if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
-      return { rowsQuery, backward };
+      return rowsQuery;
     };
     return { count, rows };
   }
 
   /** A cursor page read towards the previous page: it is read the other way round, then reversed. */
-  const isBackward = (cursor: CursorRequest | null): boolean => {
+  const isBackward = (cursor: CursorRequest | null | undefined): boolean => {
     if (!cursor) return false;
     const forward = cursor.direction === 'desc' ? cursor.lessThan : cursor.greaterThan;
     const reverse = cursor.direction === 'desc' ? cursor.greaterThan : cursor.lessThan;
@@ -241,88 +195,38 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * the id it has. Its count is a sub-query of the page's statement: one statement instead of two (each costs about
    * 25 µs under load on SQLite, one round trip on PostgreSQL), and the count and the rows come from the same snapshot.
    */
-  async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
+  async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
     const { page } = context;
     const queries = pageQueries(context);
-    const shape = `page ${context.resource.name}${joinsOf(context.embed).map((join) => ` +${join.field.name}`).join('')}`;
+    const shape = `page ${context.resource.name}${embedJoins.joinsOf(context.embed).map((join) => ` +${join.field.name}`).join('')}`;
     const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query);
-    if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows().rowsQuery), total: undefined, backward: false };
-    if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n, backward: false };
+    if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows()), total: undefined };
+    if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n };
     const { cursor, offset } = page;
     const bindings = [cursor?.greaterThan, cursor?.lessThan, page.itemsPerPage + lookAheadOf(context), offset || undefined].filter((value) => value !== undefined);
     const kind = `${page.partial ? 'partial' : 'counted'} ${offset ? 'offset' : 'start'} ${cursor ? `cursor ${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}`;
-    const backward = isBackward(cursor);
-    if (page.partial) return { rows: await shaped(`${shape} ${kind}`, bindings, () => queries.rows().rowsQuery), total: undefined, backward };
-    const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count().query).rowsQuery);
-    return { rows, total: await totalOf(rows, page, countAlone), backward };
+    if (page.partial) return { rows: await shaped(`${shape} ${kind}`, bindings, () => queries.rows()), total: undefined };
+    const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count().query));
+    return { rows, total: await totalOf(rows, page, countAlone) };
   }
 
-  async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown; backward: boolean }> {
+  async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
     const { page } = context;
     const queries = pageQueries(context);
     const count = page && !page.partial ? queries.count() : undefined;
-    if (!count) {
-      const { rowsQuery, backward } = queries.rows();
-      return { rows: page?.itemsPerPage === 0 ? [] : await run(rowsQuery), total: undefined, backward };
-    }
+    if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await run(queries.rows()), total: undefined };
     const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query));
-    if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n, backward: false };
+    if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
       // As for a plain page: the count in the page's statement.
-      const { rowsQuery, backward } = queries.rows('index', count.query);
-      const rows = await run(rowsQuery);
-      return { rows, total: await totalOf(rows, page!, countAlone), backward };
+      const rows = await run(queries.rows('index', count.query));
+      return { rows, total: await totalOf(rows, page!, countAlone) };
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
-    const fromIndex = countFromIndex(context.resource, count.compiled!.sql, count.uses);
+    const fromIndex = substringSearch.countFromIndex(context.resource, count.compiled!.sql, count.uses);
     const total = Number((fromIndex ? await run<{ n: unknown }>(fromIndex) : await countAlone())[0]?.n ?? 0);
-    if (total <= page!.offset) return { rows: [], total, backward: false };
-    const plan = await substringPlan(context, total);
-    const { rowsQuery, backward } = queries.rows(plan);
-    return { rows: await run(rowsQuery), total, backward };
-  }
-
-  /** Per index: the SQL of a count whose one condition is a search on that index, around and in its WHERE. */
-  const soleSearchCounts = new Map<string, { before: string; condition: string; after: string }>();
-
-  /**
-   * When a count's only condition is an exact search on a trigram index, the index holds the answer: its matches are
-   * the table's (triggers keep it in step), so the count reads it alone, without reading a row of the table (on a
-   * million rows, 7 ms instead of 30). Recognized by its SQL: that of the count with the search alone, in as many
-   * parentheses as the filter grouped it in.
-   */
-  function countFromIndex(resource: ResourceMetadata, countSql: string, uses: readonly SubstringIndexUse[]): Knex.Raw | undefined {
-    const [use] = uses;
-    const counter = database.dialect.substringCount;
-    if (uses.length !== 1 || !use!.condition.exact || !counter) return undefined;
-    let sole = soleSearchCounts.get(use!.index);
-    if (!sole) {
-      const marker = '__resource_api_sole_condition__';
-      const [before, after] = database.knex(`${mapperOf(resource).table} as t0`).count({ n: '*' }).whereRaw(marker).toSQL().toNative().sql.split(marker) as [string, string];
-      const condition = database.knex.raw(use!.condition.sql, use!.condition.bindings as string[]).toSQL().toNative().sql;
-      soleSearchCounts.set(use!.index, (sole = { before, condition, after }));
-    }
-    if (!countSql.startsWith(sole.before) || !countSql.endsWith(sole.after)) return undefined;
-    let where = countSql.slice(sole.before.length, countSql.length - sole.after.length);
-    while (where.startsWith('(') && where.endsWith(')') && where !== sole.condition) where = where.slice(1, -1);
-    if (where !== sole.condition) return undefined;
-    const { sql, bindings } = counter(use!.index, use!.condition.value);
-    return database.knex.raw(sql, bindings as string[]);
-  }
-
-  /**
-   * How a page of `total` matches reads trigram indexes. Walking the index of the page's order and testing each row
-   * reads about (offset + limit) × rows / total rows; reading the index's matches reads `total` rows and sorts them,
-   * each costing about twice a walked row (measured on SQLite: 0.3 µs a walked row, 0.6 to 1.1 µs a match, FTS5
-   * lookup included). Dense matches (a common word) are found sooner by the walk, sparse ones (a rare word) by the
-   * index. The table's size is its largest id: cheap to read, and never less than its number of rows.
-   */
-  async function substringPlan(context: StateContext, total: number): Promise<'index' | 'scan'> {
-    const { page } = context;
-    const table = mapperOf(context.resource).table;
-    const [size] = await shaped<{ n: unknown }>(`size ${table}`, [], () => database.knex(table).max({ n: 'id' }));
-    const rows = Number(size?.n ?? 0);
-    return (page!.offset + page!.itemsPerPage) * rows < 2 * total * total ? 'scan' : 'index';
+    if (total <= page!.offset) return { rows: [], total };
+    return { rows: await run(queries.rows(await substringSearch.plan(context.resource, page!, total))), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
@@ -331,14 +235,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const { page } = context;
     const lookAhead = lookAheadOf(context);
     const plain = context.filters.length === 0 && context.parents.length === 0;
-    const { rows, total, backward } = await (plain ? readPlainPage(context) : readFilteredPage(context));
+    const { rows, total } = await (plain ? readPlainPage(context) : readFilteredPage(context));
     let items = rows.map((row) => mapper.toEntity(row));
     const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
     if (hasMore) items = items.slice(0, page!.itemsPerPage);
-    if (backward) items.reverse();
+    if (isBackward(page?.cursor)) items.reverse();
     await loadToMany(mapper, items, database.knex);
     const totalItems = total !== undefined ? Number(total) : page ? undefined : items.length;
-    const related = relatedOf(rows, joinsOf(context.embed));
+    const related = embedJoins.relatedOf(rows, embedJoins.joinsOf(context.embed));
     return { items, totalItems, ...(lookAhead > 0 ? { hasMore } : {}), ...(related ? { related } : {}) };
   }
 

@@ -89,23 +89,23 @@ export function createStatementRunner(database: Database): StatementRunner {
     return statement(connection, sql).all(...bindings.map(toSqlite)) as T[];
   }
 
-  async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
-    const connection = usable(db);
-    if (!connection) return (await query) as T[];
-    const compiled = query.toSQL();
-    const { sql, bindings } = compiled.toNative();
+  /** Runs a compiled read (or write with RETURNING) on the connection; through knex when it cannot. */
+  async function compiledRows<T>(query: Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method?: string): Promise<T[]> {
+    const connection = usable(knex);
     // Statements that return rows: reads, and writes with RETURNING (one statement, atomic on its own).
-    if (!statement(connection, sql).reader) return (await query) as T[];
-    return execute<T>(connection, sql, bindings, compiled.method);
+    if (!connection || !statement(connection, compiled.sql).reader) return (await query) as T[];
+    return execute<T>(connection, compiled.sql, compiled.bindings, method);
+  }
+
+  async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
+    if (!usable(db)) return (await query) as T[];
+    const compiled = query.toSQL();
+    return compiledRows<T>(query, compiled.toNative(), compiled.method);
   }
 
   return {
     rows,
-    async compiledRows<T>(query: Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]> {
-      const connection = usable(knex);
-      if (!connection || !statement(connection, compiled.sql).reader) return (await query) as T[];
-      return execute<T>(connection, compiled.sql, compiled.bindings);
-    },
+    compiledRows,
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
       const connection = usable(db);
       if (!connection) return (await build()) as T[];

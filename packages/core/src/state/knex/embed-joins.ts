@@ -1,0 +1,70 @@
+/**
+ * The to-one items a page's response embeds (`StateContext.embed`), read with the page: each relation to a resource
+ * stored here becomes a LEFT JOIN of the page's statement, and the joined columns become the page's `related` items,
+ * exactly as `readMany` would give them. Relations to resources with a provider of their own are left to the serializer.
+ */
+import type { Knex } from 'knex';
+import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type { Entity } from '../contracts.js';
+import type { RowMapper } from './row-mapper.js';
+
+/** A to-one relation read with the page: LEFT JOIN its table as `alias`, its columns selected as `<alias>__<column>`. */
+export interface EmbedJoin {
+  readonly field: ToOneFieldMetadata;
+  readonly alias: string;
+  readonly target: ResourceMetadata;
+  readonly columns: readonly (readonly [selected: string, column: string])[];
+}
+
+export interface EmbedJoins {
+  /** The joins for a context's `embed` (the same array for the same response plan: worked out once). */
+  joinsOf(embed: readonly ToOneFieldMetadata[] | undefined): readonly EmbedJoin[];
+  /** Adds the joins and their columns to a page's rows query, whose table is aliased `alias`. */
+  join(rowsQuery: Knex.QueryBuilder, alias: string, joins: readonly EmbedJoin[]): void;
+  /** The related items of joined rows, by resource and id; undefined without joins. */
+  relatedOf(rows: readonly Record<string, unknown>[], joins: readonly EmbedJoin[]): Map<string, Map<number, Entity>> | undefined;
+}
+
+export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource: ResourceMetadata) => RowMapper): EmbedJoins {
+  const cache = new WeakMap<readonly ToOneFieldMetadata[], readonly EmbedJoin[]>();
+  return {
+    joinsOf(embed) {
+      if (!embed || embed.length === 0) return [];
+      let joins = cache.get(embed);
+      if (!joins) {
+        joins = embed
+          .map((field) => ({ field, target: registry.resource(field.target) }))
+          .filter(({ target }) => !target.provider)
+          .map(({ field, target }, index) => {
+            const alias = `t0_e${index + 1}`;
+            return { field, alias, target, columns: mapperOf(target).columns.map((column) => [`${alias}__${column}`, column] as const) };
+          });
+        cache.set(embed, joins);
+      }
+      return joins;
+    },
+    join(rowsQuery, alias, joins) {
+      for (const join of joins) {
+        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, `${alias}.${join.field.column}`, `${join.alias}.id`);
+        rowsQuery.select(Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])));
+      }
+    },
+    relatedOf(rows, joins) {
+      if (joins.length === 0) return undefined;
+      const related = new Map<string, Map<number, Entity>>();
+      for (const { target, columns } of joins) {
+        const mapper = mapperOf(target);
+        let items = related.get(target.name);
+        if (!items) related.set(target.name, (items = new Map()));
+        for (const row of rows) {
+          const id = row[columns[0]![0]];
+          if (id === null || id === undefined || items.has(Number(id))) continue;
+          const stored: Record<string, unknown> = {};
+          for (const [selected, column] of columns) stored[column] = row[selected];
+          items.set(Number(id), mapper.toEntity(stored));
+        }
+      }
+      return related;
+    },
+  };
+}
