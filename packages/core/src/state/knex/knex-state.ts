@@ -28,6 +28,16 @@ const TOO_LONG_TO_INDEX = 'This value is too long.';
 /** The column of a page's rows holding the count, when the page reads it in the same statement. */
 const TOTAL = 'resource_api_total';
 
+/**
+ * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
+ * on every run (the value may change the plan), which measured as a third of an item read. Page sizes are few, so the
+ * statements stay few; the value is checked to be a count, since it is not a parameter.
+ */
+function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a count, not ${String(count)}.`);
+  return builder.limit(count, { skipBinding: true });
+}
+
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
 const CHUNK = 500;
 
@@ -73,7 +83,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
 
   async function readItem(resource: ResourceMetadata, id: number, db: Knex = database.knex): Promise<Entity | null> {
     const mapper = mapperOf(resource);
-    const [row] = await shaped(`item ${mapper.table}`, [id, 1], () => db(mapper.table).select(mapper.columns).where('id', id).limit(1), db);
+    const [row] = await shaped(`item ${mapper.table}`, [id], () => limitTo(db(mapper.table).select(mapper.columns).where('id', id), 1), db);
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
@@ -102,7 +112,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   async function parentsHold(parents: readonly ParentLink[]): Promise<boolean> {
     for (let index = 0; index < parents.length; index++) {
       const parent = parents[index]!;
-      const query = database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).select('p.id').limit(1);
+      const query = limitTo(database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).select('p.id'), 1);
       if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
       if ((await run(query)).length === 0) return false;
     }
@@ -163,7 +173,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
         for (const { path, direction } of resource.defaultOrder) query.orderBy(path, direction);
         rowsQuery.orderBy(`${alias}.id`, lastDirection);
       }
-      if (page) rowsQuery.limit(page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
+      if (page) limitTo(rowsQuery, page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
       return rowsQuery;
     };
     return { count, rows };
@@ -203,8 +213,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows()), total: undefined };
     if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n };
     const { cursor, offset } = page;
-    const bindings = [cursor?.greaterThan, cursor?.lessThan, page.itemsPerPage + lookAheadOf(context), offset || undefined].filter((value) => value !== undefined);
-    const kind = `${page.partial ? 'partial' : 'counted'} ${offset ? 'offset' : 'start'} ${cursor ? `cursor ${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}`;
+    const bindings = [cursor?.greaterThan, cursor?.lessThan, offset || undefined].filter((value) => value !== undefined);
+    const kind = `${page.partial ? 'partial' : 'counted'} limit ${page.itemsPerPage + lookAheadOf(context)} ${offset ? 'offset' : 'start'} ${cursor ? `cursor ${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}`;
     if (page.partial) return { rows: await shaped(`${shape} ${kind}`, bindings, () => queries.rows()), total: undefined };
     const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count().query));
     return { rows, total: await totalOf(rows, page, countAlone) };
@@ -390,7 +400,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
-    const query = database.knex(mapperOf(resource).table).select('id').limit(1);
+    const query = limitTo(database.knex(mapperOf(resource).table).select('id'), 1);
     for (const { field, value } of values) query.where(field.column, (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value);
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return (await run(query)).length === 0;
