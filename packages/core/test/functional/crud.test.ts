@@ -107,6 +107,22 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     expect(queries).toHaveLength(2);
   });
 
+  it('writes the LIMIT of item and page reads into the SQL, not as a bound value (SQLite re-prepares a bound LIMIT on every run)', async () => {
+    for (let i = 1; i <= 4; i++) await createAuthor(`Author ${i}`);
+    const statements: { sql: string; bindings: unknown[] }[] = [];
+    const knex = app().resourceApi.database.knex;
+    const listener = (query: { sql: string; bindings?: unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    knex.on('query', listener);
+    const item = await call(app(), { method: 'GET', url: '/api/authors/2' });
+    const page = await call(app(), { method: 'GET', url: '/api/authors?page=2&itemsPerPage=3' });
+    knex.off('query', listener);
+    expect(item.body.name).toBe('Author 2');
+    expect(page.body['hydra:member'].map((a: { name: string }) => a.name)).toEqual(['Author 4']);
+    const reads = statements.filter((statement) => /\blimit\b/i.test(statement.sql));
+    expect(reads.map((statement) => /\blimit (\d+)\b/i.exec(statement.sql)?.[1])).toEqual(['1', '3']);
+    expect(reads.map((statement) => statement.bindings)).toEqual([[2], [3]]);
+  });
+
   it('replaces with PUT: given fields change, left-out writable fields go back to their defaults', async () => {
     await createAuthor('A');
     await createAuthor('B');
