@@ -45,16 +45,19 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
     expected: null,
   };
   const { stages } = operation;
+  // The stages that often have nothing to wait for (no token, no rule, no condition) return a promise only when they
+  // do: awaiting one that did not would still cost a turn of the microtask queue, several times a request.
+  let waiting: Promise<void> | void;
 
   negotiate(context);
-  await authenticate(context);
+  if ((waiting = authenticate(context))) await waiting;
   parseParameters(context);
-  await authorizeBeforeRead(context);
+  if ((waiting = authorizeBeforeRead(context))) await waiting;
   if (stages.read) await read(context);
-  await authorizeAfterRead(context);
-  await checkPreconditions(context);
+  if ((waiting = authorizeAfterRead(context))) await waiting;
+  if ((waiting = checkPreconditions(context))) await waiting;
   if (stages.deserialize) await deserialize(context);
-  await authorizeAfterDeserialize(context);
+  if ((waiting = authorizeAfterDeserialize(context))) await waiting;
   if (stages.validate) await validate(context);
   if (stages.write) await write(context);
   return context;

@@ -25,14 +25,18 @@ export interface RuleScope {
 }
 
 /** Whether `rule` grants the caller the call. Expressions are compiled once and cached. */
-export async function grants(rule: AccessRule, caller: Caller, scope: RuleScope): Promise<boolean> {
+/**
+ * Whether the rule grants the call: a boolean at once for an expression (they are synchronous), a promise for a
+ * function rule (it may ask the database).
+ */
+export function grants(rule: AccessRule, caller: Caller, scope: RuleScope): boolean | Promise<boolean> {
   const context: AccessRuleContext = {
     user: caller.user,
     roles: caller.roles,
     isGranted: (role) => caller.roles.includes(role),
     ...scope,
   };
-  if (typeof rule === 'function') return Boolean(await rule(context));
+  if (typeof rule === 'function') return Promise.resolve(rule(context)).then(Boolean);
   let check = compiled.get(rule);
   if (!check) compiled.set(rule, (check = compileExpression(rule)));
   return check(context);
@@ -55,7 +59,17 @@ export const unauthenticated = (): ApiError =>
 /** The denial of a rule: 401 for anonymous callers, 403 with the rule's message for users. */
 export const denial = (rule: AccessRuleMetadata, caller: Caller): ApiError => (caller.user === null ? unauthenticated() : new ApiError('FORBIDDEN', rule.message));
 
-/** Throws the denial unless the rule grants the call. */
-export async function enforce(rule: AccessRuleMetadata | null, caller: Caller, scope: RuleScope): Promise<void> {
-  if (rule && !(await grants(rule.rule, caller, scope))) throw denial(rule, caller);
+/**
+ * Throws the denial unless the rule grants the call. Without a rule, or with an expression, it decides at once and
+ * returns nothing to wait for (see `run-operation.ts`); a function rule gives a promise.
+ */
+export function enforce(rule: AccessRuleMetadata | null, caller: Caller, scope: RuleScope): Promise<void> | void {
+  if (!rule) return;
+  const granted = grants(rule.rule, caller, scope);
+  if (granted instanceof Promise) {
+    return granted.then((yes) => {
+      if (!yes) throw denial(rule, caller);
+    });
+  }
+  if (!granted) throw denial(rule, caller);
 }

@@ -37,8 +37,11 @@ export type ReadMany = (resource: ResourceMetadata, ids: readonly number[], toMa
 
 export interface Normalizer {
   plan(resource: ResourceMetadata, groups: ActiveGroups): NormalizationPlan;
-  /** Loads, in batches, every item the plan embeds for these entities (but those already `read`). */
-  load(plan: NormalizationPlan, entities: readonly Entity[], read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>): Promise<LoadedItems>;
+  /**
+   * Loads, in batches, every item the plan embeds for these entities (but those already `read`). A plan that embeds
+   * nothing has nothing to wait for: its (empty) items come back at once, not as a promise.
+   */
+  load(plan: NormalizationPlan, entities: readonly Entity[], read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>): LoadedItems | Promise<LoadedItems>;
   /**
    * The to-one fields the plan embeds whose items need nothing but their own stored fields (no relation of theirs is
    * embedded or listed): a provider can read them with the page, in the same statement.
@@ -87,6 +90,13 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     }
     return { resource, fields };
   }
+
+  const embedding = new WeakMap<NormalizationPlan, boolean>();
+  const embedsAny = (plan: NormalizationPlan): boolean => {
+    let embeds = embedding.get(plan);
+    if (embeds === undefined) embedding.set(plan, (embeds = plan.fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany')));
+    return embeds;
+  };
 
   async function load(plan: NormalizationPlan, entities: readonly Entity[], loaded: LoadedItems): Promise<void> {
     for (const field of plan.fields) {
@@ -158,11 +168,11 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       if (!plan) plans.set(cacheKey, (plan = build(resource, groups, new Set([resource.name]))));
       return plan;
     },
-    async load(plan, entities, read) {
+    load(plan, entities, read) {
       const loaded: LoadedItems = new Map();
       if (read) for (const [name, items] of read) loaded.set(name, new Map(items));
-      await load(plan, entities, loaded);
-      return loaded;
+      if (!embedsAny(plan)) return loaded;
+      return load(plan, entities, loaded).then(() => loaded);
     },
     joinable(plan) {
       let fields = joinables.get(plan);

@@ -5,12 +5,15 @@
  */
 import type { OperationContext } from '../operation-context.js';
 
-export async function authenticate(context: OperationContext): Promise<void> {
+export function authenticate(context: OperationContext): Promise<void> | void {
   const security = context.runtime.security;
   if (context.request.caller) {
     context.caller = context.request.caller;
     return;
   }
-  if (!security) return;
-  context.caller = await security.authenticate(context.request.authorization);
+  // No token: the caller stays anonymous, with nothing to wait for (the authenticator says the same of no token).
+  if (!security || !context.request.authorization) return;
+  return security.authenticate(context.request.authorization).then((caller) => {
+    context.caller = caller;
+  });
 }

@@ -17,21 +17,21 @@ const scope = (context: OperationContext, object: Entity | null, previousObject:
 
 const readsItem = (context: OperationContext) => context.operation.stages.read && !context.operation.collection;
 
-export async function authorizeBeforeRead(context: OperationContext): Promise<void> {
+export function authorizeBeforeRead(context: OperationContext): Promise<void> | void {
   const { security } = context.operation;
   if (!security) return;
   if (readsItem(context) && context.caller.user !== null) return; // checked with the item, after the read
-  await enforce(security, context.caller, scope(context, null, null));
+  return enforce(security, context.caller, scope(context, null, null));
 }
 
-export async function authorizeAfterRead(context: OperationContext): Promise<void> {
-  if (!readsItem(context)) return;
-  await enforce(context.operation.security, context.caller, scope(context, context.previous, null));
+export function authorizeAfterRead(context: OperationContext): Promise<void> | void {
+  if (!readsItem(context) || !context.operation.security) return;
+  return enforce(context.operation.security, context.caller, scope(context, context.previous, null));
 }
 
-export async function authorizeAfterDeserialize(context: OperationContext): Promise<void> {
+export function authorizeAfterDeserialize(context: OperationContext): Promise<void> | void {
   // A body that is already refused (wrong types, bad IRIs, a null where a value is required) is a 400 from the
   // validate stage, whatever the rule would say of the half-applied state: nothing is written either way.
   if (!context.operation.stages.deserialize || context.violations.length > 0) return;
-  await enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
+  return enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
 }

@@ -28,9 +28,12 @@ async function currentTags(context: OperationContext): Promise<string[]> {
   return FORMATS.map((format) => entityTagOf(JSON.stringify(normalizer.document(plan, item, format, loaded, caller))));
 }
 
-export async function checkPreconditions(context: OperationContext): Promise<void> {
-  const { operation, resource, request } = context;
-  if (!CONDITIONAL_KINDS.has(operation.kind)) return;
+export function checkPreconditions(context: OperationContext): Promise<void> | void {
+  if (CONDITIONAL_KINDS.has(context.operation.kind)) return checkConditionalWrite(context);
+}
+
+async function checkConditionalWrite(context: OperationContext): Promise<void> {
+  const { resource, request } = context;
   const { ifMatch, ifNoneMatch } = request;
   if (ifMatch === undefined && resource.requireIfMatch) {
     throw new ApiError(
