@@ -14,6 +14,8 @@ const FORMAT_OF: Record<string, OutputFormat> = { [MEDIA_TYPES.jsonld]: 'jsonld'
 /** The output format for an Accept header, or undefined when none is acceptable. Missing or `*\/*` → JSON-LD. */
 export function negotiateOutput(accept: string | undefined, available: readonly string[] = OUTPUT_TYPES): string | undefined {
   if (!accept) return available[0];
+  // One media type named exactly (GraphQL's operations, most API clients): that type, without parsing the header.
+  if (available.includes(accept)) return accept;
   return new Negotiator({ headers: { accept } }).mediaType(available as string[]);
 }
 
