@@ -22,6 +22,7 @@ import {
   GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLOutputType,
+  type GraphQLResolveInfo,
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
@@ -35,6 +36,8 @@ import { iriOf, parseIri } from '../serializer/iri.js';
 import type { Entity } from '../state/contracts.js';
 import { ApiError } from '../errors.js';
 import { type Execution, execute, type GraphQLRequestContext, toGraphQLError } from './execute.js';
+import { selectedToOneRelations } from './selected-relations.js';
+import type { OperationContext } from '../pipeline/operation-context.js';
 import { buildFilterArguments } from './filter-args.js';
 import { collectionQueryName, itemQueryName, mutationName } from './naming.js';
 
@@ -92,6 +95,21 @@ function loaderFor(context: GraphQLRequestContext, resource: ResourceMetadata): 
     byResource.set(resource.name, loader);
   }
   return loader;
+}
+
+/**
+ * A collection's page for a resolver: the to-one relations the query selects on its items are joined to the page's
+ * read when the state can, and the items joined are handed to the per-request loaders, which then need no read of
+ * their own for them.
+ */
+async function executeCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo): Promise<OperationContext> {
+  const embed = selectedToOneRelations(resource, info);
+  const result = await execute(context, embed ? { ...execution, embed } : execution);
+  for (const [name, items] of result.collection!.related ?? []) {
+    const loader = loaderFor(context, context.runtime.registry.resource(name));
+    for (const [id, item] of items) loader.prime(id, item);
+  }
+  return result;
 }
 
 /** Per-request loaders of the ids a to-many relation holds, for the owners whose items came without them. */
@@ -342,11 +360,11 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         queries[collectionQueryName(resource.name)] = {
           type: pageConnection,
           args: { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt }, ...filters.args },
-          resolve: async (_source, args: Record<string, unknown>, context) => {
+          resolve: async (_source, args: Record<string, unknown>, context, info) => {
             const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
             if (args.page != null) query[pagination.pageParameterName] = String(args.page);
             if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-            const result = await execute(context, { operation: list, query });
+            const result = await executeCollection(context, { operation: list, query }, resource, info);
             const page = result.page;
             const total = result.collection!.totalItems ?? result.collection!.items.length;
             const itemsPerPage = page?.itemsPerPage ?? total;
@@ -361,10 +379,10 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         queries[collectionQueryName(resource.name)] = {
           type: connectionOf(resource),
           args: { ...pagingArgs, ...filters.args },
-          resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context) => {
+          resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context, info) => {
             const query = filters.toQuery(args);
             if (!pagination.enabled) {
-              const all = (await execute(context, { operation: list, query, page: null })).collection!;
+              const all = (await executeCollection(context, { operation: list, query, page: null }, resource, info)).collection!;
               return toConnection(all.items, 0, all.items.length);
             }
             // `last` without `before` counts from the end: the total comes first.
@@ -377,7 +395,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
             } catch (error) {
               throw new Error((error as Error).message);
             }
-            const result = (await execute(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } })).collection!;
+            const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } }, resource, info)).collection!;
             return toConnection(result.items, span.offset, result.totalItems ?? result.items.length);
           },
         };

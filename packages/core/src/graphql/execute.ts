@@ -5,7 +5,7 @@
  */
 import mercurius from 'mercurius';
 import { ApiError } from '../errors.js';
-import type { OperationMetadata } from '../metadata/types.js';
+import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
 import type { QueryParameters } from '../query/filter.js';
@@ -39,6 +39,8 @@ export interface Execution {
   readonly query?: QueryParameters;
   readonly body?: unknown;
   readonly page?: PageRequest | null;
+  /** The to-one relations the query selects on a collection's items (see `selected-relations.ts`). */
+  readonly embed?: readonly ToOneFieldMetadata[];
 }
 
 /** Runs an operation for a resolver; throws a GraphQL error when the pipeline refuses. */
@@ -58,6 +60,7 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     method: operation.method,
     caller: context.caller,
     ...(execution.page !== undefined ? { page: execution.page } : {}),
+    ...(execution.embed ? { embed: execution.embed } : {}),
   };
   try {
     return await executeOperation(context.runtime, operation, request);

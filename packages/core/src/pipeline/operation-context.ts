@@ -2,7 +2,7 @@
  * The typed operation context: what the transport hands to the pipeline (an `OperationRequest`), what is built once
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
-import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
@@ -37,6 +37,11 @@ export interface OperationRequest {
   readonly page?: PageRequest | null;
   /** A caller already authenticated by the transport (GraphQL authenticates once per request). */
   readonly caller?: Caller;
+  /**
+   * Collection reads whose items the transport reads relations of itself (GraphQL's selection): the to-one fields it
+   * will ask for, which the read may join to the page (`StateContext.embed`). HTTP takes them from its response plan.
+   */
+  readonly embed?: readonly ToOneFieldMetadata[];
   /** The `If-Match` header (HTTP only): the ETags a PUT, PATCH or DELETE expects the item to still have. */
   readonly ifMatch?: string;
   /** The `If-None-Match` header (HTTP only), for writes; on GET the routes answer it with 304. */

@@ -188,6 +188,27 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     expect(queries.length).toBeLessThanOrEqual(6);
   });
 
+  it('reads the authors a page of books selects with the page itself: one statement per query, fragments followed', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const queries: string[] = [];
+    const knex = app().resourceApi.database.knex;
+    const listen = (q: { sql: string }) => queries.push(q.sql);
+    knex.on('query', listen);
+    const direct = await gql(app(), '{ books(first: 5) { totalCount edges { node { title author { name } } } } }');
+    const viaFragments = await gql(app(), '{ books(first: 5) { totalCount edges { ...E } } } fragment E on BookEdge { node { title ... on Book { author { name } } } }');
+    // sent again: its parsed document (and the relations worked out from it) are reused, and it runs compiled
+    const again = await gql(app(), '{ books(first: 5) { totalCount edges { node { title author { name } } } } }');
+    knex.off('query', listen);
+    expect(direct.body.data.books.edges[0].node).toEqual({ title: 'Dune', author: { name: 'Frank Herbert' } });
+    expect(viaFragments.body).toEqual(direct.body);
+    expect(again.body).toEqual(direct.body);
+    // per query: the page with its count and its authors, joined, and the page's comment ids; no batch of authors
+    expect(queries).toHaveLength(6);
+    expect(queries.filter((sql) => /left join .author. as/i.test(sql))).toHaveLength(3);
+    expect(queries.filter((sql) => /^select .* from .author./i.test(sql))).toEqual([]);
+  });
+
   it('answers a query seen before (compiled by graphql-jit) exactly as the first time, errors included', async () => {
     const { user } = await tokens();
     await seed(user);

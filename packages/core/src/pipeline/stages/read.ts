@@ -22,7 +22,7 @@ export async function read(context: OperationContext): Promise<void> {
       return { resource: parent, field, id: context.parentIds[index]! };
     }),
     db: runtime.database.knex,
-    embed: context.serializes && operation.collection && operation.stages.serialize ? runtime.normalizer.joinable(responsePlan(context)) : undefined,
+    embed: !operation.collection ? undefined : context.serializes && operation.stages.serialize ? runtime.normalizer.joinable(responsePlan(context)) : context.request.embed,
   });
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.
