@@ -92,9 +92,10 @@ export interface StateContext {
   /** The database, for providers and processors that want to run their own queries. */
   readonly db: Knex;
   /**
-   * Collection reads over HTTP: the to-one fields whose items the response embeds and that need nothing but their own
-   * row. A provider may read them with the page (the built-in one joins them) and return them in the page's `related`;
-   * the serializer reads the others, one batch per relation.
+   * Collection reads: the to-one fields whose items the response embeds and that need nothing but their own row
+   * (HTTP), or that the GraphQL query selects on the items. A provider may read them with the page (the built-in one
+   * joins them) and return them in the page's `related`; the serializer, or GraphQL's loaders, read the others, one
+   * batch per relation.
    */
   readonly embed?: readonly ToOneFieldMetadata[];
 }

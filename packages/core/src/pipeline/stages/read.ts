@@ -3,10 +3,21 @@
  * (`context.collection`). Throws 404 when the item does not exist.
  */
 import { ApiError } from '../../errors.js';
-import type { ToManyFieldMetadata } from '../../metadata/types.js';
+import type { ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { CollectionPage, Entity } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
 import { responsePlan } from '../response-plan.js';
+
+/**
+ * The to-one relations a collection read may join to its page: over HTTP those its response embeds (the response
+ * plan), for GraphQL those the query selects (the transport names them). Item reads join nothing.
+ */
+function embedOf(context: OperationContext): readonly ToOneFieldMetadata[] | undefined {
+  const { operation } = context;
+  if (!operation.collection) return undefined;
+  if (context.serializes && operation.stages.serialize) return context.runtime.normalizer.joinable(responsePlan(context));
+  return context.request.embed;
+}
 
 export async function read(context: OperationContext): Promise<void> {
   const { runtime, operation, resource } = context;
@@ -22,7 +33,7 @@ export async function read(context: OperationContext): Promise<void> {
       return { resource: parent, field, id: context.parentIds[index]! };
     }),
     db: runtime.database.knex,
-    embed: !operation.collection ? undefined : context.serializes && operation.stages.serialize ? runtime.normalizer.joinable(responsePlan(context)) : context.request.embed,
+    embed: embedOf(context),
   });
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.
