@@ -24,10 +24,9 @@ export interface RuleScope {
   readonly request: { readonly method: string; readonly path: string };
 }
 
-/** Whether `rule` grants the caller the call. Expressions are compiled once and cached. */
 /**
- * Whether the rule grants the call: a boolean at once for an expression (they are synchronous), a promise for a
- * function rule (it may ask the database).
+ * Whether the rule grants the call: a boolean at once for an expression (compiled once and cached; they are
+ * synchronous), a promise for a function rule (it may ask the database).
  */
 export function grants(rule: AccessRule, caller: Caller, scope: RuleScope): boolean | Promise<boolean> {
   const context: AccessRuleContext = {

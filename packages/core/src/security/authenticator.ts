@@ -10,11 +10,11 @@ import type { ResolvedSecurity } from './config.js';
 import { invalidToken, type TokenService } from './jwt.js';
 import { effectiveRoles } from './roles.js';
 
-export type Authenticator = (authorization: string | undefined) => Promise<Caller>;
+/** The caller of a request: at once for no token (anonymous), a promise when a token is checked and its user read. */
+export type Authenticator = (authorization: string | undefined) => Caller | Promise<Caller>;
 
 export function createAuthenticator(security: ResolvedSecurity, tokens: TokenService, reader: ItemReader): Authenticator {
-  return async (authorization) => {
-    if (authorization === undefined || authorization === '') return ANONYMOUS;
+  const authenticateToken = async (authorization: string): Promise<Caller> => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
     const payload = await tokens.verify(match[1]!);
@@ -23,4 +23,5 @@ export function createAuthenticator(security: ResolvedSecurity, tokens: TokenSer
     if (!user) throw invalidToken('the user no longer exists');
     return { user, roles: effectiveRoles(user[security.roles] as unknown[], security.roleHierarchy) };
   };
+  return (authorization) => (authorization === undefined || authorization === '' ? ANONYMOUS : authenticateToken(authorization));
 }

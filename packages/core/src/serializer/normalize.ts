@@ -27,6 +27,8 @@ type PlannedField = { readonly name: string; readonly rule: AccessRule | undefin
 export interface NormalizationPlan {
   readonly resource: ResourceMetadata;
   readonly fields: readonly PlannedField[];
+  /** Some field embeds its items (then `load` has items to read). */
+  readonly embeds: boolean;
 }
 
 /** Items loaded for embedding: resource name → id → entity. */
@@ -88,15 +90,8 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
         fields.push({ name: field.name, rule: field.security, mode: many ? 'iris' : 'iri', target });
       }
     }
-    return { resource, fields };
+    return { resource, fields, embeds: fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany') };
   }
-
-  const embedding = new WeakMap<NormalizationPlan, boolean>();
-  const embedsAny = (plan: NormalizationPlan): boolean => {
-    let embeds = embedding.get(plan);
-    if (embeds === undefined) embedding.set(plan, (embeds = plan.fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany')));
-    return embeds;
-  };
 
   async function load(plan: NormalizationPlan, entities: readonly Entity[], loaded: LoadedItems): Promise<void> {
     for (const field of plan.fields) {
@@ -171,7 +166,7 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     load(plan, entities, read) {
       const loaded: LoadedItems = new Map();
       if (read) for (const [name, items] of read) loaded.set(name, new Map(items));
-      if (!embedsAny(plan)) return loaded;
+      if (!plan.embeds) return loaded;
       return load(plan, entities, loaded).then(() => loaded);
     },
     joinable(plan) {

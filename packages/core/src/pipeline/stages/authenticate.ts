@@ -11,9 +11,14 @@ export function authenticate(context: OperationContext): Promise<void> | void {
     context.caller = context.request.caller;
     return;
   }
-  // No token: the caller stays anonymous, with nothing to wait for (the authenticator says the same of no token).
-  if (!security || !context.request.authorization) return;
-  return security.authenticate(context.request.authorization).then((caller) => {
+  if (!security) return;
+  // Without a token the authenticator answers at once (anonymous): nothing to wait for.
+  const caller = security.authenticate(context.request.authorization);
+  if (!(caller instanceof Promise)) {
     context.caller = caller;
+    return;
+  }
+  return caller.then((checked) => {
+    context.caller = checked;
   });
 }
