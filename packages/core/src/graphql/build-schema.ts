@@ -97,19 +97,37 @@ function loaderFor(context: GraphQLRequestContext, resource: ResourceMetadata): 
   return loader;
 }
 
+/** Per request, per resource: the items read with a page (joined to it), by id. */
+const joinedItems = new WeakMap<GraphQLRequestContext, Map<string, ReadonlyMap<number, Entity>>>();
+
 /**
  * A collection's page for a resolver: the to-one relations the query selects on its items are joined to the page's
- * read when the state can, and the items joined are handed to the per-request loaders, which then need no read of
- * their own for them.
+ * read when the state can. The items joined are kept for the request, and primed into its loaders, which then need no
+ * read of their own for them.
  */
 async function executeCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo): Promise<OperationContext> {
   const embed = selectedToOneRelations(resource, info);
   const result = await execute(context, embed ? { ...execution, embed } : execution);
-  for (const [name, items] of result.collection!.related ?? []) {
-    const loader = loaderFor(context, context.runtime.registry.resource(name));
-    for (const [id, item] of items) loader.prime(id, item);
+  const related = result.collection!.related;
+  if (related) {
+    let byResource = joinedItems.get(context);
+    if (!byResource) joinedItems.set(context, (byResource = new Map()));
+    for (const [name, items] of related) {
+      const known = byResource.get(name);
+      byResource.set(name, known ? new Map([...known, ...items]) : items);
+      const loader = loaderFor(context, context.runtime.registry.resource(name));
+      for (const [id, item] of items) loader.prime(id, item);
+    }
   }
   return result;
+}
+
+/**
+ * The item a to-one relation names: a joined one at once (a plain value lets graphql-jit go on without waiting: on a
+ * page of 10 books with their authors, 10 promises fewer), else through the request's batch loader.
+ */
+function relatedItem(context: GraphQLRequestContext, resource: ResourceMetadata, id: number): Entity | Promise<Entity | null> {
+  return joinedItems.get(context)?.get(resource.name)?.get(id) ?? loaderFor(context, resource).load(id);
 }
 
 /** Per-request loaders of the ids a to-many relation holds, for the owners whose items came without them. */
@@ -229,7 +247,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         description: field.description,
         resolve: (entity, _args, context) => {
           const id = entity[field.name];
-          return allowed(entity, context) && typeof id === 'number' ? loaderFor(context, target).load(id) : null;
+          return allowed(entity, context) && typeof id === 'number' ? relatedItem(context, target, id) : null;
         },
       };
     }
