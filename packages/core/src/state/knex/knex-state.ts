@@ -62,7 +62,7 @@ export interface KnexState {
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
-  const { rows: run, compiledRows, shaped } = createStatementRunner(database);
+  const { rows: run, compiledRows, shaped, write } = createStatementRunner(database);
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
   const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
   const substringSearch = createSubstringSearch(database, mapperOf, shaped);
@@ -304,19 +304,22 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
-  /** The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again. */
+  /**
+   * The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again.
+   * On SQLite it shares its commit with the other such writes of the same turn (`group-commit.ts`).
+   */
   async function writeOne(data: Entity, context: ProcessContext): Promise<Entity | undefined> {
     const { resource, operation } = context;
     const mapper = mapperOf(resource);
     const table = database.knex(mapper.table);
     if (operation.kind === 'delete') {
-      await run(table.where('id', context.id!).delete().returning('id'));
+      await write(table.where('id', context.id!).delete().returning('id'));
       return undefined;
     }
     const row = mapper.toRow(data);
     let stored: Record<string, unknown> | undefined;
-    if (operation.kind === 'post') [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
-    else if (Object.keys(row).length > 0) [stored] = await run(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
+    if (operation.kind === 'post') [stored] = await write(table.insert(row).returning(mapper.columns as string[]));
+    else if (Object.keys(row).length > 0) [stored] = await write(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
     if (!stored) return (await readItem(resource, context.id!))!;
     const item = mapper.toEntity(stored);
     await loadToMany(mapper, [item], database.knex);

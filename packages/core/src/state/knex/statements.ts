@@ -13,6 +13,7 @@
  */
 import type { Knex } from 'knex';
 import type { Database } from '../database.js';
+import { createGroupCommit } from './group-commit.js';
 
 /** The part of a better-sqlite3 connection used here. */
 export interface SqliteConnection {
@@ -24,6 +25,7 @@ export interface SqliteConnection {
 interface SqliteStatement {
   readonly reader: boolean;
   all(...bindings: unknown[]): unknown[];
+  run(...bindings: unknown[]): unknown;
   raw(toggle: boolean): SqliteStatement;
   columns(): { readonly name: string }[];
 }
@@ -50,6 +52,11 @@ export interface StatementRunner {
    * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
    */
   shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  /**
+   * The rows of a write that is one statement with RETURNING, on the database's knex: on SQLite it is committed with
+   * the other such writes of the same turn (`group-commit.ts`); elsewhere knex runs it.
+   */
+  write<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
 }
 
 /** Enough for every SQL shape a set of resources and filter combinations produces; past it, the cache starts over. */
@@ -96,6 +103,7 @@ export function createStatementRunner(database: Database): StatementRunner {
       rows: (query) => query as unknown as Promise<never[]>,
       compiledRows: (query) => query as unknown as Promise<never[]>,
       shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
+      write: (query) => query as unknown as Promise<never[]>,
     };
   }
   /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
@@ -122,7 +130,11 @@ export function createStatementRunner(database: Database): StatementRunner {
 
   function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[], method = 'select'): T[] {
     if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
-    const { statement: prepared, toRow } = statement(connection, sql);
+    const { statement: prepared, reader, toRow } = statement(connection, sql);
+    if (!reader) {
+      prepared.run(...bindings.map(toSqlite));
+      return [];
+    }
     const rows = prepared.all(...bindings.map(toSqlite));
     if (!toRow) return rows as T[];
     for (let index = 0; index < rows.length; index++) rows[index] = toRow(rows[index] as unknown[]);
@@ -143,9 +155,19 @@ export function createStatementRunner(database: Database): StatementRunner {
     return compiledRows<T>(query, compiled.toNative(), compiled.method);
   }
 
+  const groupCommit = createGroupCommit(() => usable(knex), execute);
+
   return {
     rows,
     compiledRows,
+    async write<T>(query: Knex.QueryBuilder): Promise<T[]> {
+      const connection = usable(knex);
+      if (!connection) return (await query) as T[];
+      const compiled = query.toSQL();
+      const { sql, bindings } = compiled.toNative();
+      if (!statement(connection, sql).reader) return (await query) as T[];
+      return groupCommit(sql, bindings, compiled.method, async () => (await query) as unknown[]) as Promise<T[]>;
+    },
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
       const connection = usable(db);
       if (!connection) return (await build()) as T[];
