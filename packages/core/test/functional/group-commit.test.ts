@@ -13,6 +13,9 @@ const Member = defineResource({
   fields: { email: { type: 'string', constraints: [NotBlank(), Email(), Unique()] } },
 });
 
+const Team = defineResource({ name: 'Team', fields: { name: { type: 'string' }, players: { toMany: 'Player', mappedBy: 'team' } } });
+const Player = defineResource({ name: 'Player', fields: { team: { toOne: 'Team', inversedBy: 'players', onDelete: 'restrict' } } });
+
 describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name', (database) => {
   it('answers each of twelve concurrent POSTs on its own: the duplicate alone fails, and nothing of it is kept', async () => {
     const app = await buildTestApp({ database, resources: [Member] });
@@ -41,6 +44,43 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
       expect(statements.filter((sql) => sql === 'COMMIT')).toHaveLength(1);
       expect(statements.filter((sql) => sql.startsWith('SAVEPOINT'))).toHaveLength(12);
       expect(statements.filter((sql) => sql.startsWith('ROLLBACK TO'))).toHaveLength(1);
+    }
+    await app.close();
+  });
+
+  it('keeps concurrent PATCHes and DELETEs apart: a DELETE the database refuses changes nothing and answers 409', async () => {
+    const app = await buildTestApp({ database, resources: [Team, Player] });
+    for (const name of ['A', 'B', 'C', 'D', 'E']) expect((await call(app, { method: 'POST', url: '/api/teams', payload: { name } })).status).toBe(201);
+    expect((await call(app, { method: 'POST', url: '/api/players', payload: { team: '/api/teams/2' } })).status).toBe(201);
+    const statements: string[] = [];
+    app.resourceApi.database.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
+
+    const patch = (id: number, name: string) => call(app, { method: 'PATCH', url: `/api/teams/${id}`, headers: { 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ name }) });
+    const responses = await Promise.all([
+      call(app, { method: 'DELETE', url: '/api/teams/1' }),
+      call(app, { method: 'DELETE', url: '/api/teams/2' }),
+      patch(3, 'C2'),
+      call(app, { method: 'DELETE', url: '/api/teams/4' }),
+      patch(5, 'E2'),
+    ]);
+
+    expect(responses.map((response) => response.status)).toEqual([204, 409, 200, 204, 200]);
+    expect(responses[1]!.body.title).toBeDefined();
+    expect(responses[2]!.body.name).toBe('C2');
+    const list = await call(app, { method: 'GET', url: '/api/teams' });
+    expect((list.body['hydra:member'] as { name: string; players: string[] }[]).map(({ name, players }) => ({ name, players }))).toEqual([
+      { name: 'B', players: ['/api/players/1'] },
+      { name: 'C2', players: [] },
+      { name: 'E2', players: [] },
+    ]);
+    if (database.name === 'sqlite') {
+      // The writes that reached the state in the same turn shared a commit (the DELETEs, which have no body to wait
+      // for, and the PATCHes may be two groups); the refused DELETE was undone alone, inside its group.
+      const begins = statements.filter((sql) => sql === 'BEGIN IMMEDIATE').length;
+      expect(begins).toBeGreaterThanOrEqual(1);
+      expect(statements.filter((sql) => sql === 'COMMIT')).toHaveLength(begins);
+      expect(statements.filter((sql) => sql.startsWith('ROLLBACK TO'))).toHaveLength(1);
+      expect(statements.filter((sql) => /^(delete|update)/.test(sql))).toHaveLength(5);
     }
     await app.close();
   });

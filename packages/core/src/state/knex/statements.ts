@@ -53,8 +53,9 @@ export interface StatementRunner {
    */
   shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db?: Knex): Promise<T[]>;
   /**
-   * The rows of a write that is one statement with RETURNING, on the database's knex: on SQLite it is committed with
-   * the other such writes of the same turn (`group-commit.ts`); elsewhere knex runs it.
+   * A write that is one statement, on the database's knex: its rows with RETURNING (none without: knex leaves
+   * RETURNING out of a DELETE on SQLite). On SQLite it is committed with the other such writes of the same turn
+   * (`group-commit.ts`); elsewhere knex runs it.
    */
   write<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
 }
@@ -165,7 +166,6 @@ export function createStatementRunner(database: Database): StatementRunner {
       if (!connection) return (await query) as T[];
       const compiled = query.toSQL();
       const { sql, bindings } = compiled.toNative();
-      if (!statement(connection, sql).reader) return (await query) as T[];
       return groupCommit(sql, bindings, compiled.method, async () => (await query) as unknown[]) as Promise<T[]>;
     },
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
