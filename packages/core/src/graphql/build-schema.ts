@@ -102,8 +102,8 @@ const joinedItems = new WeakMap<GraphQLRequestContext, Map<string, ReadonlyMap<n
 
 /**
  * A collection's page for a resolver: the to-one relations the query selects on its items are joined to the page's
- * read when the state can. The items joined are kept for the request, and primed into its loaders, which then need no
- * read of their own for them.
+ * read when the state can. The items joined are kept for the request (`relatedItem`), so its loaders read only the
+ * others.
  */
 async function executeCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo): Promise<OperationContext> {
   const embed = selectedToOneRelations(resource, info);
@@ -115,8 +115,6 @@ async function executeCollection(context: GraphQLRequestContext, execution: Exec
     for (const [name, items] of related) {
       const known = byResource.get(name);
       byResource.set(name, known ? new Map([...known, ...items]) : items);
-      const loader = loaderFor(context, context.runtime.registry.resource(name));
-      for (const [id, item] of items) loader.prime(id, item);
     }
   }
   return result;

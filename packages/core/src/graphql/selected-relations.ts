@@ -1,8 +1,8 @@
 /**
  * The to-one relations a collection query selects on its items (under `edges { node { … } }` or `collection { … }`,
- * through fragments too): the page's read may join them (`StateContext.embed`), and the per-request loaders are primed
- * with the joined items, so a page of books with their authors is one statement, as over REST. What the caller may see
- * is still decided field by field by the resolvers; the join only saves the loader its batch read.
+ * through fragments too): the page's read may join them (`StateContext.embed`), and the resolvers take the joined
+ * items instead of loading them, so a page of books with their authors is one statement, as over REST. What the caller
+ * may see is still decided field by field by the resolvers; the join only saves the loaders their batch read.
  */
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';

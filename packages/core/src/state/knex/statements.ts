@@ -162,8 +162,7 @@ export function createStatementRunner(database: Database): StatementRunner {
     rows,
     compiledRows,
     async write<T>(query: Knex.QueryBuilder): Promise<T[]> {
-      const connection = usable(knex);
-      if (!connection) return (await query) as T[];
+      if (!usable(knex)) return (await query) as T[];
       const compiled = query.toSQL();
       const { sql, bindings } = compiled.toNative();
       return groupCommit(sql, bindings, compiled.method, async () => (await query) as unknown[]) as Promise<T[]>;
