@@ -1,0 +1,74 @@
+/**
+ * How the plugin sets up a SQLite file it opens (`state/database.ts`): a new file gets 16 KiB pages and WAL; a file
+ * that already has pages keeps its page size, and its rows. SQLite only: page size and journal mode are properties
+ * of SQLite's file format (PostgreSQL's page size is fixed when the server is built).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineResource, resourceApi } from '@resource-api/core';
+import { call } from '../helpers.js';
+
+const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } } });
+
+/** The file's page size and journal mode, read by a connection of its own. */
+function fileSettings(filename: string): { pageSize: number; journalMode: string } {
+  const db = new Database(filename, { readonly: true });
+  try {
+    return { pageSize: db.pragma('page_size', { simple: true }) as number, journalMode: db.pragma('journal_mode', { simple: true }) as string };
+  } finally {
+    db.close();
+  }
+}
+
+async function appOn(filename: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  await app.register(resourceApi, { resources: [Note], database: `sqlite:${filename}` });
+  await app.ready();
+  return app;
+}
+
+describe('a SQLite file opened by the plugin', () => {
+  const folders: string[] = [];
+  const newFile = (): string => {
+    const folder = mkdtempSync(join(tmpdir(), 'sqlite-file-'));
+    folders.push(folder);
+    return join(folder, 'data.db');
+  };
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('is created with 16 KiB pages, in WAL mode, and serves what it stores', async () => {
+    const filename = newFile();
+    const app = await appOn(filename);
+    const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'first' } });
+    expect(created.status).toBe(201);
+    await app.close();
+
+    expect(fileSettings(filename)).toEqual({ pageSize: 16_384, journalMode: 'wal' });
+    const reopened = await appOn(filename);
+    expect((await call(reopened, { method: 'GET', url: created.body['@id'] as string })).body.text).toBe('first');
+    await reopened.close();
+  });
+
+  it('keeps the page size of a file that has pages already, and its rows', async () => {
+    const filename = newFile();
+    const existing = new Database(filename);
+    existing.pragma('page_size = 4096');
+    existing.exec("create table note (id integer primary key autoincrement, text varchar(255)); insert into note (text) values ('kept')");
+    existing.close();
+
+    const app = await appOn(filename);
+    const list = await call(app, { method: 'GET', url: '/api/notes' });
+    expect(list.body['hydra:totalItems']).toBe(1);
+    expect((list.body['hydra:member'] as { text: string }[])[0]!.text).toBe('kept');
+    expect((await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'added' } })).status).toBe(201);
+    await app.close();
+
+    expect(fileSettings(filename)).toEqual({ pageSize: 4096, journalMode: 'wal' });
+  });
+});
