@@ -6,21 +6,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
+import knexFactory, { type Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineResource, resourceApi } from '@resource-api/core';
 import { call } from '../helpers.js';
 
 const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } } });
 
-/** The file's page size and journal mode, read by a connection of its own. */
-function fileSettings(filename: string): { pageSize: number; journalMode: string } {
-  const db = new Database(filename, { readonly: true });
+/** A connection of its own to the file, through knex's better-sqlite3 client (no pragma of the plugin's). */
+const openFile = (filename: string): Knex => knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
+
+/** The file's page size and journal mode. */
+async function fileSettings(filename: string): Promise<{ pageSize: number; journalMode: string }> {
+  const db = openFile(filename);
   try {
-    return { pageSize: db.pragma('page_size', { simple: true }) as number, journalMode: db.pragma('journal_mode', { simple: true }) as string };
+    const [{ page_size: pageSize }] = (await db.raw('pragma page_size')) as [{ page_size: number }];
+    const [{ journal_mode: journalMode }] = (await db.raw('pragma journal_mode')) as [{ journal_mode: string }];
+    return { pageSize, journalMode };
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
 
@@ -49,7 +54,7 @@ describe('a SQLite file opened by the plugin', () => {
     expect(created.status).toBe(201);
     await app.close();
 
-    expect(fileSettings(filename)).toEqual({ pageSize: 16_384, journalMode: 'wal' });
+    expect(await fileSettings(filename)).toEqual({ pageSize: 16_384, journalMode: 'wal' });
     const reopened = await appOn(filename);
     expect((await call(reopened, { method: 'GET', url: created.body['@id'] as string })).body.text).toBe('first');
     await reopened.close();
@@ -57,10 +62,11 @@ describe('a SQLite file opened by the plugin', () => {
 
   it('keeps the page size of a file that has pages already, and its rows', async () => {
     const filename = newFile();
-    const existing = new Database(filename);
-    existing.pragma('page_size = 4096');
-    existing.exec("create table note (id integer primary key autoincrement, text varchar(255)); insert into note (text) values ('kept')");
-    existing.close();
+    const existing = openFile(filename);
+    await existing.raw('pragma page_size = 4096');
+    await existing.raw('create table note (id integer primary key autoincrement, text varchar(255))');
+    await existing.raw("insert into note (text) values ('kept')");
+    await existing.destroy();
 
     const app = await appOn(filename);
     const list = await call(app, { method: 'GET', url: '/api/notes' });
@@ -69,6 +75,6 @@ describe('a SQLite file opened by the plugin', () => {
     expect((await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'added' } })).status).toBe(201);
     await app.close();
 
-    expect(fileSettings(filename)).toEqual({ pageSize: 4096, journalMode: 'wal' });
+    expect(await fileSettings(filename)).toEqual({ pageSize: 4096, journalMode: 'wal' });
   });
 });
