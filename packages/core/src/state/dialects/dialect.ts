@@ -33,8 +33,11 @@ export interface Dialect {
    * `value` is what the index is searched for, as `substringCount` takes it.
    */
   substringCondition?(idColumn: string, index: string, pattern: MatchPattern): SubstringCondition | undefined;
-  /** The number of rows a trigram index finds for a `value` of `substringCondition`, read from the index alone. */
-  substringCount?(index: string, value: string): { sql: string; bindings: readonly string[] };
+  /**
+   * The number of rows a trigram index finds for a `value` of `substringCondition`, read from the index alone, as `n`;
+   * and in the same statement the table's largest id, as `size` (what the page's plan weighs the count against).
+   */
+  substringCount?(index: string, value: string, table: string, idColumn: string): { sql: string; bindings: readonly string[] };
 }
 
 export interface SubstringCondition {

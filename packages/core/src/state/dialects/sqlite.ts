@@ -51,7 +51,11 @@ export const sqliteDialect: Dialect = {
     const phrase = `"${asciiLower(value).replace(/"/g, '""')}"`;
     return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)', bindings: [idColumn, index, index, phrase], exact: anchor === 'contains' && !caseSensitive, value: phrase };
   },
-  substringCount: (index, value) => ({ sql: 'select count(*) as n from ?? where ?? match ?', bindings: [index, index, value] }),
+  // One statement rather than two: each costs about 25 µs under load on top of its work.
+  substringCount: (index, value, table, idColumn) => ({
+    sql: 'select (select count(*) from ?? where ?? match ?) as n, (select max(??) from ??) as size',
+    bindings: [index, index, value, idColumn, table],
+  }),
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

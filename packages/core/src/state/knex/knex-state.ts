@@ -234,9 +234,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
     const fromIndex = substringSearch.countFromIndex(context.resource, count.compiled!.sql, count.uses);
-    const total = Number((fromIndex ? await run<{ n: unknown }>(fromIndex) : await countAlone())[0]?.n ?? 0);
+    const [counted] = fromIndex ? await run<{ n: unknown; size: unknown }>(fromIndex) : await countAlone();
+    const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
-    return { rows: await run(queries.rows(await substringSearch.plan(context.resource, page!, total))), total };
+    const size = counted && 'size' in counted ? Number(counted.size ?? 0) : undefined;
+    return { rows: await run(queries.rows(await substringSearch.plan(context.resource, page!, total, size))), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
