@@ -115,12 +115,6 @@ export function renderReport(report: Report): string {
   target('W4 ≥ 1.3 × baseline', ratio('W4', 'bookshop-embed', { workload: 'W4', target: 'baseline' }), 1.3, true);
   target('W5 ≥ 1.0 × baseline with WAL', ratio('W5', 'bookshop', { workload: 'W5', target: 'baseline-wal' }), 1.0, true);
   target('W6 ≥ 1.0 × baseline\'s W4', ratio('W6', 'bookshop', { workload: 'W4', target: 'baseline' }), 1.0, true);
-  if (report.workloads.some((w) => w.id === 'W1-deep') && report.workloads.some((w) => w.id === 'W1')) {
-    // The example app pages by offset (its Book declares no cursor pagination): how much a deep page costs today.
-    const deep = summarize(report, 'W1-deep', 'bookshop', { workload: 'W1-deep', target: 'baseline' }).p50;
-    const first = summarize(report, 'W1', 'bookshop', { workload: 'W1', target: 'baseline' }).p50;
-    target('deep page ≤ 1.5 × the time of an early page (p50, offset pagination)', deep / first, 1.5, false);
-  }
   if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
     const deep = summarize(report, 'W8-deep', 'bookshop-cursor', { workload: 'W8-deep', target: 'bookshop-cursor' }).p50;
     const first = summarize(report, 'W8', 'bookshop-cursor', { workload: 'W8', target: 'bookshop-cursor' }).p50;
@@ -132,6 +126,13 @@ export function renderReport(report: Report): string {
   if (app) {
     target('example app idle RSS ≤ 100 MiB', app.idleRssMiB, 100, false, ' MiB');
     target('example app start-up ≤ 1.5 s', app.startupMs, 1500, false, ' ms');
+  }
+  if (report.workloads.some((w) => w.id === 'W1-deep') && report.workloads.some((w) => w.id === 'W1')) {
+    // The issue's target is for cursor pagination (above); the example app pages by offset, so this is its cost for
+    // comparison, not a target: an offset makes the database walk every row before the page.
+    const deep = summarize(report, 'W1-deep', 'bookshop', { workload: 'W1-deep', target: 'baseline' }).p50;
+    const first = summarize(report, 'W1', 'bookshop', { workload: 'W1', target: 'baseline' }).p50;
+    if (Number.isFinite(deep / first)) lines.push('', `Offset pagination, for comparison (no target): a deep page (W1-deep) takes ${fixed(deep / first, 1)} × the time of page 3 (W1), p50.`);
   }
   return `${lines.join('\n')}\n`;
 }
