@@ -234,10 +234,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
     const fromIndex = substringSearch.countFromIndex(context.resource, count.compiled!.sql, count.uses);
-    const [counted] = fromIndex ? await run<{ n: unknown; size: unknown }>(fromIndex) : await countAlone();
+    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = fromIndex ? await run<{ n: unknown; size: unknown }>(fromIndex) : await countAlone();
     const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
-    const size = counted && 'size' in counted ? Number(counted.size ?? 0) : undefined;
+    // The index's count read the table's size in the same statement; a count through the table did not.
+    const size = fromIndex ? Number(counted?.size ?? 0) : undefined;
     return { rows: await run(queries.rows(await substringSearch.plan(context.resource, page!, total, size))), total };
   }
 
