@@ -34,6 +34,13 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
   /** Per index: the SQL of a count whose one condition is a search on that index, around and in its WHERE. */
   const soleSearchCounts = new Map<string, { before: string; condition: string; after: string }>();
 
+  /** The table's size as the plan weighs it: its largest id (an SQL shape of its own, built once). */
+  async function largestId(resource: ResourceMetadata): Promise<number> {
+    const table = mapperOf(resource).table;
+    const [largest] = await shaped<{ n: unknown }>(`size ${table}`, [], () => database.knex(table).max({ n: 'id' }));
+    return Number(largest?.n ?? 0);
+  }
+
   return {
     countFromIndex(resource, countSql, uses) {
       const [use] = uses;
@@ -54,12 +61,7 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
       return database.knex.raw(sql, bindings as string[]);
     },
     async plan(resource, page, total, size) {
-      let rows = size;
-      if (rows === undefined) {
-        const table = mapperOf(resource).table;
-        const [largest] = await shaped<{ n: unknown }>(`size ${table}`, [], () => database.knex(table).max({ n: 'id' }));
-        rows = Number(largest?.n ?? 0);
-      }
+      const rows = size ?? (await largestId(resource));
       return (page.offset + page.itemsPerPage) * rows < 2 * total * total ? 'scan' : 'index';
     },
   };
