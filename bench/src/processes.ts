@@ -1,9 +1,9 @@
 /**
  * The servers under test, each a child process of its own on 127.0.0.1: started one at a time (so start-up times do
- * not compete for the CPU), timed from spawn to the first `200`, measured with `/proc/<pid>/status` (VmRSS), stopped
- * with SIGTERM (SIGKILL after 5 s).
+ * not compete for the CPU), timed from spawn to the first `200`, measured with `/proc/<pid>/status` (VmRSS) and
+ * `/proc/<pid>/stat` (CPU time), stopped with SIGTERM (SIGKILL after 5 s).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,27 @@ export function rssMiB(pid: number): number {
     return match ? Number(match[1]) / 1024 : 0;
   } catch {
     return 0;
+  }
+}
+
+/** Clock ticks per second of the CPU times in `/proc` (USER_HZ, 100 on Linux), read once. */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** The CPU time a process has used so far, user and system, all its threads, in seconds (NaN when it is gone). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command's name (field 2) may hold spaces and parentheses: the fields are counted from past its last `)`.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
   }
 }
 
@@ -128,13 +149,18 @@ export async function startServer(options: {
   };
 }
 
-/** Samples the RSS of a server every 200 ms while `work` runs, and keeps its peak. */
-export async function whileSampling<T>(server: ServerProcess, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` while sampling the RSS of a server every 200 ms (keeping its peak), and returns what `work` returned
+ * with the CPU time the server used meanwhile.
+ */
+export async function whileSampling<T>(server: ServerProcess, work: () => Promise<T>): Promise<{ value: T; cpuSeconds: number }> {
   const timer = setInterval(() => {
     server.peakRssMiB = Math.max(server.peakRssMiB, rssMiB(server.pid));
   }, 200);
+  const before = cpuSeconds(server.pid);
   try {
-    return await work();
+    const value = await work();
+    return { value, cpuSeconds: cpuSeconds(server.pid) - before };
   } finally {
     clearInterval(timer);
     server.peakRssMiB = Math.max(server.peakRssMiB, rssMiB(server.pid));

@@ -10,6 +10,8 @@ export interface Measurement extends WrkResult {
   readonly round: number;
   readonly workload: string;
   readonly target: TargetName;
+  /** The server's CPU time (user and system, all its threads) per completed request, in microseconds. */
+  readonly cpuUsPerRequest: number;
 }
 
 export interface Report {
@@ -55,11 +57,13 @@ export function summarize(report: Report, workload: string, target: TargetName, 
     // A measurement in which no request completed has no latency (wrk reports 0).
     p50: median(own.filter((m) => m.requests > 0).map((m) => m.p50Ms)),
     p99: median(own.filter((m) => m.requests > 0).map((m) => m.p99Ms)),
+    cpu: median(own.filter((m) => m.requests > 0).map((m) => m.cpuUsPerRequest)),
     errors: own.reduce((sum, m) => sum + m.errors, 0),
     requests: own.reduce((sum, m) => sum + m.requests, 0),
     rpsRatio: ratios(rpsOf),
     p50Ratio: ratios((m) => m.p50Ms),
     p99Ratio: ratios((m) => m.p99Ms),
+    cpuRatio: ratios((m) => m.cpuUsPerRequest),
   };
 }
 
@@ -70,8 +74,8 @@ export function renderReport(report: Report): string {
       `${report.cpus} CPUs (${report.cpuModel.trim()}), Node ${report.node}, ${report.wrk}, ${report.seconds} s per measurement after ${report.warmup} s of warm-up, ` +
       `${report.rounds} rounds in alternating order; medians over the rounds, ratios taken within each round.`,
     '',
-    '| workload | target | req/s | × ref | p50 ms | × ref | p99 ms | × ref | errors | requests | body bytes |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| workload | target | req/s | × ref | p50 ms | × ref | p99 ms | × ref | CPU µs/req | × ref | errors | requests | body bytes |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   );
   for (const workload of report.workloads) {
     for (const target of workload.targets) {
@@ -79,14 +83,15 @@ export function renderReport(report: Report): string {
       const isRef = workload.reference.workload === workload.id && workload.reference.target === target;
       const ratio = (value: number) => (isRef ? '1' : fixed(value, 2));
       lines.push(
-        `| ${workload.id} | ${target}${isRef ? ' (ref)' : ''} | ${fixed(s.rps, 0)} | ${ratio(s.rpsRatio)} | ${fixed(s.p50, 2)} | ${ratio(s.p50Ratio)} | ${fixed(s.p99, 2)} | ${ratio(s.p99Ratio)} | ${s.errors} | ${s.requests} | ${report.bodyBytes[`${workload.id} ${target}`] ?? '—'} |`,
+        `| ${workload.id} | ${target}${isRef ? ' (ref)' : ''} | ${fixed(s.rps, 0)} | ${ratio(s.rpsRatio)} | ${fixed(s.p50, 2)} | ${ratio(s.p50Ratio)} | ${fixed(s.p99, 2)} | ${ratio(s.p99Ratio)} | ${fixed(s.cpu, 0)} | ${ratio(s.cpuRatio)} | ${s.errors} | ${s.requests} | ${report.bodyBytes[`${workload.id} ${target}`] ?? '—'} |`,
       );
     }
   }
   lines.push(
     '',
     'The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline\'s W4. `requests`: completed in the measured',
-    'seconds of all rounds (a figure made of few requests is a rough one).',
+    'seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`: the server process\'s CPU time (user and system, all',
+    'its threads) during the measurement, per completed request; PostgreSQL\'s own processes are not counted.',
     '',
   );
   for (const workload of report.workloads) lines.push(`- **${workload.id}**: ${workload.title}`);

@@ -313,11 +313,12 @@ async function main(): Promise<void> {
         // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
         await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
         if (workload.writes) await undoWrites(target);
-        const result = await whileSampling(server, () => runWrk({ port: server.port, request, seconds: duration, connections, threads }));
+        const { value: result, cpuSeconds } = await whileSampling(server, () => runWrk({ port: server.port, request, seconds: duration, connections, threads }));
         await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
         if (workload.writes) await undoWrites(target);
-        measurements.push({ round, workload: workload.id, target, ...result });
-        log(`  ${workload.id} ${target.padEnd(14)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  errors ${result.errors}`);
+        const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
+        measurements.push({ round, workload: workload.id, target, ...result, cpuUsPerRequest });
+        log(`  ${workload.id} ${target.padEnd(14)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}`);
       }
     }
   }
