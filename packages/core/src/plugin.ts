@@ -10,6 +10,7 @@ import type { ResourceInput } from './metadata/passes/collect-declarations.js';
 import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
 import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
+import { warmUpAfterListen } from './pipeline/warm-up.js';
 import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
 import { createTokenService, type TokenService } from './security/jwt.js';
@@ -150,6 +151,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
     security,
   };
+
+  warmUpAfterListen(app, runtime.denormalizer.pendingValidators);
 
   app.decorate('resourceApi', {
     metadata: registry,
