@@ -9,6 +9,9 @@ export type JsonSchema = Record<string, unknown>;
 /** How a body is applied: a new item (POST, nested create), a full replacement (PUT), a merge patch (PATCH, nested update). */
 export type WriteMode = 'create' | 'replace' | 'update';
 
+/** The write mode of each operation that reads a body: POST creates, PUT replaces, PATCH updates. */
+export const WRITE_MODES = { post: 'create', put: 'replace', patch: 'update' } as const satisfies Record<string, WriteMode>;
+
 /** Write groups in force, or null when none are declared (every writable field is accepted). */
 export type WriteGroups = ReadonlySet<string> | null;
 

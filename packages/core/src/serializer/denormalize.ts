@@ -10,7 +10,7 @@ import addFormatsModule from 'ajv-formats';
 import { ApiError } from '../errors.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
-import { acceptsNested, buildInputSchema, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
+import { acceptsNested, buildInputSchema, WRITE_MODES, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type ConstraintViolation, VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
@@ -117,8 +117,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     resource.operations.flatMap((operation) => {
       const groups = operation.denormalizationGroups;
       if (!operation.stages.deserialize || typeof groups === 'function') return [];
-      const mode: WriteMode = operation.kind === 'post' ? 'create' : operation.kind === 'put' ? 'replace' : 'update';
-      return [{ resource, mode, groups: groups === null ? null : new Set(groups) }];
+      return [{ resource, mode: WRITE_MODES[operation.kind as keyof typeof WRITE_MODES], groups: groups === null ? null : new Set(groups) }];
     }),
   );
 

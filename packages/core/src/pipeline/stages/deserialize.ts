@@ -6,13 +6,12 @@
 import { completeWrite } from '../../security/user-writes.js';
 import { activeGroups } from '../groups.js';
 import type { OperationContext } from '../operation-context.js';
-
-const MODES = { post: 'create', put: 'replace', patch: 'update' } as const;
+import { WRITE_MODES } from '../../schema/input-schema.js';
 
 export async function deserialize(context: OperationContext): Promise<void> {
   const { data, violations } = await context.runtime.denormalizer.denormalize({
     resource: context.resource,
-    mode: MODES[context.operation.kind as keyof typeof MODES],
+    mode: WRITE_MODES[context.operation.kind as keyof typeof WRITE_MODES],
     body: context.request.body,
     previous: context.previous,
     groups: activeGroups(context.operation.denormalizationGroups, context),
