@@ -7,7 +7,8 @@ import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
-import type { SqliteConnection } from './knex/statements.js';
+import type { PostgresPool } from './knex/postgres-path.js';
+import type { SqliteConnection } from './knex/sqlite-path.js';
 import { postgresDialect, postgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 
@@ -21,6 +22,11 @@ export interface Database {
    * runner's prepared statements. Absent on PostgreSQL and for knex instances handed in.
    */
   readonly sqliteConnection?: () => SqliteConnection | null;
+  /**
+   * PostgreSQL opened here: the connections of knex's pool, for the statement runner's reads. Absent on SQLite and
+   * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner).
+   */
+  readonly postgresPool?: PostgresPool;
 }
 
 /** What `openDatabase` opens: the plugin's `database`, `databaseSchema` and `databasePoolMax`, and where knex logs. */
@@ -105,7 +111,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...knexLog(options.log),
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-    return { knex, dialect: postgresDialect, close: () => knex.destroy() };
+    const pool: PostgresPool = { acquire: () => knex.client.acquireConnection(), release: (connection) => knex.client.releaseConnection(connection) };
+    return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: pool };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('sqlite:')) {
     throw new DeclarationError(`Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".`);

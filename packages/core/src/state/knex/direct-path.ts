@@ -1,0 +1,29 @@
+/**
+ * What the statement runner (`statements.ts`) needs of a direct path, the way a database opened here runs compiled SQL
+ * without knex's runner: `sqlite-path.ts`, `postgres-path.ts`.
+ */
+import type { Knex } from 'knex';
+
+/** Where compiled SQL runs instead of through knex's runner. */
+export interface DirectPath {
+  /** Whether a query of `db` may run here now; when not, knex runs it. */
+  usable(db: Knex): boolean;
+  /** Whether this compiled statement returns rows here (reads, and on SQLite writes with RETURNING); others go through knex. */
+  returnsRows(sql: string, method: string | undefined): boolean;
+  /**
+   * Runs a statement that returns rows. `fixedShape`: its SQL is one of the bounded set `shaped` keeps, so it may stay
+   * prepared on the server.
+   */
+  run<T>(sql: string, bindings: readonly unknown[], method: string | undefined, fixedShape: boolean): T[] | Promise<T[]>;
+  /** `StatementRunner.write`, when the path has its own way of writing; knex runs writes otherwise. */
+  write?<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+}
+
+/** Enough for every SQL shape a set of resources and filter combinations produces; past it, the cache starts over. */
+export const MAX_STATEMENTS = 1000;
+
+/** Tells knex's `query` listeners of a statement run outside knex's runner, as knex itself would. */
+export function emitQuery(knex: Knex, sql: string, bindings: readonly unknown[], method: string | undefined): void {
+  if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
+}
+

@@ -1,0 +1,113 @@
+/**
+ * The statement runner's SQLite path (`statements.ts`): the built SQL runs straight on the single better-sqlite3
+ * connection, through a cache of prepared statements; single-statement writes are committed in groups
+ * (`group-commit.ts`).
+ *
+ * Isolation stays as it was: while a knex transaction holds the connection (between its awaits), reads go through knex
+ * and so wait for the transaction to end, exactly as before; they never see another request's uncommitted writes.
+ */
+import type { Knex } from 'knex';
+import { createGroupCommit } from './group-commit.js';
+import { type DirectPath, emitQuery, MAX_STATEMENTS } from './direct-path.js';
+
+/** The part of a better-sqlite3 connection used here. */
+export interface SqliteConnection {
+  readonly open: boolean;
+  readonly inTransaction: boolean;
+  prepare(sql: string): SqliteStatement;
+}
+
+interface SqliteStatement {
+  readonly reader: boolean;
+  all(...bindings: unknown[]): unknown[];
+  run(...bindings: unknown[]): unknown;
+  raw(toggle: boolean): SqliteStatement;
+  columns(): { readonly name: string }[];
+}
+
+/** A prepared statement, and for a read, how its rows (arrays, in raw mode) become objects. */
+interface Prepared {
+  readonly statement: SqliteStatement;
+  readonly reader: boolean;
+  readonly toRow: ((values: readonly unknown[]) => Record<string, unknown>) | undefined;
+}
+
+/**
+ * Row objects for a read: better-sqlite3 builds each row with one V8 API call per column, the slow, generic way (a
+ * lookup and a shape change per property), which measured as a quarter of a 10-row page's statement. In raw mode it
+ * returns arrays instead, and each becomes a copy of a template object that already has every column (one shape for
+ * all the statement's rows, so the copy is a fast clone and the stores change no shape), filled in column order. Same
+ * keys, same values, same key order; a later duplicate name wins, as before. A column named `__proto__` would set the
+ * prototype instead, so such a statement keeps better-sqlite3's own objects.
+ */
+function rowFactory(statement: SqliteStatement): Prepared['toRow'] {
+  const names = statement.columns().map((column) => column.name);
+  if (names.includes('__proto__')) return undefined;
+  const template: Record<string, unknown> = {};
+  for (const name of names) template[name] = null;
+  return (values) => {
+    const row = { ...template };
+    for (let index = 0; index < names.length; index++) row[names[index]!] = values[index];
+    return row;
+  };
+}
+
+function prepare(connection: SqliteConnection, sql: string): Prepared {
+  const statement = connection.prepare(sql);
+  const toRow = statement.reader ? rowFactory(statement) : undefined;
+  if (toRow) statement.raw(true);
+  return { statement, reader: statement.reader, toRow };
+}
+
+/** What knex's better-sqlite3 client does to bindings, so both paths bind the same values. */
+const toSqlite = (value: unknown): unknown => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
+
+export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | null): DirectPath {
+  const cache = new WeakMap<SqliteConnection, Map<string, Prepared>>();
+
+  function statement(connection: SqliteConnection, sql: string): Prepared {
+    let statements = cache.get(connection);
+    if (!statements) cache.set(connection, (statements = new Map()));
+    let prepared = statements.get(sql);
+    if (!prepared) {
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      prepared = prepare(connection, sql);
+      statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  /** The connection, when it is open and no knex transaction holds it. */
+  const free = (): SqliteConnection | null => {
+    const connection = connectionOf();
+    return connection && connection.open && !connection.inTransaction ? connection : null;
+  };
+
+  function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[], method = 'select'): T[] {
+    emitQuery(knex, sql, bindings, method);
+    const { statement: prepared, reader, toRow } = statement(connection, sql);
+    if (!reader) {
+      prepared.run(...bindings.map(toSqlite));
+      return [];
+    }
+    const rows = prepared.all(...bindings.map(toSqlite));
+    if (!toRow) return rows as T[];
+    for (let index = 0; index < rows.length; index++) rows[index] = toRow(rows[index] as unknown[]);
+    return rows as T[];
+  }
+
+  const groupCommit = createGroupCommit(free, execute);
+
+  return {
+    // Every caller checks `usable` and then runs in the same synchronous step: the connection is still free then.
+    usable: (db) => db === knex && free() !== null,
+    returnsRows: (sql) => statement(free()!, sql).reader,
+    run: (sql, bindings, method) => execute(free()!, sql, bindings, method),
+    async write<T>(query: Knex.QueryBuilder): Promise<T[]> {
+      if (!free()) return (await query) as T[];
+      const compiled = query.toSQL();
+      const { sql, bindings } = compiled.toNative();
+      return groupCommit(sql, bindings, compiled.method, async () => (await query) as unknown[]) as Promise<T[]>;
+    },
+  };
+}
