@@ -61,18 +61,21 @@ export function createStatementRunner(database: Database): StatementRunner {
     : database.postgresPool
       ? postgresPath(knex, database.postgresPool)
       : undefined;
-  if (!path) return knexOnly;
+  return path ? directRunner(knex, path) : knexOnly;
+}
 
+/** The runner over a direct path: what the path cannot run (or not now) goes through knex. */
+function directRunner(knex: Knex, path: DirectPath): StatementRunner {
   /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
   const shapes = new Map<string, string | null>();
 
   async function compiledRows<T>(query: Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select'): Promise<T[]> {
-    if (!path!.usable(knex) || !path!.returnsRows(compiled.sql, method)) return (await query) as T[];
-    return path!.run<T>(compiled.sql, compiled.bindings, method, false);
+    if (!path.usable(knex) || !path.returnsRows(compiled.sql, method)) return (await query) as T[];
+    return path.run<T>(compiled.sql, compiled.bindings, method, false);
   }
 
   async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
-    if (!path!.usable(db)) return (await query) as T[];
+    if (!path.usable(db)) return (await query) as T[];
     const compiled = query.toSQL();
     return compiledRows<T>(query, compiled.toNative(), compiled.method);
   }
