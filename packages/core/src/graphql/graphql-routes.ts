@@ -12,6 +12,7 @@ import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import type { GraphQLRequestContext } from './execute.js';
+import { compileSchemasOnFirstUse } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
 import { maxComplexityRule } from './limits.js';
 
@@ -39,6 +40,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
+  compileSchemasOnFirstUse(app);
 
   await app.register(mercurius, {
     schema: buildGraphQLSchema(runtime.registry),
