@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { buildMetadata } from './metadata/build-metadata.js';
 import type { ResourceInput } from './metadata/passes/collect-declarations.js';
 import type { MetadataRegistry, OperationMetadata } from './metadata/types.js';
+import { createFirstUseSchemas } from './graphql/first-use-schemas.js';
 import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
 import { createAuthenticator } from './security/authenticator.js';
@@ -152,7 +153,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     security,
   };
 
-  warmUpAfterListen(app, runtime.denormalizer.pendingValidators);
+  const graphqlSchemas = createFirstUseSchemas();
+  warmUpAfterListen(app, () => [...runtime.denormalizer.pendingValidators(), ...graphqlSchemas.pending()]);
 
   app.decorate('resourceApi', {
     metadata: registry,
@@ -170,7 +172,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     graphql: options.graphql === false ? undefined : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit });
+  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit, schemas: graphqlSchemas });
   await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit, tokens, documentation: options.documentation });
 }
 

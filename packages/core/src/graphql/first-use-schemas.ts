@@ -2,12 +2,14 @@
  * mercurius declares JSON schemas on its routes (the GraphQL request's querystring and body, and the response), and
  * Fastify compiles a route's schemas when the route is registered, that is before the server listens. The first
  * of them is the first ajv compilation of the process, paid while ajv's own code is still cold: in all about 70 ms
- * of the example app's start on a slow host, for a route many deployments rarely call.
+ * of the example app's start on a slow host.
  *
- * In the GraphQL routes' context the schemas are compiled on each route's first request instead, by the compilers
- * Fastify uses by default (@fastify/ajv-compiler with its default ajv settings, @fastify/fast-json-stringify-compiler):
- * the same validation, coercion and serialization, compiled later. The validator keeps ajv's convention that Fastify
- * reads (it returns `false` and holds the `errors`), so the answers to an invalid GraphQL request are unchanged.
+ * In the GraphQL routes' context the schemas are compiled later instead, by the compilers Fastify uses by default
+ * (@fastify/ajv-compiler with its default ajv settings, @fastify/fast-json-stringify-compiler): the same validation,
+ * coercion and serialization. Each one is compiled by the warm-up right after the server listens
+ * (`production/warm-up.ts`), or by the route's first request if that comes sooner. The validator keeps ajv's
+ * convention that Fastify reads (it returns `false` and holds the `errors`), so the answers to an invalid GraphQL
+ * request are unchanged.
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
@@ -16,24 +18,56 @@ import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySche
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 type Serialize = (data: unknown) => string;
 
-export function compileSchemasOnFirstUse(app: FastifyInstance): void {
-  // Fastify's defaults when the server is given no `ajv` option: no custom ajv options, no ajv plugins.
-  const buildValidator = AjvCompiler()({}, { customOptions: {}, plugins: [] }) as unknown as FastifySchemaCompiler<FastifySchema>;
-  const buildSerializer = SerializerSelector()({}, {}) as unknown as FastifySerializerCompiler<FastifySchema>;
+export interface FirstUseSchemas {
+  /** Makes the context's validator and serializer compilers compile each schema when it is first needed. */
+  install(app: FastifyInstance): void;
+  /** The compilations not done yet, one step each. */
+  pending(): (() => void)[];
+}
 
-  app.setValidatorCompiler((route) => {
-    let validate: Validate | undefined;
-    const firstUse: Validate = (data) => {
-      validate ??= buildValidator(route) as Validate;
-      const valid = validate(data);
-      firstUse.errors = validate.errors;
-      return valid;
+export function createFirstUseSchemas(): FirstUseSchemas {
+  // Made when first needed, too (an ajv instance): Fastify's defaults when the server is given no `ajv` option, that
+  // is no custom ajv options and no ajv plugins.
+  let validators: FastifySchemaCompiler<FastifySchema> | undefined;
+  let serializers: FastifySerializerCompiler<FastifySchema> | undefined;
+  const buildValidator: FastifySchemaCompiler<FastifySchema> = (route) =>
+    (validators ??= AjvCompiler()({}, { customOptions: {}, plugins: [] }) as unknown as FastifySchemaCompiler<FastifySchema>)(route);
+  const buildSerializer: FastifySerializerCompiler<FastifySchema> = (route) =>
+    (serializers ??= SerializerSelector()({}, {}) as unknown as FastifySerializerCompiler<FastifySchema>)(route);
+  /** The compilations still to do; each removes itself when done. */
+  const waiting = new Set<() => void>();
+
+  /** `compile`, done once: by `pending()`'s step or by the first call, whichever comes first. */
+  function once<T>(compile: () => T): () => T {
+    let done: T | undefined;
+    const get = (): T => {
+      if (done === undefined) {
+        done = compile();
+        waiting.delete(get);
+      }
+      return done;
     };
-    return firstUse;
-  });
+    waiting.add(get);
+    return get;
+  }
 
-  app.setSerializerCompiler((route) => {
-    let serialize: Serialize | undefined;
-    return (data) => (serialize ??= buildSerializer(route) as Serialize)(data);
-  });
+  return {
+    install(app) {
+      app.setValidatorCompiler((route) => {
+        const validate = once(() => buildValidator(route) as Validate);
+        const firstUse: Validate = (data) => {
+          const compiled = validate();
+          const valid = compiled(data);
+          firstUse.errors = compiled.errors;
+          return valid;
+        };
+        return firstUse;
+      });
+      app.setSerializerCompiler((route) => {
+        const serialize = once(() => buildSerializer(route) as Serialize);
+        return (data) => serialize()(data);
+      });
+    },
+    pending: () => [...waiting].map((compile) => () => void compile()),
+  };
 }

@@ -12,7 +12,7 @@ import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import type { GraphQLRequestContext } from './execute.js';
-import { compileSchemasOnFirstUse } from './first-use-schemas.js';
+import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
 import { maxComplexityRule } from './limits.js';
 
@@ -32,7 +32,7 @@ export interface GraphQLOptions {
   readonly jit?: number;
 }
 
-export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number }): Promise<void> {
+export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
@@ -40,7 +40,8 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
-  compileSchemasOnFirstUse(app);
+  // mercurius's own route schemas: compiled after the server listens (`first-use-schemas.ts`).
+  options.schemas.install(app);
 
   await app.register(mercurius, {
     schema: buildGraphQLSchema(runtime.registry),
