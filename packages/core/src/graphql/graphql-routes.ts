@@ -70,4 +70,11 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
       return { statusCode: execution.data === undefined && formatted.statusCode >= 400 && formatted.statusCode !== 500 ? formatted.statusCode : 200, response: formatted.response };
     },
   });
+  // mercurius reads a query that is not GraphQL text as a JSON-encoded syntax tree: `"5"` or `"[1]"` would reach
+  // graphql-js's validation as a number or an array and fail inside it. Only documents parsed from GraphQL text (the
+  // parser records where each came from) run; the rest are refused before validation. Runs only for queries not
+  // already in mercurius's cache of parsed queries.
+  app.graphql.addHook('preValidation', (_schema, document) => {
+    if ((document as { loc?: unknown } | null)?.loc === undefined) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
+  });
 }

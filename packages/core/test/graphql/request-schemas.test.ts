@@ -4,6 +4,7 @@
  * query runs; a well-formed one answers, over POST and GET, and the same request schema answers the same way every
  * time. On both databases.
  */
+import { parse } from 'graphql';
 import { describe, expect, inject, it } from 'vitest';
 import { defineResource } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
@@ -22,6 +23,11 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL request schemas on 
       [{ query: COUNT, variables: 'x' }, 'body/variables must be object,null'],
       [{ query: COUNT, extensions: 3 }, 'body/extensions must be object'],
       [[{ query: COUNT }], 'body must be object'],
+      // Not GraphQL text: mercurius would read these as a JSON-encoded syntax tree (5 is coerced to "5").
+      [{ query: 5 }, 'The query must be a GraphQL document.'],
+      [{ query: '[1]' }, 'The query must be a GraphQL document.'],
+      [{ query: '{"kind": "Document"}' }, 'The query must be a GraphQL document.'],
+      [{ query: JSON.stringify(parse(COUNT, { noLocation: true })) }, 'The query must be a GraphQL document.'],
     ] as const;
     // Twice each: the first request compiles the schema, the second reuses it.
     for (const round of [1, 2]) {
@@ -36,6 +42,9 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL request schemas on 
       const got = await call(app, { method: 'GET', url: `/graphql?query=${encodeURIComponent(COUNT)}` });
       expect(got.status).toBe(200);
       expect(got.body).toEqual({ data: { books: { totalCount: 1 } } });
+      const notText = await call(app, { method: 'GET', url: `/graphql?query=${encodeURIComponent('"x"')}` });
+      expect(notText.status).toBe(400);
+      expect(notText.body).toEqual({ data: null, errors: [{ message: 'The query must be a GraphQL document.' }] });
     }
     // The refused requests changed nothing.
     expect((await call(app, { method: 'GET', url: '/api/books' })).body['hydra:totalItems']).toBe(1);
