@@ -234,7 +234,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
     const fromIndex = substringSearch.countFromIndex(context.resource, count.compiled!.sql, count.uses);
-    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = fromIndex ? await run<{ n: unknown; size: unknown }>(fromIndex) : await countAlone();
+    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (fromIndex ?? countAlone());
     const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
     // The index's count read the table's size in the same statement; a count through the table did not.
