@@ -34,7 +34,7 @@ export interface StatementRunner {
    * exactly `bindings`, in order, or the shape is never cached (the query is then built every time, still correct).
    * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
    */
-  shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
   /**
    * A write that is one statement, on the database's knex: its rows with RETURNING (none without: knex leaves
    * RETURNING out of a DELETE on SQLite). On SQLite it is committed with the other such writes of the same turn
@@ -84,7 +84,7 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     rows,
     compiledRows,
     write: path.write ?? ((query) => query as unknown as Promise<never[]>),
-    async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder, db: Knex = knex): Promise<T[]> {
+    async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
       if (!path.usable(db)) return (await build()) as T[];
       const cached = shapes.get(shape);
       if (cached) return path.run<T>(cached, bindings, 'select', true);

@@ -58,8 +58,11 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
       let where = countSql.slice(sole.before.length, countSql.length - sole.after.length);
       while (where.startsWith('(') && where.endsWith(')') && where !== sole.condition) where = where.slice(1, -1);
       if (where !== sole.condition) return undefined;
-      const { sql, bindings } = counter(use!.index, use!.condition.value, mapperOf(resource).table, 'id');
-      return shaped(`substring count ${use!.index}`, [use!.condition.value], () => database.knex.raw(sql, bindings as string[]) as unknown as Knex.QueryBuilder);
+      const { value } = use!.condition;
+      return shaped(`substring count ${use!.index}`, [value], () => {
+        const { sql, bindings } = counter(use!.index, value, mapperOf(resource).table, 'id');
+        return database.knex.raw(sql, bindings as string[]);
+      });
     },
     async plan(resource, page, total, size) {
       const rows = size ?? (await largestId(resource));
