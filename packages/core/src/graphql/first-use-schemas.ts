@@ -68,6 +68,7 @@ export function createFirstUseSchemas(): FirstUseSchemas {
         return (data) => serialize()(data);
       });
     },
-    pending: () => [...waiting].map((compile) => () => void compile()),
+    // A copy: the warm-up takes steps off its list, and each compilation removes itself from `waiting`.
+    pending: () => [...waiting],
   };
 }
