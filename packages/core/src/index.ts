@@ -55,6 +55,7 @@ export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
 
 /** Production settings of the plugin (CORS, security headers, rate limits, health routes) and request ids. See docs/production.md. */
 export { genRequestId } from './production/request-id.js';
+export type { CoalescedWritesOptions } from './production/coalesced-writes.js';
 export type { CorsOptions } from './production/cors.js';
 export type { HealthOptions } from './production/health.js';
 export type { RateLimitOptions, RateLimitRule } from './production/rate-limit.js';

@@ -16,6 +16,7 @@ import { resolveSecurity, type SecurityOptions } from './security/config.js';
 import { createTokenService, type TokenService } from './security/jwt.js';
 import type { PaginationOptions } from './query/pagination.js';
 import type { DocumentationOptions } from './openapi/build-openapi.js';
+import type { CoalescedWritesOptions } from './production/coalesced-writes.js';
 import type { CorsOptions } from './production/cors.js';
 import type { HealthOptions } from './production/health.js';
 import { registerProductionPlugins } from './production/production-plugins.js';
@@ -91,6 +92,12 @@ export interface ResourceApiOptions {
   readonly health?: HealthOptions | false;
   /** The response header that echoes the request id (default `x-request-id`); `false` for none. */
   readonly requestIdHeader?: string | false;
+  /**
+   * The responses finished in one turn of the event loop are written together at its end (on by default): a busy
+   * server then wakes its clients once per turn instead of once per response. `{ maxDelayMs }` (default 1) bounds how
+   * long a response waits for the others; `false` writes each response as soon as it is ready. See docs/production.md.
+   */
+  readonly coalesceWrites?: CoalescedWritesOptions | boolean;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */

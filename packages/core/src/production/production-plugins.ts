@@ -1,12 +1,13 @@
 /**
- * The production concerns the plugin sets up before the API's routes, in this order: the graceful close, the request
- * id echo, the health routes, CORS, security headers, rate limiting. Each lives in its own file of this folder; docs/production.md
- * describes the options.
+ * The production concerns the plugin sets up before the API's routes, in this order: the graceful close, coalesced
+ * writes, the request id echo, the health routes, CORS, security headers, rate limiting. Each lives in its own file of
+ * this folder; docs/production.md describes the options.
  */
 import type { FastifyInstance } from 'fastify';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 import type { Database } from '../state/database.js';
+import { type CoalescedWritesOptions, registerCoalescedWrites } from './coalesced-writes.js';
 import type { CorsOptions } from './cors.js';
 import { registerGracefulClose } from './graceful-close.js';
 import { type HealthOptions, registerHealthRoutes } from './health.js';
@@ -20,6 +21,7 @@ export interface ProductionOptions {
   readonly rateLimit?: RateLimitOptions | false;
   readonly health?: HealthOptions | false;
   readonly requestIdHeader?: string | false;
+  readonly coalesceWrites?: CoalescedWritesOptions | boolean;
 }
 
 export interface ProductionContext {
@@ -34,6 +36,7 @@ export interface ProductionContext {
 
 export async function registerProductionPlugins(app: FastifyInstance, options: ProductionOptions, context: ProductionContext): Promise<void> {
   registerGracefulClose(app);
+  if (options.coalesceWrites !== false) registerCoalescedWrites(app, options.coalesceWrites === true || options.coalesceWrites === undefined ? {} : options.coalesceWrites);
   const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
   if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);
   if (options.health !== false) registerHealthRoutes(app, { database: context.database, prefix: context.registry.prefix, health: options.health ?? {} });
