@@ -18,6 +18,8 @@ import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
 import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
+import { MAX_STATEMENTS } from './direct-path.js';
+import { type QueryShape, recordingBuilder, shapeOf } from './query-shape.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
@@ -123,13 +125,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * The queries of a page: its count (none for a partial page) and its rows (filtered, ordered, limited), each built
    * when asked. `rows(plan)` takes how pattern conditions read trigram indexes (see `substringPlan`).
    */
-  function pageQueries(context: StateContext) {
+  function pageQueries(context: StateContext, start: (table: string) => Knex.QueryBuilder = (table) => database.knex(table)) {
     const mapper = mapperOf(context.resource);
     const { knex } = database;
     const { page, resource } = context;
     const alias = 't0';
     const from = () => {
-      const builder = knex(`${mapper.table} as ${alias}`);
+      const builder = start(`${mapper.table} as ${alias}`);
       const parent = context.parents[context.parents.length - 1];
       if (parent) whereLinked(builder, alias, parent.field, parent.id);
       return builder;
@@ -145,11 +147,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
      * The count query, and the trigram index conditions it holds: known once it is compiled (knex calls the filters'
      * nested conditions as it compiles), so it is compiled here when an index may be read.
      */
-    const count = () => {
+    const count = (compile = true) => {
       const uses: SubstringIndexUse[] = [];
       const query = from().count({ n: '*' });
       filtered(query, true, 'index', (use) => uses.push(use));
-      return { query, compiled: anySubstringIndex ? query.toSQL().toNative() : undefined, uses };
+      if (!compile || !anySubstringIndex) return { query, compiled: undefined, uses };
+      return compiledCount(context, query) ?? { query, compiled: query.toSQL().toNative(), uses };
     };
 
     /**
@@ -220,16 +223,63 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return { rows, total: await totalOf(rows, page, countAlone) };
   }
 
+  /** The SQL of each count's shape, as knex compiled it first; null when knex did not bind what was recorded. */
+  const countShapes = new Map<string, string | null>();
+
+  /**
+   * A count compiled through its recorded shape (`query-shape.ts`): the SQL knex compiled for the shape's first
+   * count, with this one's values, and the trigram index conditions the recording met (the same code reports them).
+   * Undefined when the count cannot be recorded: knex compiles it, and reports the conditions as it does.
+   */
+  function compiledCount(context: StateContext, query: Knex.QueryBuilder): { query: Knex.QueryBuilder; compiled: { sql: string; bindings: readonly unknown[] }; uses: SubstringIndexUse[] } | undefined {
+    let recorded: { shape: QueryShape; uses: SubstringIndexUse[] };
+    try {
+      const counting = pageQueries(context, recordingBuilder).count(false);
+      recorded = { shape: shapeOf(counting.query), uses: counting.uses };
+    } catch {
+      return undefined;
+    }
+    const { key, bindings } = recorded.shape;
+    const sql = countShapes.get(key);
+    if (sql) return { query, compiled: { sql, bindings }, uses: recorded.uses };
+    // knex compiles this one (its callbacks would report the same index conditions again: the recorded ones are kept).
+    const native = query.toSQL().toNative();
+    if (sql === undefined) {
+      const same = native.bindings.length === bindings.length && native.bindings.every((value, index) => value === bindings[index]);
+      if (countShapes.size >= MAX_STATEMENTS) countShapes.clear();
+      countShapes.set(key, same ? native.sql : null);
+    }
+    return { query, compiled: native, uses: recorded.uses };
+  }
+
+  /**
+   * The rows of a filtered page (with the count in the same statement when `count` is given): through the SQL of their
+   * recorded shape (`query-shape.ts`), built by knex only the first time; built by knex every time when a part of the
+   * query cannot be recorded.
+   */
+  function readRows(context: StateContext, queries: ReturnType<typeof pageQueries>, plan: 'index' | 'scan', count?: Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
+    const build = () => queries.rows(plan, count);
+    let shape: QueryShape;
+    try {
+      const recorded = pageQueries(context, recordingBuilder);
+      shape = shapeOf(recorded.rows(plan, count ? recorded.count(false).query : undefined));
+    } catch {
+      // A call the recorder does not know (a custom filter's), or an error knex will raise again.
+      return run(build());
+    }
+    return shaped(`filtered page\u0001${shape.key}`, shape.bindings, build);
+  }
+
   async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
     const { page } = context;
     const queries = pageQueries(context);
     const count = page && !page.partial ? queries.count() : undefined;
-    if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await run(queries.rows()), total: undefined };
+    if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await readRows(context, queries, 'index'), total: undefined };
     const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query));
     if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
       // As for a plain page: the count in the page's statement.
-      const rows = await run(queries.rows('index', count.query));
+      const rows = await readRows(context, queries, 'index', count.query);
       return { rows, total: await totalOf(rows, page!, countAlone) };
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
@@ -239,7 +289,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     if (total <= page!.offset) return { rows: [], total };
     // The index's count read the table's size in the same statement; a count through the table did not.
     const size = fromIndex ? Number(counted?.size ?? 0) : undefined;
-    return { rows: await run(queries.rows(await substringSearch.plan(context.resource, page!, total, size))), total };
+    return { rows: await readRows(context, queries, await substringSearch.plan(context.resource, page!, total, size)), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
