@@ -91,56 +91,33 @@ async function holdAndRelease(app: FastifyInstance): Promise<string[]> {
 }
 
 describe('when a response is written', () => {
-  it('by default, at the end of the turn in which it was finished, not inside send()', async () => {
-    const { app, seen } = await appWith({});
+  const WRITTEN_AT_ONCE: [string, Pick<ResourceApiOptions, 'coalesceWrites'>, boolean][] = [
+    ['by default, at the end of the turn in which it was finished, not inside send()', {}, false],
+    ['with coalesceWrites: false, inside send()', { coalesceWrites: false }, true],
+    ['with maxDelayMs: 0, inside send(): no response waits', { coalesceWrites: { maxDelayMs: 0 } }, true],
+  ];
+  it.each(WRITTEN_AT_ONCE)('%s', async (_name, options, atOnce) => {
+    const { app, seen } = await appWith(options);
     try {
       const response = await app.inject({ method: 'GET', url: '/written-at-once' });
       expect(response.statusCode).toBe(200);
       expect(response.body).toBe('one');
-      expect(seen.atOnce).toBe(false);
+      expect(seen.atOnce).toBe(atOnce);
     } finally {
       await app.close();
     }
   });
 
-  it('with coalesceWrites: false, inside send()', async () => {
-    const { app, seen } = await appWith({ coalesceWrites: false });
-    try {
-      const response = await app.inject({ method: 'GET', url: '/written-at-once' });
-      expect(response.body).toBe('one');
-      expect(seen.atOnce).toBe(true);
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('with maxDelayMs: 0, inside send(): no response waits', async () => {
-    const { app, seen } = await appWith({ coalesceWrites: { maxDelayMs: 0 } });
-    try {
-      const response = await app.inject({ method: 'GET', url: '/written-at-once' });
-      expect(response.body).toBe('one');
-      expect(seen.atOnce).toBe(true);
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('a response that has waited maxDelayMs is written together with the next one finished', async () => {
-    const { app, seen } = await appWith({ coalesceWrites: { maxDelayMs: 5 } });
+  const HELD: [string, number, boolean][] = [
+    ['a response that has waited maxDelayMs is written together with the next one finished', 5, true],
+    ['a response that has waited less than maxDelayMs waits for the end of the turn', 1000, false],
+  ];
+  it.each(HELD)('%s', async (_name, maxDelayMs, writtenWithRelease) => {
+    const { app, seen } = await appWith({ coalesceWrites: { maxDelayMs } });
     try {
       expect(await holdAndRelease(app)).toEqual(['held', 'released']);
       expect(seen.heldBeforeRelease).toBe(false);
-      expect(seen.heldAfterRelease).toBe(true);
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('a response that has waited less than maxDelayMs waits for the end of the turn', async () => {
-    const { app, seen } = await appWith({ coalesceWrites: { maxDelayMs: 1000 } });
-    try {
-      expect(await holdAndRelease(app)).toEqual(['held', 'released']);
-      expect(seen.heldAfterRelease).toBe(false);
+      expect(seen.heldAfterRelease).toBe(writtenWithRelease);
     } finally {
       await app.close();
     }
