@@ -21,7 +21,7 @@ import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
 import { MAX_STATEMENTS } from './direct-path.js';
 import { type QueryShape, recordingBuilder, shapeOf } from './query-shape.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
-import { createStatementRunner } from './statements.js';
+import { createStatementRunner, sameBindings } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 
 /** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
@@ -145,7 +145,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
 
     /**
      * The count query, and the trigram index conditions it holds: known once it is compiled (knex calls the filters'
-     * nested conditions as it compiles), so it is compiled here when an index may be read.
+     * nested conditions as it compiles) or recorded (`compiledCount`), so it is compiled here when an index may be read.
+     * `compile: false` builds it only (the recorded count inside a recorded page).
      */
     const count = (compile = true) => {
       const uses: SubstringIndexUse[] = [];
@@ -245,9 +246,8 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     // knex compiles this one (its callbacks would report the same index conditions again: the recorded ones are kept).
     const native = query.toSQL().toNative();
     if (sql === undefined) {
-      const same = native.bindings.length === bindings.length && native.bindings.every((value, index) => value === bindings[index]);
       if (countShapes.size >= MAX_STATEMENTS) countShapes.clear();
-      countShapes.set(key, same ? native.sql : null);
+      countShapes.set(key, sameBindings(native.bindings, bindings) ? native.sql : null);
     }
     return { query, compiled: native, uses: recorded.uses };
   }

@@ -43,7 +43,8 @@ export interface StatementRunner {
   write<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
 }
 
-const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
+/** Whether knex bound exactly the values expected, in that order (the check before an SQL is reused for a shape). */
+export const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
   compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
 /** knex runs everything: a knex instance handed in from outside. */
