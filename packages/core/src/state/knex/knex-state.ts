@@ -18,10 +18,9 @@ import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
 import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
-import { MAX_STATEMENTS } from './direct-path.js';
-import { type QueryShape, recordingBuilder, shapeOf } from './query-shape.js';
+import { recordingBuilder, shapeOf } from './query-shape.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
-import { createStatementRunner, sameBindings } from './statements.js';
+import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 
 /** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
@@ -38,6 +37,13 @@ const TOTAL = 'resource_api_total';
 function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a count, not ${String(count)}.`);
   return builder.limit(count, { skipBinding: true });
+}
+
+/** A page's count query, its native SQL when compiled, and the trigram index conditions it holds. */
+interface PageCount {
+  readonly query: Knex.QueryBuilder;
+  readonly compiled: { sql: string; bindings: readonly unknown[] } | undefined;
+  readonly uses: SubstringIndexUse[];
 }
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
@@ -64,7 +70,7 @@ export interface KnexState {
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
-  const { rows: run, compiledRows, shaped, write } = createStatementRunner(database);
+  const { rows: run, compiledRows, shaped, compiledShape, write } = createStatementRunner(database);
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
   const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
   const substringSearch = createSubstringSearch(database, mapperOf, shaped);
@@ -148,7 +154,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
      * nested conditions as it compiles) or recorded (`compiledCount`), so it is compiled here when an index may be read.
      * `compile: false` builds it only (the recorded count inside a recorded page).
      */
-    const count = (compile = true) => {
+    const count = (compile = true): PageCount => {
       const uses: SubstringIndexUse[] = [];
       const query = from().count({ n: '*' });
       filtered(query, true, 'index', (use) => uses.push(use));
@@ -224,50 +230,41 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return { rows, total: await totalOf(rows, page, countAlone) };
   }
 
-  /** The SQL of each count's shape, as knex compiled it first; null when knex did not bind what was recorded. */
-  const countShapes = new Map<string, string | null>();
-
   /**
-   * A count compiled through its recorded shape (`query-shape.ts`): the SQL knex compiled for the shape's first
-   * count, with this one's values, and the trigram index conditions the recording met (the same code reports them).
-   * Undefined when the count cannot be recorded: knex compiles it, and reports the conditions as it does.
+   * What `make` builds on a recording of the page's queries (`query-shape.ts`); undefined when a call cannot be
+   * recorded (a custom filter's), or throws an error that knex will raise again when it builds the query.
    */
-  function compiledCount(context: StateContext, query: Knex.QueryBuilder): { query: Knex.QueryBuilder; compiled: { sql: string; bindings: readonly unknown[] }; uses: SubstringIndexUse[] } | undefined {
-    let recorded: { shape: QueryShape; uses: SubstringIndexUse[] };
+  function recorded<T>(context: StateContext, make: (queries: ReturnType<typeof pageQueries>) => T): T | undefined {
     try {
-      const counting = pageQueries(context, recordingBuilder).count(false);
-      recorded = { shape: shapeOf(counting.query), uses: counting.uses };
+      return make(pageQueries(context, recordingBuilder));
     } catch {
       return undefined;
     }
-    const { key, bindings } = recorded.shape;
-    const sql = countShapes.get(key);
-    if (sql) return { query, compiled: { sql, bindings }, uses: recorded.uses };
-    // knex compiles this one (its callbacks would report the same index conditions again: the recorded ones are kept).
-    const native = query.toSQL().toNative();
-    if (sql === undefined) {
-      if (countShapes.size >= MAX_STATEMENTS) countShapes.clear();
-      countShapes.set(key, sameBindings(native.bindings, bindings) ? native.sql : null);
-    }
-    return { query, compiled: native, uses: recorded.uses };
+  }
+
+  /**
+   * A count compiled through its recorded shape: the SQL knex compiled for the shape's first count, with this one's
+   * values, and the trigram index conditions the recording met (the same code reports them). Undefined when the count
+   * cannot be recorded: knex compiles it, and reports the conditions as it does.
+   */
+  function compiledCount(context: StateContext, query: Knex.QueryBuilder): PageCount | undefined {
+    const counting = recorded(context, (queries) => {
+      const { query: recording, uses } = queries.count(false);
+      return { shape: shapeOf(recording), uses };
+    });
+    if (!counting) return undefined;
+    const { key, bindings } = counting.shape;
+    return { query, compiled: compiledShape(`filtered count\u0001${key}`, bindings, query), uses: counting.uses };
   }
 
   /**
    * The rows of a filtered page (with the count in the same statement when `count` is given): through the SQL of their
-   * recorded shape (`query-shape.ts`), built by knex only the first time; built by knex every time when a part of the
-   * query cannot be recorded.
+   * recorded shape, built by knex only the first time; built by knex every time when the query cannot be recorded.
    */
   function readRows(context: StateContext, queries: ReturnType<typeof pageQueries>, plan: 'index' | 'scan', count?: Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
     const build = () => queries.rows(plan, count);
-    let shape: QueryShape;
-    try {
-      const recorded = pageQueries(context, recordingBuilder);
-      shape = shapeOf(recorded.rows(plan, count ? recorded.count(false).query : undefined));
-    } catch {
-      // A call the recorder does not know (a custom filter's), or an error knex will raise again.
-      return run(build());
-    }
-    return shaped(`filtered page\u0001${shape.key}`, shape.bindings, build);
+    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, count ? recording.count(false).query : undefined)));
+    return shape ? shaped(`filtered page\u0001${shape.key}`, shape.bindings, build) : run(build());
   }
 
   async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {

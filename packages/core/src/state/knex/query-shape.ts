@@ -16,7 +16,7 @@
 import type { Knex } from 'knex';
 
 /** A call the recorder does not know: the query is built by knex. */
-export class Unshaped extends Error {}
+class Unshaped extends Error {}
 
 export interface QueryShape {
   readonly key: string;

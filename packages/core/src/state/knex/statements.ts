@@ -36,6 +36,12 @@ export interface StatementRunner {
    */
   shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
   /**
+   * The native SQL of a query whose SQL depends only on `shape`, for a caller that needs the SQL itself (not run): as
+   * `shaped`, knex compiles `query` the first time and the SQL is kept when it bound exactly `bindings`; afterwards
+   * the kept SQL comes back with `bindings`, and `query` is not compiled.
+   */
+  compiledShape(shape: string, bindings: readonly unknown[], query: Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
+  /**
    * A write that is one statement, on the database's knex: its rows with RETURNING (none without: knex leaves
    * RETURNING out of a DELETE on SQLite). On SQLite it is committed with the other such writes of the same turn
    * (`group-commit.ts`); elsewhere knex runs it.
@@ -43,8 +49,7 @@ export interface StatementRunner {
   write<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
 }
 
-/** Whether knex bound exactly the values expected, in that order (the check before an SQL is reused for a shape). */
-export const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
+const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
   compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
 /** knex runs everything: a knex instance handed in from outside. */
@@ -52,6 +57,7 @@ const knexOnly: StatementRunner = {
   rows: (query) => query as unknown as Promise<never[]>,
   compiledRows: (query) => query as unknown as Promise<never[]>,
   shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
+  compiledShape: (_shape, _bindings, query) => query.toSQL().toNative(),
   write: (query) => query as unknown as Promise<never[]>,
 };
 
@@ -69,6 +75,10 @@ export function createStatementRunner(database: Database): StatementRunner {
 function directRunner(knex: Knex, path: DirectPath): StatementRunner {
   /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
   const shapes = new Map<string, string | null>();
+  const keep = (shape: string, sql: string | null): void => {
+    if (shapes.size >= MAX_STATEMENTS) shapes.clear();
+    shapes.set(shape, sql);
+  };
 
   async function compiledRows<T>(query: Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select'): Promise<T[]> {
     if (!path.usable(knex) || !path.returnsRows(compiled.sql, method)) return (await query) as T[];
@@ -94,9 +104,15 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
       const compiled = query.toSQL();
       const { sql, bindings: bound } = compiled.toNative();
       const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method);
-      if (shapes.size >= MAX_STATEMENTS) shapes.clear();
-      shapes.set(shape, reusable ? sql : null);
+      keep(shape, reusable ? sql : null);
       return reusable ? path.run<T>(sql, bound, compiled.method, true) : ((await query) as T[]);
+    },
+    compiledShape(shape, bindings, query) {
+      const cached = shapes.get(shape);
+      if (cached) return { sql: cached, bindings };
+      const native = query.toSQL().toNative();
+      if (cached === undefined) keep(shape, sameBindings(native.bindings, bindings) ? native.sql : null);
+      return native;
     },
   };
 }
