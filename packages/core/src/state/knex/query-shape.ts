@@ -67,6 +67,11 @@ class Recorder {
     readonly bindings: unknown[],
   ) {}
 
+  /** The key of what was recorded, and its values. */
+  shape(): QueryShape {
+    return { key: this.parts.join('\u0001'), bindings: this.bindings };
+  }
+
   write(part: string): void {
     this.parts.push(part);
   }
@@ -236,6 +241,5 @@ export function recordingBuilder(table: string): Knex.QueryBuilder {
 
 /** The shape a recording builder has recorded. */
 export function shapeOf(builder: Knex.QueryBuilder): QueryShape {
-  const recorder = builder as unknown as Recorder;
-  return { key: (recorder as unknown as { parts: string[] }).parts.join('\u0001'), bindings: recorder.bindings };
+  return (builder as unknown as Recorder).shape();
 }
