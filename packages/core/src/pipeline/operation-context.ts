@@ -54,6 +54,8 @@ export interface OperationResponse {
   readonly headers: Record<string, string>;
   /** Undefined for an empty body (204). */
   readonly body: unknown;
+  /** The body's JSON, when the stage that rendered it made it faster than `JSON.stringify(body)` would. */
+  readonly json?: string;
 }
 
 /** Built once when the plugin starts; shared by every request. */

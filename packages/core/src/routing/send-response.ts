@@ -11,8 +11,8 @@ import type { OperationResponse } from '../pipeline/operation-context.js';
 import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../response/entity-tag.js';
 
 export function sendResponse(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): FastifyReply {
-  if (!tagged || response.body === undefined) return reply.code(response.status).headers(response.headers).send(response.body);
-  const payload = JSON.stringify(response.body);
+  if (!tagged || response.body === undefined) return reply.code(response.status).headers(response.headers).send(response.json ?? response.body);
+  const payload = response.json ?? JSON.stringify(response.body);
   const etag = entityTagOf(payload);
   if (request.method === 'GET' || request.method === 'HEAD') {
     const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = request.headers;

@@ -262,4 +262,25 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     });
     expect((await get('/api/countries')).body).not.toHaveProperty('hydra:search');
   });
+
+  it('sends the search template, serialized once per collection path, last and byte for byte as JSON.stringify would', async () => {
+    await seedLibrary();
+    const search = JSON.stringify((await get('/api/authors')).body['hydra:search']);
+    for (const url of ['/api/authors', '/api/authors?order[name]=desc&itemsPerPage=1&page=2', '/api/authors?name=ann', '/api/authors?name=nobody-at-all']) {
+      const response = await get(url);
+      expect(response.status, url).toBe(200);
+      // The body is the JSON of its parse: no duplicate key, and `hydra:search` is the last one.
+      expect(response.text, url).toBe(JSON.stringify(response.body));
+      expect(Object.keys(response.body).at(-1), url).toBe('hydra:search');
+      expect(response.text.endsWith(`,"hydra:search":${search}}`), url).toBe(true);
+    }
+    // The ETag follows those bytes: the same page gives the same tag, another page another one.
+    const first = await get('/api/authors?itemsPerPage=1');
+    expect((await get('/api/authors?itemsPerPage=1')).headers.etag).toBe(first.headers.etag);
+    expect((await get('/api/authors?itemsPerPage=1&page=2')).headers.etag).not.toBe(first.headers.etag);
+    // Plain JSON is the bare array of members.
+    const plain = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept: 'application/json' } });
+    expect(plain.text).toBe(JSON.stringify(plain.body));
+    expect(Array.isArray(plain.body)).toBe(true);
+  });
 });

@@ -21,7 +21,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
   // The items embedded are loaded first, when there are any: then, and only then, there is something to wait for.
   const render = (loaded: LoadedItems): OperationResponse => {
     if (collection) {
-      const body = renderCollection({
+      const { body, json } = renderCollection({
         normalizer,
         plan,
         loaded,
@@ -33,7 +33,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
         format,
         caller: context.caller,
       });
-      return { status: operation.status, headers, body };
+      return { status: operation.status, headers, body, json };
     }
     const data = context.data!;
     if (operation.status === 201) headers.location = iriOf(resource, data.id!);

@@ -10,7 +10,7 @@ import type { CollectionPage, PageRequest } from '../../state/contracts.js';
 import type { Caller } from '../../security/access.js';
 import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
-import { buildSearch } from './search.js';
+import { buildSearch, searchJson } from './search.js';
 
 export interface CollectionRequest {
   /** The request path without query string: `/api/books`. */
@@ -24,6 +24,19 @@ export interface CollectionRequest {
 const encode = (value: string): string =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
+/** A rendered collection: the body, and its JSON when rendering made it (see `renderCollection`). */
+export interface RenderedCollection {
+  readonly body: unknown;
+  readonly json?: string;
+}
+
+const SEARCH_KEY = JSON.stringify(HYDRA.search);
+
+/**
+ * A collection's body. A Hydra page's search template comes last and is the same for every page of the collection
+ * path: its JSON, serialized once (`searchJson`), is appended to that of the rest of the body, so `json` is exactly
+ * `JSON.stringify(body)` at a fraction of its cost.
+ */
 export function renderCollection(options: {
   normalizer: Normalizer;
   plan: NormalizationPlan;
@@ -35,10 +48,10 @@ export function renderCollection(options: {
   pagination: PaginationMetadata | null;
   format: OutputFormat;
   caller: Caller;
-}): unknown {
+}): RenderedCollection {
   const { normalizer, resource, page, request, format } = options;
   const members = page.items.map((item) => normalizer.item(options.plan, item, format, options.loaded, options.caller));
-  if (format === 'json') return members;
+  if (format === 'json') return { body: members };
 
   const body: Record<string, unknown> = { '@context': options.contextIri, '@id': request.path, '@type': HYDRA.collection };
   if (page.totalItems !== undefined) body[HYDRA.totalItems] = page.totalItems;
@@ -46,8 +59,11 @@ export function renderCollection(options: {
   const view = options.pagination ? renderView(request, page, options.pagination) : undefined;
   if (view) body[HYDRA.view] = view;
   const search = buildSearch(resource, request.path);
-  if (search) body[HYDRA.search] = search;
-  return body;
+  if (!search) return { body };
+  // The body is an object: its JSON ends with the `}` the search template goes before.
+  const json = `${JSON.stringify(body).slice(0, -1)},${SEARCH_KEY}:${searchJson(search)}}`;
+  body[HYDRA.search] = search;
+  return { body, json };
 }
 
 function renderView(request: CollectionRequest, result: CollectionPage, pagination: PaginationMetadata): Record<string, string> | undefined {
