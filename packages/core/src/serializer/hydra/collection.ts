@@ -10,7 +10,7 @@ import type { CollectionPage, PageRequest } from '../../state/contracts.js';
 import type { Caller } from '../../security/access.js';
 import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
-import { buildSearch, searchJson } from './search.js';
+import { buildSearch } from './search.js';
 
 export interface CollectionRequest {
   /** The request path without query string: `/api/books`. */
@@ -34,7 +34,7 @@ const SEARCH_KEY = JSON.stringify(HYDRA.search);
 
 /**
  * A collection's body. A Hydra page's search template comes last and is the same for every page of the collection
- * path: its JSON, serialized once (`searchJson`), is appended to that of the rest of the body, so `json` is exactly
+ * path: its JSON, made once (`buildSearch`), is appended to that of the rest of the body, so `json` is exactly
  * `JSON.stringify(body)` at a fraction of its cost.
  */
 export function renderCollection(options: {
@@ -61,8 +61,8 @@ export function renderCollection(options: {
   const search = buildSearch(resource, request.path);
   if (!search) return { body };
   // The body is an object: its JSON ends with the `}` the search template goes before.
-  const json = `${JSON.stringify(body).slice(0, -1)},${SEARCH_KEY}:${searchJson(search)}}`;
-  body[HYDRA.search] = search;
+  const json = `${JSON.stringify(body).slice(0, -1)},${SEARCH_KEY}:${search.json}}`;
+  body[HYDRA.search] = search.template;
   return { body, json };
 }
 

@@ -5,39 +5,35 @@
 import type { ResourceMetadata } from '../../metadata/types.js';
 import type { FilterParameter } from '../../query/filter.js';
 
-const cache = new WeakMap<ResourceMetadata, Map<string, Record<string, unknown> | null>>();
+/** A collection path's search template, and its JSON: the same for every page of the path, so made once. */
+export interface SearchTemplate {
+  readonly template: Record<string, unknown>;
+  /** About 40 % of a Hydra page's body, and of the time `JSON.stringify` would spend on one. */
+  readonly json: string;
+}
+
+const cache = new WeakMap<ResourceMetadata, Map<string, SearchTemplate | null>>();
 
 /** Every parameter of the resource's filters, in declaration order. */
 export const filterParameters = (resource: ResourceMetadata): FilterParameter[] => resource.filters.flatMap((f) => f.describe(resource));
 
 /** The search template of the collection served at `path` (the collection path, or a subresource path). */
-export function buildSearch(resource: ResourceMetadata, path: string): Record<string, unknown> | null {
+export function buildSearch(resource: ResourceMetadata, path: string): SearchTemplate | null {
   let byPath = cache.get(resource);
   if (!byPath) cache.set(resource, (byPath = new Map()));
   if (byPath.has(path)) return byPath.get(path)!;
   if (byPath.size > 1000) byPath.clear(); // subresource paths vary with the parent id: keep the cache bounded
   const parameters = filterParameters(resource);
-  const search =
-    parameters.length === 0
-      ? null
-      : {
-          '@type': 'hydra:IriTemplate',
-          'hydra:template': `${path}{?${parameters.map((p) => p.variable).join(',')}}`,
-          'hydra:variableRepresentation': 'BasicRepresentation',
-          'hydra:mapping': parameters.map((p) => ({ '@type': 'IriTemplateMapping', variable: p.variable, property: p.property, required: p.required })),
-        };
+  let search: SearchTemplate | null = null;
+  if (parameters.length > 0) {
+    const template = {
+      '@type': 'hydra:IriTemplate',
+      'hydra:template': `${path}{?${parameters.map((p) => p.variable).join(',')}}`,
+      'hydra:variableRepresentation': 'BasicRepresentation',
+      'hydra:mapping': parameters.map((p) => ({ '@type': 'IriTemplateMapping', variable: p.variable, property: p.property, required: p.required })),
+    };
+    search = { template, json: JSON.stringify(template) };
+  }
   byPath.set(path, search);
   return search;
-}
-
-const serialized = new WeakMap<Record<string, unknown>, string>();
-
-/**
- * The JSON of a search template from `buildSearch`, serialized once: the same object comes back for every page of a
- * collection path, and it is about 40 % of a Hydra page's body and of the time JSON.stringify spends on one.
- */
-export function searchJson(search: Record<string, unknown>): string {
-  let json = serialized.get(search);
-  if (json === undefined) serialized.set(search, (json = JSON.stringify(search)));
-  return json;
 }
