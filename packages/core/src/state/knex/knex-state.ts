@@ -39,9 +39,13 @@ function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
   return builder.limit(count, { skipBinding: true });
 }
 
-/** A page's count query, its native SQL when compiled, and the trigram index conditions it holds. */
+/**
+ * A page's count query, its native SQL when compiled, and the trigram index conditions it holds. The query is built by
+ * knex when first asked for: a count compiled through its recorded shape (`compiledCount`) needs it only for the first
+ * count of its shape, or when the direct path cannot run it.
+ */
 interface PageCount {
-  readonly query: Knex.QueryBuilder;
+  query(): Knex.QueryBuilder;
   readonly compiled: { sql: string; bindings: readonly unknown[] } | undefined;
   readonly uses: SubstringIndexUse[];
 }
@@ -155,20 +159,33 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
      * `compile: false` builds it only (the recorded count inside a recorded page).
      */
     const count = (compile = true): PageCount => {
-      const uses: SubstringIndexUse[] = [];
-      const query = from().count({ n: '*' });
-      filtered(query, true, 'index', (use) => uses.push(use));
-      if (!compile || !anySubstringIndex) return { query, compiled: undefined, uses };
-      return compiledCount(context, query) ?? { query, compiled: query.toSQL().toNative(), uses };
+      let built: { query: Knex.QueryBuilder; uses: SubstringIndexUse[] } | undefined;
+      const build = () => {
+        if (!built) {
+          const uses: SubstringIndexUse[] = [];
+          const query = from().count({ n: '*' });
+          filtered(query, true, 'index', (use) => uses.push(use));
+          built = { query, uses };
+        }
+        return built;
+      };
+      const query = () => build().query;
+      // Without trigram indexes no condition reads one: the query waits until it is needed.
+      if (compile && !anySubstringIndex) return { query, compiled: undefined, uses: [] };
+      if (!compile) return { query, compiled: undefined, uses: build().uses };
+      const recorded = compiledCount(context, query);
+      if (recorded) return recorded;
+      const { uses } = build();
+      return { query, compiled: query().toSQL().toNative(), uses };
     };
 
     /**
      * The rows query. With `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see
      * `totalOf`). A cursor page read backwards (`isBackward`) is read the other way round.
      */
-    const rows = (plan: 'index' | 'scan' = 'index', withCount?: Knex.QueryBuilder) => {
+    const rows = (plan: 'index' | 'scan' = 'index', withCount?: PageCount) => {
       const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
-      if (withCount) rowsQuery.select({ [TOTAL]: withCount });
+      if (withCount) rowsQuery.select({ [TOTAL]: withCount.query() });
       embedJoins.join(rowsQuery, alias, embedJoins.joinsOf(context.embed));
       // The id comes last, so pages are stable, in the direction of the last term: an index on that term's column
       // holds the id in the same order, so it gives the whole order without sorting.
@@ -219,14 +236,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const { page } = context;
     const queries = pageQueries(context);
     const shape = `page ${context.resource.name}${embedJoins.joinsOf(context.embed).map((join) => ` +${join.field.name}`).join('')}`;
-    const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query);
+    const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query());
     if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows()), total: undefined };
     if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n };
     const { cursor, offset } = page;
     const bindings = [cursor?.greaterThan, cursor?.lessThan, offset || undefined].filter((value) => value !== undefined);
     const kind = `${page.partial ? 'partial' : 'counted'} limit ${page.itemsPerPage + lookAheadOf(context)} ${offset ? 'offset' : 'start'} ${cursor ? `cursor ${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}`;
     if (page.partial) return { rows: await shaped(`${shape} ${kind}`, bindings, () => queries.rows()), total: undefined };
-    const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count().query));
+    const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count()));
     return { rows, total: await totalOf(rows, page, countAlone) };
   }
 
@@ -247,10 +264,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * values, and the trigram index conditions the recording met (the same code reports them). Undefined when the count
    * cannot be recorded: knex compiles it, and reports the conditions as it does.
    */
-  function compiledCount(context: StateContext, query: Knex.QueryBuilder): PageCount | undefined {
+  function compiledCount(context: StateContext, query: () => Knex.QueryBuilder): PageCount | undefined {
     const counting = recorded(context, (queries) => {
       const { query: recording, uses } = queries.count(false);
-      return { shape: shapeOf(recording), uses };
+      return { shape: shapeOf(recording()), uses };
     });
     if (!counting) return undefined;
     const { key, bindings } = counting.shape;
@@ -261,9 +278,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * The rows of a filtered page (with the count in the same statement when `count` is given): through the SQL of their
    * recorded shape, built by knex only the first time; built by knex every time when the query cannot be recorded.
    */
-  function readRows(context: StateContext, queries: ReturnType<typeof pageQueries>, plan: 'index' | 'scan', count?: Knex.QueryBuilder): Promise<Record<string, unknown>[]> {
+  function readRows(context: StateContext, queries: ReturnType<typeof pageQueries>, plan: 'index' | 'scan', count?: PageCount): Promise<Record<string, unknown>[]> {
     const build = () => queries.rows(plan, count);
-    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, count ? recording.count(false).query : undefined)));
+    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, count ? recording.count(false) : undefined)));
     return shape ? shaped(`filtered page\u0001${shape.key}`, shape.bindings, build) : run(build());
   }
 
@@ -272,11 +289,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const queries = pageQueries(context);
     const count = page && !page.partial ? queries.count() : undefined;
     if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await readRows(context, queries, 'index'), total: undefined };
-    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query));
+    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query(), count.compiled) : run<{ n: unknown }>(count.query()));
     if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
       // As for a plain page: the count in the page's statement.
-      const rows = await readRows(context, queries, 'index', count.query);
+      const rows = await readRows(context, queries, 'index', count);
       return { rows, total: await totalOf(rows, page!, countAlone) };
     }
     // A search on a trigram index (SQLite): the count first, and it decides how the page is read.

@@ -37,10 +37,10 @@ export interface StatementRunner {
   shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
   /**
    * The native SQL of a query whose SQL depends only on `shape`, for a caller that needs the SQL itself (not run): as
-   * `shaped`, knex compiles `query` the first time and the SQL is kept when it bound exactly `bindings`; afterwards
-   * the kept SQL comes back with `bindings`, and `query` is not compiled.
+   * `shaped`, knex builds and compiles the query the first time and the SQL is kept when it bound exactly `bindings`;
+   * afterwards the kept SQL comes back with `bindings`, and `build` is not called.
    */
-  compiledShape(shape: string, bindings: readonly unknown[], query: Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
+  compiledShape(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
   /**
    * A write that is one statement, on the database's knex: its rows with RETURNING (none without: knex leaves
    * RETURNING out of a DELETE on SQLite). On SQLite it is committed with the other such writes of the same turn
@@ -57,7 +57,7 @@ const knexOnly: StatementRunner = {
   rows: (query) => query as unknown as Promise<never[]>,
   compiledRows: (query) => query as unknown as Promise<never[]>,
   shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
-  compiledShape: (_shape, _bindings, query) => query.toSQL().toNative(),
+  compiledShape: (_shape, _bindings, build) => build().toSQL().toNative(),
   write: (query) => query as unknown as Promise<never[]>,
 };
 
@@ -107,10 +107,10 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
       keep(shape, reusable ? sql : null);
       return reusable ? path.run<T>(sql, bound, compiled.method, true) : ((await query) as T[]);
     },
-    compiledShape(shape, bindings, query) {
+    compiledShape(shape, bindings, build) {
       const cached = shapes.get(shape);
       if (cached) return { sql: cached, bindings };
-      const native = query.toSQL().toNative();
+      const native = build().toSQL().toNative();
       if (cached === undefined) keep(shape, sameBindings(native.bindings, bindings) ? native.sql : null);
       return native;
     },
