@@ -91,8 +91,8 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     for (const book of books) expect((await post('/api/books', book)).status).toBe(201);
   }
 
-  it('matches each search strategy, case-sensitive or not, with % _ * ? [ matching themselves', async () => {
-    const texts = ['Verse', 'never', 'VERY', 'fever pitch', '100%_sure', '100 percent', 'under_score', 'a*b?c[d]'];
+  it('matches each search strategy, case-sensitive or not, with % _ * ? [ \\ matching themselves', async () => {
+    const texts = ['Verse', 'never', 'VERY', 'fever pitch', '100%_sure', '100 percent', 'under_score', 'a*b?c[d]', 'back\\slash'];
     for (const text of texts) await post('/api/phrases', Object.fromEntries(STRATEGIES.map((s) => [s, text])));
     const find = (strategy: string, ...terms: string[]) =>
       values(`/api/phrases?${terms.map((t) => `${strategy}${terms.length > 1 ? '[]' : ''}=${encodeURIComponent(t)}`).join('&')}&pagination=false`, strategy);
@@ -115,6 +115,12 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     expect(await find('partial', '*')).toEqual(['a*b?c[d]']);
     expect(await find('partial', '?c[d]')).toEqual(['a*b?c[d]']);
     expect(await find('end', '[d]')).toEqual(['a*b?c[d]']);
+    // A value with \\ is matched with an escape character on SQLite, one without it with none: both find themselves.
+    expect(await find('ipartial', '\\')).toEqual(['back\\slash']);
+    expect(await find('ipartial', 'K\\S')).toEqual(['back\\slash']);
+    expect(await find('partial', 'k\\s')).toEqual(['back\\slash']);
+    expect(await find('iend', '\\SLASH')).toEqual(['back\\slash']);
+    expect(await find('ipartial', 'ck\\%')).toEqual([]);
     expect(await find('partial', 'ne', 'VE')).toEqual(['never', 'VERY']);
     expect(await find('exact', 'never', 'VERY', 'nope')).toEqual(['never', 'VERY']);
   });
