@@ -115,7 +115,7 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     expect(await find('partial', '*')).toEqual(['a*b?c[d]']);
     expect(await find('partial', '?c[d]')).toEqual(['a*b?c[d]']);
     expect(await find('end', '[d]')).toEqual(['a*b?c[d]']);
-    // A value with \\ is matched with an escape character on SQLite, one without it with none: both find themselves.
+    // A backslash is the escape character of the LIKE patterns: in a value it matches itself.
     expect(await find('ipartial', '\\')).toEqual(['back\\slash']);
     expect(await find('ipartial', 'K\\S')).toEqual(['back\\slash']);
     expect(await find('partial', 'k\\s')).toEqual(['back\\slash']);

@@ -69,10 +69,6 @@ export const sqliteDialect: Dialect = {
       const pattern = likePattern(escapeGlob(value), anchor, '*');
       return { sql: anchor === 'start' ? '?? GLOB ?' : '?? GLOB CAST(? AS TEXT)', bindings: [column, pattern] };
     }
-    // SQLite's LIKE has no escape character unless ESCAPE names one, and with one it reads that argument again on every
-    // row: a value without `%`, `_` or `\` needs none (about 5 % of a walk by title looking for a word).
-    const escaped = escapeLike(value);
-    if (escaped === value) return { sql: '?? LIKE CAST(? AS TEXT)', bindings: [column, likePattern(value, anchor)] };
-    return { sql: "?? LIKE CAST(? AS TEXT) ESCAPE '\\'", bindings: [column, likePattern(escaped, anchor)] };
+    return { sql: "?? LIKE CAST(? AS TEXT) ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
   },
 };
