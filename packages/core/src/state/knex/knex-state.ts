@@ -289,7 +289,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const queries = pageQueries(context);
     const count = page && !page.partial ? queries.count() : undefined;
     if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await readRows(context, queries, 'index'), total: undefined };
-    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query(), count.compiled) : run<{ n: unknown }>(count.query()));
+    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query()));
     if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
       // As for a plain page: the count in the page's statement.

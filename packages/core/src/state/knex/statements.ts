@@ -26,8 +26,11 @@ export interface StatementRunner {
    * write with RETURNING.
    */
   rows<T = Record<string, unknown>>(query: Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
-  /** `rows(query)` for a read already compiled: `compiled` is its `toSQL().toNative()`, not compiled again. */
-  compiledRows<T = Record<string, unknown>>(query: Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]>;
+  /**
+   * `rows(query)` for a read already compiled: `compiled` is its `toSQL().toNative()`, not compiled again, and `build`
+   * makes the query only when knex must run it (a transaction holds the connection, or no direct path).
+   */
+  compiledRows<T = Record<string, unknown>>(build: () => Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]>;
   /**
    * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
    * SQL is reused with `bindings`, and `build` is not called. The first compilation is checked: its bindings must be
@@ -55,7 +58,7 @@ const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]
 /** knex runs everything: a knex instance handed in from outside. */
 const knexOnly: StatementRunner = {
   rows: (query) => query as unknown as Promise<never[]>,
-  compiledRows: (query) => query as unknown as Promise<never[]>,
+  compiledRows: (build) => build() as unknown as Promise<never[]>,
   shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
   compiledShape: (_shape, _bindings, build) => build().toSQL().toNative(),
   write: (query) => query as unknown as Promise<never[]>,
@@ -80,15 +83,15 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     shapes.set(shape, sql);
   };
 
-  async function compiledRows<T>(query: Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select'): Promise<T[]> {
-    if (!path.usable(knex) || !path.returnsRows(compiled.sql, method)) return (await query) as T[];
+  async function compiledRows<T>(build: () => Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select'): Promise<T[]> {
+    if (!path.usable(knex) || !path.returnsRows(compiled.sql, method)) return (await build()) as T[];
     return path.run<T>(compiled.sql, compiled.bindings, method, false);
   }
 
   async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
     if (!path.usable(db)) return (await query) as T[];
     const compiled = query.toSQL();
-    return compiledRows<T>(query, compiled.toNative(), compiled.method);
+    return compiledRows<T>(() => query, compiled.toNative(), compiled.method);
   }
 
   return {
