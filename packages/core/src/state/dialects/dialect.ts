@@ -30,14 +30,14 @@ export interface Dialect {
    * A condition on a column's trigram index for `pattern`: `exact` when it finds exactly the matching rows (then it
    * replaces `match`), else a superset of them that `match` still narrows. Undefined when the database uses the index
    * for `match` by itself (PostgreSQL's pg_trgm) or when the value has no run of 3 characters for the index to look up.
-   * `value` is what the index is searched for, as `substringCount` takes it.
+   * `value` is what the index is searched for, as `substringMatches` takes it.
    */
   substringCondition?(idColumn: string, index: string, pattern: MatchPattern): SubstringCondition | undefined;
   /**
-   * The number of rows a trigram index finds for a `value` of `substringCondition`, read from the index alone, as `n`;
-   * and in the same statement the table's largest id, as `size` (what the page's plan weighs the count against).
+   * The condition on a trigram index's own table that selects the rows it finds for a `value` of
+   * `substringCondition`: counting them reads the index alone.
    */
-  substringCount?(index: string, value: string, table: string, idColumn: string): { sql: string; bindings: readonly string[] };
+  substringMatches?(index: string, value: string): { sql: string; bindings: readonly string[] };
 }
 
 export interface SubstringCondition {

@@ -51,11 +51,7 @@ export const sqliteDialect: Dialect = {
     const phrase = `"${asciiLower(value).replace(/"/g, '""')}"`;
     return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)', bindings: [idColumn, index, index, phrase], exact: anchor === 'contains' && !caseSensitive, value: phrase };
   },
-  // One statement rather than two: each costs about 25 µs under load on top of its work.
-  substringCount: (index, value, table, idColumn) => ({
-    sql: 'select (select count(*) from ?? where ?? match ?) as n, (select max(??) from ??) as size',
-    bindings: [index, index, value, idColumn, table],
-  }),
+  substringMatches: (index, value) => ({ sql: '?? MATCH ?', bindings: [index, value] }),
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
       return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };

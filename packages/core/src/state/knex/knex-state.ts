@@ -179,6 +179,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       return { query, compiled: query().toSQL().toNative(), uses };
     };
 
+    /** The count of a sole search on a trigram index (`soleSearch`), read from the index alone, as the page's count. */
+    const matchCount = (use: SubstringIndexUse): PageCount => ({ query: () => substringSearch.matchCount(use, start), compiled: undefined, uses: [use] });
+
     /**
      * The rows query. With `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see
      * `totalOf`). A cursor page read backwards (`isBackward`) is read the other way round.
@@ -203,8 +206,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       if (page) limitTo(rowsQuery, page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
       return rowsQuery;
     };
-    return { count, rows };
+    return { count, matchCount, rows };
   }
+
+  type PageQueries = ReturnType<typeof pageQueries>;
 
   /** A cursor page read towards the previous page: it is read the other way round, then reversed. */
   const isBackward = (cursor: CursorRequest | null | undefined): boolean => {
@@ -251,7 +256,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * What `make` builds on a recording of the page's queries (`query-shape.ts`); undefined when a call cannot be
    * recorded (a custom filter's), or throws an error that knex will raise again when it builds the query.
    */
-  function recorded<T>(context: StateContext, make: (queries: ReturnType<typeof pageQueries>) => T): T | undefined {
+  function recorded<T>(context: StateContext, make: (queries: PageQueries) => T): T | undefined {
     try {
       return make(pageQueries(context, recordingBuilder));
     } catch {
@@ -275,12 +280,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   }
 
   /**
-   * The rows of a filtered page (with the count in the same statement when `count` is given): through the SQL of their
-   * recorded shape, built by knex only the first time; built by knex every time when the query cannot be recorded.
+   * The rows of a filtered page (with the count in the same statement when `countOf` is given: it picks the count of
+   * the queries it is handed, the page's or their recording): through the SQL of their recorded shape, built by knex
+   * only the first time; built by knex every time when the query cannot be recorded.
    */
-  function readRows(context: StateContext, queries: ReturnType<typeof pageQueries>, plan: 'index' | 'scan', count?: PageCount): Promise<Record<string, unknown>[]> {
-    const build = () => queries.rows(plan, count);
-    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, count ? recording.count(false) : undefined)));
+  function readRows(context: StateContext, queries: PageQueries, plan: 'index' | 'scan', countOf?: (queries: PageQueries) => PageCount): Promise<Record<string, unknown>[]> {
+    const build = () => queries.rows(plan, countOf?.(queries));
+    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, countOf?.(recording))));
     return shape ? shaped(`filtered page\u0001${shape.key}`, shape.bindings, build) : run(build());
   }
 
@@ -293,17 +299,27 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
       // As for a plain page: the count in the page's statement.
-      const rows = await readRows(context, queries, 'index', count);
+      const rows = await readRows(context, queries, 'index', (q) => q.count(false));
       return { rows, total: await totalOf(rows, page!, countAlone) };
     }
-    // A search on a trigram index (SQLite): the count first, and it decides how the page is read.
-    const fromIndex = substringSearch.countFromIndex(context.resource, count.compiled!.sql, count.uses);
-    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (fromIndex ?? countAlone());
+    // A search on a trigram index (SQLite): the number of matches decides how the page is read. The same search's last
+    // count chooses, and the count comes in the page's statement; the first read of a search counts first.
+    const sole = substringSearch.soleSearch(context.resource, count.compiled!.sql, count.uses);
+    const search = count.compiled!;
+    const last = substringSearch.lastCount(search);
+    if (last && last.total > page!.offset) {
+      const rows = await readRows(context, queries, substringSearch.plan(page!, last), (q) => (sole ? q.matchCount(sole) : q.count(false)));
+      const total = await totalOf(rows, page!, countAlone);
+      substringSearch.keep(search, { total: Number(total), size: last.size });
+      return { rows, total };
+    }
+    // The index's count reads the table's size in the same statement; a count through the table does not.
+    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (sole ? substringSearch.countFromIndex(context.resource, sole) : countAlone());
     const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
-    // The index's count read the table's size in the same statement; a count through the table did not.
-    const size = fromIndex ? Number(counted?.size ?? 0) : undefined;
-    return { rows: await readRows(context, queries, await substringSearch.plan(context.resource, page!, total, size)), total };
+    const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource) };
+    substringSearch.keep(search, found);
+    return { rows: await readRows(context, queries, substringSearch.plan(page!, found)), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
