@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const require = createRequire(import.meta.url);
 
@@ -39,8 +39,15 @@ const page = (path: string): string => `<!doctype html>
 </body>
 </html>`;
 
-/** Whether a GET of the endpoint comes from a browser asking for a page (not a query with `?query=`). */
-export const wantsPage = (accept: string | undefined, url: string): boolean => !url.includes('query=') && /text\/html/.test(accept ?? '');
+/**
+ * Whether a request asks for the GraphiQL page: a GET of the endpoint itself (`path`, with or without a query string)
+ * from a browser asking for a page, not a query with `?query=`. Asked of every request: the path test comes first.
+ */
+export function isGraphiqlPage(request: FastifyRequest, path: string): boolean {
+  const { url } = request;
+  if (!url.startsWith(path) || (url.length > path.length && url[path.length] !== '?') || request.method !== 'GET') return false;
+  return !url.includes('query=') && /text\/html/.test(request.headers.accept ?? '');
+}
 
 export function registerGraphiQL(app: FastifyInstance, path: string): void {
   const files = new Map<string, Buffer>();
@@ -52,10 +59,9 @@ export function registerGraphiQL(app: FastifyInstance, path: string): void {
     if (!content) files.set(name, (content = readFileSync(packageFile(asset.pkg, asset.file))));
     return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=86400').send(content);
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url)) {
-      return reply.header('content-type', 'text/html; charset=utf-8').send(page(path));
-    }
-    return undefined;
+  // A callback hook, not an async one: no promise per request. Answering the page ends the request here (no `done`).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isGraphiqlPage(request, path)) reply.header('content-type', 'text/html; charset=utf-8').send(page(path));
+    else done();
   });
 }

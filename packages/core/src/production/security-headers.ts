@@ -11,9 +11,9 @@
  * request (a function, for nonces) keeps helmet running on every request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { wantsPage } from '../graphql/graphiql-page.js';
+import { isGraphiqlPage } from '../graphql/graphiql-page.js';
 
 /** helmet's options (https://helmetjs.github.io), merged over the plugin's defaults key by key (docs/production.md). */
 export type SecurityHeadersOptions = Readonly<HelmetOptions>;
@@ -31,10 +31,6 @@ export function defaultSecurityHeaders(): HelmetOptions {
     },
   };
 }
-
-// The cheap tests first: this runs on every response.
-const isGraphiqlPage = (request: FastifyRequest, path: string): boolean =>
-  request.method === 'GET' && request.url.startsWith(path) && request.url.split('?')[0] === path && wantsPage(request.headers.accept, request.url);
 
 /** Whether a CSP directive is computed per request (helmet calls functions with the request and response). */
 function hasDynamicDirective(options: HelmetOptions): boolean {

@@ -255,6 +255,14 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.body).toContain('/graphql/graphiql/graphiql.js');
     expect(page.body).not.toMatch(/https?:\/\//);
+    // The endpoint with a query string is the page too; a query in the URL, a longer path or no HTML wanted is not.
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    expect((await app().inject({ method: 'GET', url: '/graphql?theme=dark', headers: html })).headers['content-type']).toBe('text/html; charset=utf-8');
+    const query = await app().inject({ method: 'GET', url: `/graphql?query=${encodeURIComponent('{ books { totalCount } }')}`, headers: html });
+    expect(query.headers['content-type']).toMatch(/^application\/json/);
+    expect(query.json().data.books.totalCount).toEqual(expect.any(Number));
+    expect((await app().inject({ method: 'GET', url: '/graphqlx', headers: html })).statusCode).toBe(404);
+    expect((await app().inject({ method: 'GET', url: '/graphql', headers: { accept: 'application/json' } })).headers['content-type']).not.toMatch(/text\/html/);
     for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css']) {
       const response = await app().inject({ method: 'GET', url: `/graphql/graphiql/${asset}` });
       expect(response.statusCode, asset).toBe(200);
