@@ -161,6 +161,28 @@ describe.each(testDatabases(inject('postgresUrl')))('substring (trigram) indexes
     expect([stale.total, fresh.total]).toEqual([2, 2]);
   });
 
+  it('keeps the last count of at most 1,000 searches: past them, a search counts first again', async () => {
+    const app = await start(indexed);
+    const rows = Array.from({ length: 300 }, (_, i) => ({ title: `River tale ${String(i).padStart(3, '0')}`, code: `C${i}` }));
+    for (let i = 0; i < rows.length; i += 100) await app.resourceApi.database.knex('novel').insert(rows.slice(i, i + 100));
+    const statements = async (search: string) => {
+      const read = await statementsOf(app, `/api/novels?title=${encodeURIComponent(search)}`);
+      expect(read.body['hydra:totalItems'], search).toBeGreaterThan(0);
+      return read.sql.length;
+    };
+    // PostgreSQL's planner reads pg_trgm by itself: every read is the page with its count.
+    const countingFirst = postgres ? 1 : 2;
+    expect(await statements('river')).toBe(countingFirst);
+    expect(await statements('river')).toBe(1);
+    // 999 other searches, each matching (one title or more): "river" is still kept, the thousandth forgets all.
+    const others = [...['tale ', 'ale ', 'le '].flatMap((prefix) => rows.map((_, i) => `${prefix}${String(i).padStart(3, '0')}`)), ...rows.slice(0, 99).map((_, i) => `e ${String(i).padStart(3, '0')}`)];
+    expect(new Set(others).size).toBe(999);
+    for (const search of others) await statements(search);
+    expect(await statements('river')).toBe(1);
+    await statements('e 099');
+    expect(await statements('river')).toBe(countingFirst);
+  });
+
   it('keeps the index in step with creates, updates and deletes', async () => {
     const app = await start(indexed);
     await seed(app);

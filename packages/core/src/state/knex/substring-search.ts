@@ -22,9 +22,11 @@ export interface SearchCount {
   readonly size: number;
 }
 
-/** Searches whose last count is kept, per count SQL (the oldest is forgotten first), and count SQLs. */
+/**
+ * Searches whose last count is kept. Past it, all are forgotten and the next reads count first again: a search's values
+ * are the client's to choose, and a URL holds up to 16 KiB of them, so this bounds the memory (to about 16 MiB).
+ */
 const KEPT_SEARCHES = 1000;
-const KEPT_SHAPES = 100;
 
 type CompiledCount = { readonly sql: string; readonly bindings: readonly unknown[] };
 
@@ -62,8 +64,9 @@ export interface SubstringSearch {
 export function createSubstringSearch(database: Database, mapperOf: (resource: ResourceMetadata) => RowMapper, shaped: StatementRunner['shaped']): SubstringSearch {
   /** Per index: the SQL of a count whose one condition is a search on that index, around and in its WHERE. */
   const soleSearchCounts = new Map<string, { before: string; condition: string; after: string }>();
-  /** Per count SQL (the same string each time, from the recorded shapes), per values. */
+  /** Per count SQL (the same string each time, from the recorded shapes), per values; `kept` of them in all. */
   const counts = new Map<string, Map<string, SearchCount>>();
+  let kept = 0;
   const matches = database.dialect.substringMatches;
 
   return {
@@ -104,16 +107,20 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
     },
     lastCount: ({ sql, bindings }) => counts.get(sql)?.get(JSON.stringify(bindings)),
     keep({ sql, bindings }, found) {
-      let ofShape = counts.get(sql);
-      if (!ofShape) {
-        if (counts.size >= KEPT_SHAPES) counts.clear();
-        counts.set(sql, (ofShape = new Map()));
-      }
       const values = JSON.stringify(bindings);
-      const kept = ofShape.get(values);
-      if (kept?.total === found.total && kept.size === found.size) return;
-      if (!kept && ofShape.size >= KEPT_SEARCHES) ofShape.delete(ofShape.keys().next().value!);
+      const last = counts.get(sql)?.get(values);
+      if (last) {
+        if (last.total !== found.total || last.size !== found.size) counts.get(sql)!.set(values, found);
+        return;
+      }
+      if (kept >= KEPT_SEARCHES) {
+        counts.clear();
+        kept = 0;
+      }
+      let ofShape = counts.get(sql);
+      if (!ofShape) counts.set(sql, (ofShape = new Map()));
       ofShape.set(values, found);
+      kept++;
     },
   };
 }
