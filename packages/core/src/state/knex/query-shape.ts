@@ -35,10 +35,19 @@ function kindOf(value: unknown): string {
 const isIdentifier = (value: unknown): value is string => typeof value === 'string';
 
 /**
+ * The clauses a recorded value can be bound in, in the order knex compiles them: a value's place among the bindings is
+ * its clause's, not its call's. A page's count is selected (a sub-query of the columns) after its parent's condition
+ * was added to the WHERE, yet knex binds the count's values first: recorded in call order, a subresource page's values
+ * went to the wrong placeholders whenever they differed from the first request's.
+ */
+type Clause = 'columns' | 'where' | 'order' | 'offset';
+const CLAUSES: readonly Clause[] = ['columns', 'where', 'order', 'offset'];
+
+/**
  * The `??` (identifiers, written into the key) and `?` (values, bound) of a knex raw: knex's own placeholder syntax,
  * where `\\?` is a literal question mark.
  */
-function recordRaw(recorder: Recorder, sql: unknown, bindings: unknown): void {
+function recordRaw(recorder: Recorder, sql: unknown, bindings: unknown, clause: Clause): void {
   if (typeof sql !== 'string' || (bindings !== undefined && !Array.isArray(bindings))) throw new Unshaped('a raw condition of another form');
   const values = (bindings ?? []) as unknown[];
   let next = 0;
@@ -55,17 +64,22 @@ function recordRaw(recorder: Recorder, sql: unknown, bindings: unknown): void {
       index++;
       if (!isIdentifier(value)) throw new Unshaped('an identifier that is not a string');
       recorder.write(`id[${value}]`);
-    } else recorder.bind(value);
+    } else recorder.bind(value, clause);
   }
   if (next !== values.length) throw new Unshaped('a raw condition with more bindings than placeholders');
 }
 
 /** The builder the recorder hands out: the knex methods a page's query and the built-in filters call. */
 class Recorder {
-  constructor(
-    private readonly parts: string[],
-    readonly bindings: unknown[],
-  ) {}
+  /** The values bound, per clause, each in call order. */
+  private readonly values: Record<Clause, unknown[]> = { columns: [], where: [], order: [], offset: [] };
+
+  constructor(private readonly parts: string[]) {}
+
+  /** The values recorded, in the order knex binds them. */
+  get bindings(): unknown[] {
+    return CLAUSES.flatMap((clause) => this.values[clause]);
+  }
 
   /** The key of what was recorded, and its values. */
   shape(): QueryShape {
@@ -76,15 +90,20 @@ class Recorder {
     this.parts.push(part);
   }
 
-  bind(value: unknown): void {
+  bind(value: unknown, clause: Clause = 'where'): void {
     this.parts.push(kindOf(value));
-    this.bindings.push(value);
+    this.values[clause].push(value);
   }
 
-  /** A nested group (`where(fn)`) or sub-query (`whereIn(column, fn)`): recorded in place, between brackets. */
+  /**
+   * A nested group (`where(fn)`) or sub-query (`whereIn(column, fn)`): recorded in place, between brackets; its values,
+   * in its own clauses' order, are bound where it stands, in this builder's WHERE.
+   */
   private nested(callback: (builder: Knex.QueryBuilder) => unknown): void {
     this.parts.push('(');
-    callback(new Recorder(this.parts, this.bindings) as unknown as Knex.QueryBuilder);
+    const inner = new Recorder(this.parts);
+    callback(inner as unknown as Knex.QueryBuilder);
+    this.values.where.push(...inner.bindings);
     this.parts.push(')');
   }
 
@@ -157,17 +176,17 @@ class Recorder {
 
   whereRaw(sql: unknown, bindings?: unknown): this {
     this.write('whereRaw');
-    recordRaw(this, sql, bindings);
+    recordRaw(this, sql, bindings, 'where');
     return this;
   }
   orWhereRaw(sql: unknown, bindings?: unknown): this {
     this.write('orWhereRaw');
-    recordRaw(this, sql, bindings);
+    recordRaw(this, sql, bindings, 'where');
     return this;
   }
   orderByRaw(sql: unknown, bindings?: unknown): this {
     this.write('orderByRaw');
-    recordRaw(this, sql, bindings);
+    recordRaw(this, sql, bindings, 'order');
     return this;
   }
 
@@ -189,7 +208,7 @@ class Recorder {
           else if (value instanceof Recorder) {
             this.write(`as[${name}]`);
             this.parts.push('(', ...value.parts, ')');
-            this.bindings.push(...value.bindings);
+            this.values.columns.push(...value.bindings);
           } else throw new Unshaped('a selected value of another form');
         }
       } else throw new Unshaped('select of another form');
@@ -228,7 +247,7 @@ class Recorder {
     if (offset === 0) this.write('offset[0]');
     else {
       this.write('offset');
-      this.bind(offset);
+      this.bind(offset, 'offset');
     }
     return this;
   }
@@ -236,7 +255,7 @@ class Recorder {
 
 /** A builder that records instead of building, for `table` (`book as t0`), as `knex(table)` starts one. */
 export function recordingBuilder(table: string): Knex.QueryBuilder {
-  return new Recorder([`table[${table}]`], []) as unknown as Knex.QueryBuilder;
+  return new Recorder([`table[${table}]`]) as unknown as Knex.QueryBuilder;
 }
 
 /** The shape a recording builder has recorded. */
