@@ -310,14 +310,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     if (last && last.total > page!.offset) {
       const rows = await readRows(context, queries, substringSearch.plan(page!, last), (q) => (sole ? q.matchCount(sole) : q.count(false)));
       const total = await totalOf(rows, page!, countAlone);
-      substringSearch.keep(search, { total: Number(total), size: last.size });
+      substringSearch.keep(search, { total: Number(total), size: last.size, reads: last.reads + 1 });
       return { rows, total };
     }
     // The index's count reads the table's size in the same statement; a count through the table does not.
     const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (sole ? substringSearch.countFromIndex(context.resource, sole) : countAlone());
     const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
-    const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource) };
+    const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource), reads: 0 };
     substringSearch.keep(search, found);
     return { rows: await readRows(context, queries, substringSearch.plan(page!, found)), total };
   }

@@ -3,10 +3,11 @@
  * count of a lone search from the index alone, and the page's plan chosen from the number of matches.
  *
  * The plan needs that number before the page is read. The first read of a search counts first, in a statement of its
- * own; the number is then kept, per search (the count's SQL and values), and the next read of the same search chooses
- * its plan from it, reading the page and its count in one statement (one statement fewer: about 25 µs under load on
- * SQLite). That read's count is kept in turn. A kept number only ever chooses between two plans that read the same
- * rows: when the table changed since, the plan may be the slower one for one read, never the answer wrong.
+ * own; the number is then kept, per search (the count's SQL and values), and the next reads of the same search choose
+ * their plan from it, reading the page and its count in one statement (one statement fewer: about 25 µs under load on
+ * SQLite), and keep that count in turn. After `REFRESH_AFTER` such reads the search counts first again, which reads
+ * the table's size again too. A kept number only ever chooses between two plans that read the same rows: when the table
+ * changed since, the plan may be the slower one for a few reads, never the answer wrong.
  */
 import type { Knex } from 'knex';
 import type { ResourceMetadata } from '../../metadata/types.js';
@@ -16,17 +17,27 @@ import type { SubstringIndexUse } from './filter-query.js';
 import type { RowMapper } from './row-mapper.js';
 import type { StatementRunner } from './statements.js';
 
-/** The number of matches a search had when last read, and the table's size then. */
+/** The number of matches a search had when last read, the table's size when it last counted first, and the reads since. */
 export interface SearchCount {
   readonly total: number;
   readonly size: number;
+  readonly reads: number;
 }
 
 /**
- * Searches whose last count is kept. Past it, all are forgotten and the next reads count first again: a search's values
- * are the client's to choose, and a URL holds up to 16 KiB of them, so this bounds the memory (to about 16 MiB).
+ * Searches whose last count is kept, and the longest key (SQL and values, in characters) kept. Past the number, all
+ * are forgotten and the next reads count first again; a longer key is not kept (that search always counts first). A
+ * search's values are the client's to choose (a GraphQL list can hold a megabyte of them): this bounds the memory to
+ * about 4 MB.
  */
 const KEPT_SEARCHES = 1000;
+const LONGEST_KEY = 2048;
+
+/** Reads a kept count chooses the plan for before the search counts first again (and reads the table's size again). */
+const REFRESH_AFTER = 100;
+
+/** The values of a count as a key: JSON, with BigInts (which JSON refuses) as text. */
+const keyOf = (bindings: readonly unknown[]): string => JSON.stringify(bindings, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 
 type CompiledCount = { readonly sql: string; readonly bindings: readonly unknown[] };
 
@@ -56,7 +67,7 @@ export interface SubstringSearch {
    * index.
    */
   plan(page: PageRequest, count: SearchCount): 'index' | 'scan';
-  /** What the last read of a search (its count's SQL and values) counted. */
+  /** What the last read of a search (its count's SQL and values) counted, unless it is time to count first again. */
   lastCount(count: CompiledCount): SearchCount | undefined;
   keep(count: CompiledCount, found: SearchCount): void;
 }
@@ -105,19 +116,23 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
     plan(page, { total, size }) {
       return (page.offset + page.itemsPerPage) * size < 2 * total * total ? 'scan' : 'index';
     },
-    lastCount: ({ sql, bindings }) => counts.get(sql)?.get(JSON.stringify(bindings)),
+    lastCount({ sql, bindings }) {
+      const last = counts.get(sql)?.get(keyOf(bindings));
+      return last && last.reads < REFRESH_AFTER ? last : undefined;
+    },
     keep({ sql, bindings }, found) {
-      const values = JSON.stringify(bindings);
-      const last = counts.get(sql)?.get(values);
-      if (last) {
-        if (last.total !== found.total || last.size !== found.size) counts.get(sql)!.set(values, found);
+      const values = keyOf(bindings);
+      if (sql.length + values.length > LONGEST_KEY) return;
+      let ofShape = counts.get(sql);
+      if (ofShape?.has(values)) {
+        ofShape.set(values, found);
         return;
       }
       if (kept >= KEPT_SEARCHES) {
         counts.clear();
         kept = 0;
+        ofShape = undefined;
       }
-      let ofShape = counts.get(sql);
       if (!ofShape) counts.set(sql, (ofShape = new Map()));
       ofShape.set(values, found);
       kept++;
