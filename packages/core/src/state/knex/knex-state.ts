@@ -305,12 +305,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     // A search on a trigram index (SQLite): the number of matches decides how the page is read. The same search's last
     // count chooses, and the count comes in the page's statement; the first read of a search counts first.
     const sole = substringSearch.soleSearch(context.resource, count.compiled!.sql, count.uses);
-    const search = count.compiled!;
-    const last = substringSearch.lastCount(search);
+    const search = substringSearch.search(count.compiled!);
+    const { last } = search;
     if (last && last.total > page!.offset) {
       const rows = await readRows(context, queries, substringSearch.plan(page!, last), (q) => (sole ? q.matchCount(sole) : q.count(false)));
       const total = await totalOf(rows, page!, countAlone);
-      substringSearch.keep(search, { total: Number(total), size: last.size, reads: last.reads + 1 });
+      search.keep({ total: Number(total), size: last.size, reads: last.reads + 1 });
       return { rows, total };
     }
     // The index's count reads the table's size in the same statement; a count through the table does not.
@@ -318,7 +318,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const total = Number(counted?.n ?? 0);
     if (total <= page!.offset) return { rows: [], total };
     const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource), reads: 0 };
-    substringSearch.keep(search, found);
+    search.keep(found);
     return { rows: await readRows(context, queries, substringSearch.plan(page!, found)), total };
   }
 

@@ -67,9 +67,11 @@ export interface SubstringSearch {
    * index.
    */
   plan(page: PageRequest, count: SearchCount): 'index' | 'scan';
-  /** What the last read of a search (its count's SQL and values) counted, unless it is time to count first again. */
-  lastCount(count: CompiledCount): SearchCount | undefined;
-  keep(count: CompiledCount, found: SearchCount): void;
+  /**
+   * A search (its count's SQL and values): what its last read counted, unless it is time to count first again, and how
+   * to keep what this read counted (its key is worked out once per read).
+   */
+  search(count: CompiledCount): { readonly last: SearchCount | undefined; keep(found: SearchCount): void };
 }
 
 export function createSubstringSearch(database: Database, mapperOf: (resource: ResourceMetadata) => RowMapper, shaped: StatementRunner['shaped']): SubstringSearch {
@@ -116,26 +118,28 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
     plan(page, { total, size }) {
       return (page.offset + page.itemsPerPage) * size < 2 * total * total ? 'scan' : 'index';
     },
-    lastCount({ sql, bindings }) {
-      const last = counts.get(sql)?.get(keyOf(bindings));
-      return last && last.reads < REFRESH_AFTER ? last : undefined;
-    },
-    keep({ sql, bindings }, found) {
+    search({ sql, bindings }) {
       const values = keyOf(bindings);
-      if (sql.length + values.length > LONGEST_KEY) return;
-      let ofShape = counts.get(sql);
-      if (ofShape?.has(values)) {
-        ofShape.set(values, found);
-        return;
-      }
-      if (kept >= KEPT_SEARCHES) {
-        counts.clear();
-        kept = 0;
-        ofShape = undefined;
-      }
-      if (!ofShape) counts.set(sql, (ofShape = new Map()));
-      ofShape.set(values, found);
-      kept++;
+      const last = counts.get(sql)?.get(values);
+      return {
+        last: last && last.reads < REFRESH_AFTER ? last : undefined,
+        keep(found) {
+          if (sql.length + values.length > LONGEST_KEY) return;
+          let ofShape = counts.get(sql);
+          if (ofShape?.has(values)) {
+            ofShape.set(values, found);
+            return;
+          }
+          if (kept >= KEPT_SEARCHES) {
+            counts.clear();
+            kept = 0;
+            ofShape = undefined;
+          }
+          if (!ofShape) counts.set(sql, (ofShape = new Map()));
+          ofShape.set(values, found);
+          kept++;
+        },
+      };
     },
   };
 }
