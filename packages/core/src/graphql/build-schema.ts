@@ -145,6 +145,21 @@ function linksLoaderFor(context: GraphQLRequestContext, owner: ResourceMetadata,
   return loader;
 }
 
+/**
+ * A mutation's write makes what the request read before it stale: its loaders and joined items are dropped, so the
+ * fields resolved after it (its own payload's relations, the next mutations') read the rows as they are now. Mutations
+ * run one after the other, so no read of the request is under way then.
+ */
+async function writing<T>(context: GraphQLRequestContext, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    loaders.delete(context);
+    linkLoaders.delete(context);
+    joinedItems.delete(context);
+  }
+}
+
 export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   const objectTypes = new Map<string, GraphQLObjectType>();
   const connections = new Map<string, GraphQLObjectType>();
@@ -444,7 +459,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         type: payload('create'),
         args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => ({
-          [payloadKey]: (await execute(context, { operation: post, body: bodyOf(values) })).data,
+          [payloadKey]: (await writing(context, () => execute(context, { operation: post, body: bodyOf(values) }))).data,
           clientMutationId: values.clientMutationId ?? null,
         }),
       };
@@ -457,7 +472,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
           const id = idOf(values.id as string);
           if (id === undefined) throw await notFound(context, values.id as string);
-          return { [payloadKey]: (await execute(context, { operation: update, id, body: bodyOf(values) })).data, clientMutationId: values.clientMutationId ?? null };
+          return { [payloadKey]: (await writing(context, () => execute(context, { operation: update, id, body: bodyOf(values) }))).data, clientMutationId: values.clientMutationId ?? null };
         },
       };
     }
@@ -469,7 +484,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
           const id = idOf(values.id as string);
           if (id === undefined) throw await notFound(context, values.id as string);
-          await execute(context, { operation: remove, id });
+          await writing(context, () => execute(context, { operation: remove, id }));
           return { [payloadKey]: { id }, clientMutationId: values.clientMutationId ?? null };
         },
       };

@@ -3,8 +3,8 @@
  * caller authenticated once per request with the same authenticator as REST, depth and complexity limits,
  * introspection switchable off. HTTP status 200 with `errors[]`, as API Platform answers.
  */
-import type { FastifyInstance } from 'fastify';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { getOperationAST, Kind, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { toApiError } from '../response/render-error.js';
@@ -32,6 +32,41 @@ export interface GraphQLOptions {
   readonly jit?: number;
 }
 
+/**
+ * mercurius keys its parsed and compiled queries by the query text alone, and compiles a query for the operation the
+ * request that compiled it named: a later request naming another operation of the same document would run the first
+ * one (a GET asking for a query could even run a mutation). So a request naming its operation gets the name appended
+ * to its query as a comment (JSON-quoted: it holds no line break, so it cannot end the comment), which graphql-js
+ * ignores and which makes the text, so the key, one per operation. The locations of errors do not move: the comment
+ * comes last.
+ */
+async function keyedByOperation(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const params = (request.method === 'GET' ? request.query : request.body) as { query?: unknown; operationName?: unknown } | null;
+  if (!params || typeof params.query !== 'string') return;
+  const operationName = typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
+  // On GET, mercurius reads the operation's type without checking there is one (a TypeError when the name is unknown
+  // or missing among several): the answer is the one graphql-js gives a POST.
+  const missing = request.method === 'GET' ? missingOperation(params.query, operationName) : undefined;
+  if (missing) {
+    await reply.code(200).send({ data: null, errors: [{ message: missing }] });
+    return;
+  }
+  if (operationName !== undefined) params.query = `${params.query}\n# operation: ${JSON.stringify(operationName)}`;
+}
+
+/** Why a query has no operation to run under that name (graphql-js's words); undefined when it has one or does not parse. */
+function missingOperation(query: string, operationName: string | undefined): string | undefined {
+  let document;
+  try {
+    document = parse(query);
+  } catch {
+    return undefined; // mercurius answers the syntax error
+  }
+  if (getOperationAST(document, operationName) !== null) return undefined;
+  if (operationName !== undefined) return `Unknown operation named "${operationName}".`;
+  return document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION) ? 'Must provide operation name if query contains multiple operations.' : 'Must provide an operation.';
+}
+
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
@@ -51,6 +86,8 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     // A query seen before runs through graphql-jit's compiled executor (mercurius keeps them per query text): the
     // resolvers and so the pipeline are the same, graphql-js's generic walk of the selection set is not.
     jit: options.graphql.jit ?? 1,
+    // A query is compiled for the operation its request named: that name goes into the key (`keyedByOperation`).
+    additionalRouteOptions: { preHandler: keyedByOperation },
     validationRules: rules,
     context: async (request): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;

@@ -236,6 +236,49 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     expect((await gql(app(), byTitle, { title: 'dune' })).body.data.books.totalCount).toBe(2);
   });
 
+  it('runs the operation each request names, of a document compiled for another; a GET never runs its mutation', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    const post = (query: string, operationName: string) => call(app(), { method: 'POST', url: '/graphql', payload: { query, operationName }, headers: { authorization: `Bearer ${user}` } });
+    const counts = 'query A { authors { totalCount } } query B { books { totalCount } }';
+    // The second run of a query is the compiled one (jit: 1); B's compiled run must not be A's.
+    for (let run = 0; run < 3; run++) expect((await post(counts, 'A')).body).toEqual({ data: { authors: { totalCount: 3 } } });
+    for (let run = 0; run < 3; run++) expect((await post(counts, 'B')).body).toEqual({ data: { books: { totalCount: 5 } } });
+    expect((await post(counts, 'C')).body.errors[0].message).toBe('Unknown operation named "C".');
+
+    const both = 'query Q { authors { totalCount } } mutation M($input: createAuthorInput!) { createAuthor(input: $input) { author { name } } }';
+    const create = () => call(app(), { method: 'POST', url: '/graphql', payload: { query: both, operationName: 'M', variables: { input: { name: `Author ${Math.random()}` } } } });
+    for (let run = 0; run < 2; run++) expect((await create()).body.errors).toBeUndefined();
+    const read = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent(both)}&operationName=Q` });
+    expect(read.body).toEqual({ data: { authors: { totalCount: 5 } } });
+    const mutationByGet = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent(both)}&operationName=M` });
+    expect(mutationByGet.status).toBeGreaterThanOrEqual(400);
+    expect((await call(app(), { method: 'GET', url: '/api/authors' })).body['hydra:totalItems']).toBe(5);
+    const unknownByGet = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent(both)}&operationName=N` });
+    expect(unknownByGet.body).toEqual({ data: null, errors: [{ message: 'Unknown operation named "N".' }] });
+    const unknownByPost = await post(both, 'N');
+    expect({ status: unknownByPost.status, body: unknownByPost.body }).toEqual({ status: unknownByGet.status, body: unknownByGet.body });
+    const unnamedByGet = await call(app(), { method: 'GET', url: `/graphql?query=${encodeURIComponent(both)}` });
+    const unnamedByPost = await call(app(), { method: 'POST', url: '/graphql', payload: { query: both } });
+    expect(unnamedByGet.body).toEqual({ data: null, errors: [{ message: 'Must provide operation name if query contains multiple operations.' }] });
+    expect({ status: unnamedByPost.status, body: unnamedByPost.body }).toEqual({ status: unnamedByGet.status, body: unnamedByGet.body });
+  });
+
+  it('reads relations as they are after each mutation of a request, not as an earlier field of it read them', async () => {
+    const { user, admin } = await tokens();
+    await seed(user);
+    const mutation = `mutation {
+      a: updateBook(input: { id: "/api/books/1", title: "Dune Messiah" }) { book { title author { name books { edges { node { title } } } } } }
+      b: updateBook(input: { id: "/api/books/4", title: "Children of Dune, revised" }) { book { title } }
+      c: updateBook(input: { id: "/api/books/1", price: 10 }) { book { title author { name books { edges { node { title } } } } } }
+    }`;
+    const response = await gql(app(), mutation, {}, admin);
+    expect(response.body.errors).toBeUndefined();
+    const titles = (answer: { book: { author: { books: { edges: { node: { title: string } }[] } } } }) => answer.book.author.books.edges.map((edge) => edge.node.title);
+    expect(titles(response.body.data.a)).toEqual(['Dune Messiah', 'Children of Dune']);
+    expect(titles(response.body.data.c)).toEqual(['Dune Messiah', 'Children of Dune, revised']);
+  });
+
   it('limits query depth and complexity, and serves queries over GET', async () => {
     const deep = await gql(app(), '{ books { edges { node { author { books { edges { node { author { books { edges { node { author { name } } } } } } } } } } } } }');
     expect(deep.body.errors[0].message).toMatch(/depth/i);
