@@ -1,10 +1,10 @@
 /**
  * The API's routes, registered under the prefix in their own Fastify context: one route per operation, 405 with
  * `Allow` for the other methods of a known path, the documents of `docs-routes.ts`, and the 404 / error handlers that
- * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header; GETs an
- * `ETag` (`send-response.ts`).
+ * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header and
+ * `Vary: Accept`; GETs an `ETag` (`send-response.ts`).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
@@ -31,6 +31,13 @@ export interface ApiRoutesOptions {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** Adds `Accept` to the response's `Vary` (which CORS may have set to `Origin`), once. */
+function varyOnAccept(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'Accept');
+  else if (!/(^|,)\s*(accept|\*)\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept`);
+}
+
 export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   const { runtime } = options;
   const { registry } = runtime;
@@ -40,9 +47,11 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   registerBodyParsers(app, options.bodyLimit);
 
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
-  // an async one: no promise per response.
+  // an async one: no promise per response. Every response of the API depends on Accept (JSON-LD or JSON, errors as
+  // JSON-LD or problem+json): `Vary: Accept`, as API Platform sends, so that a cache keeps one per format.
   const links = new Map<string, string>();
   app.addHook('onSend', (request, reply, payload, done) => {
+    varyOnAccept(reply);
     const origin = originOf(request);
     let link = links.get(origin);
     if (link === undefined) {

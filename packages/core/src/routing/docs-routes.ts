@@ -82,7 +82,6 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
   // JSON-LD first: what `*/*` (API Platform Admin) and no Accept at all get. Browsers prefer text/html.
   app.get('/', async (request, reply) => {
     const type = negotiate(request, [...JSON_DOCUMENT_TYPES, HTML, OPENAPI_JSON, OPENAPI_YAML]);
-    reply.header('vary', 'Accept');
     if (type === HTML) return sendUi(reply);
     if (type === OPENAPI_JSON || type === OPENAPI_YAML) return sendOpenApi(reply, type);
     return reply.header('content-type', `${type}; charset=utf-8`).send(buildEntrypoint(registry));
@@ -90,7 +89,6 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
 
   app.get('/docs', async (request, reply) => {
     const type = negotiate(request, [MEDIA_TYPES.jsonld, HTML, OPENAPI_JSON, MEDIA_TYPES.json, OPENAPI_YAML]);
-    reply.header('vary', 'Accept');
     if (type === HTML) return sendUi(reply);
     if (type === MEDIA_TYPES.jsonld) return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(originOf(request)));
     return sendOpenApi(reply, type);
@@ -98,7 +96,7 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
   app.get('/docs.jsonld', async (request, reply) => sendDocument(request, reply, hydra(originOf(request))));
   app.get('/docs.json', async (request, reply) => {
     const type = negotiateOutput(request.headers.accept, [MEDIA_TYPES.json, OPENAPI_JSON]) ?? MEDIA_TYPES.json;
-    return sendOpenApi(reply.header('vary', 'Accept'), type);
+    return sendOpenApi(reply, type);
   });
   app.get('/docs.jsonopenapi', async (_request, reply) => sendOpenApi(reply, OPENAPI_JSON));
   app.get('/docs.yaml', async (_request, reply) => sendOpenApi(reply, OPENAPI_YAML));

@@ -41,6 +41,19 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
     expect((await get('/api/novels/1')).headers.etag).toBe(jsonld.headers.etag);
   });
 
+  it('says every representation varies with Accept: reads, 304s, errors and writes', async () => {
+    await seed();
+    const read = await get('/api/novels/1');
+    const notModified = await get('/api/novels/1', { 'if-none-match': read.headers.etag as string });
+    expect(notModified.status).toBe(304);
+    const missing = await get('/api/novels/99');
+    expect(missing.status).toBe(404);
+    const created = await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'N. K. Jemisin' } });
+    const unacceptable = await get('/api/novels/1', { accept: 'text/csv' });
+    expect(unacceptable.status).toBe(406);
+    for (const response of [read, notModified, missing, unacceptable, created, await get('/api/novels'), await get('/api/docs.jsonld')]) expect(response.headers.vary).toBe('Accept');
+  });
+
   it('changes the ETag of an item and of its collection when the item changes', async () => {
     await seed();
     const item = (await get('/api/novels/1')).headers.etag;

@@ -48,7 +48,9 @@ describe('with cors: { origin: [the admin origin] }', () => {
     expect(response.headers['access-control-expose-headers']).toBe('Link, Location, ETag');
     expect(response.headers.location).toBe('/api/authors/1');
     expect(response.headers.link).toContain('rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
-    expect(response.headers.vary).toContain('Origin');
+    expect(response.headers.vary).toBe('Origin, Accept');
+    const docs = await call(app(), { method: 'GET', url: '/api/docs', headers: { origin: ADMIN_ORIGIN, accept: 'application/ld+json' } });
+    expect(docs.headers.vary).toBe('Origin, Accept');
   });
 
   it('gives another origin no Access-Control-Allow-Origin, so its browser keeps the answer from the page', async () => {
