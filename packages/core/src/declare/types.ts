@@ -42,7 +42,7 @@ export interface CommonFieldOptions {
   immutable?: boolean;
   /** An IRI for the property in JSON-LD, e.g. `https://schema.org/name` (default `<Type>/<field>`). */
   iri?: string;
-  /** The column name (default: the field name in snake_case; `_id` is appended for to-one relations). */
+  /** The column name (default: the field name in snake_case; `_id` is appended for to-one relations). Names starting with `resource_api_` are reserved. */
   column?: string;
   /**
    * The serialization groups the field belongs to. When an operation has normalization (read) or denormalization

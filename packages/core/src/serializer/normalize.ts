@@ -93,23 +93,41 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     return { resource, fields, embeds: fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany') };
   }
 
+  /**
+   * Reads what the plan's embedded fields name and then, level by level, what their own plans embed. An item already
+   * loaded (under another field, or joined to the page) is not read again, unless this plan sends to-many id lists it
+   * was read without; either way its own embedded items are loaded for this plan too, which may embed deeper than the
+   * one it was first loaded for (the same item is an IRI where a cycle is cut, an object elsewhere).
+   */
   async function load(plan: NormalizationPlan, entities: readonly Entity[], loaded: LoadedItems): Promise<void> {
     for (const field of plan.fields) {
       if (field.mode !== 'embed' && field.mode !== 'embedMany') continue;
       const known = loaded.get(field.target.name) ?? new Map<number, Entity>();
       loaded.set(field.target.name, known);
-      const wanted = new Set<number>();
+      const ids = new Set<number>();
       for (const entity of entities) {
         const value = entity[field.name];
-        for (const id of field.mode === 'embed' ? (value == null ? [] : [value as number]) : ((value as number[] | undefined) ?? [])) {
-          if (!known.has(id)) wanted.add(id);
+        for (const id of field.mode === 'embed' ? (value == null ? [] : [value as number]) : ((value as number[] | undefined) ?? [])) ids.add(id);
+      }
+      if (ids.size === 0) continue;
+      const toMany = field.plan.fields.filter((f) => f.mode === 'iris' || f.mode === 'embedMany').map((f) => f.name);
+      const wanted = [...ids].filter((id) => {
+        const item = known.get(id);
+        return !item || toMany.some((name) => item[name] === undefined);
+      });
+      if (wanted.length > 0) {
+        for (const item of await options.readMany(field.target, wanted, toMany)) {
+          const before = known.get(item.id!);
+          known.set(item.id!, before ? { ...before, ...item } : item);
         }
       }
-      if (wanted.size === 0) continue;
-      const toMany = field.plan.fields.filter((f) => f.mode === 'iris' || f.mode === 'embedMany').map((f) => f.name);
-      const found = await options.readMany(field.target, [...wanted], toMany);
-      for (const item of found) known.set(item.id!, item);
-      await load(field.plan, found, loaded);
+      if (!field.plan.embeds) continue;
+      const items: Entity[] = [];
+      for (const id of ids) {
+        const item = known.get(id);
+        if (item) items.push(item);
+      }
+      await load(field.plan, items, loaded);
     }
   }
 

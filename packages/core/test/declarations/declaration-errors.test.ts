@@ -26,6 +26,13 @@ describe('wrong declarations', () => {
     expect(build(book({ title: {} as never }))).toThrow('Resource "Book", field "title": give a "type"');
   });
 
+  it('refuses the column names it keeps for itself, and a field named __proto__', () => {
+    expect(build(book({ resourceApiTotal: { type: 'integer' } }))).toThrow('Resource "Book", field "resourceApiTotal": column "resource_api_total": names starting with "resource_api_" are reserved');
+    expect(build(author, book({ author: { toOne: 'Author', column: 'resource_api_j1_0' } }))).toThrow('column "resource_api_j1_0": names starting with "resource_api_" are reserved');
+    expect(build(book({ ['__proto__']: { type: 'string' } } as never))).toThrow('Resource "Book", field "__proto__": "__proto__" cannot be a field name.');
+    expect(build(book({ total: { type: 'integer', column: 'resource_total' } }))).not.toThrow();
+  });
+
   it('refuses a duplicate short name', () => {
     expect(build(author, { ...author })).toThrow('Resource "Author" is declared twice (duplicate short name).');
   });

@@ -132,3 +132,54 @@ describe.each(testDatabases(inject('postgresUrl')))('groups and embedding on $na
     expect(page.body['hydra:member'].map((member: { category?: { name: string } }) => member.category?.name ?? null)).toEqual(['Books', 'Films', null, 'Books']);
   });
 });
+
+/**
+ * The same item embedded under two fields whose plans differ: under one the cycle is cut (its writer an IRI), under
+ * the other not; under one it lists its to-many ids, under the other not. Each place gets its own plan's shape,
+ * whichever field loaded the item first.
+ */
+const Writer = defineResource({ name: 'Writer', fields: { name: { type: 'string' }, favourite: { toOne: 'Volume', nullable: true, readableLink: true } } });
+const Volume = defineResource({
+  name: 'Volume',
+  fields: { title: { type: 'string' }, writer: { toOne: 'Writer', nullable: true, readableLink: true }, notes: { toMany: 'Note', mappedBy: 'volume' } },
+});
+const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' }, volume: { toOne: 'Volume', nullable: true } } });
+const Critique = defineResource({
+  name: 'Critique',
+  fields: { critic: { toOne: 'Writer', nullable: true, readableLink: true }, volume: { toOne: 'Volume', nullable: true, readableLink: true } },
+});
+
+/** A column whose name is near PostgreSQL's limit of 63 bytes, read joined to a page. */
+const Imprint = defineResource({ name: 'Imprint', fields: { name: { type: 'string' }, motto: { type: 'string', nullable: true, column: `motto_${'x'.repeat(57)}` } } });
+const Edition = defineResource({ name: 'Edition', fields: { isbn: { type: 'string' }, imprint: { toOne: 'Imprint', nullable: true, readableLink: true } } });
+
+describe.each(testDatabases(inject('postgresUrl')))('an item embedded under two plans on $name', (database) => {
+  const app = useApp(database, { resources: [Writer, Volume, Note, Critique, Imprint, Edition] });
+  const post = async (url: string, payload: object) => expect((await call(app(), { method: 'POST', url, payload })).status).toBe(201);
+
+  it('embeds it in each place as that place\'s plan says, on items and on pages', async () => {
+    await post('/api/writers', { name: 'Le Guin' });
+    await post('/api/volumes', { title: 'The Dispossessed', writer: '/api/writers/1' });
+    await post('/api/notes', { text: 'Anarres', volume: '/api/volumes/1' });
+    await post('/api/writers', { name: 'A critic', favourite: '/api/volumes/1' });
+    await post('/api/critiques', { critic: '/api/writers/2', volume: '/api/volumes/1' });
+    await post('/api/critiques', { volume: '/api/volumes/1' });
+    const volume = { '@id': '/api/volumes/1', '@type': 'Volume', id: 1, title: 'The Dispossessed', writer: { '@id': '/api/writers/1', '@type': 'Writer', id: 1, name: 'Le Guin' }, notes: ['/api/notes/1'] };
+    const alone = (await call(app(), { method: 'GET', url: '/api/critiques/2' })).body;
+    expect(alone.volume).toEqual(volume);
+    const both = (await call(app(), { method: 'GET', url: '/api/critiques/1' })).body;
+    // Under the critic, the favourite volume's writer is a Writer again: cut to an IRI, with the notes listed.
+    expect(both.critic.favourite).toEqual({ ...volume, writer: '/api/writers/1' });
+    expect(both.volume).toEqual(volume);
+    const page = (await call(app(), { method: 'GET', url: '/api/critiques' })).body;
+    expect(page['hydra:member'].map((member: { volume: unknown }) => member.volume)).toEqual([volume, volume]);
+  });
+
+  it('embeds every column of an item joined to the page, however long its name', async () => {
+    await post('/api/imprints', { name: 'Gollancz', motto: 'Science fiction' });
+    await post('/api/editions', { isbn: '978-0', imprint: '/api/imprints/1' });
+    const imprint = { '@id': '/api/imprints/1', '@type': 'Imprint', id: 1, name: 'Gollancz', motto: 'Science fiction' };
+    expect((await call(app(), { method: 'GET', url: '/api/editions/1' })).body.imprint).toEqual(imprint);
+    expect((await call(app(), { method: 'GET', url: '/api/editions' })).body['hydra:member'][0].imprint).toEqual(imprint);
+  });
+});

@@ -17,6 +17,7 @@ import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
 import { didYouMean } from '../did-you-mean.js';
 import { toSnakeCase } from '../naming.js';
+import { RESERVED_COLUMN_PREFIX } from '../reserved-names.js';
 import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../types.js';
 
 export const SCALAR_TYPES: readonly ScalarType[] = [
@@ -41,6 +42,8 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.startsWith('@')) {
       throw new DeclarationError(`${where(name)}: a field name must be a JavaScript identifier.`);
     }
+    // An item is a plain object: a field named so would set its prototype instead of a value.
+    if (name === '__proto__') throw new DeclarationError(`${where(name)}: "__proto__" cannot be a field name.`);
     if (field === null || typeof field !== 'object') throw new DeclarationError(`${where(name)}: the declaration must be an object.`);
     const kind = 'toOne' in field ? 'toOne' : 'toMany' in field ? 'toMany' : 'type' in field ? 'scalar' : undefined;
     for (const key of Object.keys(field)) {
@@ -68,6 +71,11 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
           ? buildToOne(name, field as ToOneDeclaration, declaration.name, names, where(name))
           : buildToMany(name, field as ToManyDeclaration, declaration, names, where(name));
     if ('column' in metadata) {
+      if (metadata.column.startsWith(RESERVED_COLUMN_PREFIX)) {
+        throw new DeclarationError(
+          `${where(name)}: column "${metadata.column}": names starting with "${RESERVED_COLUMN_PREFIX}" are reserved for what resource-api reads beside an item's columns (a page's count, the items joined to it); give the field another "column".`,
+        );
+      }
       const clash = columns.get(metadata.column);
       if (clash) throw new DeclarationError(`${where(name)}: column "${metadata.column}" is already used by field "${clash}".`);
       columns.set(metadata.column, name);

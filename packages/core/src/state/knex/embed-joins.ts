@@ -4,11 +4,16 @@
  * exactly as `readMany` would give them. Relations to resources with a provider of their own are left to the serializer.
  */
 import type { Knex } from 'knex';
+import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { Entity } from '../contracts.js';
 import type { RowMapper } from './row-mapper.js';
 
-/** A to-one relation read with the page: LEFT JOIN its table as `alias`, its columns selected as `<alias>__<column>`. */
+/**
+ * A to-one relation read with the page: LEFT JOIN its table as `alias`, its columns selected under names of their own,
+ * `resource_api_j<join>_<column index>`: short (PostgreSQL cuts names at 63 bytes, whatever the column's length) and
+ * never a column's name (declarations may not use the prefix).
+ */
 export interface EmbedJoin {
   readonly field: ToOneFieldMetadata;
   readonly alias: string;
@@ -37,7 +42,8 @@ export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource
           .filter(({ target }) => !target.provider)
           .map(({ field, target }, index) => {
             const alias = `t0_e${index + 1}`;
-            return { field, alias, target, columns: mapperOf(target).columns.map((column) => [`${alias}__${column}`, column] as const) };
+            const columns = mapperOf(target).columns.map((column, position) => [`${RESERVED_COLUMN_PREFIX}j${index + 1}_${position}`, column] as const);
+            return { field, alias, target, columns };
           });
         cache.set(embed, joins);
       }

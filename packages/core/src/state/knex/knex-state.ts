@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
+import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type CursorRequest, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
@@ -26,8 +27,8 @@ import { createSubstringSearch } from './substring-search.js';
 /** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
 const TOO_LONG_TO_INDEX = 'This value is too long.';
 
-/** The column of a page's rows holding the count, when the page reads it in the same statement. */
-const TOTAL = 'resource_api_total';
+/** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
+const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
