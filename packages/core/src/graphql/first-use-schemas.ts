@@ -25,6 +25,18 @@ export interface FirstUseSchemas {
   pending(): (() => void)[];
 }
 
+/**
+ * mercurius's response schema declares each error's `path` as strings, so the serializer wrote a list index as `"0"`;
+ * the GraphQL specification (§7.1.2) has it a number. The schema gets its path members as numbers or strings.
+ */
+function withNumberedPaths(schema: FastifySchema): FastifySchema {
+  const path = (schema as { properties?: { errors?: { items?: { properties?: { path?: { items?: { type?: unknown } } } } } } } | undefined)?.properties?.errors?.items?.properties?.path;
+  if (path?.items?.type !== 'string') return schema;
+  const copy = structuredClone(schema) as FastifySchema & { properties: { errors: { items: { properties: { path: { items: unknown } } } } } };
+  copy.properties.errors.items.properties.path.items = { type: ['integer', 'string'] };
+  return copy;
+}
+
 export function createFirstUseSchemas(): FirstUseSchemas {
   // Made when first needed, too (an ajv instance): Fastify's defaults when the server is given no `ajv` option, that
   // is no custom ajv options and no ajv plugins.
@@ -64,7 +76,7 @@ export function createFirstUseSchemas(): FirstUseSchemas {
         return firstUse;
       });
       app.setSerializerCompiler((route) => {
-        const serialize = once(() => buildSerializer(route) as Serialize);
+        const serialize = once(() => buildSerializer({ ...route, schema: withNumberedPaths(route.schema) }) as Serialize);
         return (data) => serialize()(data);
       });
     },

@@ -236,6 +236,15 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
     expect((await gql(app(), byTitle, { title: 'dune' })).body.data.books.totalCount).toBe(2);
   });
 
+  it('gives the path of an error in a list with the index as a number', async () => {
+    const { user } = await tokens();
+    await seed(user);
+    for (let run = 0; run < 2; run++) {
+      const response = await gql(app(), '{ authors(first: 1) { edges { node { name books(after: "bm9wZQ==") { totalCount } } } } }');
+      expect(response.body.errors[0].path).toEqual(['authors', 'edges', 0, 'node', 'books']);
+    }
+  });
+
   it('runs the operation each request names, of a document compiled for another; a GET never runs its mutation', async () => {
     const { user } = await tokens();
     await seed(user);
