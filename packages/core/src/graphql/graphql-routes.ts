@@ -3,7 +3,7 @@
  * caller authenticated once per request with the same authenticator as REST, depth and complexity limits,
  * introspection switchable off. HTTP status 200 with `errors[]`, as API Platform answers.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { getOperationAST, Kind, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
@@ -38,20 +38,21 @@ export interface GraphQLOptions {
  * one (a GET asking for a query could even run a mutation). So a request naming its operation gets the name appended
  * to its query as a comment (JSON-quoted: it holds no line break, so it cannot end the comment), which graphql-js
  * ignores and which makes the text, so the key, one per operation. The locations of errors do not move: the comment
- * comes last.
+ * comes last. A callback hook, not an async one: no promise per request.
  */
-async function keyedByOperation(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+function keyedByOperation(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const params = (request.method === 'GET' ? request.query : request.body) as { query?: unknown; operationName?: unknown } | null;
-  if (!params || typeof params.query !== 'string') return;
+  if (!params || typeof params.query !== 'string') return done();
   const operationName = typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
   // On GET, mercurius reads the operation's type without checking there is one (a TypeError when the name is unknown
   // or missing among several): the answer is the one graphql-js gives a POST.
   const missing = request.method === 'GET' ? missingOperation(params.query, operationName) : undefined;
   if (missing) {
-    await reply.code(200).send({ data: null, errors: [{ message: missing }] });
+    reply.code(200).send({ data: null, errors: [{ message: missing }] });
     return;
   }
   if (operationName !== undefined) params.query = `${params.query}\n# operation: ${JSON.stringify(operationName)}`;
+  done();
 }
 
 /** Why a query has no operation to run under that name (graphql-js's words); undefined when it has one or does not parse. */
