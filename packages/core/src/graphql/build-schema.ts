@@ -56,6 +56,15 @@ const groupsOf = (operation: OperationMetadata | undefined): ReadonlySet<string>
   const groups = operation?.normalizationGroups;
   return Array.isArray(groups) ? new Set(groups as string[]) : null;
 };
+/** Whether two operations read the same groups (the same list in any order, the same function, or none). */
+function sameGroups(a: OperationMetadata['normalizationGroups'] | undefined, b: OperationMetadata['normalizationGroups'] | undefined): boolean {
+  if (!a || !b || typeof a === 'function' || typeof b === 'function') return (a ?? null) === (b ?? null);
+  return a.length === b.length && a.every((group) => b.includes(group));
+}
+
+/** The items of a collection query, and the collection operation that read them (for their fields' groups). */
+const readByCollection = new WeakMap<Entity, OperationMetadata>();
+
 const writeGroupsOf = (operation: OperationMetadata | undefined): ReadonlySet<string> | null => {
   const groups = operation?.denormalizationGroups;
   return Array.isArray(groups) ? new Set(groups as string[]) : null;
@@ -103,11 +112,12 @@ const joinedItems = new WeakMap<GraphQLRequestContext, Map<string, ReadonlyMap<n
 /**
  * A collection's page for a resolver: the to-one relations the query selects on its items are joined to the page's
  * read when the state can. The items joined are kept for the request (`relatedItem`), so its loaders read only the
- * others.
+ * others. The page's items remember the operation that read them when its groups are not the item GET's.
  */
-async function executeCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo): Promise<OperationContext> {
+async function executeCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo, remembersCollection: boolean): Promise<OperationContext> {
   const embed = selectedToOneRelations(resource, info);
   const result = await execute(context, embed ? { ...execution, embed } : execution);
+  if (remembersCollection) for (const item of result.collection!.items) readByCollection.set(item, execution.operation);
   const related = result.collection!.related;
   if (related) {
     let byResource = joinedItems.get(context);
@@ -168,7 +178,21 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   const Node = new GraphQLInterfaceType({ name: 'Node', description: 'A node, according to the Relay specification.', fields: { id: { type: new GraphQLNonNull(GraphQLID), description: 'The id of this node.' } } });
 
   const operationOf = (resource: ResourceMetadata, kind: string) => resource.operations.find((o) => o.kind === kind);
-  const readGroups = (resource: ResourceMetadata) => groupsOf(operationOf(resource, 'get') ?? operationOf(resource, 'getCollection'));
+  const itemOperation = (resource: ResourceMetadata) => operationOf(resource, 'get') ?? operationOf(resource, 'getCollection');
+  const listOperation = (resource: ResourceMetadata) => operationOf(resource, 'getCollection') ?? operationOf(resource, 'get');
+  /**
+   * The fields of a resource's type: those the read groups of its item GET or its collection GET reach (every readable
+   * field when either chooses its groups per request, or has none).
+   */
+  const readGroups = (resource: ResourceMetadata): ReadonlySet<string> | null => {
+    const item = groupsOf(itemOperation(resource));
+    const list = groupsOf(listOperation(resource));
+    return item && list ? new Set([...item, ...list]) : null;
+  };
+  /** Resources whose collection GET reads other groups than their item GET: their items remember which read them. */
+  const listGroupsDiffer = new Set(
+    registry.resources.filter((resource) => !sameGroups(itemOperation(resource)?.normalizationGroups, listOperation(resource)?.normalizationGroups)).map((r) => r.name),
+  );
 
   /** Relay connection over a list of items already in hand (a to-many relation), sliced by first/after/last/before. */
   const pagingArgs: GraphQLFieldConfigArgumentMap = { first: { type: GraphQLInt }, last: { type: GraphQLInt }, before: { type: GraphQLString }, after: { type: GraphQLString } };
@@ -221,27 +245,32 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   }
 
   /**
-   * Read groups chosen per request by a function (roles, say) cannot shape the schema: the type holds every readable
-   * field, and a field outside the caller's groups resolves to null.
+   * A field resolves when the read groups of the operation that read its item reach it, as in REST: the collection
+   * GET's for the items of a collection query, the item GET's for the others (an item query's, a relation's, a
+   * mutation's payload). The type holds the fields of both, so a field outside them resolves to null; groups chosen per
+   * request by a function are worked out once per request and operation.
    */
-  const requestGroups = new WeakMap<GraphQLRequestContext, Map<string, ReadonlySet<string>>>();
-  function inRequestGroups(owner: ResourceMetadata, field: FieldMetadata, context: GraphQLRequestContext): boolean {
-    const operation = operationOf(owner, 'get') ?? operationOf(owner, 'getCollection');
+  const requestGroups = new WeakMap<GraphQLRequestContext, Map<OperationMetadata, ReadonlySet<string>>>();
+  function inRequestGroups(owner: ResourceMetadata, field: FieldMetadata, context: GraphQLRequestContext, entity: Entity): boolean {
+    const differ = listGroupsDiffer.has(owner.name);
+    const operation = (differ && readByCollection.get(entity)) || itemOperation(owner);
     const declared = operation?.normalizationGroups;
-    if (typeof declared !== 'function') return true;
-    let byResource = requestGroups.get(context);
-    if (!byResource) requestGroups.set(context, (byResource = new Map()));
-    let groups = byResource.get(owner.name);
+    if (!declared) return true;
+    // Lists of groups shaped the type already, unless the two operations' differ.
+    if (typeof declared !== 'function') return !differ || field.groups.some((g) => declared.includes(g));
+    let byOperation = requestGroups.get(context);
+    if (!byOperation) requestGroups.set(context, (byOperation = new Map()));
+    let groups = byOperation.get(operation!);
     if (!groups) {
       groups = new Set(declared({ operation: { kind: operation!.kind as never, resource: owner.name, name: operation!.name }, user: context.caller.user, roles: context.caller.roles }));
-      byResource.set(owner.name, groups);
+      byOperation.set(operation!, groups);
     }
     return field.groups.some((g) => groups!.has(g));
   }
 
   function fieldConfig(owner: ResourceMetadata, field: FieldMetadata): GraphQLFieldConfig<Entity, GraphQLRequestContext> {
     const allowed = (entity: Entity, context: GraphQLRequestContext) =>
-      inRequestGroups(owner, field, context) && (!field.security || grantsField(field.security, context.caller, entity));
+      inRequestGroups(owner, field, context, entity) && (!field.security || grantsField(field.security, context.caller, entity));
     if (field.kind === 'scalar') {
       return {
         type: scalarType(field),
@@ -395,7 +424,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
             const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
             if (args.page != null) query[pagination.pageParameterName] = String(args.page);
             if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-            const result = await executeCollection(context, { operation: list, query }, resource, info);
+            const result = await executeCollection(context, { operation: list, query }, resource, info, listGroupsDiffer.has(resource.name));
             const page = result.page;
             const total = result.collection!.totalItems ?? result.collection!.items.length;
             const itemsPerPage = page?.itemsPerPage ?? total;
@@ -413,7 +442,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
           resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context, info) => {
             const query = filters.toQuery(args);
             if (!pagination.enabled) {
-              const all = (await executeCollection(context, { operation: list, query, page: null }, resource, info)).collection!;
+              const all = (await executeCollection(context, { operation: list, query, page: null }, resource, info, listGroupsDiffer.has(resource.name))).collection!;
               return toConnection(all.items, 0, all.items.length);
             }
             // `last` without `before` counts from the end: the total comes first.
@@ -426,7 +455,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
             } catch (error) {
               throw new Error((error as Error).message);
             }
-            const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } }, resource, info)).collection!;
+            const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } }, resource, info, listGroupsDiffer.has(resource.name))).collection!;
             return toConnection(result.items, span.offset, result.totalItems ?? result.items.length);
           },
         };

@@ -362,6 +362,37 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL field visibility on
   });
 });
 
+describe.each(testDatabases(inject('postgresUrl')))('GraphQL read groups per operation on $name', (database) => {
+  it('resolves the fields of a collection query\'s items by the collection GET\'s groups, and an item query\'s by the item GET\'s', async () => {
+    // The list is public and shows the name; the item GET is for admins and shows the salary too.
+    const Employee = defineResource({
+      name: 'Employee',
+      fields: { name: { type: 'string', groups: ['list', 'detail'] }, salary: { type: 'float', groups: ['detail'] }, manager: { toOne: 'Employee', nullable: true, groups: ['list', 'detail'] } },
+      operations: [
+        { kind: 'getCollection', normalizationGroups: ['list'] },
+        { kind: 'get', normalizationGroups: ['detail'], security: "is_granted('ROLE_ADMIN')" },
+        'post',
+      ],
+    });
+    const app = await buildTestApp({ database, resources: [Employee] });
+    for (const payload of [{ name: 'Ann', salary: 100 }, { name: 'Bob', salary: 50, manager: '/api/employees/1' }]) {
+      expect((await call(app, { method: 'POST', url: '/api/employees', payload })).status).toBe(201);
+    }
+    const rest = await call(app, { method: 'GET', url: '/api/employees' });
+    expect(rest.body['hydra:member'].map((member: Record<string, unknown>) => member.salary)).toEqual([undefined, undefined]);
+    for (let run = 0; run < 2; run++) {
+      const list = await gql(app, '{ employees { edges { node { name salary manager { name } } } } }');
+      expect(list.body).toEqual({ data: { employees: { edges: [
+        { node: { name: 'Ann', salary: null, manager: null } },
+        { node: { name: 'Bob', salary: null, manager: { name: 'Ann' } } },
+      ] } } });
+    }
+    const item = await gql(app, '{ employee(id: "/api/employees/1") { name salary } }');
+    expect(item.body.errors[0].extensions.status).toBe(401);
+    await app.close();
+  });
+});
+
 describe('GraphQL options', () => {
   it('turns introspection off, and the endpoint off entirely', async () => {
     const database = testDatabases(inject('postgresUrl'))[0]!;
