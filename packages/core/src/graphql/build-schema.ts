@@ -251,21 +251,27 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
    * request by a function are worked out once per request and operation.
    */
   const requestGroups = new WeakMap<GraphQLRequestContext, Map<OperationMetadata, ReadonlySet<string>>>();
+  const listedGroups = new Map<OperationMetadata, ReadonlySet<string> | null>();
   function inRequestGroups(owner: ResourceMetadata, field: FieldMetadata, context: GraphQLRequestContext, entity: Entity): boolean {
     const differ = listGroupsDiffer.has(owner.name);
     const operation = (differ && readByCollection.get(entity)) || itemOperation(owner);
     const declared = operation?.normalizationGroups;
-    if (!declared) return true;
     // Lists of groups shaped the type already, unless the two operations' differ.
-    if (typeof declared !== 'function') return !differ || field.groups.some((g) => declared.includes(g));
-    let byOperation = requestGroups.get(context);
-    if (!byOperation) requestGroups.set(context, (byOperation = new Map()));
-    let groups = byOperation.get(operation!);
-    if (!groups) {
-      groups = new Set(declared({ operation: { kind: operation!.kind as never, resource: owner.name, name: operation!.name }, user: context.caller.user, roles: context.caller.roles }));
-      byOperation.set(operation!, groups);
+    if (!declared || (typeof declared !== 'function' && !differ)) return true;
+    let groups: ReadonlySet<string> | null | undefined;
+    if (typeof declared !== 'function') {
+      groups = listedGroups.get(operation!);
+      if (groups === undefined) listedGroups.set(operation!, (groups = groupsOf(operation)));
+    } else {
+      let byOperation = requestGroups.get(context);
+      if (!byOperation) requestGroups.set(context, (byOperation = new Map()));
+      groups = byOperation.get(operation!);
+      if (!groups) {
+        groups = new Set(declared({ operation: { kind: operation!.kind as never, resource: owner.name, name: operation!.name }, user: context.caller.user, roles: context.caller.roles }));
+        byOperation.set(operation!, groups);
+      }
     }
-    return field.groups.some((g) => groups!.has(g));
+    return inGroups(field, groups);
   }
 
   function fieldConfig(owner: ResourceMetadata, field: FieldMetadata): GraphQLFieldConfig<Entity, GraphQLRequestContext> {
@@ -402,6 +408,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     if (list) {
       const filters = buildFilterArguments(resource);
       const pagination = list.pagination!;
+      const remembers = listGroupsDiffer.has(resource.name);
       if (pagination.type === 'page') {
         const pageConnection = new GraphQLObjectType({
           name: `${resource.name}PageConnection`,
@@ -424,7 +431,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
             const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
             if (args.page != null) query[pagination.pageParameterName] = String(args.page);
             if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-            const result = await executeCollection(context, { operation: list, query }, resource, info, listGroupsDiffer.has(resource.name));
+            const result = await executeCollection(context, { operation: list, query }, resource, info, remembers);
             const page = result.page;
             const total = result.collection!.totalItems ?? result.collection!.items.length;
             const itemsPerPage = page?.itemsPerPage ?? total;
@@ -442,7 +449,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
           resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context, info) => {
             const query = filters.toQuery(args);
             if (!pagination.enabled) {
-              const all = (await executeCollection(context, { operation: list, query, page: null }, resource, info, listGroupsDiffer.has(resource.name))).collection!;
+              const all = (await executeCollection(context, { operation: list, query, page: null }, resource, info, remembers)).collection!;
               return toConnection(all.items, 0, all.items.length);
             }
             // `last` without `before` counts from the end: the total comes first.
@@ -455,7 +462,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
             } catch (error) {
               throw new Error((error as Error).message);
             }
-            const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } }, resource, info, listGroupsDiffer.has(resource.name))).collection!;
+            const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null } }, resource, info, remembers)).collection!;
             return toConnection(result.items, span.offset, result.totalItems ?? result.items.length);
           },
         };
