@@ -14,6 +14,7 @@ import { acceptsNested, buildInputSchema, WRITE_MODES, type WriteGroups, type Wr
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type ConstraintViolation, VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
+import { groupsKey } from './groups-key.js';
 import { parseIri } from './iri.js';
 import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
@@ -100,7 +101,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   ajv.addFormat('iri-reference', true);
 
   const keyOf = (resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): string =>
-    `${resource.name}|${mode}|${groups === null ? '*' : [...groups].sort().join('\u0001')}`;
+    `${resource.name}|${mode}|${groupsKey(groups)}`;
   const validators = new Map<string, { validate: ValidateFunction; fields: readonly FieldMetadata[] }>();
   function validatorFor(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups) {
     const key = keyOf(resource, mode, groups);

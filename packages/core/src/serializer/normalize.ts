@@ -11,6 +11,7 @@ import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetad
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { Entity } from '../state/contracts.js';
 import { formatDateTime } from './datetime.js';
+import { groupsKey } from './groups-key.js';
 import { iriOf } from './iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
@@ -55,7 +56,6 @@ export interface Normalizer {
   document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
 }
 
-const key = (groups: ActiveGroups) => (groups === null ? '*' : [...groups].sort().join('\u0001'));
 
 export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean; readMany: ReadMany }): Normalizer {
   /** Every group used on a field of each resource: the embedding rule looks at them. */
@@ -176,7 +176,7 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
 
   return {
     plan(resource, groups) {
-      const cacheKey = `${resource.name}|${key(groups)}`;
+      const cacheKey = `${resource.name}|${groupsKey(groups)}`;
       let plan = plans.get(cacheKey);
       if (!plan) plans.set(cacheKey, (plan = build(resource, groups, new Set([resource.name]))));
       return plan;

@@ -183,3 +183,40 @@ describe.each(testDatabases(inject('postgresUrl')))('an item embedded under two 
     expect((await call(app(), { method: 'GET', url: '/api/editions' })).body['hydra:member'][0].imprint).toEqual(imprint);
   });
 });
+
+/** Group names that look like the separators of a cache key: `*`, and names holding control characters. */
+const Dossier = defineResource({
+  name: 'Dossier',
+  fields: {
+    title: { type: 'string', groups: ['*', 'a\u0001b', 'a', 'b'] },
+    secret: { type: 'string', groups: ['secret'] },
+    starred: { type: 'string', groups: ['a\u0001b'] },
+    both: { type: 'string', groups: ['a'] },
+  },
+  operations: [
+    { kind: 'getCollection', normalizationGroups: ['*'] },
+    'get',
+    'post',
+    { kind: 'put', normalizationGroups: ['a\u0001b'] },
+    { kind: 'patch', normalizationGroups: ['a', 'b'] },
+  ],
+});
+
+describe.each(testDatabases(inject('postgresUrl')))('groups whatever their names on $name', (database) => {
+  const app = useApp(database, { resources: [Dossier] });
+
+  it('keeps a group named "*" apart from no groups, and one name holding a separator apart from two names', async () => {
+    const payload = { title: 'T', secret: 'S', starred: 'A', both: 'B' };
+    expect((await call(app(), { method: 'POST', url: '/api/dossiers', payload })).status).toBe(201);
+    const page = await call(app(), { method: 'GET', url: '/api/dossiers' });
+    expect(page.body['hydra:member'][0]).toEqual({ '@id': '/api/dossiers/1', '@type': 'Dossier', id: 1, title: 'T' });
+    // The item GET declares no groups: every field, although the page's plan (groups ["*"]) was made first.
+    expect((await call(app(), { method: 'GET', url: '/api/dossiers/1' })).body).toMatchObject({ title: 'T', secret: 'S', starred: 'A', both: 'B' });
+    const put = await call(app(), { method: 'PUT', url: '/api/dossiers/1', payload });
+    expect(put.body).toMatchObject({ title: 'T', starred: 'A' });
+    expect(put.body.both).toBeUndefined();
+    const patch = await call(app(), { method: 'PATCH', url: '/api/dossiers/1', payload: { title: 'T' }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patch.body).toMatchObject({ title: 'T', both: 'B' });
+    expect(patch.body.starred).toBeUndefined();
+  });
+});
