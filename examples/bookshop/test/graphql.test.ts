@@ -63,6 +63,18 @@ describe.each(databases)('bookshop GraphQL on $name', (database) => {
     expect((await gql(shop().app, `{ user(id: "${ann.iri}") { roles } }`, shop().adminToken)).body.data.user.roles).toEqual(['ROLE_USER']);
   });
 
+  it('shows a user reached through a relation only to callers the user GET lets read it (owners and admins)', async () => {
+    const ann = await registerAndLogin(shop().app, 'ann@example.com');
+    const bob = await registerAndLogin(shop().app, 'bob@example.com');
+    await create(shop().app, 'articles', { title: 'By Ann' }, ann.token);
+    const query = '{ articles { edges { node { title owner { email } } } } }';
+    const owner = (token?: string) => gql(shop().app, query, token).then((response) => response.body);
+    expect(await owner()).toEqual({ data: { articles: { edges: [{ node: { title: 'By Ann', owner: null } }] } } });
+    expect(await owner(bob.token)).toEqual({ data: { articles: { edges: [{ node: { title: 'By Ann', owner: null } }] } } });
+    expect(await owner(ann.token)).toEqual({ data: { articles: { edges: [{ node: { title: 'By Ann', owner: { email: 'ann@example.com' } } }] } } });
+    expect(await owner(shop().adminToken)).toEqual({ data: { articles: { edges: [{ node: { title: 'By Ann', owner: { email: 'ann@example.com' } } }] } } });
+  });
+
   it('serves GraphiQL to browsers', async () => {
     const page = await shop().app.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(200);

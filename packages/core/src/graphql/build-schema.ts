@@ -30,7 +30,7 @@ import {
 } from 'graphql';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
 import { acceptsNested, writableFields, type WriteMode } from '../schema/input-schema.js';
-import { grantsField } from '../security/access.js';
+import { grants, grantsField } from '../security/access.js';
 import { formatDateTime } from '../serializer/datetime.js';
 import { iriOf, parseIri } from '../serializer/iri.js';
 import type { Entity } from '../state/contracts.js';
@@ -274,6 +274,22 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     return inGroups(field, groups);
   }
 
+  /**
+   * An item reached through a relation shows only to callers its resource's item GET lets read it, as in API Platform's
+   * GraphQL: a denied one resolves to null, with no error (the query asked for the relation, not for the item). Without
+   * a rule the item passes as it is, so a page of books with public authors waits for nothing more.
+   */
+  function visible(context: GraphQLRequestContext, resource: ResourceMetadata, item: Entity | null | Promise<Entity | null>): Entity | null | Promise<Entity | null> {
+    const rule = itemOperation(resource)?.security;
+    if (!rule) return item;
+    const check = (found: Entity | null): Entity | null | Promise<Entity | null> => {
+      if (!found) return null;
+      const granted = grants(rule.rule, context.caller, { object: found, previousObject: null, request: { method: 'GET', path: iriOf(resource, found.id!) } });
+      return granted instanceof Promise ? granted.then((yes) => (yes ? found : null)) : granted ? found : null;
+    };
+    return item instanceof Promise ? item.then(check) : check(item);
+  }
+
   function fieldConfig(owner: ResourceMetadata, field: FieldMetadata): GraphQLFieldConfig<Entity, GraphQLRequestContext> {
     const allowed = (entity: Entity, context: GraphQLRequestContext) =>
       inRequestGroups(owner, field, context, entity) && (!field.security || grantsField(field.security, context.caller, entity));
@@ -295,7 +311,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         description: field.description,
         resolve: (entity, _args, context) => {
           const id = entity[field.name];
-          return allowed(entity, context) && typeof id === 'number' ? relatedItem(context, target, id) : null;
+          return allowed(entity, context) && typeof id === 'number' ? visible(context, target, relatedItem(context, target, id)) : null;
         },
       };
     }
@@ -308,7 +324,8 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         const ids = (entity[field.name] as number[] | undefined) ?? (await linksLoaderFor(context, owner, field.name).load(entity.id!));
         const { offset, limit } = window(args, ids.length, Number.MAX_SAFE_INTEGER, ids.length);
         const items = await loaderFor(context, target).loadMany(ids.slice(offset, offset + limit));
-        return toConnection(items.map((item) => (item instanceof Error ? null : item)), offset, ids.length);
+        const shown = await Promise.all(items.map((item) => (item instanceof Error ? null : visible(context, target, item))));
+        return toConnection(shown, offset, ids.length);
       },
     };
   }

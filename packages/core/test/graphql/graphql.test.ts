@@ -384,11 +384,68 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL read groups per ope
       const list = await gql(app, '{ employees { edges { node { name salary manager { name } } } } }');
       expect(list.body).toEqual({ data: { employees: { edges: [
         { node: { name: 'Ann', salary: null, manager: null } },
-        { node: { name: 'Bob', salary: null, manager: { name: 'Ann' } } },
+        // The manager is reached through a relation: the item GET (admins only) denies it to this caller.
+        { node: { name: 'Bob', salary: null, manager: null } },
       ] } } });
     }
     const item = await gql(app, '{ employee(id: "/api/employees/1") { name salary } }');
     expect(item.body.errors[0].extensions.status).toBe(401);
+    await app.close();
+  });
+});
+
+describe.each(testDatabases(inject('postgresUrl')))('GraphQL relations and the access rule of the item they reach on $name', (database) => {
+  it('resolves an item its resource\'s item GET denies the caller to null, in to-one and to-many relations, with no error', async () => {
+    // A user may read their own account; admins any. Notes are public and name their writer.
+    const Account = defineResource({
+      name: 'Account',
+      fields: {
+        email: { type: 'string' },
+        plainPassword: { type: 'password', column: 'password' },
+        roles: { type: 'string[]', default: ['ROLE_USER'] },
+        notes: { toMany: 'Note', mappedBy: 'writer' },
+      },
+      operations: ['post', { kind: 'get', security: "is_granted('ROLE_ADMIN') or object == user" }],
+    });
+    const Note = defineResource({
+      name: 'Note',
+      fields: { text: { type: 'string' }, writer: { toOne: 'Account', inversedBy: 'notes', nullable: true }, labels: { toMany: 'Label', mappedBy: 'note' } },
+      operations: ['get', 'getCollection', 'post'],
+    });
+    // A function rule (it may ask the database) decides through a promise: labels starting with "hidden" are denied.
+    const Label = defineResource({
+      name: 'Label',
+      fields: { label: { type: 'string' }, note: { toOne: 'Note', inversedBy: 'labels', nullable: true } },
+      operations: ['post', { kind: 'get', security: async ({ object }) => !String(object?.label).startsWith('hidden') }, 'getCollection'],
+    });
+    const app = await buildTestApp({ database, resources: [Account, Note, Label], security: { jwt: { secret: SECRET }, users: { resource: 'Account' } } });
+    for (const email of ['ann@example.com', 'bob@example.com']) {
+      expect((await call(app, { method: 'POST', url: '/api/accounts', payload: { email, plainPassword: 'password-1' } })).status).toBe(201);
+    }
+    for (const payload of [{ text: 'by Ann', writer: '/api/accounts/1' }, { text: 'by Bob', writer: '/api/accounts/2' }]) {
+      expect((await call(app, { method: 'POST', url: '/api/notes', payload })).status).toBe(201);
+    }
+    for (const label of ['shown', 'hidden one']) {
+      expect((await call(app, { method: 'POST', url: '/api/labels', payload: { label, note: '/api/notes/1' } })).status).toBe(201);
+    }
+    const login = async (email: string) => (await call(app, { method: 'POST', url: '/api/auth', payload: { email, password: 'password-1' } })).body.token as string;
+    const ann = await login('ann@example.com');
+    const query = '{ notes { edges { node { text writer { email notes { edges { node { text } } } } } } } }';
+    // Anonymous: no account shows. Ann: her own account only, with its to-many notes.
+    for (let run = 0; run < 2; run++) {
+      expect((await gql(app, query)).body).toEqual({ data: { notes: { edges: [{ node: { text: 'by Ann', writer: null } }, { node: { text: 'by Bob', writer: null } }] } } });
+      expect((await gql(app, query, {}, ann)).body).toEqual({ data: { notes: { edges: [
+        { node: { text: 'by Ann', writer: { email: 'ann@example.com', notes: { edges: [{ node: { text: 'by Ann' } }] } } } },
+        { node: { text: 'by Bob', writer: null } },
+      ] } } });
+    }
+    // The item query itself still answers with the denial.
+    expect((await gql(app, '{ account(id: "/api/accounts/2") { email } }', {}, ann)).body.errors[0].extensions.status).toBe(403);
+    // A function rule, asked through a to-many relation: the denied node is null, the count stays the relation's.
+    expect((await gql(app, '{ note(id: "/api/notes/1") { labels { totalCount edges { node { label } } } } }')).body).toEqual({ data: { note: { labels: { totalCount: 2, edges: [
+      { node: { label: 'shown' } },
+      { node: null },
+    ] } } } });
     await app.close();
   });
 });
