@@ -27,6 +27,7 @@ export const ERRORS = define({
   EMPTY_BODY: { code: 'API_ERR_DESERIALIZE_EMPTY', status: 400, title: 'The operation needs a request body and none was sent.' },
   BODY_NOT_OBJECT: { code: 'API_ERR_DESERIALIZE_NOT_AN_OBJECT', status: 400, title: 'The request body must be a JSON object.' },
   UPDATE_NOT_ALLOWED: { code: 'API_ERR_DESERIALIZE_UPDATE_NOT_ALLOWED', status: 400, title: 'A POST body carries an @id: POST creates, it does not update.' },
+  IDENTIFIER_MISMATCH: { code: 'API_ERR_DESERIALIZE_IDENTIFIER_MISMATCH', status: 400, title: 'A PUT body carries an @id that is not the IRI of the item at the request path.' },
   INVALID_PARAMETER: { code: 'API_ERR_PARAMETERS_INVALID', status: 400, title: 'A query parameter has a value the operation cannot use.' },
   VALIDATION_FAILED: { code: 'API_ERR_VALIDATION_FAILED', status: 400, title: 'The input breaks one or more constraints (ConstraintViolationList).' },
   PAYLOAD_TOO_LARGE: { code: 'API_ERR_REQUEST_TOO_LARGE', status: 413, title: 'The request body is larger than the configured limit.' },

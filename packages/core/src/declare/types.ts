@@ -89,7 +89,7 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
   nullable?: boolean;
   /** What deleting the target does to items pointing at it: refuse with 409 (default), delete them, or set null. */
   onDelete?: 'restrict' | 'cascade' | 'set null';
-  /** A nested object without `@id` creates the related item in the same transaction (default false). */
+  /** A nested object without `@id` creates the related item in the same transaction (default false); in a PATCH it updates the item the relation holds. */
   cascadePersist?: boolean;
   /**
    * A relation to the user resource filled with the caller on create: `'always'` (the client's value is ignored, on

@@ -2,7 +2,8 @@
  * Denormalization: a request body → the new state of the item, for POST (from defaults), PUT (a full replacement of
  * the writable fields; write-only secrets and immutable fields keep their values) and PATCH (a JSON merge patch), by
  * the operation's write groups. Keys the operation may not write are ignored silently, as API Platform does.
- * Relations take IRIs; a cascading to-one also takes a nested object (created, or updated when it has an `@id`).
+ * Relations take IRIs; a cascading to-one also takes a nested object (created, or updated when it has an `@id`; in a
+ * merge patch, one without `@id` is merged into the item the relation holds).
  * Wrong types and unusable IRIs become violations naming the property; the validate stage reports them with its own.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -15,7 +16,7 @@ import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type ConstraintViolation, VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
 import { groupsKey } from './groups-key.js';
-import { parseIri } from './iri.js';
+import { iriOf, parseIri } from './iri.js';
 import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
 
@@ -136,11 +137,11 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const { validate, fields } = validatorFor(resource, mode, groups);
     const source = body as Record<string, unknown>;
     const values: Record<string, unknown> = {};
+    /** Fields with their own rule that denies this caller: ignored, like any field the client may not write, and kept. */
+    const denied = new Set<string>();
     for (const field of fields) {
-      if (!Object.hasOwn(source, field.name)) continue;
-      // A field with its own rule that denies this caller is ignored, like any field the client may not write.
-      if (field.security && !grantsField(field.security, input.caller ?? ANONYMOUS, previous)) continue;
-      values[field.name] = source[field.name];
+      if (field.security && !grantsField(field.security, input.caller ?? ANONYMOUS, previous)) denied.add(field.name);
+      else if (Object.hasOwn(source, field.name)) values[field.name] = source[field.name];
     }
 
     const violations: ConstraintViolation[] = [];
@@ -179,7 +180,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
           }
           continue;
         }
-        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations, input.caller);
+        // A merge patch merges a nested object without `@id` into the item the relation holds (API Platform's
+        // deep_object_to_populate); POST and PUT create one.
+        const current = mode === 'update' && typeof previous?.[field.name] === 'number' ? (previous[field.name] as number) : undefined;
+        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations, input.caller, current);
         if (nested) values[field.name] = nested;
         else failed.add(field.name);
         continue;
@@ -233,8 +237,9 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       for (const field of fields) {
         if (field.kind === 'toMany' && field.joinTable === undefined) continue;
         if (Object.hasOwn(values, field.name)) data[field.name] = values[field.name];
-        // A write-only secret left out keeps its value; anything else goes back to its default.
-        else if (!(field.kind === 'scalar' && field.type === 'password') && !failed.has(field.name)) data[field.name] = initialValue(field);
+        // A write-only secret left out keeps its value, as does a field the caller may not write; anything else goes
+        // back to its default.
+        else if (!(field.kind === 'scalar' && field.type === 'password') && !failed.has(field.name) && !denied.has(field.name)) data[field.name] = initialValue(field);
       }
     } else {
       Object.assign(data, previous);
@@ -246,7 +251,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     return { data, violations };
   }
 
-  /** A nested object on a to-one relation: an update of the item named by its `@id`, or a new item when cascading. */
+  /**
+   * A nested object on a to-one relation: an update of the item named by its `@id` (or, in a merge patch, of the item
+   * the relation holds, `current`), or a new item when cascading.
+   */
   async function nestedWrite(
     field: ToOneFieldMetadata,
     target: ResourceMetadata,
@@ -255,10 +263,11 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     prefix: string,
     violations: ConstraintViolation[],
     caller: Caller | undefined,
+    current: number | undefined,
   ): Promise<NestedWrite | undefined> {
     // The schema already refused objects where the relation takes none (`acceptsNested`).
     const path = prefix.slice(0, -1);
-    const iri = value['@id'];
+    const iri = value['@id'] !== undefined || current === undefined ? value['@id'] : iriOf(target, current);
     if (iri !== undefined) {
       const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;
       if (typeof iri !== 'string') violations.push(violation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation));
@@ -281,12 +290,22 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     return new NestedWrite(target.name, result.data, undefined);
   }
 
+  /** A PUT replaces the item of its path: an `@id` in its body must be that item's IRI (API Platform answers 400 too). */
+  function mustNameItself(iri: unknown, input: DenormalizeInput): void {
+    const id = input.previous?.id;
+    if (id === undefined) return;
+    const parsed = typeof iri === 'string' ? parseIri(iri, registry) : null;
+    if (parsed?.resource === input.resource && parsed.id === id) return;
+    throw new ApiError('IDENTIFIER_MISMATCH', `The "@id" of the body, ${JSON.stringify(iri)}, is not the IRI of the item at this path, "${iriOf(input.resource, id)}".`);
+  }
+
   return {
     async denormalize(input) {
       const { body, mode } = input;
       if (body === undefined) throw new ApiError('EMPTY_BODY', 'The request body is empty; send a JSON object.');
       if (!isObject(body)) throw new ApiError('BODY_NOT_OBJECT', 'The request body must be a JSON object.');
       if (mode === 'create' && '@id' in body) throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
+      if (mode === 'replace' && '@id' in body) mustNameItself(body['@id'], input);
       const nul = findNul(body);
       if (nul !== undefined) {
         throw new ApiError('VALIDATION_FAILED', `${nul}: This value must not contain the NUL character.`, {
