@@ -372,12 +372,22 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     return nested;
   }
 
-  /** GraphQL input (`id` of nested objects included) → the JSON body the pipeline reads (`@id`). */
-  function toBody(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map(toBody);
-    if (value === null || typeof value !== 'object') return value;
+  /**
+   * GraphQL input → the JSON body the pipeline reads: the `id` of a nested object (a to-one relation's
+   * `…NestedInput`) becomes its `@id`. Only those objects are renamed; a JSON field's value is passed as it is.
+   */
+  function toBody(input: Record<string, unknown>, resource: ResourceMetadata): Record<string, unknown> {
     const body: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) body[key === 'id' ? '@id' : key] = toBody(item);
+    for (const [key, value] of Object.entries(input)) {
+      const field = resource.fields.find((f) => f.name === key);
+      if (field?.kind !== 'toOne' || value === null || typeof value !== 'object' || Array.isArray(value)) {
+        body[key] = value;
+        continue;
+      }
+      const { id, ...rest } = value as Record<string, unknown>;
+      const nested = toBody(rest, registry.resource(field.target));
+      body[key] = id === undefined ? nested : { '@id': id, ...nested };
+    }
     return body;
   }
 
@@ -503,7 +513,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     };
     const bodyOf = (values: Record<string, unknown>) => {
       const { id: _id, clientMutationId: _client, ...rest } = values;
-      return toBody(rest);
+      return toBody(rest, resource);
     };
 
     const post = operationOf(resource, 'post');
