@@ -10,11 +10,7 @@ import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import { type CollectionPage, type CursorRequest, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
-import { uniqueFieldSets } from '../../validation/constraints.js';
-import { MESSAGES } from '../../validation/messages.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
-import { violation } from '../../validation/violation.js';
-import { uniqueIndexName } from '../schema-sync.js';
 import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
@@ -23,9 +19,7 @@ import { recordingBuilder, shapeOf } from './query-shape.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
-
-/** The violation of a value too long for its column's index (PostgreSQL); SQLite stores any length. */
-const TOO_LONG_TO_INDEX = 'This value is too long.';
+import { writeError } from './write-errors.js';
 
 /** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
 const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
@@ -359,7 +353,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
     } else {
       const row = mapper.toRow(values);
-      if (Object.keys(row).length > 0) await trx(mapper.table).where('id', id).update(row);
+      // No row updated: the item was deleted since it was read (by a request running beside this one).
+      if (Object.keys(row).length > 0 && (await trx(mapper.table).where('id', id).update(row)) === 0) {
+        throw previous ? new ApiError('ITEM_NOT_FOUND', 'Not Found') : new ApiError('CONFLICT', 'A related item does not exist (any more).');
+      }
     }
     for (const links of mapper.toMany) {
       const { field } = links;
@@ -388,6 +385,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return true;
   }
 
+  /** The item a write stored; a 404 when it is gone (deleted by a request that ran while this one was on its way). */
+  function existing(item: Entity | null): Entity {
+    if (!item) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+    return item;
+  }
+
   /**
    * The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again.
    * On SQLite it shares its commit with the other such writes of the same turn (`group-commit.ts`).
@@ -404,7 +407,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     let stored: Record<string, unknown> | undefined;
     if (operation.kind === 'post') [stored] = await write(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0) [stored] = await write(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
-    if (!stored) return (await readItem(resource, context.id!))!;
+    if (!stored) return existing(await readItem(resource, context.id!));
     const item = mapper.toEntity(stored);
     await loadToMany(mapper, [item], database.knex);
     return item;
@@ -425,26 +428,10 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
             return undefined;
           }
           const id = await persist(trx, context.resource, data, context.operation.kind === 'post' ? undefined : context.id, context.previous);
-          return (await readItem(context.resource, id, trx))!;
+          return existing(await readItem(context.resource, id, trx));
         });
       } catch (error) {
-        if (database.dialect.isForeignKeyViolation(error)) {
-          throw context.operation.kind === 'delete'
-            ? new ApiError('STILL_REFERENCED', `This ${context.resource.name} cannot be deleted: other items still refer to it.`, { cause: error })
-            : new ApiError('CONFLICT', 'A related item does not exist (any more).', { cause: error });
-        }
-        if (database.dialect.isUniqueViolation(error)) {
-          // A Unique constraint lost a race: the same 400 as the check would have given.
-          const path = uniquePathOf(error, context.resource);
-          if (path) throw new ApiError('VALIDATION_FAILED', `${path}: ${MESSAGES.unique.message}`, { violations: [violation(path, MESSAGES.unique.message, MESSAGES.unique.code)] });
-          throw new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', { cause: error });
-        }
-        if (database.dialect.isIndexRowTooLarge(error)) {
-          // A hostile or careless value too long for the index of a filtered or unique column: a 400, not a 500.
-          const path = indexedPathOf(error, context.resource, data) ?? '';
-          throw new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, { violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)], cause: error });
-        }
-        throw error;
+        throw writeError(error, { registry, dialect: database.dialect, resource: context.resource, data, deleting: context.operation.kind === 'delete' });
       }
     },
   };
@@ -456,34 +443,6 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       for (const row of rows) found.add(Number(row.id));
     }
     return found;
-  }
-
-  /** The property path of the Unique constraint a unique-index violation belongs to, if it is one of the resource's. */
-  function uniquePathOf(error: unknown, resource: ResourceMetadata): string | undefined {
-    const text = `${(error as { constraint?: string }).constraint ?? ''} ${(error as Error).message ?? ''}`;
-    const table = mapperOf(resource).table;
-    for (const names of uniqueFieldSets(resource)) {
-      const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as { column: string }).column);
-      // PostgreSQL names the index; SQLite lists `table.column` pairs.
-      if (text.includes(uniqueIndexName(table, columns)) || text.includes(columns.map((c) => `${table}.${c}`).join(', '))) return names[0];
-    }
-    return undefined;
-  }
-
-  /**
-   * The field whose filter or unique index (named as schema sync names them) a too-large index row belongs to. When
-   * PostgreSQL does not name the index ("index row requires 10016 bytes"), the indexed field holding the longest text.
-   */
-  function indexedPathOf(error: unknown, resource: ResourceMetadata, data: Entity): string | undefined {
-    const { message, constraint } = error as { message?: string; constraint?: string };
-    const index = constraint ?? /for index "([^"]+)"/.exec(message ?? '')?.[1];
-    const table = mapperOf(resource).table;
-    const indexed = new Set([...resource.filters.flatMap((filter) => filter.indexedPaths ?? []), ...uniqueFieldSets(resource).flat()]);
-    const candidates = resource.fields.filter((f) => f.kind === 'scalar' && indexed.has(f.name));
-    const named = candidates.find((f) => f.kind === 'scalar' && (index === `${table}_${f.column}_index` || index === uniqueIndexName(table, [f.column])));
-    if (named) return named.name;
-    const length = (name: string) => (typeof data[name] === 'string' ? (data[name] as string).length : -1);
-    return candidates.sort((a, b) => length(b.name) - length(a.name)).find((f) => length(f.name) >= 0)?.name;
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {

@@ -1,0 +1,106 @@
+/**
+ * A write the database refused, as the client should read it: the 400 a Unique constraint's check gives (its path and
+ * its message) when that check lost a race, a 400 on the field whose value is too large for its index (PostgreSQL), a
+ * 409 for a related item gone or an item still referred to. The item written and the nested items it writes with it
+ * (cascadePersist, nested updates) are all searched, so a nested item's path reads `author.name`.
+ */
+import { ApiError } from '../../errors.js';
+import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
+import { type Constraint } from '../../validation/constraints.js';
+import { formatMessage, MESSAGES } from '../../validation/messages.js';
+import { violation } from '../../validation/violation.js';
+import { type Entity, NestedWrite } from '../contracts.js';
+import type { Dialect } from '../dialects/dialect.js';
+import { uniqueIndexName } from '../schema-sync.js';
+
+const TOO_LONG_TO_INDEX = 'This value is too long.';
+
+/** An item of a write: the top-level one, or one written through a relation (`prefix` is its path, `author.`). */
+interface WrittenItem {
+  readonly resource: ResourceMetadata;
+  readonly data: Entity;
+  readonly prefix: string;
+}
+
+function* writtenItems(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, prefix = ''): Generator<WrittenItem> {
+  yield { resource, data, prefix };
+  for (const field of resource.fields) {
+    const value = data[field.name];
+    if (value instanceof NestedWrite) yield* writtenItems(registry, registry.resource(value.resource), value.data, `${prefix}${field.name}.`);
+  }
+}
+
+type UniqueConstraint = Extract<Constraint, { kind: 'Unique' }>;
+
+/** A resource's Unique constraints with the fields each covers (a field's own, or the resource's `fields`). */
+function uniqueConstraints(resource: ResourceMetadata): { fields: readonly string[]; constraint: UniqueConstraint }[] {
+  const found: { fields: readonly string[]; constraint: UniqueConstraint }[] = [];
+  for (const field of resource.fields) for (const c of field.constraints) if (c.kind === 'Unique') found.push({ fields: [field.name], constraint: c });
+  for (const c of resource.constraints) if (c.kind === 'Unique' && c.fields) found.push({ fields: c.fields, constraint: c });
+  return found;
+}
+
+const columnOf = (resource: ResourceMetadata, name: string): string => (resource.fields.find((f) => f.name === name) as { column: string }).column;
+
+/** Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs. */
+function violates(error: unknown, table: string, columns: readonly string[]): boolean {
+  const { constraint, message = '' } = error as { constraint?: string; message?: string };
+  const index = uniqueIndexName(table, [...columns]);
+  if (constraint === index || message.includes(`"${index}"`)) return true;
+  return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');
+}
+
+/** The Unique constraint of the write a unique-index violation belongs to, as its check reports it. */
+function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiError | undefined {
+  for (const { resource, prefix } of items) {
+    for (const { fields, constraint } of uniqueConstraints(resource)) {
+      if (!violates(error, resource.table, fields.map((name) => columnOf(resource, name)))) continue;
+      const path = prefix + (constraint.errorPath ?? fields[0]!);
+      const message = formatMessage(constraint.message ?? MESSAGES.unique.message);
+      return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, { violations: [violation(path, message, MESSAGES.unique.code)], cause: error });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The path of the field whose filter or unique index (named as schema sync names them) a too-large index row belongs
+ * to. When PostgreSQL does not name the index ("index row requires 10016 bytes"), the indexed field holding the longest
+ * text in the write.
+ */
+function tooLargePath(error: unknown, items: readonly WrittenItem[]): string {
+  const { message, constraint } = error as { message?: string; constraint?: string };
+  const index = constraint ?? /for index "([^"]+)"/.exec(message ?? '')?.[1];
+  let longest: { path: string; length: number } | undefined;
+  for (const { resource, data, prefix } of items) {
+    const indexed = new Set([...resource.filters.flatMap((filter) => filter.indexedPaths ?? []), ...uniqueConstraints(resource).flatMap((u) => u.fields)]);
+    for (const field of resource.fields) {
+      if (field.kind !== 'scalar' || !indexed.has(field.name)) continue;
+      if (index === `${resource.table}_${field.column}_index` || index === uniqueIndexName(resource.table, [field.column])) return prefix + field.name;
+      const value = data[field.name];
+      if (typeof value === 'string' && (!longest || value.length > longest.length)) longest = { path: prefix + field.name, length: value.length };
+    }
+  }
+  return longest?.path ?? '';
+}
+
+/** The error to answer for a write the database refused; the error itself when it is none of these. */
+export function writeError(error: unknown, options: { registry: MetadataRegistry; dialect: Dialect; resource: ResourceMetadata; data: Entity; deleting: boolean }): unknown {
+  const { dialect, resource } = options;
+  if (dialect.isForeignKeyViolation(error)) {
+    return options.deleting
+      ? new ApiError('STILL_REFERENCED', `This ${resource.name} cannot be deleted: other items still refer to it.`, { cause: error })
+      : new ApiError('CONFLICT', 'A related item does not exist (any more).', { cause: error });
+  }
+  if (dialect.isUniqueViolation(error)) {
+    // A Unique constraint lost a race: the same 400 as its check would have given.
+    const items = [...writtenItems(options.registry, resource, options.data)];
+    return uniqueViolation(error, items) ?? new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', { cause: error });
+  }
+  if (dialect.isIndexRowTooLarge(error)) {
+    // A hostile or careless value too long for the index of a filtered or unique column: a 400, not a 500.
+    const path = tooLargePath(error, [...writtenItems(options.registry, resource, options.data)]);
+    return new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, { violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)], cause: error });
+  }
+  return error;
+}
