@@ -225,7 +225,7 @@ export interface AccessRuleContext<O extends object = Record<string, unknown>, P
   readonly user: Record<string, unknown> | null;
   /** The user's effective roles (the role hierarchy applied; `ROLE_USER` always there for users). */
   readonly roles: readonly string[];
-  /** Whether the user has a role (after the hierarchy). */
+  /** Whether the user has a role (after the hierarchy), or one of Symfony's attributes: `IS_AUTHENTICATED_FULLY`, `IS_AUTHENTICATED`, `PUBLIC_ACCESS`, `IS_ANONYMOUS`. */
   isGranted(role: string): boolean;
   /** The item the operation works on: read (item operations), or the new state (post-denormalize rules); null otherwise. */
   readonly object: O | null;

@@ -18,6 +18,26 @@ export const ANONYMOUS: Caller = Object.freeze({ user: null, roles: Object.freez
 
 const compiled = new Map<string, CompiledExpression>();
 
+/**
+ * `is_granted(attribute)` for a caller: a role the caller has (their roles hold the ones the hierarchy grants), or one
+ * of Symfony's authentication attributes: `IS_AUTHENTICATED_FULLY`, `IS_AUTHENTICATED_REMEMBERED` and
+ * `IS_AUTHENTICATED` (a user is logged in), `PUBLIC_ACCESS` (everyone), `IS_ANONYMOUS` (nobody is logged in).
+ */
+const grantedTo = (caller: Caller) => (attribute: string): boolean => {
+  switch (attribute) {
+    case 'IS_AUTHENTICATED_FULLY':
+    case 'IS_AUTHENTICATED_REMEMBERED':
+    case 'IS_AUTHENTICATED':
+      return caller.user !== null;
+    case 'PUBLIC_ACCESS':
+      return true;
+    case 'IS_ANONYMOUS':
+      return caller.user === null;
+    default:
+      return caller.roles.includes(attribute);
+  }
+};
+
 export interface RuleScope {
   readonly object: Record<string, unknown> | null;
   readonly previousObject: Record<string, unknown> | null;
@@ -32,7 +52,7 @@ export function grants(rule: AccessRule, caller: Caller, scope: RuleScope): bool
   const context: AccessRuleContext = {
     user: caller.user,
     roles: caller.roles,
-    isGranted: (role) => caller.roles.includes(role),
+    isGranted: grantedTo(caller),
     ...scope,
   };
   if (typeof rule === 'function') return Promise.resolve(rule(context)).then(Boolean);
@@ -44,12 +64,12 @@ export function grants(rule: AccessRule, caller: Caller, scope: RuleScope): bool
 /** A field rule, for reading or writing one field: synchronous (expressions, or functions that return a boolean). */
 export function grantsField(rule: AccessRule, caller: Caller, object: Record<string, unknown> | null): boolean {
   if (typeof rule === 'function') {
-    const result = rule({ user: caller.user, roles: caller.roles, isGranted: (role) => caller.roles.includes(role), object, previousObject: null, request: { method: '', path: '' } });
+    const result = rule({ user: caller.user, roles: caller.roles, isGranted: grantedTo(caller), object, previousObject: null, request: { method: '', path: '' } });
     return result === true;
   }
   let check = compiled.get(rule);
   if (!check) compiled.set(rule, (check = compileExpression(rule)));
-  return check({ user: caller.user, roles: caller.roles, isGranted: (role) => caller.roles.includes(role), object, previousObject: null, request: { method: '', path: '' } });
+  return check({ user: caller.user, roles: caller.roles, isGranted: grantedTo(caller), object, previousObject: null, request: { method: '', path: '' } });
 }
 
 export const unauthenticated = (): ApiError =>

@@ -5,7 +5,9 @@
  * `and` / `or` / `not` (and `&&`, `||`, `!`), `in`, and the functions `is_granted(role)` and `is_authenticated()`.
  *
  * Comparing an item with a relation compares ids: `object.owner == user` holds when the owner's id is the user's id.
- * For anonymous callers `user` equals nothing (not even null).
+ * For anonymous callers `user` is false in a test (`user`, `not user`, `user and …`) and equals the literal `null` only
+ * (`user == null` holds), never a value that happens to be null (`object.owner == user` does not hold for an item
+ * without owner).
  */
 import jsep, { type Expression } from 'jsep';
 import { DeclarationError } from '../errors.js';
@@ -33,10 +35,15 @@ export type CompiledExpression = (scope: ExpressionScope) => boolean;
 const cache = new Map<string, Expression>();
 
 /**
- * `user` for anonymous callers: equal to nothing, not even null, so `object.owner == user` never holds for them — also
- * before the read, when `object` is null. Test for anonymity with `is_authenticated()`.
+ * `user` for anonymous callers: false in a test, equal to the literal `null` and to nothing else, so
+ * `object.owner == user` never holds for them — also before the read, when `object` is null.
  */
 const ANONYMOUS_USER = Object.freeze({});
+
+/** A value as a test reads it: the anonymous user is false. */
+const truthy = (value: unknown): boolean => value !== ANONYMOUS_USER && Boolean(value);
+
+const isNullLiteral = (node: Expression): boolean => (node.type === 'Literal' && node.value === null) || (node.type === 'Identifier' && node.name === 'null');
 
 function parse(source: string, where: string): Expression {
   let tree = cache.get(source);
@@ -145,23 +152,25 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
     }
     case 'UnaryExpression': {
       const value = evaluate(node.argument as Expression, scope);
-      if (node.operator === '!' || node.operator === 'not') return !value;
+      if (node.operator === '!' || node.operator === 'not') return !truthy(value);
       if (node.operator === '-') return -(value as number);
       return value;
     }
     case 'BinaryExpression': {
       const operator = node.operator as string;
-      if (operator === 'and' || operator === '&&') return Boolean(evaluate(node.left as Expression, scope)) && Boolean(evaluate(node.right as Expression, scope));
-      if (operator === 'or' || operator === '||') return Boolean(evaluate(node.left as Expression, scope)) || Boolean(evaluate(node.right as Expression, scope));
+      if (operator === 'and' || operator === '&&') return truthy(evaluate(node.left as Expression, scope)) && truthy(evaluate(node.right as Expression, scope));
+      if (operator === 'or' || operator === '||') return truthy(evaluate(node.left as Expression, scope)) || truthy(evaluate(node.right as Expression, scope));
       const left = evaluate(node.left as Expression, scope);
       const right = evaluate(node.right as Expression, scope);
+      // The anonymous user is the literal null (`user == null`), and nothing else.
+      const anonymousIsNull = () => (left === ANONYMOUS_USER && isNullLiteral(node.right as Expression)) || (right === ANONYMOUS_USER && isNullLiteral(node.left as Expression));
       switch (operator) {
         case '==':
         case '===':
-          return equal(left, right);
+          return equal(left, right) || anonymousIsNull();
         case '!=':
         case '!==':
-          return !equal(left, right);
+          return !equal(left, right) && !anonymousIsNull();
         case '<':
           return (left as number) < (right as number);
         case '>':
@@ -181,7 +190,7 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
     case 'ArrayExpression':
       return (node.elements as Expression[]).map((e) => evaluate(e, scope));
     case 'ConditionalExpression':
-      return evaluate(node.test as Expression, scope) ? evaluate(node.consequent as Expression, scope) : evaluate(node.alternate as Expression, scope);
+      return truthy(evaluate(node.test as Expression, scope)) ? evaluate(node.consequent as Expression, scope) : evaluate(node.alternate as Expression, scope);
     default:
       return false;
   }
@@ -190,5 +199,5 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
 /** Compiles an expression into a function of the scope (parsing once; evaluation walks the tree). */
 export function compileExpression(source: string): CompiledExpression {
   const tree = parse(source, 'Access rule');
-  return (scope) => Boolean(evaluate(tree, scope));
+  return (scope) => truthy(evaluate(tree, scope));
 }

@@ -1,6 +1,6 @@
 /**
- * JWT checks and issuance with jose: HS256 with a secret, RS256/ES256 with a public key or a JWKS URL. `exp`, `nbf`
- * and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned (`alg: none`) tokens
+ * JWT checks and issuance with jose: HS256 with a secret, RS256/ES256 with a public key or a JWKS URL. `exp` is
+ * required; it, `nbf` and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned (`alg: none`) tokens
  * are always refused. A bad token is a 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
  */
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
@@ -32,6 +32,8 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
   const algorithms = [...(jwt.algorithms ?? [...(secret ? ['HS256'] : []), ...(publicKey || jwks ? ['RS256', 'ES256'] : [])])].filter((a) => a.toLowerCase() !== 'none');
   const options = {
     algorithms,
+    // A token without an expiry would be good forever (LexikJWT refuses those too): `exp` is required.
+    requiredClaims: ['exp'],
     clockTolerance: jwt.clockTolerance,
     ...(jwt.issuer ? { issuer: jwt.issuer } : {}),
     ...(jwt.audience ? { audience: jwt.audience } : {}),

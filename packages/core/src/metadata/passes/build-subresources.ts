@@ -73,8 +73,8 @@ function subresourceOperation(
     normalizationGroups: collection?.normalizationGroups ?? resolveGroups(layers, 'normalizationGroups', where),
     denormalizationGroups: null,
     validationGroups: ['Default'],
-    // The subresource's own rule, else the target collection's.
-    security: field.subresource?.security ? { rule: field.subresource.security, message: field.subresource.securityMessage ?? 'Access Denied.' } : collection?.security ?? resolveRule(layers, 'security', where),
+    // The subresource's own rule (checked at declaration, as every rule is), else the target collection's.
+    security: field.subresource?.security !== undefined ? resolveRule([field.subresource], 'security', where) : collection?.security ?? resolveRule(layers, 'security', where),
     securityPostDenormalize: null,
     subresource: steps,
     provider: collection?.provider ?? declaration.provider,
