@@ -2,6 +2,7 @@
  * The typed operation context: what the transport hands to the pipeline (an `OperationRequest`), what is built once
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
+import type { ApiError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
@@ -111,4 +112,9 @@ export interface OperationContext {
    * (lost-update protection, checked again atomically with the write). Null: the request set no such condition.
    */
   expected: Entity | null;
+  /**
+   * authorize → read: the answer to a missing item when it is not a 404 — the 401 of an anonymous caller whose rule
+   * waits for the item (an anonymous caller cannot tell whether a protected item exists). Null: a 404.
+   */
+  missingItem: ApiError | null;
 }

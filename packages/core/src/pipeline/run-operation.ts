@@ -43,6 +43,7 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
     data: null,
     violations: [],
     expected: null,
+    missingItem: null,
   };
   const { stages } = operation;
   // The stages that often have nothing to wait for (no token, no rule, no condition) return a promise only when they

@@ -6,7 +6,7 @@ import type { AccessRule, AccessRuleContext } from '../declare/types.js';
 import { ApiError } from '../errors.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
-import { type CompiledExpression, compileExpression } from './expression.js';
+import { type CompiledExpression, compileExpression, expressionReadsObject } from './expression.js';
 
 /** The caller of an operation: a user with effective roles, or anonymous (null, no roles). */
 export interface Caller {
@@ -60,6 +60,9 @@ export function grants(rule: AccessRule, caller: Caller, scope: RuleScope): bool
   if (!check) compiled.set(rule, (check = compileExpression(rule)));
   return check(context);
 }
+
+/** Whether a rule may depend on the item: a function, or an expression naming `object` or `previous_object`. */
+export const mayReadObject = (rule: AccessRule): boolean => typeof rule === 'function' || expressionReadsObject(rule);
 
 /** A field rule, for reading or writing one field: synchronous (expressions, or functions that return a boolean). */
 export function grantsField(rule: AccessRule, caller: Caller, object: Record<string, unknown> | null): boolean {

@@ -196,6 +196,18 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
   }
 }
 
+const readsObject = new Map<string, boolean>();
+/** Whether an expression names `object` or `previous_object` anywhere (worked out once per expression). */
+export function expressionReadsObject(source: string): boolean {
+  let found = readsObject.get(source);
+  if (found === undefined) {
+    const visit = (node: unknown): boolean =>
+      node !== null && typeof node === 'object' && (((node as Expression).type === 'Identifier' && ['object', 'previous_object'].includes((node as Expression).name as string)) || Object.values(node).some(visit));
+    readsObject.set(source, (found = visit(parse(source, 'Access rule'))));
+  }
+  return found;
+}
+
 /** Compiles an expression into a function of the scope (parsing once; evaluation walks the tree). */
 export function compileExpression(source: string): CompiledExpression {
   const tree = parse(source, 'Access rule');

@@ -1,11 +1,12 @@
 /**
  * Stages 3, 5 and 7, authorize. The operation's `security` rule runs before the read when there is no item to read
  * (collections, POST) — and, for anonymous callers, before any read at all, so a protected item is a 401 whether or
- * not it exists; otherwise after the read, with the item as `object`. `securityPostDenormalize` runs after the body
+ * not it exists, unless the rule looks at the item (`object.published == true`): then it runs after the read, and a
+ * missing item is that same 401. Otherwise it runs after the read, with the item as `object`. `securityPostDenormalize` runs after the body
  * is applied, with the new state as `object` and the stored one as `previousObject`: a payload that hands an item
  * to someone else is refused before anything is written. Denied: 401 for anonymous callers, 403 with the message.
  */
-import { enforce, type RuleScope } from '../../security/access.js';
+import { denial, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
 import type { Entity } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
 
@@ -20,7 +21,14 @@ const readsItem = (context: OperationContext) => context.operation.stages.read &
 export function authorizeBeforeRead(context: OperationContext): Promise<void> | void {
   const { security } = context.operation;
   if (!security) return;
-  if (readsItem(context) && context.caller.user !== null) return; // checked with the item, after the read
+  if (readsItem(context)) {
+    if (context.caller.user !== null) return; // checked with the item, after the read
+    if (mayReadObject(security.rule)) {
+      // Anonymous, and the item may grant the call: the read decides, and a missing item is the rule's denial.
+      context.missingItem = denial(security, context.caller);
+      return;
+    }
+  }
   return enforce(security, context.caller, scope(context, null, null));
 }
 

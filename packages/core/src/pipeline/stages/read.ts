@@ -1,6 +1,6 @@
 /**
  * Stage 4, read. Asks the operation's state provider for the item (`context.previous`) or the page
- * (`context.collection`). Throws 404 when the item does not exist.
+ * (`context.collection`). Throws 404 when the item does not exist (or what the authorize stage set for that case).
  */
 import { ApiError } from '../../errors.js';
 import type { ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
@@ -41,7 +41,7 @@ export async function read(context: OperationContext): Promise<void> {
     context.collection = result as CollectionPage;
     return;
   }
-  if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+  if (!result) throw context.missingItem ?? new ApiError('ITEM_NOT_FOUND', 'Not Found');
   context.previous = result as Entity;
   context.data = result as Entity;
 }
