@@ -39,11 +39,14 @@ function project(item: Item): Item {
   return projected;
 }
 
+/** The bookshop's relation fields: only their values are IRIs of other items (a name may look like one). */
+const RELATIONS = new Set(['author', 'books', 'owner', 'user', 'comments', 'category', 'brand', 'products']);
+
 /** IRIs of the items a response item points at (relations, embedded or not). */
 function relatedIris(item: Item): string[] {
   const found: string[] = [];
   for (const [key, value] of Object.entries(item)) {
-    if (key.startsWith('@')) continue;
+    if (!RELATIONS.has(key)) continue;
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
       if (typeof v === 'string' && /^\/api\/[a-z]+\/\d+$/.test(v)) found.push(v);
