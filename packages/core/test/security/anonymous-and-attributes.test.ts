@@ -46,12 +46,15 @@ describe.each(testDatabases(inject('postgresUrl')))('anonymous callers and authe
     return `Bearer ${(await call(app(), { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: 'password-1' } })).body.token as string}`;
   }
 
-  it('reads `user` as null for an anonymous caller: false in a test, equal to the literal null', async () => {
-    const expected: Record<string, number> = { truthies: 401, not_nulls: 401, not_users: 200, is_nulls: 200 };
-    for (const [collection, status] of Object.entries(expected)) expect((await get(`/api/${collection}`)).status, collection).toBe(status);
+  /** Each collection's status for an anonymous caller, then for a logged-in user: `[anonymous, user]`. */
+  async function expectStatuses(statuses: Record<string, readonly [number, number]>): Promise<void> {
+    for (const [collection, [status]] of Object.entries(statuses)) expect((await get(`/api/${collection}`)).status, collection).toBe(status);
     const ann = await login();
-    const signedIn: Record<string, number> = { truthies: 200, not_nulls: 200, not_users: 403, is_nulls: 403 };
-    for (const [collection, status] of Object.entries(signedIn)) expect((await get(`/api/${collection}`, ann)).status, collection).toBe(status);
+    for (const [collection, [, status]] of Object.entries(statuses)) expect((await get(`/api/${collection}`, ann)).status, `${collection}, logged in`).toBe(status);
+  }
+
+  it('reads `user` as null for an anonymous caller: false in a test, equal to the literal null', async () => {
+    await expectStatuses({ truthies: [401, 200], not_nulls: [401, 200], not_users: [200, 403], is_nulls: [200, 403] });
   });
 
   it('never takes an anonymous caller for the owner of an item without owner', async () => {
@@ -62,11 +65,7 @@ describe.each(testDatabases(inject('postgresUrl')))('anonymous callers and authe
   });
 
   it('grants the authentication attributes as Symfony does', async () => {
-    const anonymous: Record<string, number> = { fullies: 401, authenticateds: 401, everyones: 200, strangers: 200 };
-    for (const [collection, status] of Object.entries(anonymous)) expect((await get(`/api/${collection}`)).status, collection).toBe(status);
-    const ann = await login();
-    const signedIn: Record<string, number> = { fullies: 200, authenticateds: 200, everyones: 200, strangers: 403 };
-    for (const [collection, status] of Object.entries(signedIn)) expect((await get(`/api/${collection}`, ann)).status, collection).toBe(status);
+    await expectStatuses({ fullies: [401, 200], authenticateds: [401, 200], everyones: [200, 200], strangers: [200, 403] });
   });
 
   it('refuses a well-signed token without `exp` (401), and takes the same token with one', async () => {
