@@ -1,7 +1,7 @@
 /**
  * JWT checks and issuance with jose: HS256 with a secret, RS256/ES256 with a public key or a JWKS URL. `exp` is
- * required; it, `nbf` and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned (`alg: none`) tokens
- * are always refused. A bad token is a 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
+ * required; it, `nbf` and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned
+ * (`alg: none`) tokens are always refused. A bad token is a 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
  */
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 // jose's entry point loads every module of JOSE (JWE, JWK export, key generation...); these three subpaths are what

@@ -56,7 +56,6 @@ export interface Normalizer {
   document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
 }
 
-
 export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean; readMany: ReadMany }): Normalizer {
   /** Every group used on a field of each resource: the embedding rule looks at them. */
   const groupsOf = new Map(registry.resources.map((r) => [r.name, new Set(r.fields.flatMap((f) => f.groups))]));

@@ -116,11 +116,3 @@ export const Valid = make('Valid');
 /** A function of yours that adds violations: `Callback((value, context) => { … context.addViolation('…') })`. */
 export const Callback = (callback: (value: unknown, context: CallbackContext) => void | Promise<void>, options: ConstraintOptions = {}) =>
   Object.freeze({ kind: 'Callback' as const, callback, ...options });
-
-/** The field lists that must be unique in a resource: one per Unique constraint (on a field, or on the resource). */
-export function uniqueFieldSets(resource: { readonly fields: readonly { readonly name: string; readonly constraints: readonly Constraint[] }[]; readonly constraints: readonly Constraint[] }): string[][] {
-  const sets: string[][] = [];
-  for (const field of resource.fields) for (const c of field.constraints) if (c.kind === 'Unique') sets.push([field.name]);
-  for (const c of resource.constraints) if (c.kind === 'Unique' && c.fields) sets.push([...c.fields]);
-  return sets;
-}

@@ -9,7 +9,8 @@ import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFiel
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from './constraints.js';
-import { formatMessage, MESSAGES } from './messages.js';
+import { MESSAGES } from './messages.js';
+import { uniqueMessage, uniquePath } from './unique.js';
 import { assertNoViolations, type ConstraintViolation, VIOLATION_CODES, violation } from './violation.js';
 
 /** Whether no other stored item has these values (the item `exceptId` itself aside). */
@@ -85,7 +86,7 @@ async function validateItem(
       }
       if (constraint.kind === 'Unique') {
         if (field.kind !== 'toMany' && value !== null && value !== undefined && !(await input.isUnique(resource, [{ field, value }], id))) {
-          add(path, formatMessage(constraint.message ?? MESSAGES.unique.message), MESSAGES.unique.code);
+          add(path, uniqueMessage(constraint), MESSAGES.unique.code);
         }
         continue;
       }
@@ -107,7 +108,7 @@ async function validateItem(
       const values = fields.map((field) => ({ field, value: data[field.name] }));
       // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
       if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
-      if (!(await input.isUnique(resource, values, id))) add(prefix + (constraint.errorPath ?? fields[0]!.name), formatMessage(constraint.message ?? MESSAGES.unique.message), MESSAGES.unique.code);
+      if (!(await input.isUnique(resource, values, id))) add(prefix + uniquePath(constraint, constraint.fields!), uniqueMessage(constraint), MESSAGES.unique.code);
     }
   }
 }

@@ -6,8 +6,8 @@
  */
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
-import { type Constraint } from '../../validation/constraints.js';
-import { formatMessage, MESSAGES } from '../../validation/messages.js';
+import { MESSAGES } from '../../validation/messages.js';
+import { uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
 import { violation } from '../../validation/violation.js';
 import { type Entity, NestedWrite } from '../contracts.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -30,16 +30,6 @@ function* writtenItems(registry: MetadataRegistry, resource: ResourceMetadata, d
   }
 }
 
-type UniqueConstraint = Extract<Constraint, { kind: 'Unique' }>;
-
-/** A resource's Unique constraints with the fields each covers (a field's own, or the resource's `fields`). */
-function uniqueConstraints(resource: ResourceMetadata): { fields: readonly string[]; constraint: UniqueConstraint }[] {
-  const found: { fields: readonly string[]; constraint: UniqueConstraint }[] = [];
-  for (const field of resource.fields) for (const c of field.constraints) if (c.kind === 'Unique') found.push({ fields: [field.name], constraint: c });
-  for (const c of resource.constraints) if (c.kind === 'Unique' && c.fields) found.push({ fields: c.fields, constraint: c });
-  return found;
-}
-
 const columnOf = (resource: ResourceMetadata, name: string): string => (resource.fields.find((f) => f.name === name) as { column: string }).column;
 
 /** Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs. */
@@ -55,8 +45,8 @@ function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiErro
   for (const { resource, prefix } of items) {
     for (const { fields, constraint } of uniqueConstraints(resource)) {
       if (!violates(error, resource.table, fields.map((name) => columnOf(resource, name)))) continue;
-      const path = prefix + (constraint.errorPath ?? fields[0]!);
-      const message = formatMessage(constraint.message ?? MESSAGES.unique.message);
+      const path = prefix + uniquePath(constraint, fields);
+      const message = uniqueMessage(constraint);
       return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, { violations: [violation(path, message, MESSAGES.unique.code)], cause: error });
     }
   }

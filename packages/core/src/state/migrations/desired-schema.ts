@@ -12,7 +12,7 @@
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
 import type { Filter } from '../../query/filter.js';
-import { uniqueFieldSets } from '../../validation/constraints.js';
+import { uniqueFieldSets } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 
 export interface ColumnSpec {
