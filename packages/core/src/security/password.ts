@@ -26,5 +26,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(N), r: Number(r), p: Number(p) });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
-
-export const isPasswordHash = (value: unknown): boolean => typeof value === 'string' && value.startsWith('scrypt$');

@@ -279,7 +279,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       }
       const result = await denormalize({ resource: target, mode: 'update', body: value, previous: existing, groups, caller }, prefix);
       violations.push(...result.violations);
-      return new NestedWrite(target.name, result.data, id);
+      return new NestedWrite(target.name, result.data, id, existing);
     }
     if (!field.cascadePersist) {
       violations.push(violation(path, `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`, VIOLATION_CODES.invalidRelation));

@@ -25,6 +25,8 @@ export class NestedWrite {
     readonly data: Entity,
     /** The id of the item to update; undefined to create one. */
     readonly id: number | undefined,
+    /** The item to update as it was read (null when creating one): what its new state is compared with. */
+    readonly previous: Entity | null = null,
   ) {}
 }
 

@@ -1,6 +1,6 @@
 /** Writing relations: nested creation with cascadePersist, nested updates by @id, rollback, many-to-many. */
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource } from '@resource-api/core';
+import { defineResource, verifyPassword } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
@@ -39,6 +39,21 @@ describe.each(testDatabases(inject('postgresUrl')))('writing relations on $name'
     expect(response.body.author).toBe('/api/authors/1');
     expect((await call(app(), { method: 'GET', url: '/api/authors/1' })).body.name).toBe('Frank Herbert');
     expect(await count('author')).toBe(1);
+  });
+
+  it('hashes a new password of a nested item it updates, and keeps the stored hash when the password is left out', async () => {
+    const knex = () => app().resourceApi.database.knex;
+    await post('/api/authors', { name: 'Frank', secret: 'spice-must-flow' });
+    const first = (await knex()('author').where('id', 1).first()).secret as string;
+    // Left out: the stored hash stays as it was (hashing it again would lose the password).
+    expect((await post('/api/books', { title: 'Dune', author: { '@id': '/api/authors/1', name: 'Frank Herbert' } })).status).toBe(201);
+    expect((await knex()('author').where('id', 1).first()).secret).toBe(first);
+    // A new one, even shaped like a stored hash, is hashed: it is what its owner will type.
+    const shaped = 'scrypt$16384$8$1$c2FsdA==$aGFzaA==';
+    expect((await post('/api/books', { title: 'Dune II', author: { '@id': '/api/authors/1', secret: shaped } })).status).toBe(201);
+    const second = (await knex()('author').where('id', 1).first()).secret as string;
+    expect(second).not.toBe(shaped);
+    expect(await verifyPassword(shaped, second)).toBe(true);
   });
 
   it('reports nested violations with their path and writes nothing', async () => {

@@ -5,18 +5,23 @@
  * the If-Match was checked.
  */
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
-import { hashPassword, isPasswordHash } from '../../security/password.js';
+import { hashPassword } from '../../security/password.js';
 import { type Entity, NestedWrite } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
 
-/** Replaces every new password (one that is not the stored hash) by its hash. */
+/**
+ * Replaces every new password by its hash. A value equal to the stored one is that hash, kept by an update that left
+ * the password out: hashing it again would lose the password. Any other value is the client's, hashed even when it
+ * looks like a hash (it is the password its owner will type), but for an empty one on an update.
+ */
 async function hashNewPasswords(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, previous: Entity | null): Promise<void> {
   for (const field of resource.fields) {
     const value = data[field.name];
-    if (value instanceof NestedWrite) await hashNewPasswords(registry, registry.resource(value.resource), value.data, null);
-    // A value equal to the stored one (or any stored hash, on nested updates) is kept: hashing a hash would lose it.
-    else if (field.kind === 'scalar' && field.type === 'password' && typeof value === 'string' && value !== previous?.[field.name] && !isPasswordHash(value)) {
-      data[field.name] = await hashPassword(value);
+    if (value instanceof NestedWrite) await hashNewPasswords(registry, registry.resource(value.resource), value.data, value.previous);
+    else if (field.kind === 'scalar' && field.type === 'password' && typeof value === 'string' && value !== previous?.[field.name]) {
+      // An empty password on an update is none (as API Platform's hashing processor): the stored one stays.
+      const stored = previous?.[field.name];
+      data[field.name] = value === '' && typeof stored === 'string' ? stored : await hashPassword(value);
     }
   }
 }
