@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { getOperationAST, Kind, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
+import { DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
@@ -14,15 +15,18 @@ import { buildGraphQLSchema } from './build-schema.js';
 import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
-import { maxComplexityRule } from './limits.js';
+import { tooComplex } from './limits.js';
 
 /** The plugin's `graphql`: the endpoint, its limits, introspection, GraphiQL and query compilation. */
 export interface GraphQLOptions {
   /** The endpoint (default `/graphql`). */
   readonly path?: string;
-  /** The deepest query accepted (default 10). */
+  /** The deepest query accepted (default 10; a whole number from 1 up). */
   readonly maxDepth?: number;
-  /** The most fields one query may select (default 1000). */
+  /**
+   * The most fields one operation may select, fragments expanded (default 1000; a whole number from 1 up). A document
+   * may hold 20 tokens per field allowed.
+   */
   readonly maxComplexity?: number;
   /** Schema introspection (default true; turn it off in production if you like). */
   readonly introspection?: boolean;
@@ -68,12 +72,23 @@ function missingOperation(query: string, operationName: string | undefined): str
   return document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION) ? 'Must provide operation name if query contains multiple operations.' : 'Must provide an operation.';
 }
 
+/** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
+const TOKENS_PER_FIELD = 20;
+
+/** A limit of the options: a whole number from 1 up (mercurius reads a depth of 0 as no limit at all). */
+function limit(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new DeclarationError(`graphql.${name} must be a whole number from 1 up, got ${String(value)}.`);
+  return value;
+}
+
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
-  const rules = [maxComplexityRule(options.graphql.maxComplexity ?? 1000)];
-  if (options.graphql.introspection === false) rules.push(NoSchemaIntrospectionCustomRule as never);
+  const maxComplexity = limit('maxComplexity', options.graphql.maxComplexity, 1000);
+  const maxDepth = limit('maxDepth', options.graphql.maxDepth, 10);
+  const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
   // mercurius's own route schemas: compiled after the server listens (`first-use-schemas.ts`).
@@ -83,7 +98,10 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     schema: buildGraphQLSchema(runtime.registry),
     path,
     graphiql: false,
-    queryDepth: options.graphql.maxDepth ?? 10,
+    queryDepth: maxDepth,
+    // Parsing stops past this many tokens, long before a request body's limit: far more than a query within
+    // `maxComplexity` needs (a field with its arguments is a few tokens).
+    graphql: { parseOptions: { maxTokens: TOKENS_PER_FIELD * maxComplexity } },
     // A query seen before runs through graphql-jit's compiled executor (mercurius keeps them per query text): the
     // resolvers and so the pipeline are the same, graphql-js's generic walk of the selection set is not.
     jit: options.graphql.jit ?? 1,
@@ -114,5 +132,8 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   // already in mercurius's cache of parsed queries.
   app.graphql.addHook('preValidation', (_schema, document) => {
     if ((document as { loc?: unknown } | null)?.loc === undefined) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
+    // Before validation, whose own rules can take far longer than the count on a document made to be too complex.
+    const refused = tooComplex(document, maxComplexity);
+    if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
 }

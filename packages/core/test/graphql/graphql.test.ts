@@ -325,6 +325,8 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
   it('answers 413 for bodies over 1 MiB', async () => {
     const response = await app().inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query: `{ books { totalCount } } #${'x'.repeat(1024 * 1024)}` }) });
     expect(response.statusCode).toBe(413);
+    // Every error of the GraphQL endpoint is a GraphQL body, this one too.
+    expect(response.json()).toEqual({ data: null, errors: [{ message: 'Request body is too large' }] });
   });
 
   it('takes the plugin\'s bodyLimit, as REST does', async () => {
