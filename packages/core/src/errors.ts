@@ -40,6 +40,7 @@ export const ERRORS = define({
   INVALID_CREDENTIALS: { code: 'API_ERR_SECURITY_INVALID_CREDENTIALS', status: 401, title: 'Login with an unknown identifier or a wrong password.' },
   FORBIDDEN: { code: 'API_ERR_SECURITY_FORBIDDEN', status: 403, title: 'The user may not perform the operation (an access rule denied it).' },
   TOO_MANY_REQUESTS: { code: 'API_ERR_RATE_LIMITED', status: 429, title: 'The client sent more requests than the rate limit allows; Retry-After says when to try again.' },
+  TOKEN_KEYS_UNAVAILABLE: { code: 'API_ERR_SECURITY_KEYS_UNAVAILABLE', status: 503, title: 'The keys bearer tokens are checked with (the JWKS URL) cannot be fetched now; Retry-After says when to try again.' },
   DATABASE_UNAVAILABLE: { code: 'API_ERR_STATE_UNAVAILABLE', status: 503, title: 'The database cannot be reached now (down, restarting, or no free connection); Retry-After says when to try again.' },
   NOT_READY: { code: 'API_ERR_HEALTH_NOT_READY', status: 503, title: 'The service cannot take requests now: the database does not answer.' },
   INTERNAL: { code: 'API_ERR_INTERNAL', status: 500, title: 'An unexpected error; details are logged, never sent.' },

@@ -65,6 +65,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });
     if (rendered.unexpected) request.log.error({ err: error }, 'unexpected error');
+    // Something the service depends on is down (the database, the JWKS server): operators need its cause.
+    else if (rendered.status === 503) request.log.warn({ code: rendered.error.code, status: rendered.status, err: rendered.error.cause }, rendered.error.message);
     else request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
   });

@@ -14,7 +14,7 @@ export interface JwtOptions {
   readonly secret?: string;
   /** A public key (PEM, SPKI or X.509) for RS256/ES256 tokens issued elsewhere. */
   readonly publicKey?: string | KeyObject;
-  /** A JWKS URL for tokens issued elsewhere (keys fetched and cached by jose). */
+  /** A JWKS URL for tokens issued elsewhere (keys fetched and cached by jose); not with `publicKey`. */
   readonly jwksUrl?: string;
   /** Accepted algorithms (default: HS256 with a secret, RS256 and ES256 with keys). `none` is never accepted. */
   readonly algorithms?: readonly string[];
@@ -22,9 +22,9 @@ export interface JwtOptions {
   readonly issuer?: string;
   /** Required `aud`, when set. */
   readonly audience?: string;
-  /** Clock tolerance for `exp`, `nbf`, `iat`, in seconds (default 5). */
+  /** Clock tolerance for `exp` and `nbf`, in seconds (default 5; from 0 up). */
   readonly clockTolerance?: number;
-  /** Lifetime of issued tokens, in seconds (default 3600). */
+  /** Lifetime of issued tokens, in seconds (default 3600; from 1 up). */
   readonly ttl?: number;
 }
 
@@ -57,7 +57,7 @@ export interface SecurityOptions {
   readonly users: UserResourceOptions;
   /** Which roles include which (default `ROLE_SUPER_ADMIN` → `ROLE_ADMIN` → `ROLE_USER`). */
   readonly roleHierarchy?: Readonly<Record<string, readonly string[]>>;
-  /** The login path under the prefix (default `/auth`); `false` for none. */
+  /** The login path under the prefix (default `/auth` with a `jwt.secret`, none without); `false` for none. */
   readonly loginPath?: string | false;
 }
 
@@ -80,6 +80,17 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     throw new DeclarationError('security.jwt needs a "secret" (HS256), a "publicKey" or a "jwksUrl".');
   }
   if (jwt.secret !== undefined && Buffer.byteLength(jwt.secret) < 32) throw new DeclarationError('security.jwt.secret must be at least 32 bytes long.');
+  // One source of keys for tokens issued elsewhere: with both, the JWKS would never be read.
+  if (jwt.publicKey && jwt.jwksUrl) throw new DeclarationError('security.jwt takes a "publicKey" or a "jwksUrl", not both.');
+  // jose refuses every token when the tolerance is negative or not a number: a typo would lock every user out.
+  if (jwt.clockTolerance !== undefined && !(Number.isFinite(jwt.clockTolerance) && jwt.clockTolerance >= 0)) {
+    throw new DeclarationError(`security.jwt.clockTolerance must be a number of seconds from 0 up, got ${String(jwt.clockTolerance)}.`);
+  }
+  if (jwt.ttl !== undefined && !(Number.isSafeInteger(jwt.ttl) && jwt.ttl >= 1)) throw new DeclarationError(`security.jwt.ttl must be a whole number of seconds from 1 up, got ${String(jwt.ttl)}.`);
+  // Login issues tokens signed with the secret: without one there is no login route, and asking for one is a mistake.
+  if (!jwt.secret && typeof options.loginPath === 'string') {
+    throw new DeclarationError('security.loginPath needs security.jwt.secret: the login route issues tokens signed with it (with a public key or a JWKS URL, tokens come from elsewhere).');
+  }
   const names = registry.resources.map((r) => r.name);
   if (!names.includes(users.resource)) throw new DeclarationError(`security.users.resource: unknown resource "${users.resource}".${didYouMean(users.resource, names)}`);
   const resource = registry.resource(users.resource);
@@ -104,6 +115,6 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
     onRegister: users.onRegister,
     roleHierarchy: options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
-    loginPath: options.loginPath ?? '/auth',
+    loginPath: options.loginPath ?? (jwt.secret ? '/auth' : false),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * JWT checks and issuance with jose: HS256 with a secret, RS256/ES256 with a public key or a JWKS URL. `exp` is
- * required; it, `nbf` and `iat` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned
+ * required; it and `nbf` are checked with a small clock tolerance, `iss` and `aud` when configured; unsigned
  * (`alg: none`) tokens are always refused. A bad token is a 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
  */
 import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
@@ -9,7 +9,7 @@ import { createPublicKey, createSecretKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet } from 'jose/jwks/remote';
 import { SignJWT } from 'jose/jwt/sign';
 import { jwtVerify } from 'jose/jwt/verify';
-import type { JWTPayload } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../errors.js';
 import type { ResolvedSecurity } from './config.js';
 
@@ -24,11 +24,35 @@ export const invalidToken = (description: string): ApiError =>
     headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"` },
   });
 
+/** Seconds a client is told to wait when the JWKS cannot be fetched (jose tries again on the next token after 30). */
+const KEYS_RETRY_AFTER = 30;
+
+/** Errors of a JWKS lookup that are the token's (a key id or algorithm the set does not have): a 401, as any bad token. */
+const TOKEN_ERRORS = new Set(['ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JOSE_NOT_SUPPORTED']);
+
+/**
+ * A JWKS key lookup whose failures to fetch the set (the server down or slow, an answer that is no key set) are a 503
+ * the client can retry, not a 401: a client told its token is bad throws it away and logs its user out.
+ */
+function keysOrUnavailable(keys: JWTVerifyGetKey): JWTVerifyGetKey {
+  return async (header, token) => {
+    try {
+      return await keys(header, token);
+    } catch (error) {
+      if (TOKEN_ERRORS.has((error as { code?: string }).code ?? '')) throw error;
+      throw new ApiError('TOKEN_KEYS_UNAVAILABLE', `The keys to check the token with cannot be fetched now. Retry in ${KEYS_RETRY_AFTER} seconds.`, {
+        headers: { 'retry-after': String(KEYS_RETRY_AFTER) },
+        cause: error,
+      });
+    }
+  };
+}
+
 export function createTokenService(security: ResolvedSecurity): TokenService {
   const { jwt } = security;
   const secret = jwt.secret ? createSecretKey(Buffer.from(jwt.secret)) : undefined;
   const publicKey: KeyObject | undefined = jwt.publicKey === undefined ? undefined : typeof jwt.publicKey === 'string' ? createPublicKey(jwt.publicKey) : jwt.publicKey;
-  const jwks = jwt.jwksUrl ? createRemoteJWKSet(new URL(jwt.jwksUrl)) : undefined;
+  const jwks = jwt.jwksUrl ? keysOrUnavailable(createRemoteJWKSet(new URL(jwt.jwksUrl))) : undefined;
   const algorithms = [...(jwt.algorithms ?? [...(secret ? ['HS256'] : []), ...(publicKey || jwks ? ['RS256', 'ES256'] : [])])].filter((a) => a.toLowerCase() !== 'none');
   const options = {
     algorithms,
