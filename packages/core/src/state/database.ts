@@ -86,6 +86,15 @@ const DEFAULT_POOL_MAX = 10;
  * a file with no pages yet.
  */
 const SQLITE_PAGE_SIZE = 16_384;
+
+/**
+ * SQLite's page cache of the one connection, in KiB (a negative `cache_size`). better-sqlite3's default is 16 MB; on a
+ * million books (a 97 MB file) item reads at ids spread over the table mostly missed it and went to the file: with
+ * 64 MiB, an item read under load took 32 to 34 µs of CPU instead of 39 (W3, +18 % requests per second, two A/B pairs),
+ * and a page with its count the same 80 µs. The cache fills only as pages are read, so a small database never holds
+ * more than its size, and idle memory does not change; a large one holds up to 64 MiB more under load.
+ */
+const SQLITE_CACHE_KIB = 65_536;
 /** Milliseconds a query may wait for a free connection of the pool, on either database. */
 const ACQUIRE_TIMEOUT = 5_000;
 
@@ -132,6 +141,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: 1,
       afterCreate(created: SqliteConnection & { pragma(source: string, options?: { simple: boolean }): unknown }, done: (error: Error | null, connection: unknown) => void) {
         created.pragma('foreign_keys = ON');
+        created.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
         // A new file gets larger pages; an existing file keeps the size it was made with (only a VACUUM changes it).
         if (created.pragma('page_count', { simple: true }) === 0) created.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
         // WAL lets readers run beside a writer and makes each commit far cheaper. Synchronous stays FULL (the

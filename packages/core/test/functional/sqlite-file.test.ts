@@ -47,11 +47,13 @@ describe('a SQLite file opened by the plugin', () => {
     for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   });
 
-  it('is created with 16 KiB pages, in WAL mode, and serves what it stores', async () => {
+  it('is created with 16 KiB pages, in WAL mode, read through a 64 MiB page cache, and serves what it stores', async () => {
     const filename = newFile();
     const app = await appOn(filename);
     const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'first' } });
     expect(created.status).toBe(201);
+    // The connection's page cache is 64 MiB (a per-connection setting, so read through the app's own connection).
+    expect(await app.resourceApi.database.knex.raw('pragma cache_size')).toEqual([{ cache_size: -65_536 }]);
     await app.close();
 
     expect(await fileSettings(filename)).toEqual({ pageSize: 16_384, journalMode: 'wal' });
