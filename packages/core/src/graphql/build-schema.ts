@@ -315,6 +315,12 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         },
       };
     }
+    // Pages as the target's collection does (as in API Platform): an author with a million books gives a page of them,
+    // not the million; `first` asks for more, up to the same maximum. Without pagination there, every item.
+    const targetPagination = operationOf(target, 'getCollection')?.pagination;
+    const nestedPage = targetPagination?.enabled
+      ? { itemsPerPage: targetPagination.itemsPerPage, maximum: targetPagination.maximumItemsPerPage }
+      : { itemsPerPage: Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     return {
       type: connectionOf(target),
       description: field.description,
@@ -322,7 +328,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       resolve: async (entity, args, context) => {
         if (!allowed(entity, context)) return null;
         const ids = (entity[field.name] as number[] | undefined) ?? (await linksLoaderFor(context, owner, field.name).load(entity.id!));
-        const { offset, limit } = window(args, ids.length, Number.MAX_SAFE_INTEGER, ids.length);
+        const { offset, limit } = window(args, nestedPage.itemsPerPage, nestedPage.maximum, ids.length);
         const items = await loaderFor(context, target).loadMany(ids.slice(offset, offset + limit));
         const shown = await Promise.all(items.map((item) => (item instanceof Error ? null : visible(context, target, item))));
         return toConnection(shown, offset, ids.length);
