@@ -15,13 +15,16 @@ import { buildGraphQLSchema } from './build-schema.js';
 import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
-import { tooComplex } from './limits.js';
+import { outsideLimits } from './limits.js';
 
 /** The plugin's `graphql`: the endpoint, its limits, introspection, GraphiQL and query compilation. */
 export interface GraphQLOptions {
   /** The endpoint (default `/graphql`). */
   readonly path?: string;
-  /** The deepest query accepted (default 10; a whole number from 1 up). */
+  /**
+   * The deepest query accepted, in levels of fields (default 10; a whole number from 1 up). Introspection (under
+   * `__schema` and `__type`) is not counted: graphql-js limits it itself.
+   */
   readonly maxDepth?: number;
   /**
    * The most fields one operation may select, fragments expanded (default 1000; a whole number from 1 up). A document
@@ -75,7 +78,7 @@ function missingOperation(query: string, operationName: string | undefined): str
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-/** A limit of the options: a whole number from 1 up (mercurius reads a depth of 0 as no limit at all). */
+/** A limit of the options: a whole number from 1 up. */
 function limit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) throw new DeclarationError(`graphql.${name} must be a whole number from 1 up, got ${String(value)}.`);
@@ -98,7 +101,6 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     schema: buildGraphQLSchema(runtime.registry),
     path,
     graphiql: false,
-    queryDepth: maxDepth,
     // Parsing stops past this many tokens, long before a request body's limit: far more than a query within
     // `maxComplexity` needs (a field with its arguments is a few tokens).
     graphql: { parseOptions: { maxTokens: TOKENS_PER_FIELD * maxComplexity } },
@@ -132,8 +134,9 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   // already in mercurius's cache of parsed queries.
   app.graphql.addHook('preValidation', (_schema, document) => {
     if ((document as { loc?: unknown } | null)?.loc === undefined) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
-    // Before validation, whose own rules can take far longer than the count on a document made to be too complex.
-    const refused = tooComplex(document, maxComplexity);
+    // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
+    // made to be too complex (mercurius's depth check would come after it, and count introspection too).
+    const refused = outsideLimits(document, { maxComplexity, maxDepth });
     if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
 }

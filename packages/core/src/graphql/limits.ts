@@ -1,55 +1,88 @@
 /**
- * The complexity limit: the number of fields an operation selects, fragments expanded (a fragment spread twice counts
- * twice). It runs before graphql-js validates the document (mercurius's `preValidation` hook), since some of
- * graphql-js's own rules take time that grows faster than the document: a field repeated under one name 80,000 times
- * costs `OverlappingFieldsCanBeMergedRule` billions of comparisons. So the count itself must stay linear: each
- * fragment's cost is worked out once, and a fragment that spreads itself refuses the document at once, with the error
- * graphql-js would give (counting through the cycle never ends; skipping it would leave the rest to validation).
+ * The limits of a GraphQL document: the number of fields an operation selects, fragments expanded (a fragment spread
+ * twice counts twice), and how deep its fields nest. They are checked before graphql-js validates the document
+ * (mercurius's `preValidation` hook), since some of graphql-js's own rules take time that grows faster than the
+ * document: a field repeated under one name 80,000 times costs `OverlappingFieldsCanBeMergedRule` billions of
+ * comparisons. So the walk itself stays linear: each fragment is measured once, and a fragment that spreads itself
+ * refuses the document at once, with the error graphql-js would give (walking through the cycle never ends; skipping
+ * it would leave the rest to validation).
+ *
+ * The depth counts fields (a fragment, named or inline, adds no level) and leaves out what is under `__schema` and
+ * `__type`: the introspection query of GraphiQL and of client generators nests 15 levels (`ofType` in `ofType`), and
+ * graphql-js's own `MaxIntrospectionDepthRule` already refuses introspection that multiplies (`fields { type { fields
+ * … } } }`).
  */
 import { type DocumentNode, Kind, type SelectionSetNode } from 'graphql';
 
-/** Why the document is refused, or undefined when every operation selects at most `maximum` fields. */
-export function tooComplex(document: DocumentNode, maximum: number): string | undefined {
+export interface DocumentLimits {
+  /** The most fields one operation may select, fragments expanded. */
+  readonly maxComplexity: number;
+  /** The deepest an operation's fields may nest (introspection left out). */
+  readonly maxDepth: number;
+}
+
+/** Fields selected, and the levels of fields below (introspection left out). */
+interface Measure {
+  readonly fields: number;
+  readonly depth: number;
+}
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
+/** Thrown out of the walk when a fragment spreads itself. */
+class Cycle {
+  constructor(readonly fragment: string) {}
+}
+
+/** Why the document is refused, or undefined when every operation and fragment is within the limits. */
+export function outsideLimits(document: DocumentNode, limits: DocumentLimits): string | undefined {
+  const { maxComplexity, maxDepth } = limits;
   const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [])));
-  const costs = new Map<string, number>();
-  const counting = new Set<string>();
-  /** Thrown out of the count when a fragment spreads itself. */
-  class Cycle {
-    constructor(readonly fragment: string) {}
-  }
+  const measured = new Map<string, Measure>();
+  const measuring = new Set<string>();
 
-  const count = (selections: SelectionSetNode | undefined): number => {
-    let total = 0;
+  const measure = (selections: SelectionSetNode | undefined): Measure => {
+    let fields = 0;
+    let depth = 0;
     for (const selection of selections?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) total += 1 + count(selection.selectionSet);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) total += count(selection.selectionSet);
-      else total += fragmentCost(selection.name.value);
-      // Past the maximum the rest need not be counted: the answer is the same.
-      if (total > maximum) return total;
+      let inner: Measure;
+      if (selection.kind === Kind.FIELD) {
+        const below = measure(selection.selectionSet);
+        inner = { fields: 1 + below.fields, depth: INTROSPECTION_ROOTS.has(selection.name.value) ? 0 : 1 + below.depth };
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) inner = measure(selection.selectionSet);
+      else inner = measureFragment(selection.name.value);
+      fields += inner.fields;
+      depth = Math.max(depth, inner.depth);
+      // Past the maximum the rest need not be measured: the answer is the same.
+      if (fields > maxComplexity) break;
     }
-    return total;
+    return { fields, depth };
   };
-  const fragmentCost = (name: string): number => {
-    const known = costs.get(name);
-    if (known !== undefined) return known;
-    if (counting.has(name)) throw new Cycle(name);
-    counting.add(name);
-    const cost = count(fragments.get(name));
-    counting.delete(name);
-    costs.set(name, cost);
-    return cost;
+  const measureFragment = (name: string): Measure => {
+    const known = measured.get(name);
+    if (known) return known;
+    if (measuring.has(name)) throw new Cycle(name);
+    measuring.add(name);
+    const result = measure(fragments.get(name));
+    measuring.delete(name);
+    measured.set(name, result);
+    return result;
   };
 
-  // Fragments no operation spreads are counted too: validation reads them all the same.
+  // Fragments no operation spreads are counted too, since validation reads them all the same; their depth counts
+  // only where an operation spreads them (a fragment of introspection types is deep, and is not counted there).
   try {
     for (const definition of document.definitions) {
-      const cost = definition.kind === Kind.OPERATION_DEFINITION ? count(definition.selectionSet) : definition.kind === Kind.FRAGMENT_DEFINITION ? fragmentCost(definition.name.value) : 0;
-      if (cost > maximum) return tooMany(maximum);
+      if (definition.kind === Kind.FRAGMENT_DEFINITION && measureFragment(definition.name.value).fields > maxComplexity) return tooMany(maxComplexity);
+      if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+      const { fields, depth } = measure(definition.selectionSet);
+      if (fields > maxComplexity) return tooMany(maxComplexity);
+      if (depth > maxDepth) return `The query is too deep: its depth is ${depth}, more than the limit of ${maxDepth}.`;
     }
   } catch (error) {
     if (error instanceof Cycle) return `Cannot spread fragment "${error.fragment}" within itself.`;
-    // Nested deeper than the stack: far past any maximum.
-    if (error instanceof RangeError) return tooMany(maximum);
+    // Nested deeper than the stack: far past any limit.
+    if (error instanceof RangeError) return tooMany(maxComplexity);
     throw error;
   }
   return undefined;

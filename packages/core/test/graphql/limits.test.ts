@@ -4,6 +4,7 @@
  * pair), fragments no operation uses, deep fragment chains. Each is refused quickly with a 400 and runs nothing; the
  * limits themselves are checked at start-up. On both databases.
  */
+import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, inject, it } from 'vitest';
 import { defineResource } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
@@ -65,6 +66,36 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL limits on $name', (
     const long = await gql(chain(900, '__typename'));
     expect(long.status).toBe(200);
     expect(long.body).toEqual({ data: { __typename: 'Query' } });
+  });
+
+  it('limits the depth of fields, not of fragments, and leaves introspection to graphql-js', async () => {
+    const Writer = defineResource({ name: 'Writer', fields: { name: { type: 'string' }, works: { toMany: 'Work', mappedBy: 'writer' } } });
+    const Work = defineResource({ name: 'Work', fields: { title: { type: 'string' }, writer: { toOne: 'Writer', nullable: true } } });
+    const deep = await buildTestApp({ database, resources: [Writer, Work] });
+    const ask = (query: string) => call(deep, { method: 'POST', url: '/graphql', payload: { query } });
+    try {
+      // Depth 10 runs, 11 does not.
+      const ten = await ask('{ works { edges { node { writer { works { edges { node { writer { works { totalCount } } } } } } } } } }');
+      expect(ten.status, ten.text).toBe(200);
+      const eleven = await ask('{ works { edges { node { writer { works { edges { node { writer { works { edges { cursor } } } } } } } } } } }');
+      expect(refused(eleven)).toBe('The query is too deep: its depth is 11, more than the limit of 10.');
+      // Fragments, named or inline, add no level: this is depth 10 too.
+      const viaFragments = await ask(
+        '{ ...A } fragment A on Query { works { edges { node { writer { works { ...B } } } } } } fragment B on WorkCursorConnection { edges { ... on WorkEdge { node { writer { works { totalCount } } } } } }',
+      );
+      expect(viaFragments.status, viaFragments.text).toBe(200);
+      expect(viaFragments.body).toEqual({ data: { works: { edges: [] } } });
+      // GraphiQL's and client generators' introspection nests 15 levels: it runs at the default limit of 10.
+      for (const query of [getIntrospectionQuery(), getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true })]) {
+        const introspection = await ask(query);
+        expect(introspection.status, introspection.text).toBe(200);
+        expect(introspection.body.data.__schema.queryType.name).toBe('Query');
+      }
+      // Introspection that multiplies is refused by graphql-js's MaxIntrospectionDepthRule.
+      expect(refused(await ask('{ __schema { types { fields { type { fields { type { fields { type { fields { name } } } } } } } } } }'))).toMatch(/introspection/i);
+    } finally {
+      await deep.close();
+    }
   });
 
   it('refuses limits that are not whole numbers from 1 up at start-up', async () => {
