@@ -3,15 +3,16 @@
  * in JSON and YAML is the one the bookshop server serves, the SDL is printGraphQLSchema's, and client:generate writes
  * the typed client's files. No database is involved.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { buildMetadata, printGraphQLSchema } from '@resource-api/core';
 import { buildBookshop } from '../../../examples/bookshop/src/app.js';
 import { resources } from '../../../examples/bookshop/src/resources/index.js';
-import { bookshopConfig, ensureCliBuilt, runCli } from './support/cli.js';
+import { bookshopConfig, bookshopDir, ensureCliBuilt, runCli } from './support/cli.js';
 
 let folder: string;
 
@@ -89,6 +90,21 @@ describe('client:generate', () => {
     expect(client).toContain('http://127.0.0.1:8000');
     expect(client).toMatch(/login/);
     expect(readFileSync(join(out, 'types.ts'), 'utf8')).toMatch(/\bBook\b/);
+  });
+
+  it('gives the client no login when the app checks tokens issued elsewhere (no secret, so no login route)', async () => {
+    const cwd = mkdtempSync(join(folder, 'elsewhere-'));
+    const config = join(cwd, 'resource-api.config.js');
+    const resourcesUrl = pathToFileURL(join(bookshopDir, 'dist/resources/index.js')).href;
+    writeFileSync(config, `import { resources } from ${JSON.stringify(resourcesUrl)};
+export default { resources, security: { jwt: { jwksUrl: 'https://id.example/jwks.json' }, users: { resource: 'User' } } };
+`);
+    const run = await runCli(['client:generate', '--config', config, '--out', join(cwd, 'client')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const client = readFileSync(join(cwd, 'client', 'client.ts'), 'utf8');
+    expect(client).not.toMatch(/login/);
+    expect(client).toMatch(/Book/);
   });
 
   it('writes ./api-client in the working directory by default', async () => {

@@ -135,3 +135,5 @@ export type { PaginationOptions } from './query/pagination.js';
 
 /** Password hashing (scrypt), as used for `password` fields. */
 export { hashPassword, verifyPassword } from './security/password.js';
+/** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. */
+export { loginPathOf } from './security/config.js';

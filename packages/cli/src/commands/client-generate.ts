@@ -1,6 +1,7 @@
 /** `client:generate`: a typed TypeScript client of the API, written to a folder. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { loginPathOf } from '@resource-api/core';
 import { defineCommand } from '../command.js';
 import type { ResourceApiConfig } from '../config/config.js';
 import { CONFIG_OPTION, loadConfig } from '../config/load-config.js';
@@ -10,8 +11,9 @@ import { displayPath } from '../output.js';
 /** The app's login route, when its security has one: the client gets a `login` method for it. */
 function loginOf(config: ResourceApiConfig): { login?: { path?: string; identifier: string } } {
   const security = config.security;
-  if (!security || security.loginPath === false) return {};
-  return { login: { ...(security.loginPath === undefined ? {} : { path: security.loginPath }), identifier: security.users.identifier ?? 'email' } };
+  const path = security ? loginPathOf(security) : false;
+  if (!security || path === false) return {};
+  return { login: { path, identifier: security.users.identifier ?? 'email' } };
 }
 
 export const clientGenerate = defineCommand({

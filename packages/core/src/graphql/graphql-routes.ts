@@ -4,7 +4,7 @@
  * introspection switchable off. HTTP status 200 with `errors[]`, as API Platform answers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { getOperationAST, Kind, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
+import { getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { DeclarationError } from '../errors.js';
@@ -110,7 +110,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     // A query is compiled for the operation its request named: that name goes into the key (`keyedByOperation`).
     additionalRouteOptions: { preHandler: keyedByOperation },
     validationRules: rules,
-    context: async (request): Promise<GraphQLRequestContext> => {
+    context: async (request, reply): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;
       let callerError;
       if (runtime.security) {
@@ -118,6 +118,12 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
           caller = await runtime.security.authenticate(request.headers.authorization);
         } catch (error) {
           callerError = toApiError(error).error;
+          // The keys or the database are down: said as REST says it (the header, a logged warning with the cause),
+          // though the answer's status stays 200 with the error in the body.
+          if (callerError.status === 503) {
+            reply.headers(callerError.headers);
+            request.log.warn({ code: callerError.code, status: callerError.status, err: callerError.cause }, callerError.message);
+          }
         }
       }
       return { runtime, caller, callerError, log: request.log };
@@ -133,7 +139,8 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   // parser records where each came from) run; the rest are refused before validation. Runs only for queries not
   // already in mercurius's cache of parsed queries.
   app.graphql.addHook('preValidation', (_schema, document) => {
-    if ((document as { loc?: unknown } | null)?.loc === undefined) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
+    // Parsed from text, a document's location is graphql-js's `Location`: a JSON tree can hold a `loc`, never that.
+    if (!((document as { loc?: unknown } | null)?.loc instanceof Location)) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
     // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
     // made to be too complex (mercurius's depth check would come after it, and count introspection too).
     const refused = outsideLimits(document, { maxComplexity, maxDepth });

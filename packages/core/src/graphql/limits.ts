@@ -73,7 +73,8 @@ export function outsideLimits(document: DocumentNode, limits: DocumentLimits): s
   // only where an operation spreads them (a fragment of introspection types is deep, and is not counted there).
   try {
     for (const definition of document.definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION && measureFragment(definition.name.value).fields > maxComplexity) return tooMany(maxComplexity);
+      // Each definition's own selections: a name defined twice (which validation refuses) keeps only one in the map.
+      if (definition.kind === Kind.FRAGMENT_DEFINITION && measure(definition.selectionSet).fields > maxComplexity) return tooMany(maxComplexity);
       if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
       const { fields, depth } = measure(definition.selectionSet);
       if (fields > maxComplexity) return tooMany(maxComplexity);

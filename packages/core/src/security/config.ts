@@ -72,6 +72,9 @@ export interface ResolvedSecurity {
   readonly loginPath: string | false;
 }
 
+/** The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without. */
+export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false => options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
+
 export const DEFAULT_ROLE_HIERARCHY = Object.freeze({ ROLE_SUPER_ADMIN: ['ROLE_ADMIN'], ROLE_ADMIN: ['ROLE_USER'] });
 
 export function resolveSecurity(options: SecurityOptions, registry: MetadataRegistry): ResolvedSecurity {
@@ -115,6 +118,6 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
     onRegister: users.onRegister,
     roleHierarchy: options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
-    loginPath: options.loginPath ?? (jwt.secret ? '/auth' : false),
+    loginPath: loginPathOf(options),
   };
 }

@@ -24,7 +24,10 @@ export const invalidToken = (description: string): ApiError =>
     headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"` },
   });
 
-/** Seconds a client is told to wait when the JWKS cannot be fetched (jose tries again on the next token after 30). */
+/**
+ * Seconds a client is told to wait when the JWKS cannot be fetched. jose fetches it again for the next token that needs
+ * it (requests arriving meanwhile wait for the same fetch, at most its 5-second timeout).
+ */
 const KEYS_RETRY_AFTER = 30;
 
 /** Errors of a JWKS lookup that are the token's (a key id or algorithm the set does not have): a 401, as any bad token. */

@@ -59,6 +59,13 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL limits on $name', (
     expect(within.body.data.g399).toBe('Query');
   });
 
+  it('measures each definition of a fragment name given twice, and refuses a JSON syntax tree that carries a loc', async () => {
+    const wide = repeat(1500, () => 'x: __typename');
+    expect(refused(await gql(`{ __typename } fragment F on Query { ${wide} } fragment F on Query { __typename }`))).toBe('The query is too complex: it selects more than 1000 fields.');
+    const tree = JSON.stringify({ kind: 'Document', loc: {}, definitions: [{ kind: 'OperationDefinition', operation: 'query', selectionSet: { selections: 7 } }] });
+    expect(refused(await gql(tree))).toBe('The query must be a GraphQL document.');
+  });
+
   it('counts a long chain of fragments, and refuses one with a cycle at its end', async () => {
     const chain = (length: number, last: string) => `{ ...C0 } ${repeat(length, (index) => `fragment C${index} on Query { ${index === length - 1 ? last : `...C${index + 1}`} }`)}`;
     expect(refused(await gql(chain(900, '...C0')))).toBe('Cannot spread fragment "C0" within itself.');

@@ -47,9 +47,10 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
       expect(down.status).toBe(503);
       expect(down.headers['retry-after']).toBe('30');
       expect(down.body).toMatchObject({ '@type': 'hydra:Error', status: 503, detail: 'The keys to check the token with cannot be fetched now. Retry in 30 seconds.' });
-      // GraphQL authenticates with the same code: the same status, in the error's extensions.
+      // GraphQL authenticates with the same code: the same status, in the error's extensions, and the same header.
       const graphql = await call(app, { method: 'POST', url: '/graphql', headers: as(token), payload: { query: '{ notes { totalCount } }' } });
       expect(graphql.body.errors[0].extensions.status).toBe(503);
+      expect(graphql.headers['retry-after']).toBe('30');
       jwks.answer('not a key set');
       expect((await notes()).status).toBe(503);
 
