@@ -316,9 +316,10 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       };
     }
     // Pages as the target's collection does (as in API Platform): an author with a million books gives a page of them,
-    // not the million; `first` asks for more, up to the same maximum. Without pagination there, every item.
-    const targetPagination = operationOf(target, 'getCollection')?.pagination;
-    const nestedPage = targetPagination?.enabled
+    // not the million; `first` asks for more, up to the same maximum. A target without a collection GET pages with the
+    // global settings; one whose collection is not paginated gives every item.
+    const targetPagination = operationOf(target, 'getCollection')?.pagination ?? registry.pagination;
+    const nestedPage = targetPagination.enabled
       ? { itemsPerPage: targetPagination.itemsPerPage, maximum: targetPagination.maximumItemsPerPage }
       : { itemsPerPage: Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     return {

@@ -95,6 +95,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const byPath = new Map(resources.map((r) => [r.collectionPath, r]));
   const registry: MetadataRegistry = {
     prefix,
+    pagination,
     resources,
     resource(name) {
       const found = byName.get(name);

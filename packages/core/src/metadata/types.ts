@@ -178,6 +178,8 @@ export interface ResourceMetadata {
 export interface MetadataRegistry {
   /** The route prefix, `/api` by default. */
   readonly prefix: string;
+  /** The global pagination settings (the plugin's `pagination` over the defaults), for lists no operation pages. */
+  readonly pagination: PaginationOptions;
   readonly resources: readonly ResourceMetadata[];
   resource(name: string): ResourceMetadata;
   /** The resource whose collection path is `path` (`/api/books`), if any. */

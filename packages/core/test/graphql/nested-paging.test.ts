@@ -1,19 +1,24 @@
 /**
  * A to-many relation's GraphQL connection pages as its target's collection does (API Platform's nested collections):
  * the target's page size by default, `first` up to its maximum, cursors to go on; every item when the target's
- * collection is not paginated. On both databases.
+ * collection is not paginated; the global settings when the target has no collection GET. On both databases.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { defineResource } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
-const Author = defineResource({ name: 'Author', fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author' }, notes: { toMany: 'Note', mappedBy: 'author' } } });
+const Author = defineResource({
+  name: 'Author',
+  fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author' }, notes: { toMany: 'Note', mappedBy: 'author' }, letters: { toMany: 'Letter', mappedBy: 'author' } },
+});
 const Book = defineResource({ name: 'Book', paginationItemsPerPage: 10, paginationMaximumItemsPerPage: 20, fields: { title: { type: 'string' }, author: { toOne: 'Author' } } });
 const Note = defineResource({ name: 'Note', paginationEnabled: false, fields: { text: { type: 'string' }, author: { toOne: 'Author' } } });
+/** No collection GET: its connections page with the global settings (the plugin's `pagination`). */
+const Letter = defineResource({ name: 'Letter', operations: ['get'], fields: { text: { type: 'string' }, author: { toOne: 'Author' } } });
 
 describe.each(testDatabases(inject('postgresUrl')))('nested GraphQL connections on $name', (database) => {
-  const app = useApp(database, { resources: [Author, Book, Note] });
+  const app = useApp(database, { resources: [Author, Book, Note, Letter], pagination: { itemsPerPage: 7, maximumItemsPerPage: 12 } });
   const gql = async (query: string) => {
     const response = await call(app(), { method: 'POST', url: '/graphql', payload: { query } });
     expect(response.body.errors, response.text).toBeUndefined();
@@ -43,5 +48,11 @@ describe.each(testDatabases(inject('postgresUrl')))('nested GraphQL connections 
     const notes = await gql('{ author(id: "/api/authors/1") { notes { totalCount edges { node { text } } } } }');
     expect(notes.author.notes.totalCount).toBe(25);
     expect(notes.author.notes.edges).toHaveLength(25);
+
+    await knex('letter').insert(Array.from({ length: 25 }, (_, index) => ({ text: `Letter ${index + 1}`, author_id: 1 })));
+    const letters = await gql('{ author(id: "/api/authors/1") { letters { totalCount edges { node { text } } } more: letters(first: 50) { edges { node { text } } } } }');
+    expect(letters.author.letters.totalCount).toBe(25);
+    expect(letters.author.letters.edges).toHaveLength(7);
+    expect(letters.author.more.edges).toHaveLength(12);
   });
 });
