@@ -79,6 +79,15 @@ export class DeclarationError extends Error {
   }
 }
 
+/**
+ * A setting that counts something (connections, seconds, levels), checked at start-up: a whole number from 1 up, or
+ * left out (undefined). `unit` names what it counts in the message.
+ */
+export function assertCount(name: string, value: number | undefined, unit?: string): void {
+  if (value === undefined || (Number.isSafeInteger(value) && value >= 1)) return;
+  throw new DeclarationError(`${name} must be a whole number${unit ? ` of ${unit}` : ''} from 1 up, got ${String(value)}.`);
+}
+
 /** The database schema is behind the declarations or the migrations folder: run the migrations. Thrown at start-up and by the migration commands. */
 export class SchemaNotMigratedError extends Error {
   readonly code = 'API_ERR_SCHEMA_NOT_MIGRATED';

@@ -32,7 +32,7 @@ import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
-import { DeclarationError } from './errors.js';
+import { assertCount } from './errors.js';
 
 /** The options of the `resourceApi` Fastify plugin: `app.register(resourceApi, { resources, database, … })`. */
 export interface ResourceApiOptions {
@@ -123,7 +123,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     existsParameterName: options.existsParameterName,
   });
   const poolMax = options.databasePoolMax;
-  if (poolMax !== undefined && !(Number.isInteger(poolMax) && poolMax >= 1)) throw new DeclarationError(`databasePoolMax must be a whole number of connections from 1 up, got ${String(poolMax)}.`);
+  assertCount('databasePoolMax', poolMax, 'connections');
   const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema, poolMax, log: app.log });
   app.addHook('onClose', () => database.close());
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);

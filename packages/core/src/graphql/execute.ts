@@ -9,7 +9,7 @@ import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
 import type { QueryParameters } from '../query/filter.js';
-import { toApiError } from '../response/render-error.js';
+import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
 import type { PageRequest } from '../state/contracts.js';
 
@@ -21,13 +21,14 @@ export interface GraphQLRequestContext {
   readonly caller: Caller;
   /** A bad token: every operation of the request answers it (401). */
   readonly callerError: ApiError | undefined;
-  readonly log: { error(object: unknown, message: string): void };
+  readonly log: ErrorLog;
 }
 
 /** An error as GraphQL clients of API Platform read it: the message, `extensions.status`, violations when any. */
 export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log']): Error {
-  const { error, unexpected } = toApiError(thrown);
-  if (unexpected) log.error({ err: thrown }, 'unexpected error');
+  const rendered = toApiError(thrown);
+  logServiceError(log, thrown, rendered);
+  const { error } = rendered;
   const extensions: Record<string, unknown> = { status: error.status, code: error.code };
   if (error.violations) extensions.violations = error.violations.map(({ propertyPath, message, code }) => ({ propertyPath, message, code }));
   return new ErrorWithProps(error.message, extensions, error.status);

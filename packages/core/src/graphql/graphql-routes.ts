@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
-import { DeclarationError } from '../errors.js';
+import { assertCount } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
@@ -78,19 +78,15 @@ function missingOperation(query: string, operationName: string | undefined): str
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-/** A limit of the options: a whole number from 1 up. */
-function limit(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new DeclarationError(`graphql.${name} must be a whole number from 1 up, got ${String(value)}.`);
-  return value;
-}
 
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
-  const maxComplexity = limit('maxComplexity', options.graphql.maxComplexity, 1000);
-  const maxDepth = limit('maxDepth', options.graphql.maxDepth, 10);
+  assertCount('graphql.maxComplexity', options.graphql.maxComplexity);
+  assertCount('graphql.maxDepth', options.graphql.maxDepth);
+  const maxComplexity = options.graphql.maxComplexity ?? 1000;
+  const maxDepth = options.graphql.maxDepth ?? 10;
   const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
@@ -118,12 +114,9 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
           caller = await runtime.security.authenticate(request.headers.authorization);
         } catch (error) {
           callerError = toApiError(error).error;
-          // The keys or the database are down: said as REST says it (the header, a logged warning with the cause),
-          // though the answer's status stays 200 with the error in the body.
-          if (callerError.status === 503) {
-            reply.headers(callerError.headers);
-            request.log.warn({ code: callerError.code, status: callerError.status, err: callerError.cause }, callerError.message);
-          }
+          // The keys or the database are down: the same Retry-After as REST, though the answer's status stays 200
+          // with the error in the body (logged where every GraphQL error is, `toGraphQLError`).
+          if (callerError.status === 503) reply.headers(callerError.headers);
         }
       }
       return { runtime, caller, callerError, log: request.log };

@@ -48,6 +48,23 @@ export function toApiError(error: unknown): { error: ApiError; unexpected: boole
   return { error: new ApiError('INTERNAL', 'Internal Server Error'), unexpected: true };
 }
 
+/** A request's logger, as far as errors need it. */
+export interface ErrorLog {
+  error(object: unknown, message: string): void;
+  warn(object: unknown, message: string): void;
+}
+
+/**
+ * Logs what operators must see, for REST and GraphQL alike: an unexpected error (a 500) in full, and a 503 (the
+ * database or the JWKS server is down) as a warning with its cause. True when it logged; the rest are the client's.
+ */
+export function logServiceError(log: ErrorLog, thrown: unknown, { error, unexpected }: { error: ApiError; unexpected: boolean }): boolean {
+  if (unexpected) log.error({ err: thrown }, 'unexpected error');
+  else if (error.status === 503) log.warn({ code: error.code, status: error.status, err: error.cause }, error.message);
+  else return false;
+  return true;
+}
+
 export function renderError(thrown: unknown, options: { accept: string | undefined; prefix: string }): RenderedError {
   const { error, unexpected } = toApiError(thrown);
   // Plain problem details for clients that prefer JSON; JSON-LD otherwise (also when nothing is acceptable: a 406).

@@ -11,7 +11,7 @@ import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { TokenService } from '../security/jwt.js';
 import { runOperation } from '../pipeline/run-operation.js';
-import { renderError } from '../response/render-error.js';
+import { logServiceError, renderError } from '../response/render-error.js';
 import { docsUrl } from '../serializer/jsonld/context.js';
 import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
@@ -64,10 +64,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });
-    if (rendered.unexpected) request.log.error({ err: error }, 'unexpected error');
-    // Something the service depends on is down (the database, the JWKS server): operators need its cause.
-    else if (rendered.status === 503) request.log.warn({ code: rendered.error.code, status: rendered.status, err: rendered.error.cause }, rendered.error.message);
-    else request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
+    if (!logServiceError(request.log, error, rendered)) request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
   });
 

@@ -3,7 +3,7 @@
  * Checked once at start-up against the metadata.
  */
 import type { KeyObject } from 'node:crypto';
-import { DeclarationError } from '../errors.js';
+import { assertCount, DeclarationError } from '../errors.js';
 import { didYouMean } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
@@ -89,7 +89,7 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
   if (jwt.clockTolerance !== undefined && !(Number.isFinite(jwt.clockTolerance) && jwt.clockTolerance >= 0)) {
     throw new DeclarationError(`security.jwt.clockTolerance must be a number of seconds from 0 up, got ${String(jwt.clockTolerance)}.`);
   }
-  if (jwt.ttl !== undefined && !(Number.isSafeInteger(jwt.ttl) && jwt.ttl >= 1)) throw new DeclarationError(`security.jwt.ttl must be a whole number of seconds from 1 up, got ${String(jwt.ttl)}.`);
+  assertCount('security.jwt.ttl', jwt.ttl, 'seconds');
   // Login issues tokens signed with the secret: without one there is no login route, and asking for one is a mistake.
   if (!jwt.secret && typeof options.loginPath === 'string') {
     throw new DeclarationError('security.loginPath needs security.jwt.secret: the login route issues tokens signed with it (with a public key or a JWKS URL, tokens come from elsewhere).');
