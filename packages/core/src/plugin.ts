@@ -27,6 +27,7 @@ import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import type { Entity, StateProcessor, StateProvider } from './state/contracts.js';
+import { chainOf, type ProcessorChain, type ProviderChain } from './state/compose.js';
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
@@ -131,12 +132,12 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
 
   const state = createKnexState(database, registry);
   const reader = createItemReader(registry, state, database);
-  const providers = new Map<OperationMetadata, StateProvider>();
-  const processors = new Map<OperationMetadata, StateProcessor>();
+  const providers = new Map<OperationMetadata, ProviderChain>();
+  const processors = new Map<OperationMetadata, ProcessorChain>();
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
-      providers.set(operation, operation.provider ?? state.provider);
-      processors.set(operation, operation.processor ?? state.processor);
+      providers.set(operation, chainOf<StateProvider>(operation.provider, resource.provider, state.provider));
+      processors.set(operation, chainOf<StateProcessor>(operation.processor, resource.processor, state.processor));
     }
   }
 
@@ -155,6 +156,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     denormalizer: createDenormalizer(registry, reader),
     providers,
     processors,
+    builtinProcessor: (operation) => processors.get(operation)!.length === 1,
     isUnique: reader.isUnique,
     readMany: reader.readMany,
     security,

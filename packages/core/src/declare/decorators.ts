@@ -12,6 +12,7 @@ import type {
   OrderPropertyOptions,
   ResourceDeclaration,
   SearchStrategy,
+  ShapeDeclaration,
 } from './types.js';
 import { DeclarationError } from '../errors.js';
 import type { Constraint } from '../validation/constraints.js';
@@ -27,6 +28,8 @@ const CLASS_CONSTRAINTS = Symbol('resource-api.class-constraints');
 const FIELD_CONSTRAINTS = Symbol('resource-api.field-constraints');
 const resources = new WeakMap<object, { options: ApiResourceOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
 const declarations = new WeakMap<object, ResourceDeclaration>();
+const shapes = new WeakMap<object, { options: ApiShapeOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
+const shapeDeclarations = new WeakMap<object, ShapeDeclaration>();
 
 /** Own list of the decorator metadata under `key`, created on first use. */
 function ownList<T>(bag: Record<symbol, unknown>, key: symbol): T[] {
@@ -71,6 +74,52 @@ export function ApiResource(options: ApiResourceOptions = {}) {
     // Assembled on first use, once every decorator of the class (an @ApiFilter above this one too) has run.
     resources.set(target, { options, name: options.name ?? String(context.name), bag: context.metadata as Record<symbol, unknown> | undefined });
   };
+}
+
+/** Options of `@ApiShape`: a shape's declaration minus its fields (the name defaults to the class name). */
+export type ApiShapeOptions = Partial<Omit<ShapeDeclaration, 'fields'>>;
+
+/**
+ * Makes a class an input or output shape (a DTO) for custom operations: its `@ApiProperty` fields (scalars) and
+ * `@Assert` constraints, as `defineShape` takes them.
+ *
+ * @example
+ * \@ApiShape()
+ * class AuthorStats {
+ *   \@ApiProperty({ type: 'integer' }) bookCount!: number;
+ * }
+ */
+export function ApiShape(options: ApiShapeOptions = {}) {
+  return function <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void {
+    shapes.set(target, { options, name: options.name ?? String(context.name), bag: context.metadata as Record<symbol, unknown> | undefined });
+  };
+}
+
+/** The declaration of a class decorated with `@ApiShape`, or undefined. */
+export function shapeDeclarationOf(target: unknown): ShapeDeclaration | undefined {
+  if (typeof target !== 'function') return undefined;
+  const cached = shapeDeclarations.get(target);
+  if (cached) return cached;
+  const found = shapes.get(target);
+  if (!found) return undefined;
+  const fields = fieldsWithConstraints(found.bag, `Shape "${found.name}"`);
+  const declaration: ShapeDeclaration = { ...found.options, name: found.name, fields: fields as ShapeDeclaration['fields'] };
+  const classConstraints = (found.bag?.[CLASS_CONSTRAINTS] as Constraint[] | undefined) ?? [];
+  if (classConstraints.length > 0) declaration.constraints = [...(found.options.constraints ?? []), ...classConstraints];
+  shapeDeclarations.set(target, declaration);
+  return declaration;
+}
+
+/** The `@ApiProperty` fields of a decorated class, with their `@Assert` constraints added. */
+function fieldsWithConstraints(bag: Record<symbol, unknown> | undefined, where: string): Record<string, FieldDeclaration> {
+  const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
+  const asserted = (bag?.[FIELD_CONSTRAINTS] as Record<string, Constraint[]> | undefined) ?? {};
+  for (const [name, constraints] of Object.entries(asserted)) {
+    const field = fields[name];
+    if (!field) throw new DeclarationError(`${where}, field "${name}": @Assert needs @ApiProperty on the same field.`);
+    fields[name] = { ...field, constraints: [...(field.constraints ?? []), ...constraints] };
+  }
+  return fields;
 }
 
 /** Field-level filter options: the filter type and what the class-level form would give per property. */
@@ -148,13 +197,7 @@ export function declarationOf(target: unknown): ResourceDeclaration | undefined 
   const found = resources.get(target);
   if (!found) return undefined;
   const { options, name, bag } = found;
-  const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
-  const asserted = (bag?.[FIELD_CONSTRAINTS] as Record<string, Constraint[]> | undefined) ?? {};
-  for (const [name, constraints] of Object.entries(asserted)) {
-    const field = fields[name];
-    if (!field) throw new DeclarationError(`Resource "${found.name}", field "${name}": @Assert needs @ApiProperty on the same field.`);
-    fields[name] = { ...field, constraints: [...(field.constraints ?? []), ...constraints] };
-  }
+  const fields = fieldsWithConstraints(bag, `Resource "${found.name}"`);
   const decorated = [...((bag?.[CLASS_FILTERS] as FilterDeclaration[] | undefined) ?? []), ...((bag?.[FIELD_FILTERS] as FilterDeclaration[] | undefined) ?? [])];
   const declaration: ResourceDeclaration = { ...options, name, fields };
   if (decorated.length > 0) declaration.filters = [...(options.filters ?? []), ...decorated];

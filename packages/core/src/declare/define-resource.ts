@@ -3,7 +3,7 @@
  * item type from it); checking and normalizing happen in `metadata/build-metadata.ts`, shared with decorators.
  */
 import type { ItemOf, Unvalidated, WriteDataOf } from './infer.js';
-import type { FieldDeclaration, ResourceDeclaration } from './types.js';
+import type { FieldDeclaration, ResourceDeclaration, ScalarFieldDeclaration, ShapeDeclaration } from './types.js';
 
 /**
  * Declares a resource with a plain object. The item type is inferred from `fields` (see `InferResource`), so a
@@ -26,5 +26,19 @@ export function defineResource<
   const F extends Record<string, FieldDeclaration>,
   const D extends ResourceDeclaration<ItemOf<F>, WriteDataOf<F>, Unvalidated<WriteDataOf<F>>>,
 >(declaration: D & { readonly fields: F }): D {
+  return declaration;
+}
+
+/**
+ * Declares an input or output shape (a DTO) for custom operations: scalar fields with types, constraints and groups,
+ * as a resource's, but no table and no operation. Its item type is inferred as a resource's (`InferShape`).
+ *
+ * @example
+ * const AuthorStats = defineShape({
+ *   name: 'AuthorStats',
+ *   fields: { bookCount: { type: 'integer' }, latestBookTitle: { type: 'string', nullable: true } },
+ * });
+ */
+export function defineShape<const F extends Record<string, ScalarFieldDeclaration>, const D extends ShapeDeclaration>(declaration: D & { readonly fields: F }): D {
   return declaration;
 }

@@ -4,7 +4,7 @@
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
 import type { Filter, FilterQuery, NullsPlacement, OrderDirection } from '../query/filter.js';
-import type { Entity, StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Entity, WriteHooks, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Constraint } from '../validation/constraints.js';
 
 /** The scalar field types. `string[]` is an array of strings stored as JSON. */
@@ -77,6 +77,12 @@ export interface ScalarFieldDeclaration extends CommonFieldOptions {
   nullable?: boolean;
   /** The value given on create, and on PUT when the field is left out. `'now'` on a date or datetime field means the current time. */
   default?: JsonValue;
+  /**
+   * A computed (virtual) field: its value is this function of the item (synchronous or not), worked out when the item
+   * is sent. Read-only, never a column; groups and field rules apply as to any field; filterable only through a custom
+   * filter. `(book) => book.title.length`.
+   */
+  computed?: (item: Entity) => unknown;
 }
 
 /** A to-one relation (many-to-one): `{ toOne: 'Author', inversedBy: 'books' }`. Stored as a foreign key column. */
@@ -315,8 +321,34 @@ export interface PaginationDeclaration {
  */
 export interface OperationDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
   extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
-  /** Which of the six operations: `getCollection`, `post`, `get`, `put`, `patch` or `delete`. */
+  /**
+   * Which of the six operations: `getCollection`, `post`, `get`, `put`, `patch` or `delete`. For a custom operation
+   * (with `name` and `uriTemplate`), the kind it is built on: its HTTP method, whether it reads a page
+   * (`getCollection`), writes (not `get`), deletes (`delete`).
+   */
   kind: OperationKind;
+  /**
+   * A custom operation's name, in camelCase (`publish`): it names the operation in OpenAPI (`api_articles_id_publish_post`),
+   * Hydra and GraphQL (`publishArticle`; a read: `authorStats`). Needs `uriTemplate`.
+   */
+  name?: string;
+  /**
+   * A custom operation's path under the prefix, API Platform style: `/articles/{id}/publish`. `{id}` is the
+   * resource's identifier: the item is read (404 when missing) before the rules that look at it. Other variables are
+   * for the operation's own provider or processor (`context.uriVariables`). Needs `name`.
+   */
+  uriTemplate?: string;
+  /**
+   * What the body is: `false` for none (nothing is read from it), a shape (`defineShape`) whose fields are
+   * deserialized and validated, or, by default, the resource's writable fields.
+   */
+  input?: false | ShapeInput;
+  /** What the response is: `false` for none (204), a shape, or, by default, the resource's item. */
+  output?: false | ShapeInput;
+  /** The success status (default: 201 for a POST creating an item, 204 without output, else 200). */
+  status?: number;
+  /** Write hooks of this operation, run after the resource's own. */
+  hooks?: WriteHooks<T>;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
   /**
@@ -353,6 +385,11 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   provider?: StateProvider;
   /** Persists writes instead of the built-in database processor. */
   processor?: StateProcessor<T, D>;
+  /**
+   * Code run around every write of the resource: `beforeWrite` and `afterWrite` inside the write's transaction (a
+   * throw rolls it back), `afterCommit` once the commit succeeded (a throw is logged, the response stays).
+   */
+  hooks?: WriteHooks<T>;
   /** The collection's filters. */
   filters?: readonly FilterDeclaration[];
   /** The default order of the collection, after any order the client asks for: `{ createdAt: 'desc' }`. */
@@ -371,6 +408,25 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    */
   requireIfMatch?: boolean;
 }
+
+/**
+ * An input or output shape (a DTO): typed scalar fields with constraints and groups, no table, no operation of its
+ * own. `defineShape({ name: 'AuthorStats', fields: { bookCount: { type: 'integer' } } })`.
+ */
+export interface ShapeDeclaration {
+  /** The short name, in PascalCase: it is the JSON-LD `@type`, the OpenAPI schema and the GraphQL type. */
+  name: string;
+  /** Shown in OpenAPI and the Hydra documentation. */
+  description?: string;
+  /** The fields (scalars only), in the order they are rendered. */
+  fields: Record<string, ScalarFieldDeclaration>;
+  /** Constraints on the whole shape (`Callback(...)`). */
+  constraints?: readonly Constraint[];
+}
+
+/** A shape: a `defineShape` object, or a class decorated with `@ApiShape`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ShapeInput = ShapeDeclaration | (abstract new (...args: any[]) => unknown);
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */
 export type ApiResourceOptions = Partial<Omit<ResourceDeclaration, 'fields'>>;

@@ -5,6 +5,7 @@
  * page-based), `createBook` / `updateBook` / `deleteBook` mutations taking `input`, and `node(id)`. Resolvers run the
  * same pipeline as REST (execute.ts); relations resolve through per-request batch loaders, never one query per item.
  */
+import { builtinOperation } from '../metadata/builtin-operation.js';
 import DataLoader from 'dataloader';
 import {
   GraphQLBoolean,
@@ -177,7 +178,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
 
   const Node = new GraphQLInterfaceType({ name: 'Node', description: 'A node, according to the Relay specification.', fields: { id: { type: new GraphQLNonNull(GraphQLID), description: 'The id of this node.' } } });
 
-  const operationOf = (resource: ResourceMetadata, kind: string) => resource.operations.find((o) => o.kind === kind);
+  const operationOf = (resource: ResourceMetadata, kind: string) => builtinOperation(resource, kind as never);
   const itemOperation = (resource: ResourceMetadata) => operationOf(resource, 'get') ?? operationOf(resource, 'getCollection');
   const listOperation = (resource: ResourceMetadata) => operationOf(resource, 'getCollection') ?? operationOf(resource, 'get');
   /**

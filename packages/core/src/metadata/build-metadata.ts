@@ -11,6 +11,7 @@ import { DEFAULT_PAGINATION, type PaginationOptions } from '../query/pagination.
 import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
+import { createShapeBuilder } from './passes/build-shapes.js';
 import { buildSubresources } from './passes/build-subresources.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
@@ -51,6 +52,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     existsParameterName: options.existsParameterName ?? 'exists',
   };
 
+  const shapes = createShapeBuilder(names);
   const tables = new Map<string, string>();
   const resources: ResourceMetadata[] = declarations.map((declaration) => {
     const plural = declaration.plural ?? toPathSegment(declaration.name);
@@ -60,9 +62,10 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     if (clash) throw new DeclarationError(`Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`);
     tables.set(table, declaration.name);
     const { filters, defaultOrder } = buildFilters(declaration, filterContext);
-    const operations = buildOperations(declaration, { collectionPath, plural, pagination });
+    const operations = buildOperations(declaration, { collectionPath, plural, pagination, prefix, shapes });
     return {
       name: declaration.name,
+      shape: false,
       description: declaration.description,
       plural,
       collectionPath,
@@ -84,6 +87,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     assertDistinctParameters(resource);
     checkConstraints(resource);
   }
+  for (const shape of shapes.all()) checkConstraints(shape);
   const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination, prefix);
   assertJoinTables(resources);
   for (const [name, operations] of subresources) {
@@ -91,12 +95,15 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     (resource as { operations: readonly OperationMetadata[] }).operations = [...resource.operations, ...operations];
   }
 
+  assertDistinctRoutes(resources);
+
   const byName = new Map(resources.map((r) => [r.name, r]));
   const byPath = new Map(resources.map((r) => [r.collectionPath, r]));
   const registry: MetadataRegistry = {
     prefix,
     pagination,
     resources,
+    shapes: shapes.all(),
     resource(name) {
       const found = byName.get(name);
       if (!found) throw new DeclarationError(`Unknown resource "${name}".${didYouMean(name, byName.keys())}`);
@@ -135,10 +142,28 @@ function resolveRequireIfMatch(declaration: ResourceDeclaration, operations: rea
   const where = `Resource "${declaration.name}"`;
   if (typeof required !== 'boolean') throw new DeclarationError(`${where}: "requireIfMatch" must be true or false.`);
   const writes = operations.some((o) => o.kind === 'put' || o.kind === 'patch' || o.kind === 'delete');
-  if (required && writes && !operations.some((o) => o.kind === 'get')) {
+  if (required && writes && !operations.some((o) => o.kind === 'get' && o.customName === null)) {
     throw new DeclarationError(`${where}: "requireIfMatch" needs the "get" operation, where clients read the ETag to send in If-Match.`);
   }
   return required;
+}
+
+/**
+ * Two operations on one method and path would hide one another (variables count as the same segment: Fastify could
+ * not tell `/books/{id}` from `/books/{slug}`); a custom path must not be one the framework serves itself either.
+ */
+function assertDistinctRoutes(resources: readonly ResourceMetadata[]): void {
+  const routes = new Map<string, string>();
+  const describe = (resource: ResourceMetadata, operation: OperationMetadata) =>
+    `resource "${resource.name}", operation "${operation.customName ?? operation.kind}" (${operation.method} ${operation.uriTemplate})`;
+  for (const resource of resources) {
+    for (const operation of resource.operations) {
+      const key = `${operation.method} ${operation.uriTemplate.replace(/\{\w+\}/g, '{}')}`;
+      const clash = routes.get(key);
+      if (clash) throw new DeclarationError(`Resource "${resource.name}", operation "${operation.customName ?? operation.kind}": its route ${operation.method} ${operation.uriTemplate} is already the route of ${clash}.`);
+      routes.set(key, describe(resource, operation));
+    }
+  }
 }
 
 /** Two filters reading the same query parameter would fight over it. */
@@ -153,9 +178,9 @@ function assertDistinctParameters(resource: ResourceMetadata): void {
 }
 
 /** User objects inside metadata that keep their own state: referenced, never frozen. */
-const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor', 'collectionFilter']);
+const USER_OBJECTS = new Set<PropertyKey>(['provider', 'processor', 'collectionFilter', 'computed']);
 /** Lists of user objects: the list is frozen, its members are not. */
-const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters', 'constraints']);
+const USER_OBJECT_LISTS = new Set<PropertyKey>(['filters', 'constraints', 'beforeWrite', 'afterWrite', 'afterCommit']);
 
 /** Freezes plain data recursively; user objects (providers, processors, custom filters) are left as they are. */
 function deepFreeze<T>(value: T): T {

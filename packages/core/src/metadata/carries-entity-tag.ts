@@ -2,6 +2,7 @@
  * Which operations answer with an `ETag`: decided from the metadata alone, so that the routes that send the header and
  * the OpenAPI document that announces it agree.
  */
+import { builtinOperation } from './builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from './types.js';
 
 const sameGroups = (a: OperationMetadata['normalizationGroups'], b: OperationMetadata['normalizationGroups']): boolean =>
@@ -15,7 +16,7 @@ const sameGroups = (a: OperationMetadata['normalizationGroups'], b: OperationMet
 export function carriesEntityTag(operation: OperationMetadata, resource: ResourceMetadata): boolean {
   if (operation.method === 'GET') return true;
   if (!operation.stages.serialize || operation.kind === 'delete') return false;
-  const get = resource.operations.find((o) => o.kind === 'get');
+  const get = builtinOperation(resource, 'get');
   if (!get || get.provider !== undefined || operation.processor !== undefined) return false;
   return sameGroups(operation.normalizationGroups, get.normalizationGroups);
 }

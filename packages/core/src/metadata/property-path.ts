@@ -8,7 +8,7 @@ import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFiel
 
 /** The identifier seen as a field, so paths may end in `id` (`author.id`). */
 export const ID_FIELD: ScalarFieldMetadata = Object.freeze({
-  kind: 'scalar', name: 'id', type: 'integer', column: 'id', nullable: false, default: undefined,
+  kind: 'scalar', name: 'id', type: 'integer', column: 'id', nullable: false, default: undefined, computed: undefined,
   readable: true, writable: false, immutable: false, description: undefined, iri: 'id', groups: [], constraints: [], security: undefined,
 });
 
@@ -37,6 +37,7 @@ export function resolvePath(path: string, resource: string, fieldsOf: (resource:
     const last = index === names.length - 1;
     if (field.kind === 'scalar') {
       if (!last) throw new DeclarationError(`${where}: "${path}" goes on past "${name}", which is not a relation.`);
+      if (field.computed) throw new DeclarationError(`${where}: "${path}" is a computed field (it has no column): filter or order by it with a custom filter.`);
       return { path, hops, owner, leaf: field };
     }
     if (last && field.kind === 'toOne') return { path, hops, owner, leaf: field };

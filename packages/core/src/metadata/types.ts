@@ -6,7 +6,7 @@ import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ResourceD
 import type { Constraint } from '../validation/constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
-import type { StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Entity, StateProcessor, StateProvider, WriteHook } from '../state/contracts.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,8 +39,11 @@ interface RelationBase extends FieldBase {
 export interface ScalarFieldMetadata extends FieldBase {
   readonly kind: 'scalar';
   readonly type: ScalarType;
+  /** The column; empty for a computed field (it has none). */
   readonly column: string;
   readonly default: JsonValue | undefined;
+  /** A computed field's function of the item (read-only, no column), or undefined. */
+  readonly computed: ((item: Entity) => unknown) | undefined;
 }
 
 export interface ToOneFieldMetadata extends RelationBase {
@@ -114,9 +117,37 @@ export interface AccessRuleMetadata {
   readonly message: string;
 }
 
+/** The write hooks of an operation, its resource's first, in the order they run. Empty lists: no hook. */
+export interface HooksMetadata {
+  readonly beforeWrite: readonly WriteHook[];
+  readonly afterWrite: readonly WriteHook[];
+  readonly afterCommit: readonly WriteHook[];
+}
+
+/**
+ * How the deserializer applies a body onto the item: a new item from defaults (`create`), a full replacement (`replace`,
+ * PUT) or a partial update (`update`, PATCH and custom item operations).
+ */
+export type WriteModeName = 'create' | 'replace' | 'update';
+
 export interface OperationMetadata {
-  /** The six declared kinds, plus `getSubresource` for `GET /api/<parents>/{id}/<relation>`. */
+  /**
+   * The six declared kinds, plus `getSubresource` for `GET /api/<parents>/{id}/<relation>`. A custom operation has
+   * the kind it is built on (`customName` tells it apart).
+   */
   readonly kind: OperationKind | 'getSubresource';
+  /** A custom operation's declared name (`publish`); null for the built-in operations and subresources. */
+  readonly customName: string | null;
+  /** The variables of the URI template, in order (`['id']`). */
+  readonly uriVariables: readonly string[];
+  /** The body's shape when the operation declares one (`input`); null: the resource's fields, or no body (`stages.deserialize`). */
+  readonly input: ResourceMetadata | null;
+  /** The response's shape when the operation declares one (`output`); null: the resource, or no body (`stages.serialize`). */
+  readonly output: ResourceMetadata | null;
+  /** How the body is applied onto the item (operations that deserialize the resource's fields), else null. */
+  readonly writeMode: WriteModeName | null;
+  /** Write hooks (the resource's, then the operation's). */
+  readonly hooks: HooksMetadata;
   /** A stable id, as API Platform 3 names them: `api_books_get_collection`, `api_books_id_put`. */
   readonly name: string;
   readonly resource: string;
@@ -125,8 +156,8 @@ export interface OperationMetadata {
   readonly uriTemplate: string;
   readonly collection: boolean;
   readonly description: string;
-  /** The success status: 200, 201 or 204. */
-  readonly status: 200 | 201 | 204;
+  /** The success status: 200, 201 or 204 for the built-in operations; a custom one may declare another 2xx. */
+  readonly status: number;
   readonly stages: OperationStages;
   /** MIME types accepted in the body (empty for operations without one). */
   readonly inputFormats: readonly string[];
@@ -150,6 +181,8 @@ export interface OperationMetadata {
 
 export interface ResourceMetadata {
   readonly name: string;
+  /** An input or output shape (`defineShape`): fields only, no table, no operation, no IRI of its own. */
+  readonly shape: boolean;
   readonly description: string | undefined;
   /** The path segment: `books`. */
   readonly plural: string;
@@ -181,6 +214,8 @@ export interface MetadataRegistry {
   /** The global pagination settings (the plugin's `pagination` over the defaults), for lists no operation pages. */
   readonly pagination: PaginationOptions;
   readonly resources: readonly ResourceMetadata[];
+  /** The input and output shapes operations declare, each once. */
+  readonly shapes: readonly ResourceMetadata[];
   resource(name: string): ResourceMetadata;
   /** The resource whose collection path is `path` (`/api/books`), if any. */
   resourceByPath(path: string): ResourceMetadata | undefined;

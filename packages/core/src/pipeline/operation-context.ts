@@ -7,7 +7,8 @@ import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldM
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
-import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateProcessor, StateProvider } from '../state/contracts.js';
+import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateLogger } from '../state/contracts.js';
+import type { ProcessorChain, ProviderChain } from '../state/compose.js';
 import type { Database } from '../state/database.js';
 import type { Caller } from '../security/access.js';
 import type { Authenticator } from '../security/authenticator.js';
@@ -47,6 +48,14 @@ export interface OperationRequest {
   readonly ifMatch?: string;
   /** The `If-None-Match` header (HTTP only), for writes; on GET the routes answer it with 304. */
   readonly ifNoneMatch?: string;
+  /** The HTTP request's headers (GraphQL: those of its HTTP request), for providers, processors and hooks. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The client's address. */
+  readonly ip?: string;
+  /** The request id. */
+  readonly requestId?: string;
+  /** The request's logger (its lines carry the request id). */
+  readonly log?: StateLogger;
 }
 
 /** What the stages return to the transport. */
@@ -65,9 +74,14 @@ export interface Runtime {
   readonly database: Database;
   readonly normalizer: Normalizer;
   readonly denormalizer: Denormalizer;
-  /** The provider and processor of each operation (declared, or the built-in ones). */
-  readonly providers: ReadonlyMap<OperationMetadata, StateProvider>;
-  readonly processors: ReadonlyMap<OperationMetadata, StateProcessor>;
+  /**
+   * The providers and processors of each operation, outermost first: the operation's own, its resource's, the
+   * built-in one (each reaches the next with `next`).
+   */
+  readonly providers: ReadonlyMap<OperationMetadata, ProviderChain>;
+  readonly processors: ReadonlyMap<OperationMetadata, ProcessorChain>;
+  /** Whether the processors of an operation are the built-in one alone (then a write needs no transaction of its own). */
+  readonly builtinProcessor: (operation: OperationMetadata) => boolean;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
   /** Items by id (batched reads for embedding and GraphQL relations). */

@@ -7,5 +7,6 @@ import { activeGroups } from './groups.js';
 import type { OperationContext } from './operation-context.js';
 
 export function responsePlan(context: OperationContext): NormalizationPlan {
-  return (context.plan ??= context.runtime.normalizer.plan(context.resource, activeGroups(context.operation.normalizationGroups, context)));
+  // An output shape is sent with its own fields, else the resource's.
+  return (context.plan ??= context.runtime.normalizer.plan(context.operation.output ?? context.resource, activeGroups(context.operation.normalizationGroups, context)));
 }

@@ -20,5 +20,9 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     method: request.method,
     ifMatch: request.headers['if-match'],
     ifNoneMatch: request.headers['if-none-match'],
+    headers: request.headers,
+    ip: request.ip,
+    requestId: request.id,
+    log: request.log,
   };
 }

@@ -15,18 +15,9 @@ export type PlanOf = (resource: ResourceMetadata, groups: ActiveGroups) => Norma
 export const documentedGroups = (declaration: OperationMetadata['normalizationGroups']): ActiveGroups =>
   declaration === null || typeof declaration === 'function' ? null : new Set(declaration);
 
-/** How an operation applies its body, or undefined when it reads none. */
+/** How an operation applies its body onto the resource's fields, or undefined when it reads none (or a shape). */
 export function writeModeOf(operation: OperationMetadata): WriteMode | undefined {
-  switch (operation.kind) {
-    case 'post':
-      return 'create';
-    case 'put':
-      return 'replace';
-    case 'patch':
-      return 'update';
-    default:
-      return undefined;
-  }
+  return operation.writeMode ?? undefined;
 }
 
 /** The names of the fields some read operation of the resource sends. */

@@ -118,8 +118,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   const fixedValidators = registry.resources.flatMap((resource) =>
     resource.operations.flatMap((operation) => {
       const groups = operation.denormalizationGroups;
-      if (!operation.stages.deserialize || typeof groups === 'function') return [];
-      return [{ resource, mode: WRITE_MODES[operation.kind as keyof typeof WRITE_MODES], groups: groups === null ? null : new Set(groups) }];
+      if (!operation.writeMode || typeof groups === 'function') return [];
+      return [{ resource, mode: operation.writeMode, groups: groups === null ? null : new Set(groups) }];
     }),
   );
 

@@ -28,8 +28,10 @@ type PlannedField = { readonly name: string; readonly rule: AccessRule | undefin
 export interface NormalizationPlan {
   readonly resource: ResourceMetadata;
   readonly fields: readonly PlannedField[];
-  /** Some field embeds its items (then `load` has items to read). */
+  /** Some field embeds its items, or is computed, here or in an embedded item (then `load` has work to do). */
   readonly embeds: boolean;
+  /** The computed fields the plan sends, with their functions. */
+  readonly computed: readonly { readonly name: string; readonly compute: (item: Entity) => unknown }[];
 }
 
 /** Items loaded for embedding: resource name → id → entity. */
@@ -54,6 +56,11 @@ export interface Normalizer {
   item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
   /** A whole item response: the same with `@context` first (JSON-LD). */
   document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
+  /**
+   * A shape's values as a whole response (an operation's output): `@context`, `@id` (the request's path: a shape has no
+   * IRI of its own), `@type`, then the fields; no `id`.
+   */
+  shapeDocument(plan: NormalizationPlan, values: Entity, format: OutputFormat, iri: string, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
 }
 
 export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean; readMany: ReadMany }): Normalizer {
@@ -74,9 +81,11 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
 
   function build(resource: ResourceMetadata, groups: ActiveGroups, path: ReadonlySet<string>): NormalizationPlan {
     const fields: PlannedField[] = [];
+    const computed: { name: string; compute: (item: Entity) => unknown }[] = [];
     for (const field of resource.fields) {
       if (!field.readable || !inGroups(field, groups)) continue;
       if (field.kind === 'scalar') {
+        if (field.computed) computed.push({ name: field.name, compute: field.computed });
         fields.push({ name: field.name, rule: field.security, mode: 'value', write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v });
         continue;
       }
@@ -89,7 +98,8 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
         fields.push({ name: field.name, rule: field.security, mode: many ? 'iris' : 'iri', target });
       }
     }
-    return { resource, fields, embeds: fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany') };
+    const loads = computed.length > 0 || fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany');
+    return { resource, fields, embeds: loads, computed };
   }
 
   /**
@@ -99,6 +109,11 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
    * one it was first loaded for (the same item is an IRI where a cycle is cut, an object elsewhere).
    */
   async function load(plan: NormalizationPlan, entities: readonly Entity[], loaded: LoadedItems): Promise<void> {
+    // Computed fields: worked out once per item, all items of a level at once (a function may ask the database).
+    for (const { name, compute } of plan.computed) {
+      const values = await Promise.all(entities.map((entity) => compute(entity)));
+      entities.forEach((entity, index) => (entity[name] = values[index]));
+    }
     for (const field of plan.fields) {
       if (field.mode !== 'embed' && field.mode !== 'embedMany') continue;
       const known = loaded.get(field.target.name) ?? new Map<number, Entity>();
@@ -131,7 +146,7 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
   }
 
   function fill(target: Record<string, unknown>, plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller: Caller): Record<string, unknown> {
-    target.id = entity.id;
+    if (!plan.resource.shape) target.id = entity.id;
     for (const field of plan.fields) {
       // A field with its own rule that denies this caller is left out.
       if (field.rule && !grantsField(field.rule, caller, entity)) continue;
@@ -197,6 +212,11 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       return fields;
     },
     item,
+    shapeDocument(plan, values, format, iri, loaded, caller = ANONYMOUS) {
+      if (format === 'json') return fill({}, plan, values, format, loaded, caller);
+      const { resource } = plan;
+      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iri, '@type': resource.name }, plan, values, format, loaded, caller);
+    },
     document(plan, entity, format, loaded, caller = ANONYMOUS) {
       if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
       const { resource } = plan;

@@ -76,10 +76,46 @@ export interface AppliedFilter {
   readonly parsed: unknown;
 }
 
+/** Who is calling: the stored user (null for anonymous callers) and their effective roles. */
+export interface StateCaller {
+  readonly user: Entity | null;
+  readonly roles: readonly string[];
+}
+
+/** The request behind an operation, as providers, processors and hooks see it (GraphQL: its HTTP request). */
+export interface StateRequest {
+  /** The HTTP method (GraphQL: that of the REST operation the query runs). */
+  readonly method: string;
+  /** The path without query string (GraphQL: the operation's URI template). */
+  readonly path: string;
+  /** The request's headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The client's address (behind a trusted proxy, from `X-Forwarded-For`). */
+  readonly ip: string;
+  /** The request id (the one echoed in `X-Request-Id` and logged as `reqId`). */
+  readonly id: string;
+}
+
+/** A logger with pino's levels: the request's own, so lines carry its request id. */
+export interface StateLogger {
+  error(object: unknown, message?: string): void;
+  warn(object: unknown, message?: string): void;
+  info(object: unknown, message?: string): void;
+  debug(object: unknown, message?: string): void;
+}
+
 /** What a provider or processor is told about the operation it serves. */
 export interface StateContext {
   readonly operation: OperationMetadata;
   readonly resource: ResourceMetadata;
+  /** Who is calling. */
+  readonly caller: StateCaller;
+  /** The request. */
+  readonly request: StateRequest;
+  /** The request's logger. */
+  readonly logger: StateLogger;
+  /** The raw URI variables of the path (`{ id: '3' }`; a custom operation's own variables too). */
+  readonly uriVariables: Readonly<Record<string, string | undefined>>;
   /** The identifier from the URI, already checked to be a positive integer (item operations only). */
   readonly id: number | undefined;
   /** The page to read (collection operations with pagination on), or null. */
@@ -91,8 +127,14 @@ export interface StateContext {
    * items of the last parent's field, and returns null when a parent does not exist or does not hold the next one.
    */
   readonly parents: readonly ParentLink[];
-  /** The database, for providers and processors that want to run their own queries. */
+  /**
+   * The database, for providers and processors that want to run their own queries. Inside a write's transaction
+   * (processors and `beforeWrite` / `afterWrite` hooks) it is that transaction: use it, not another connection, so
+   * your queries commit or roll back with the write (on SQLite, another connection would wait for the transaction).
+   */
   readonly db: Knex;
+  /** The write's transaction (processors and hooks of operations that write inside one), else undefined. */
+  readonly transaction?: Knex.Transaction;
   /**
    * Collection reads: the to-one fields whose items the response embeds and that need nothing but their own row
    * (HTTP), or that the GraphQL query selects on the items. A provider may read them with the page (the built-in one
@@ -107,9 +149,16 @@ export interface StateContext {
  * fields (`InferResource`); declared on its own, a provider handles plain `Entity` objects.
  */
 export interface StateProvider<T extends object = Entity> {
-  /** Item operations: the item or null (404). Collection operations: a page (null: a subresource's parent is missing). */
-  provide(context: StateContext): Promise<T | null | CollectionPage<T>>;
+  /**
+   * Item operations: the item or null (404). Collection operations: a page (null: a subresource's parent is missing).
+   * `next` reads with the provider this one is declared over (an operation's: the resource's, else the built-in one;
+   * a resource's: the built-in one), with this context or another.
+   */
+  provide(context: StateContext, next: ProvideNext): Promise<T | null | CollectionPage<T>>;
 }
+
+/** Reads with the provider under this one; at most once per call. */
+export type ProvideNext = (context?: StateContext) => Promise<Entity | null | CollectionPage>;
 
 /**
  * What a processor is told: the operation, and the item as read before the write. `T` is the item type
@@ -134,9 +183,32 @@ export interface ProcessContext<T extends object = Entity> extends StateContext 
  */
 export interface StateProcessor<T extends object = Entity, D extends object = T> {
   /**
-   * Persists `data` (the new state; for DELETE the item read). Returns the stored item as it should be rendered, or
-   * nothing for a DELETE. The result is any `Entity`, not checked against `T`: that keeps an untyped processor
-   * acceptable wherever a typed one is.
+   * Persists `data` (the new state; for DELETE the item read; with an input shape, the shape's values). Returns the
+   * stored item as it should be rendered (or the output shape's values), or nothing for a DELETE. The result is any
+   * `Entity`, not checked against `T`: that keeps an untyped processor acceptable wherever a typed one is.
+   * `next` writes with the processor under this one (an operation's: the resource's, else the built-in one; a
+   * resource's: the built-in one), in the same transaction; it may be called once, or not at all.
    */
-  process(data: D, context: ProcessContext<T>): Promise<Entity | void>;
+  process(data: D, context: ProcessContext<T>, next: ProcessNext): Promise<Entity | void>;
+}
+
+/** Writes with the processor under this one, in the same transaction; at most once per call. */
+export type ProcessNext = (data?: Entity, context?: ProcessContext) => Promise<Entity | void>;
+
+/**
+ * A write hook: called with the item (`beforeWrite`: the new state; `afterWrite` and `afterCommit`: the stored item,
+ * or for a DELETE the item as it was) and the context of the write.
+ */
+export type WriteHook<T extends object = Entity> = { bivarianceHack(item: T, context: ProcessContext<T>): void | Promise<void> }['bivarianceHack'];
+
+/**
+ * Code run around a write. `beforeWrite` and `afterWrite` run inside the write's transaction (`context.db` is it):
+ * a throw rolls everything back (an `ApiError` is its answer, anything else a logged 500). `afterCommit` runs once the
+ * commit succeeded, before the response is sent; a throw there is logged and changes nothing. Each takes a function or
+ * a list, run in order; a resource's hooks run before its operation's.
+ */
+export interface WriteHooks<T extends object = Entity> {
+  beforeWrite?: WriteHook<T> | readonly WriteHook<T>[];
+  afterWrite?: WriteHook<T> | readonly WriteHook<T>[];
+  afterCommit?: WriteHook<T> | readonly WriteHook<T>[];
 }

@@ -2,6 +2,7 @@
  * Reading related items by id (to check IRIs on input, to embed them on output), whoever stores them: the built-in
  * knex state in batches, or a resource's own state provider, asked item by item through its item operation.
  */
+import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from './contracts.js';
 import type { Database } from './database.js';
@@ -16,13 +17,18 @@ export interface ItemReader {
   isUnique: UniquenessCheck;
 }
 
+/** What a provider reading an item for embedding (a relation's target) is told of the request: nothing of it. */
+const EMBEDDED_REQUEST = Object.freeze({ method: 'GET', path: '', headers: Object.freeze({}), ip: '', id: '' });
+const SILENT = Object.freeze({ error() {}, warn() {}, info() {}, debug() {} });
+const NOBODY = Object.freeze({ user: null, roles: Object.freeze([]) as readonly string[] });
+
 /** A resource whose items come from its own provider. */
 export const hasOwnProvider = (resource: ResourceMetadata): boolean => resource.provider !== undefined;
 
 export function createItemReader(registry: MetadataRegistry, state: KnexState, database: Database): ItemReader {
   const itemOperation = new Map<string, OperationMetadata>();
   for (const resource of registry.resources) {
-    const operation = resource.operations.find((o) => o.kind === 'get') ?? resource.operations[0];
+    const operation = builtinOperation(resource, 'get') ?? resource.operations[0];
     if (operation) itemOperation.set(resource.name, operation);
   }
 
@@ -30,7 +36,10 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
     const operation = itemOperation.get(resource.name);
     if (!operation) return null;
     const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
-    const found = await provider.provide({ operation, resource, id, page: null, filters: [], parents: [], db: database.knex });
+    const found = await provider.provide(
+      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT, uriVariables: { id: String(id) } },
+      () => Promise.reject(new Error(`The provider of ${resource.name} called next(), which it cannot do for an item read for embedding.`)),
+    );
     return found && !('items' in found) ? (found as Entity) : null;
   }
 

@@ -45,6 +45,7 @@ export type Constraint =
   | ({ readonly kind: 'Regex'; readonly pattern: string; readonly flags?: string; readonly match?: boolean } & ConstraintOptions)
   | ({ readonly kind: 'Unique'; readonly fields?: readonly string[]; readonly errorPath?: string } & ConstraintOptions)
   | ({ readonly kind: 'Valid' } & ConstraintOptions)
+  | ({ readonly kind: 'UserPassword' } & ConstraintOptions)
   | ({ readonly kind: 'Callback'; readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void> } & ConstraintOptions);
 
 export type ConstraintKind = Constraint['kind'];
@@ -113,6 +114,11 @@ export const DateTimeString = make('DateTime');
 export const Unique = make('Unique');
 /** Validates the nested item written through this relation with its own constraints (paths like `author.name`). */
 export const Valid = make('Valid');
+/**
+ * The value is the current user's password (checked against the stored hash), as Symfony's UserPassword: for a
+ * password change that asks for the old one. `This value should be the user's current password.`
+ */
+export const UserPassword = make('UserPassword');
 /** A function of yours that adds violations: `Callback((value, context) => { … context.addViolation('…') })`. */
 export const Callback = (callback: (value: unknown, context: CallbackContext) => void | Promise<void>, options: ConstraintOptions = {}) =>
   Object.freeze({ kind: 'Callback' as const, callback, ...options });

@@ -47,6 +47,7 @@ export const MESSAGES = Object.freeze({
   date: define('69819696-02ac-4a99-9ff0-14e127c4d1bc', 'This value is not a valid date.'),
   dateTime: define('1a9da513-2640-4f84-9b6a-4d99dcddc628', 'This value is not a valid datetime.'),
   unique: define('23bd9dbf-6b9b-41cd-a99e-4844bcf3077f', 'This value is already used.'),
+  userPassword: define('2d2a8bb4-ddc8-45e4-9b0f-8670d3a3e290', "This value should be the user's current password."),
   callback: define('c2d1a3b0-6b9e-4f7a-9d2e-1f0c5a7e3b11', 'This value is not valid.'),
 });
 

@@ -32,6 +32,8 @@ export interface ValidationInput {
   readonly groups: ReadonlySet<string>;
   readonly user: unknown;
   readonly isUnique: UniquenessCheck;
+  /** Whether a value is the current user's password (UserPassword); false for anonymous callers. */
+  readonly isUserPassword?: (value: string) => Promise<boolean>;
 }
 
 const active = (constraint: Constraint, groups: ReadonlySet<string>) => (constraint.groups ?? ['Default']).some((g) => groups.has(g));
@@ -82,6 +84,10 @@ async function validateItem(
       if (constraint.kind === 'Valid') continue;
       if (constraint.kind === 'Callback') {
         await constraint.callback(value, callbackContext(path, MESSAGES.callback.code));
+        continue;
+      }
+      if (constraint.kind === 'UserPassword') {
+        if (typeof value === 'string' && !(await input.isUserPassword?.(value))) add(path, constraint.message ?? MESSAGES.userPassword.message, MESSAGES.userPassword.code);
         continue;
       }
       if (constraint.kind === 'Unique') {

@@ -27,7 +27,7 @@ export const SCALAR_TYPES: readonly ScalarType[] = [
 const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups', 'constraints', 'security'];
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
-  scalar: ['type', 'nullable', 'default', ...COMMON_KEYS],
+  scalar: ['type', 'nullable', 'default', 'computed', ...COMMON_KEYS],
   toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', 'currentUser', ...LINK_KEYS, ...COMMON_KEYS],
   toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', 'security', ...LINK_KEYS],
 } as const;
@@ -70,7 +70,7 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
         : kind === 'toOne'
           ? buildToOne(name, field as ToOneDeclaration, declaration.name, names, where(name))
           : buildToMany(name, field as ToManyDeclaration, declaration, names, where(name));
-    if ('column' in metadata) {
+    if ('column' in metadata && metadata.column !== '') {
       if (metadata.column.startsWith(RESERVED_COLUMN_PREFIX)) {
         throw new DeclarationError(
           `${where(name)}: column "${metadata.column}": names starting with "${RESERVED_COLUMN_PREFIX}" are reserved for what resource-api reads beside an item's columns (a page's count, the items joined to it); give the field another "column".`,
@@ -122,7 +122,17 @@ function buildScalar(name: string, field: ScalarFieldDeclaration, resource: stri
     if (field.default !== undefined) throw new DeclarationError(`${where}: a password field cannot have a default.`);
     base.readable = false;
   }
-  return { ...base, kind: 'scalar', type: field.type, nullable, default: field.default, column: field.column ?? toSnakeCase(name) };
+  if (field.computed !== undefined) {
+    // A function of the item, worked out when it is sent: never stored, never written.
+    if (typeof field.computed !== 'function') throw new DeclarationError(`${where}: "computed" must be a function of the item.`);
+    for (const key of ['default', 'column', 'immutable'] as const) {
+      if (field[key] !== undefined) throw new DeclarationError(`${where}: a computed field has no "${key}" (it is never stored).`);
+    }
+    if (field.writable === true) throw new DeclarationError(`${where}: a computed field is read-only; it cannot be writable.`);
+    if (field.type === 'password') throw new DeclarationError(`${where}: a computed field cannot be a password.`);
+    return { ...base, writable: false, kind: 'scalar', type: field.type, nullable, default: undefined, column: '', computed: field.computed };
+  }
+  return { ...base, kind: 'scalar', type: field.type, nullable, default: field.default, column: field.column ?? toSnakeCase(name), computed: undefined };
 }
 
 function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean, where: string): void {

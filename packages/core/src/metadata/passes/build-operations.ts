@@ -7,7 +7,11 @@ import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
 import { checkExpression } from '../../security/expression.js';
-import type { AccessRuleMetadata, HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
+import type { AccessRuleMetadata, HooksMetadata, HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
+import type { WriteHook, WriteHooks } from '../../state/contracts.js';
+import { WRITE_MODES } from '../../schema/input-schema.js';
+import { toSnakeCase } from '../naming.js';
+import type { ShapeBuilder } from './build-shapes.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
@@ -16,7 +20,7 @@ export const PAGINATION_KEYS = [
 ] as const;
 export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups', 'validationGroups'] as const;
 export const SECURITY_KEYS = ['security', 'securityMessage', 'securityPostDenormalize', 'securityPostDenormalizeMessage'] as const;
-const OPERATION_KEYS = ['kind', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
+const OPERATION_KEYS = ['kind', 'name', 'uriTemplate', 'input', 'output', 'status', 'hooks', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
 
 /** An access rule of an operation: its own, else its resource's; with its denial message. */
 export function resolveRule(
@@ -78,7 +82,7 @@ const JSON_FORMATS = ['application/ld+json', 'application/json'];
 interface KindTraits {
   method: HttpMethod;
   collection: boolean;
-  status: 200 | 201 | 204;
+  status: number;
   suffix: string;
   stages: OperationStages;
   inputFormats: readonly string[];
@@ -103,40 +107,47 @@ const TRAITS: Record<OperationKind, KindTraits> = {
   delete: { method: 'DELETE', collection: false, status: 204, suffix: 'id_delete', stages: stages(true, false, true, false), inputFormats: [], describe: (n) => `Removes the ${n} resource.` },
 };
 
-export function buildOperations(
-  declaration: ResourceDeclaration,
-  context: { collectionPath: string; plural: string; pagination: PaginationOptions },
-): OperationMetadata[] {
+/** What `buildOperations` needs beside the declaration. */
+export interface OperationsContext {
+  readonly collectionPath: string;
+  readonly plural: string;
+  readonly pagination: PaginationOptions;
+  /** The route prefix (`/api`): custom URI templates are under it. */
+  readonly prefix: string;
+  /** Builds (once) the shapes operations name as input or output. */
+  readonly shapes: ShapeBuilder;
+}
+
+/** A custom operation's URI template: `/articles/{id}/publish`, literal segments and `{variable}`s. */
+const TEMPLATE = /^(\/([A-Za-z0-9_.~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+$/;
+
+/** `{id}` → `id`, in order. */
+const variablesOf = (template: string): string[] => [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
+export function buildOperations(declaration: ResourceDeclaration, context: OperationsContext): OperationMetadata[] {
   const { collectionPath, plural } = context;
   const declared = declaration.operations ?? OPERATION_KINDS;
   if (!Array.isArray(declared)) throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
   const seen = new Set<OperationKind>();
+  const customNames = new Set<string>();
   return declared.map((entry: OperationKind | OperationDeclaration) => {
     const options: OperationDeclaration = typeof entry === 'string' ? { kind: entry } : entry;
-    const where = `Resource "${declaration.name}", operation "${String(options?.kind)}"`;
     if (options === null || typeof options !== 'object') throw new DeclarationError(`Resource "${declaration.name}": an operation must be a kind name or an object with "kind".`);
+    const custom = options.name !== undefined || options.uriTemplate !== undefined;
+    const where = custom ? `Resource "${declaration.name}", operation "${String(options.name ?? options.uriTemplate)}"` : `Resource "${declaration.name}", operation "${String(options.kind)}"`;
     if (!OPERATION_KINDS.includes(options.kind)) {
       throw new DeclarationError(`${where}: unknown operation kind.${didYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`);
     }
     for (const key of Object.keys(options)) {
       if (!OPERATION_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
     }
-    if (seen.has(options.kind)) throw new DeclarationError(`${where}: declared twice.`);
     const misplaced = PAGINATION_KEYS.find((key) => options.kind !== 'getCollection' && (options as PaginationDeclaration)[key] !== undefined);
     if (misplaced) throw new DeclarationError(`${where}: "${misplaced}" applies to the collection operation (getCollection) only.`);
-    seen.add(options.kind);
     const traits = TRAITS[options.kind];
-    return {
+    const shared = {
       kind: options.kind,
-      name: `api_${plural}_${traits.suffix}`,
       resource: declaration.name,
       method: traits.method,
-      uriTemplate: traits.collection ? collectionPath : `${collectionPath}/{id}`,
-      collection: traits.collection,
-      description: options.description ?? traits.describe(declaration.name),
-      status: traits.status,
-      stages: traits.stages,
-      inputFormats: traits.inputFormats,
       pagination: options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
       normalizationGroups: resolveGroups([declaration, options], 'normalizationGroups', where),
       denormalizationGroups: resolveGroups([declaration, options], 'denormalizationGroups', where),
@@ -144,8 +155,139 @@ export function buildOperations(
       security: resolveRule([declaration, options], 'security', where),
       securityPostDenormalize: resolveRule([declaration, options], 'securityPostDenormalize', where),
       subresource: null,
+      hooks: resolveHooks([declaration.hooks, options.hooks], where),
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,
     };
+    assertComponent(options.provider, 'provide', 'provider', where);
+    assertComponent(options.processor, 'process', 'processor', where);
+    if (custom) {
+      const operation = buildCustomOperation(options, { ...context, where, resource: declaration.name });
+      if (customNames.has(operation.customName!)) throw new DeclarationError(`${where}: another custom operation of "${declaration.name}" has this name.`);
+      customNames.add(operation.customName!);
+      return { ...shared, ...operation };
+    }
+    if (seen.has(options.kind)) {
+      throw new DeclarationError(`${where}: declared twice. A second "${options.kind}" is a custom operation: give it a "name" and its own "uriTemplate".`);
+    }
+    seen.add(options.kind);
+    for (const key of ['status'] as const) {
+      if (options[key] !== undefined) throw new DeclarationError(`${where}: "${key}" is for custom operations (with "name" and "uriTemplate").`);
+    }
+    const input = options.input === undefined || options.input === false ? null : context.shapes.shapeOf(options.input, `${where}, input`);
+    const output = options.output === undefined || options.output === false ? null : context.shapes.shapeOf(options.output, `${where}, output`);
+    if (options.input !== undefined && !traits.stages.deserialize) throw new DeclarationError(`${where}: a ${options.kind} reads no body, so it takes no "input".`);
+    const deserialize = traits.stages.deserialize && options.input !== false;
+    const serialize = traits.stages.serialize && options.output !== false;
+    return {
+      ...shared,
+      customName: null,
+      name: `api_${plural}_${traits.suffix}`,
+      uriTemplate: traits.collection ? collectionPath : `${collectionPath}/{id}`,
+      uriVariables: traits.collection ? [] : ['id'],
+      collection: traits.collection,
+      description: options.description ?? traits.describe(declaration.name),
+      status: serialize ? traits.status : 204,
+      stages: { ...traits.stages, deserialize, validate: deserialize, serialize },
+      inputFormats: deserialize ? traits.inputFormats : [],
+      input,
+      output,
+      writeMode: deserialize && !input ? WRITE_MODES[options.kind as keyof typeof WRITE_MODES] : null,
+    };
   });
 }
+
+type CustomParts = Pick<
+  OperationMetadata,
+  'customName' | 'name' | 'uriTemplate' | 'uriVariables' | 'collection' | 'description' | 'status' | 'stages' | 'inputFormats' | 'input' | 'output' | 'writeMode'
+>;
+
+/** What a custom operation adds to what every operation resolves: its path, stages, shapes and status. */
+function buildCustomOperation(options: OperationDeclaration, context: OperationsContext & { where: string; resource: string }): CustomParts {
+  const { where, resource, prefix } = context;
+  const { name, uriTemplate, kind } = options;
+  if (typeof name !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(name)) {
+    throw new DeclarationError(`${where}: a custom operation needs a "name" in camelCase (e.g. "publish")${name === undefined ? ' beside its "uriTemplate"' : ''}.`);
+  }
+  if (typeof uriTemplate !== 'string') throw new DeclarationError(`${where}: a custom operation needs a "uriTemplate" (e.g. "/${context.plural}/{id}/${name}").`);
+  if (!TEMPLATE.test(uriTemplate)) {
+    throw new DeclarationError(`${where}: uriTemplate "${uriTemplate}" must be a path under the prefix made of segments and {variables}, e.g. "/${context.plural}/{id}/${name}".`);
+  }
+  const variables = variablesOf(uriTemplate);
+  const twice = variables.find((variable, index) => variables.indexOf(variable) !== index);
+  if (twice) throw new DeclarationError(`${where}: uriTemplate "${uriTemplate}" names {${twice}} twice.`);
+  const itemLevel = variables.includes('id');
+  // {id} is the resource's identifier, read by any provider. Any other variable means something only to the
+  // operation's own provider or processor, which read it from `context.uriVariables`.
+  const own = variables.filter((variable) => variable !== 'id');
+  if (own.length > 0 && !options.provider && !options.processor) {
+    throw new DeclarationError(
+      `${where}: uriTemplate "${uriTemplate}": nothing resolves {${own[0]}}. The built-in provider knows {id} (the ${resource}'s identifier)${didYouMean(own[0]!, ['id'])}; declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.`,
+    );
+  }
+  const traits = TRAITS[kind];
+  const reads = kind === 'getCollection' || itemLevel || (kind === 'get' && options.provider !== undefined);
+  if (kind === 'get' && !reads) {
+    throw new DeclarationError(`${where}: a "get" reads an item: its uriTemplate needs {id}, or the operation a "provider" of its own.`);
+  }
+  if (kind === 'delete' && !itemLevel) throw new DeclarationError(`${where}: a "delete" removes an item: its uriTemplate needs {id}.`);
+  if (options.input !== undefined && !traits.stages.deserialize && options.input !== false) {
+    throw new DeclarationError(`${where}: a ${kind} reads no body, so it takes no "input" (build it on "post", "put" or "patch").`);
+  }
+  const input = options.input === undefined || options.input === false ? null : context.shapes.shapeOf(options.input, `${where}, input`);
+  const output = options.output === undefined || options.output === false ? null : context.shapes.shapeOf(options.output, `${where}, output`);
+  const deserialize = traits.stages.deserialize && options.input !== false;
+  const serialize = options.output !== false && (kind !== 'delete' || output !== null);
+  const creates = kind === 'post' && !itemLevel;
+  const status = options.status ?? (!serialize ? 204 : creates && !output ? 201 : 200);
+  if (!Number.isInteger(status) || status < 200 || status > 299) throw new DeclarationError(`${where}: "status" must be a 2xx status code, ${String(status)} given.`);
+  if (status === 204 && serialize) throw new DeclarationError(`${where}: status 204 sends no body; declare "output: false" too.`);
+  const local = uriTemplate.replace(/[{}]/g, '').split('/').filter(Boolean).map(toSnakeCase).join('_');
+  return {
+    customName: name,
+    name: `api_${local}_${traits.method.toLowerCase()}`,
+    uriTemplate: `${prefix}${uriTemplate}`,
+    uriVariables: variables,
+    collection: kind === 'getCollection' || creates,
+    description: options.description ?? `The "${name}" operation of ${/^[AEIOU]/.test(resource) ? 'an' : 'a'} ${resource} resource.`,
+    status,
+    stages: { read: reads, deserialize, validate: deserialize, write: traits.stages.write, serialize },
+    inputFormats: deserialize ? traits.inputFormats : [],
+    input,
+    output,
+    writeMode: deserialize && !input ? (kind === 'put' ? 'replace' : itemLevel ? 'update' : 'create') : null,
+  };
+}
+
+/** A provider or processor: an object with the method the contract names. */
+function assertComponent(value: unknown, method: string, key: string, where: string): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== 'object' || typeof (value as Record<string, unknown>)[method] !== 'function') {
+    throw new DeclarationError(`${where}: "${key}" must be an object with a ${method}() method.`);
+  }
+}
+
+const HOOK_NAMES = ['beforeWrite', 'afterWrite', 'afterCommit'] as const;
+
+/** The write hooks of an operation: each layer's (resource, then operation), checked, in the order they run. */
+export function resolveHooks(layers: readonly (WriteHooks | undefined)[], where: string): HooksMetadata {
+  const hooks: Record<(typeof HOOK_NAMES)[number], WriteHook[]> = { beforeWrite: [], afterWrite: [], afterCommit: [] };
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    if (layer === null || typeof layer !== 'object') throw new DeclarationError(`${where}: "hooks" must be an object ({ beforeWrite, afterWrite, afterCommit }).`);
+    for (const key of Object.keys(layer)) {
+      if (!(HOOK_NAMES as readonly string[]).includes(key)) throw new DeclarationError(`${where}: unknown hook "${key}".${didYouMean(key, HOOK_NAMES)} Hooks: ${HOOK_NAMES.join(', ')}.`);
+    }
+    for (const name of HOOK_NAMES) {
+      const value = layer[name];
+      if (value === undefined) continue;
+      const list = Array.isArray(value) ? value : [value];
+      if (list.some((hook) => typeof hook !== 'function')) throw new DeclarationError(`${where}: hook "${name}" must be a function or a list of functions.`);
+      hooks[name].push(...(list as WriteHook[]));
+    }
+  }
+  return hooks;
+}
+
+/** No hook at all: what subresources and most operations have. */
+export const NO_HOOKS: HooksMetadata = Object.freeze({ beforeWrite: [], afterWrite: [], afterCommit: [] });

@@ -4,11 +4,12 @@
  * `maxDepth` allows. The operation takes the target collection's pagination, groups and provider, so the target's
  * settings apply wherever its collection is served.
  */
+import { builtinOperation } from '../builtin-operation.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { toSnakeCase } from '../naming.js';
 import type { OperationMetadata, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
-import { resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
+import { NO_HOOKS, resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
 
 export function buildSubresources(
   resources: readonly ResourceMetadata[],
@@ -52,13 +53,19 @@ function subresourceOperation(
 ): OperationMetadata {
   const { pagination } = settings;
   // The target's own collection operation, when it has one, lends its settings.
-  const collection = target.operations.find((o) => o.kind === 'getCollection');
+  const collection = builtinOperation(target, 'getCollection');
   const declared = (declaration.operations ?? []).find((o) => typeof o === 'object' && o.kind === 'getCollection');
   const layers = [declaration, ...(typeof declared === 'object' ? [declared] : [])];
   const where = `Resource "${target.name}", subresource "${steps[0]!.resource}.${steps.map((s) => s.field).join('.')}"`;
   const owner = steps[steps.length - 1]!.resource;
   return {
     kind: 'getSubresource',
+    customName: null,
+    uriVariables: steps.map((step) => step.variable),
+    input: null,
+    output: null,
+    writeMode: null,
+    hooks: NO_HOOKS,
     // `api_` + the path's fixed segments after the prefix, as the other operations are named.
     name: `api_${uriTemplate.slice(settings.prefix.length).split('/').filter((part) => part && !part.startsWith('{')).map(toSnakeCase).join('_')}_get_subresource`,
     resource: target.name,

@@ -10,7 +10,7 @@ import type { FieldMetadata, ResourceMetadata } from '../types.js';
 const KINDS = [
   'NotBlank', 'NotNull', 'Blank', 'IsNull', 'Length', 'Count', 'Range', 'Positive', 'PositiveOrZero', 'Negative', 'NegativeOrZero',
   'LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual', 'EqualTo', 'NotEqualTo', 'Choice', 'Email', 'Url', 'Uuid',
-  'Regex', 'Date', 'DateTime', 'Unique', 'Valid', 'Callback',
+  'Regex', 'Date', 'DateTime', 'Unique', 'Valid', 'Callback', 'UserPassword',
 ];
 
 const isText = (field: FieldMetadata) => field.kind === 'scalar' && ['string', 'text', 'password'].includes(field.type);
@@ -63,6 +63,9 @@ function checkOne(constraint: Constraint, field: FieldMetadata | undefined, reso
       break;
     case 'Valid':
       needsField('a relation', field !== undefined && field.kind !== 'scalar');
+      break;
+    case 'UserPassword':
+      needsField('a text field', field !== undefined && isText(field));
       break;
     case 'Callback':
       if (typeof constraint.callback !== 'function') throw new DeclarationError(`${name}: give a function.`);

@@ -34,10 +34,19 @@ function assertReasonableQuery(query: OperationRequest['query']): void {
   }
 }
 
+/** The item id of the path (`{id}`); a 404 when it cannot be one. */
+function parseItemId(context: OperationContext): void {
+  const id = parseId(context.request.uriVariables.id ?? '');
+  if (id === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+  context.id = id;
+}
+
 export function parseParameters(context: OperationContext): void {
   const { operation, request } = context;
   assertReasonableQuery(request.query);
   if (operation.collection) {
+    // A custom collection operation under an item (`/authors/{id}/latest`): its provider reads the id.
+    if (operation.customName !== null && operation.uriVariables.includes('id')) parseItemId(context);
     for (const step of operation.subresource ?? []) {
       const parentId = parseId(request.uriVariables[step.variable] ?? '');
       if (parentId === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
@@ -58,7 +67,6 @@ export function parseParameters(context: OperationContext): void {
     }
     return;
   }
-  const id = parseId(request.uriVariables.id ?? '');
-  if (id === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
-  context.id = id;
+  // Custom operations without {id} (`/books/stats`) read no item by id.
+  if (operation.uriVariables.includes('id')) parseItemId(context);
 }

@@ -7,6 +7,8 @@ import type { ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/typ
 import type { CollectionPage, Entity } from '../../state/contracts.js';
 import type { OperationContext } from '../operation-context.js';
 import { responsePlan } from '../response-plan.js';
+import { provide } from '../../state/compose.js';
+import { baseStateContext } from '../state-context.js';
 
 /**
  * The to-one relations a collection read may join to its page: over HTTP those its response embeds (the response
@@ -20,11 +22,9 @@ function embedOf(context: OperationContext): readonly ToOneFieldMetadata[] | und
 }
 
 export async function read(context: OperationContext): Promise<void> {
-  const { runtime, operation, resource } = context;
-  const result = await runtime.providers.get(operation)!.provide({
-    operation,
-    resource,
-    id: context.id,
+  const { runtime, operation } = context;
+  const result = await provide(runtime.providers.get(operation)!, {
+    ...baseStateContext(context),
     page: context.page,
     filters: context.filters,
     parents: (operation.subresource ?? []).map((step, index) => {
@@ -32,7 +32,6 @@ export async function read(context: OperationContext): Promise<void> {
       const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
       return { resource: parent, field, id: context.parentIds[index]! };
     }),
-    db: runtime.database.knex,
     embed: embedOf(context),
   });
   if (operation.collection) {

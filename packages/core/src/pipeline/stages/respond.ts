@@ -18,6 +18,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
   const { normalizer } = runtime;
   const plan = responsePlan(context);
   const { collection } = context;
+  if (!collection && !context.data) throw new Error(`The operation ${operation.name} has nothing to send: its provider or processor returned no item.`);
   // The items embedded are loaded first, when there are any: then, and only then, there is something to wait for.
   const render = (loaded: LoadedItems): OperationResponse => {
     if (collection) {
@@ -36,6 +37,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
       return { status: operation.status, headers, body, json };
     }
     const data = context.data!;
+    if (operation.output) return { status: operation.status, headers, body: normalizer.shapeDocument(plan, data, format, context.request.path, loaded, context.caller) };
     if (operation.status === 201) headers.location = iriOf(resource, data.id!);
     return { status: operation.status, headers, body: normalizer.document(plan, data, format, loaded, context.caller) };
   };

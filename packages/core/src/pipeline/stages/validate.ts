@@ -5,6 +5,15 @@
  */
 import { validateEntity } from '../../validation/validate.js';
 import type { OperationContext } from '../operation-context.js';
+import { verifyPassword } from '../../security/password.js';
+
+/** Whether `value` is the caller's password: the stored hash of the user resource's password field. */
+async function isUserPassword(context: OperationContext, value: string): Promise<boolean> {
+  const { user } = context.caller;
+  const field = context.runtime.security?.settings.password;
+  const stored = user && field ? user[field] : undefined;
+  return typeof stored === 'string' && (await verifyPassword(value, stored));
+}
 
 function validationGroups(context: OperationContext): ReadonlySet<string> {
   const { operation } = context;
@@ -22,15 +31,18 @@ function validationGroups(context: OperationContext): ReadonlySet<string> {
 }
 
 export async function validate(context: OperationContext): Promise<void> {
+  const { input } = context.operation;
   await validateEntity({
     registry: context.runtime.registry,
-    resource: context.resource,
+    // An input shape's values are checked against the shape's constraints; there is no stored item to compare with.
+    resource: input ?? context.resource,
     data: context.data!,
-    previous: context.previous,
-    id: context.operation.kind === 'post' ? undefined : context.id,
+    previous: input ? null : context.previous,
+    id: input || context.operation.writeMode === 'create' ? undefined : context.id,
     earlier: context.violations,
     groups: validationGroups(context),
     user: context.caller.user,
     isUnique: context.runtime.isUnique,
+    isUserPassword: (value) => isUserPassword(context, value),
   });
 }

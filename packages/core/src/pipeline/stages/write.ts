@@ -1,13 +1,18 @@
 /**
  * Stage 9, write. Hashes new passwords (nested items' too), then hands `context.data` to the operation's state
- * processor (with `context.expected`, the item an If-Match held against); writes the stored item back to
- * `context.data` (null after a DELETE). Throws 409 on conflicts the database reports, 412 when the item changed since
- * the If-Match was checked.
+ * processors (its own, its resource's, the built-in one, each reaching the next with `next`), with
+ * `context.expected`, the item an If-Match held against; writes the stored item back to `context.data` (null after a
+ * DELETE). With a processor or hook of the user's, one transaction holds `beforeWrite`, the processors and
+ * `afterWrite`; `afterCommit` runs once it committed, and its failures are logged, never answered. Throws 409 on
+ * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
+ * processor throws before the commit.
  */
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import { hashPassword } from '../../security/password.js';
-import { type Entity, NestedWrite } from '../../state/contracts.js';
+import { type Entity, NestedWrite, type ProcessContext, type WriteHook } from '../../state/contracts.js';
+import { process } from '../../state/compose.js';
 import type { OperationContext } from '../operation-context.js';
+import { baseStateContext } from '../state-context.js';
 
 /**
  * Replaces every new password by its hash. A value equal to the stored one is that hash, kept by an update that left
@@ -26,21 +31,55 @@ async function hashNewPasswords(registry: MetadataRegistry, resource: ResourceMe
   }
 }
 
+/**
+ * The hooks of one kind, in order. `item`: the new state before the write, the stored item after it (for a DELETE,
+ * the item as it was).
+ */
+async function runHooks(hooks: readonly WriteHook[], item: Entity, context: ProcessContext): Promise<void> {
+  for (const hook of hooks) await hook(item, context);
+}
+
 export async function write(context: OperationContext): Promise<void> {
-  const { runtime, operation, resource } = context;
+  const { runtime, operation } = context;
   const data = context.data!;
-  if (operation.kind !== 'delete') await hashNewPasswords(runtime.registry, resource, data, context.previous);
-  const stored = await runtime.processors.get(operation)!.process(data, {
-    operation,
-    resource,
-    id: context.id,
+  // Passwords in the resource's own body are hashed before any processor sees them; an input shape's values are the
+  // processor's to handle (it checks a current password against the stored hash, hashes a new one with hashPassword).
+  if (operation.writeMode) await hashNewPasswords(runtime.registry, context.resource, data, context.previous);
+  const chain = runtime.processors.get(operation)!;
+  const processContext: ProcessContext = {
+    ...baseStateContext(context),
     page: null,
     filters: [],
     parents: [],
-    db: runtime.database.knex,
     previous: context.previous,
     // If-Match held against `previous`: the processor writes only if the item is still unchanged (412 otherwise).
     ...(context.expected ? { expected: context.expected } : {}),
+  };
+  const { hooks } = operation;
+  if (runtime.builtinProcessor(operation) && hooks.beforeWrite.length === 0 && hooks.afterWrite.length === 0 && hooks.afterCommit.length === 0) {
+    // Nothing of the user's runs: the built-in processor chooses (one statement, or its own transaction).
+    context.data = ((await process(chain, data, processContext)) as Entity | undefined) ?? null;
+    return;
+  }
+  // A processor or hook of the user's: one transaction holds their work and the built-in write, so a throw anywhere
+  // before the commit undoes it all.
+  let inside: ProcessContext = processContext;
+  const stored = await runtime.database.knex.transaction(async (transaction) => {
+    inside = { ...processContext, db: transaction, transaction };
+    await runHooks(hooks.beforeWrite, data, inside);
+    const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
+    await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);
+    return written;
   });
-  context.data = stored ?? null;
+  context.data = stored;
+  if (hooks.afterCommit.length === 0) return;
+  // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
+  const after: ProcessContext = { ...inside, db: runtime.database.knex, transaction: undefined };
+  for (const hook of hooks.afterCommit) {
+    try {
+      await hook(stored ?? context.previous ?? data, after);
+    } catch (error) {
+      after.logger.error({ err: error, operation: operation.name }, 'An afterCommit hook failed; the write is committed and its response sent.');
+    }
+  }
 }

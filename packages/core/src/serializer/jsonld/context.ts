@@ -3,6 +3,7 @@
  * and the entrypoint, and the entrypoint itself (`GET /api`). `@vocab` is absolute, on the request's own host, so
  * Hydra clients expand types to the classes of the API documentation.
  */
+import { builtinOperation } from '../../metadata/builtin-operation.js';
 import type { MetadataRegistry } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
 import { HYDRA_NS } from '../vocabulary.js';
@@ -38,7 +39,7 @@ export function buildContext(name: string, registry: MetadataRegistry, origin: s
 /** Resources listed by the entrypoint: those with a collection GET, by name. */
 export function entrypointResources(registry: MetadataRegistry) {
   return registry.resources
-    .filter((r) => r.operations.some((o) => o.kind === 'getCollection'))
+    .filter((r) => builtinOperation(r, 'getCollection'))
     .sort((a, b) => toLowerFirst(a.name).localeCompare(toLowerFirst(b.name)));
 }
 

@@ -405,7 +405,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     }
     const row = mapper.toRow(data);
     let stored: Record<string, unknown> | undefined;
-    if (operation.kind === 'post') [stored] = await write(table.insert(row).returning(mapper.columns as string[]));
+    if (context.id === undefined) [stored] = await write(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0) [stored] = await write(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
     if (!stored) return existing(await readItem(resource, context.id!));
     const item = mapper.toEntity(stored);
@@ -413,23 +413,29 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return item;
   }
 
+  /** The write in a transaction: the lock and check of an If-Match, then the item (and what is nested in it). */
+  async function writeIn(trx: Knex.Transaction, data: Entity, context: ProcessContext): Promise<Entity | undefined> {
+    if (context.expected) {
+      // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).
+      const { resource, id, expected } = context;
+      await assertUnchanged({ trx, dialect: database.dialect, resource, table: mapperOf(resource).table, id: id!, expected, reread: () => readItem(resource, id!, trx) });
+    }
+    if (context.operation.kind === 'delete') {
+      await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
+      return undefined;
+    }
+    // No identifier: a new item (POST, or a custom operation at collection level); else the item read is updated.
+    const id = await persist(trx, context.resource, data, context.id, context.previous);
+    return existing(await readItem(context.resource, id, trx));
+  }
+
   const processor: StateProcessor = {
     async process(data, context) {
       try {
+        // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
+        if (context.transaction) return await writeIn(context.transaction, data, context);
         if (isSingleStatement(data, context)) return await writeOne(data, context);
-        return await database.knex.transaction(async (trx) => {
-          if (context.expected) {
-            // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).
-            const { resource, id, expected } = context;
-            await assertUnchanged({ trx, dialect: database.dialect, resource, table: mapperOf(resource).table, id: id!, expected, reread: () => readItem(resource, id!, trx) });
-          }
-          if (context.operation.kind === 'delete') {
-            await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
-            return undefined;
-          }
-          const id = await persist(trx, context.resource, data, context.operation.kind === 'post' ? undefined : context.id, context.previous);
-          return existing(await readItem(context.resource, id, trx));
-        });
+        return await database.knex.transaction((trx) => writeIn(trx, data, context));
       } catch (error) {
         throw writeError(error, { registry, dialect: database.dialect, resource: context.resource, data, deleting: context.operation.kind === 'delete' });
       }

@@ -36,7 +36,7 @@ export function toManyLinks(field: ToManyFieldMetadata, registry: MetadataRegist
 }
 
 export function buildRowMapper(resource: ResourceMetadata, registry: MetadataRegistry, dialect: Dialect): RowMapper {
-  const stored = resource.fields.filter((f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany');
+  const stored = resource.fields.filter((f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany' && !(f.kind === 'scalar' && f.computed));
   const toMany = resource.fields.filter((f): f is ToManyFieldMetadata => f.kind === 'toMany').map((field) => toManyLinks(field, registry));
 
   return {

@@ -99,7 +99,7 @@ function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): Fore
 function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): TableDraft {
   const table: TableDraft = { name: resource.table, columns: [{ name: 'id', type: 'increments', nullable: false }], primaryKey: undefined, foreignKeys: [], indexes: new Map(), substringIndexes: new Map() };
   for (const field of resource.fields) {
-    if (field.kind === 'toMany') continue;
+    if (field.kind === 'toMany' || (field.kind === 'scalar' && field.computed)) continue;
     table.columns.push({ name: field.column, type: field.kind === 'scalar' ? field.type : 'reference', nullable: field.nullable });
     if (field.kind !== 'toOne') continue;
     addIndex(table, [field.column], false);

@@ -1,0 +1,48 @@
+/**
+ * Providers and processors declared over one another: an operation's over its resource's, a resource's over the
+ * built-in one. Each is handed `next`, which calls the one under it, at most once (a second call is a bug in the
+ * caller: it would read or write twice, so it throws instead, and the write's transaction rolls back).
+ */
+import type { CollectionPage, Entity, ProcessContext, StateContext, StateProcessor, StateProvider } from './contracts.js';
+
+/** Providers from the outermost (the operation's) to the innermost (the built-in one). */
+export type ProviderChain = readonly StateProvider[];
+/** Processors from the outermost (the operation's) to the innermost (the built-in one). */
+export type ProcessorChain = readonly StateProcessor[];
+
+/** A `next` that may be called once; `what` names the component for the error. */
+function once<A extends unknown[], R>(what: string, call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  let called = false;
+  return (...args: A) => {
+    if (called) return Promise.reject(new Error(`${what} called next() twice: it may hand over to the one under it once.`));
+    called = true;
+    return call(...args);
+  };
+}
+
+export function provide(chain: ProviderChain, context: StateContext, index = 0): Promise<Entity | CollectionPage | null> {
+  const provider = chain[index]!;
+  const below = chain[index + 1];
+  const next = below
+    ? once(`The state provider of ${context.operation.name}`, (given?: StateContext) => provide(chain, given ?? context, index + 1))
+    : () => Promise.reject(new Error(`The state provider of ${context.operation.name} has no provider under it to call with next().`));
+  return provider.provide(context, next as never);
+}
+
+export function process(chain: ProcessorChain, data: Entity, context: ProcessContext, index = 0): Promise<Entity | void> {
+  const processor = chain[index]!;
+  const below = chain[index + 1];
+  const next = below
+    ? once(`The state processor of ${context.operation.name}`, (given?: Entity, givenContext?: ProcessContext) => process(chain, given ?? data, givenContext ?? context, index + 1) as Promise<Entity | void>)
+    : () => Promise.reject(new Error(`The state processor of ${context.operation.name} has no processor under it to call with next().`));
+  return processor.process(data, context, next);
+}
+
+/** The chain of an operation: its own component, its resource's if another, then the built-in one. */
+export function chainOf<C>(own: C | undefined, resources: C | undefined, builtin: C): readonly C[] {
+  const chain: C[] = [];
+  if (own !== undefined) chain.push(own);
+  if (resources !== undefined && resources !== own) chain.push(resources);
+  chain.push(builtin);
+  return chain;
+}
