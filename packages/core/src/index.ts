@@ -4,9 +4,11 @@
 
 /** Declare a resource with a plain object. See docs/declaring-resources.md. */
 export { defineResource } from './declare/define-resource.js';
-/** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field. */
-export { ApiFilter, ApiProperty, ApiResource, Assert } from './declare/decorators.js';
-export type { FieldFilterOptions } from './declare/decorators.js';
+/** Declare an input or output shape (a DTO) for custom operations. See docs/custom-operations.md. */
+export { defineShape } from './declare/define-resource.js';
+/** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field; `@ApiShape` for a shape. */
+export { ApiFilter, ApiProperty, ApiResource, ApiShape, Assert } from './declare/decorators.js';
+export type { ApiShapeOptions, FieldFilterOptions } from './declare/decorators.js';
 /** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
 export type { InferResource, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
@@ -34,6 +36,8 @@ export type {
   ResourceDeclaration,
   ScalarFieldDeclaration,
   ScalarType,
+  ShapeDeclaration,
+  ShapeInput,
   ToManyDeclaration,
   SubresourceOptions,
   ToOneDeclaration,
@@ -45,7 +49,7 @@ export type {
 export {
   Blank, Callback, Choice, Count, DateString, DateTimeString, Email, EqualTo, GreaterThan, GreaterThanOrEqual, IsNull, Length,
   LessThan, LessThanOrEqual, Negative, NegativeOrZero, NotBlank, NotEqualTo, NotNull, Positive, PositiveOrZero, Range, Regex,
-  Unique, Url, Uuid, Valid,
+  Unique, Url, UserPassword, Uuid, Valid,
 } from './validation/constraints.js';
 export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, ConstraintOptions } from './validation/constraints.js';
 
@@ -79,6 +83,7 @@ export type { BuildMetadataOptions } from './metadata/build-metadata.js';
 export type { ResourceInput } from './metadata/passes/collect-declarations.js';
 export type {
   FieldMetadata,
+  HooksMetadata,
   HttpMethod,
   IdentifierMetadata,
   MetadataRegistry,
@@ -97,7 +102,16 @@ export type { Filter, FilterParameter, FilterQuery, MatchPattern, NullsPlacement
 
 /** Persistence contracts, to plug in your own provider or processor. */
 export { NestedWrite } from './state/contracts.js';
-export type { AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, StateContext, StateProcessor, StateProvider } from './state/contracts.js';
+export type {
+  AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, ProcessNext, ProvideNext, StateCaller, StateContext,
+  StateLogger, StateProcessor, StateProvider, StateRequest, WriteHook, WriteHooks,
+} from './state/contracts.js';
+/**
+ * The built-in database provider and processor, as values: name them on an operation to read or write with the
+ * database where the resource declares its own (`provider: knexProvider`). A provider or processor of yours reaches
+ * them with `next`.
+ */
+export { knexProcessor, knexProvider } from './state/compose.js';
 export { openDatabase } from './state/database.js';
 export type { Database, DatabaseOptions } from './state/database.js';
 /**

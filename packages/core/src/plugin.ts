@@ -27,7 +27,7 @@ import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import type { Entity, StateProcessor, StateProvider } from './state/contracts.js';
-import { chainOf, type ProcessorChain, type ProviderChain } from './state/compose.js';
+import { chainOf, knexProcessor, knexProvider, type ProcessorChain, type ProviderChain } from './state/compose.js';
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
@@ -136,8 +136,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   const processors = new Map<OperationMetadata, ProcessorChain>();
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
-      providers.set(operation, chainOf<StateProvider>(operation.provider, resource.provider, state.provider));
-      processors.set(operation, chainOf<StateProcessor>(operation.processor, resource.processor, state.processor));
+      providers.set(operation, chainOf<StateProvider>(operation.provider, resource.provider, state.provider, knexProvider));
+      processors.set(operation, chainOf<StateProcessor>(operation.processor, resource.processor, state.processor, knexProcessor));
     }
   }
 

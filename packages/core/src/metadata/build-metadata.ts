@@ -12,6 +12,7 @@ import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
 import { createShapeBuilder } from './passes/build-shapes.js';
+import { readsOnItsOwn, writesOnItsOwn } from '../state/compose.js';
 import { buildSubresources } from './passes/build-subresources.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
@@ -120,7 +121,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
  */
 function assertJoinTables(resources: readonly ResourceMetadata[]): void {
   const tables = new Map(resources.map((r) => [r.table, r.name]));
-  const tableless = new Set(resources.filter((r) => r.provider && r.processor).map((r) => r.name));
+  const tableless = new Set(resources.filter((r) => readsOnItsOwn(r) && writesOnItsOwn(r)).map((r) => r.name));
   for (const resource of resources) {
     for (const field of resource.fields) {
       const where = `Resource "${resource.name}", field "${field.name}"`;

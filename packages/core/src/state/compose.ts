@@ -38,11 +38,33 @@ export function process(chain: ProcessorChain, data: Entity, context: ProcessCon
   return processor.process(data, context, next);
 }
 
-/** The chain of an operation: its own component, its resource's if another, then the built-in one. */
-export function chainOf<C>(own: C | undefined, resources: C | undefined, builtin: C): readonly C[] {
+/** Stands for the built-in provider in declarations; the plugin puts its own in its place. */
+export const knexProvider: StateProvider = Object.freeze({
+  provide: () => Promise.reject(new Error('knexProvider stands for the built-in provider in declarations; the plugin replaces it.')),
+});
+
+/** Stands for the built-in processor in declarations; the plugin puts its own in its place. */
+export const knexProcessor: StateProcessor = Object.freeze({
+  process: () => Promise.reject(new Error('knexProcessor stands for the built-in processor in declarations; the plugin replaces it.')),
+});
+
+/** Whether a resource reads through a provider of its own (not the built-in one). */
+export const readsOnItsOwn = (resource: { readonly provider: StateProvider | undefined }): boolean => resource.provider !== undefined && resource.provider !== knexProvider;
+
+/** Whether a resource writes through a processor of its own. */
+export const writesOnItsOwn = (resource: { readonly processor: StateProcessor | undefined }): boolean => resource.processor !== undefined && resource.processor !== knexProcessor;
+
+/**
+ * The chain of an operation: its own component, its resource's if another, then the built-in one. A declared
+ * `knexProvider` / `knexProcessor` is the built-in one: the chain ends there.
+ */
+export function chainOf<C>(own: C | undefined, resources: C | undefined, builtin: C, marker: C): readonly C[] {
   const chain: C[] = [];
-  if (own !== undefined) chain.push(own);
-  if (resources !== undefined && resources !== own) chain.push(resources);
+  for (const component of [own, resources]) {
+    if (component === undefined || chain.includes(component)) continue;
+    if (component === marker) break;
+    chain.push(component);
+  }
   chain.push(builtin);
   return chain;
 }

@@ -5,6 +5,7 @@
 import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from './contracts.js';
+import { readsOnItsOwn } from './compose.js';
 import type { Database } from './database.js';
 import type { UniquenessCheck } from '../validation/validate.js';
 import type { KnexState } from './knex/knex-state.js';
@@ -23,7 +24,7 @@ const SILENT = Object.freeze({ error() {}, warn() {}, info() {}, debug() {} });
 const NOBODY = Object.freeze({ user: null, roles: Object.freeze([]) as readonly string[] });
 
 /** A resource whose items come from its own provider. */
-export const hasOwnProvider = (resource: ResourceMetadata): boolean => resource.provider !== undefined;
+export const hasOwnProvider = (resource: ResourceMetadata): boolean => readsOnItsOwn(resource);
 
 export function createItemReader(registry: MetadataRegistry, state: KnexState, database: Database): ItemReader {
   const itemOperation = new Map<string, OperationMetadata>();

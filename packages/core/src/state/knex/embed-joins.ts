@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { Entity } from '../contracts.js';
+import { readsOnItsOwn } from '../compose.js';
 import type { RowMapper } from './row-mapper.js';
 
 /**
@@ -39,7 +40,7 @@ export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource
       if (!joins) {
         joins = embed
           .map((field) => ({ field, target: registry.resource(field.target) }))
-          .filter(({ target }) => !target.provider)
+          .filter(({ target }) => !readsOnItsOwn(target))
           .map(({ field, target }, index) => {
             const alias = `t0_e${index + 1}`;
             const columns = mapperOf(target).columns.map((column, position) => [`${RESERVED_COLUMN_PREFIX}j${index + 1}_${position}`, column] as const);
