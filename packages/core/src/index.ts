@@ -143,6 +143,8 @@ export type { MigrationOptions } from './state/migrations/run-migrations.js';
 export { ApiError, DeclarationError, ERRORS, SchemaNotMigratedError } from './errors.js';
 export type { ErrorDefinition, ErrorName } from './errors.js';
 export type { ConstraintViolation } from './validation/violation.js';
+/** The 400 ConstraintViolationList error, for violations your own processor, provider or hook finds. */
+export { validationError } from './validation/violation.js';
 
 export { DEFAULT_PAGINATION } from './query/pagination.js';
 export type { PaginationOptions } from './query/pagination.js';

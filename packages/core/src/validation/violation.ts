@@ -30,3 +30,19 @@ export function assertNoViolations(violations: readonly ConstraintViolation[]): 
   const detail = violations.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
   throw new ApiError('VALIDATION_FAILED', detail, { violations });
 }
+
+/**
+ * The 400 ConstraintViolationList error for violations a processor, provider or hook finds itself: throw it, and the
+ * write rolls back and the client reads the violations as the validate stage reports them.
+ *
+ * @example
+ * if (article.published) throw validationError([{ propertyPath: 'published', message: 'This article is already published.' }]);
+ */
+export function validationError(violations: readonly { readonly propertyPath: string; readonly message: string; readonly code?: string }[]): ApiError {
+  const found = violations.map((v) => violation(v.propertyPath, v.message, v.code ?? CUSTOM_CODE));
+  const detail = found.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
+  return new ApiError('VALIDATION_FAILED', detail, { violations: found });
+}
+
+/** The code of a violation raised by application code without one of its own (Symfony's Callback code). */
+const CUSTOM_CODE = 'c2d1a3b0-6b9e-4f7a-9d2e-1f0c5a7e3b11';
