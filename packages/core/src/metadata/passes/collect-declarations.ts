@@ -15,7 +15,7 @@ export type ResourceInput = ResourceDeclaration | (abstract new (...args: never[
 /** Paths the framework serves itself. */
 const RESERVED_PATHS = ['contexts', 'docs', 'errors', 'validation_errors', 'graphql'];
 
-const RESOURCE_KEYS = ['name', 'plural', 'table', 'description', 'fields', 'operations', 'provider', 'processor', 'filters', 'order', 'constraints', 'collectionFilter', 'requireIfMatch', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
+const RESOURCE_KEYS = ['name', 'plural', 'table', 'description', 'fields', 'operations', 'provider', 'processor', 'hooks', 'filters', 'order', 'constraints', 'collectionFilter', 'requireIfMatch', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
 
 export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceDeclaration[] {
   const declarations = inputs.map((input, index) => {
