@@ -51,6 +51,11 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
         throw new DeclarationError(`${where}, field "${field}": a shape holds scalar fields only (give it a "type").`);
       }
     }
+    for (const [field, options] of Object.entries(declaration.fields)) {
+      if ((options.constraints ?? []).some((constraint) => constraint?.kind === 'Unique')) {
+        throw new DeclarationError(`${where}, field "${field}": Unique compares with stored items, and a shape is never stored; check it in the operation's processor.`);
+      }
+    }
     // A shape's fields are never stored: no column.
     const fields = buildFields({ name, fields: declaration.fields }, new Set()).map((field) => (field.kind === 'scalar' ? { ...field, column: '' } : field));
     return {
