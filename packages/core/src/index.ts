@@ -10,7 +10,7 @@ export { defineShape } from './declare/define-resource.js';
 export { ApiFilter, ApiProperty, ApiResource, ApiShape, Assert } from './declare/decorators.js';
 export type { ApiShapeOptions, FieldFilterOptions } from './declare/decorators.js';
 /** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
-export type { InferResource, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
+export type { InferResource, InferShape, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
   AccessRule,
   AccessRuleContext,

@@ -123,6 +123,22 @@ export type InferWriteData<R> = R extends { readonly fields: infer F }
  */
 export type Unvalidated<D> = string extends keyof D ? D : { [K in keyof D]: K extends 'id' ? D[K] : D[K] | null };
 
+/**
+ * The values of a shape (`defineShape`): what a processor gets as `data` from an input shape, and what a provider or
+ * processor returns for an output shape. Its fields, typed as a resource's, without `id`.
+ *
+ * @example
+ * const AuthorStats = defineShape({ name: 'AuthorStats', fields: { bookCount: { type: 'integer' } } });
+ * type Stats = InferShape<typeof AuthorStats>; // { bookCount: number }
+ */
+export type InferShape<S> = S extends { readonly fields: infer F }
+  ? string extends keyof F
+    ? Entity
+    : Flat<{ -readonly [K in keyof F]: ReadValue<F[K]> }>
+  : S extends abstract new (...args: never[]) => infer I
+    ? I
+    : never;
+
 /** `InferResource` of a `fields` object, for `defineResource`. */
 export type ItemOf<F> = Flat<ItemOfFields<F>>;
 /** `InferWriteData` of a `fields` object, for `defineResource`. */

@@ -71,7 +71,8 @@ async function validateItem(
 
   for (const field of resource.fields) {
     const path = prefix + field.name;
-    if (reported.has(path)) continue;
+    // A computed field has no value to check: it is worked out when the item is sent.
+    if (reported.has(path) || (field.kind === 'scalar' && field.computed)) continue;
     const value = data[field.name];
     const constraints = withConstraints ? field.constraints.filter((c) => active(c, input.groups)) : [];
     if (value instanceof NestedWrite) {

@@ -6,11 +6,19 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import {
   ApiProperty, ApiResource, ApiShape, Assert, defineResource, defineShape, type Entity, Length, NotBlank, type StateProcessor, type StateProvider,
-  UserPassword, validationError,
+  type InferShape, type OperationDeclaration, UserPassword, validationError,
 } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 import { SECRET } from '../security/fixtures.js';
+
+const PasswordChange = defineShape({
+  name: 'PasswordChange',
+  fields: {
+    currentPassword: { type: 'string', constraints: [UserPassword()] },
+    newPassword: { type: 'string', constraints: [NotBlank(), Length({ min: 8, groups: ['strict'] })] },
+  },
+});
 
 const User = defineResource({
   name: 'User',
@@ -28,19 +36,13 @@ const User = defineResource({
       uriTemplate: '/users/{id}/password',
       security: 'object == user',
       securityMessage: 'Only you can change your password.',
-      input: defineShape({
-        name: 'PasswordChange',
-        fields: {
-          currentPassword: { type: 'string', constraints: [UserPassword()] },
-          newPassword: { type: 'string', constraints: [NotBlank(), Length({ min: 8, groups: ['strict'] })] },
-        },
-      }),
+      input: PasswordChange,
       validationGroups: ['Default', 'strict'],
       output: false,
       processor: {
         async process(data, context, next) {
           const { hashPassword } = await import('@resource-api/core');
-          await next({ ...context.previous!, plainPassword: await hashPassword(data.newPassword as string) });
+          await next({ ...context.previous!, plainPassword: await hashPassword((data as unknown as InferShape<typeof PasswordChange>).newPassword) });
         },
       },
     },
@@ -265,7 +267,7 @@ describe('custom operations declared with decorators', () => {
     const plain = defineResource({
       name: 'Tally',
       fields: { label: { type: 'string' } },
-      operations: [operations[0]!, { ...operations[1]!, output: defineShape({ name: 'Counter', fields: { count: { type: 'integer', constraints: [NotBlank()] } } }) }],
+      operations: [operations[0]!, { ...(operations[1] as object as OperationDeclaration), output: defineShape({ name: 'Counter', fields: { count: { type: 'integer', constraints: [NotBlank()] } } }) }],
     });
     const strip = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? 'function' : v)));
     const fromClass = buildMetadata({ resources: [Tally] });
