@@ -1,8 +1,8 @@
 /**
  * The OpenAPI 3.1 document of the API, built once from the metadata: one path per URI template (relative to the
  * server URL, the route prefix), one operation per declared operation (subresources included) with its stable
- * `operationId`, parameters (URI variables, filters, pagination), request body per write mode and write groups,
- * responses per read groups in JSON-LD and plain JSON, the errors it can answer, the conditional request headers
+ * `operationId`, parameters (URI variables, filters, pagination), request body per write mode and write groups (or
+ * the input shape of a custom operation), responses per read groups in JSON-LD and plain JSON (or the output shape), the errors it can answer, the conditional request headers
  * (ETag, If-None-Match → 304, If-Match → 412 / 428), and the bearer JWT scheme on the operations guarded by an
  * access rule. Reads metadata, the input schemas and the normalizer's plans; nothing else.
  */
@@ -87,24 +87,66 @@ const RESPONSES: Record<string, Record<string, unknown>> = {
 
 const responseRef = (name: keyof typeof RESPONSES & string) => ({ $ref: `#/components/responses/${name}` });
 
+/** What a successful response is, in words: the built-in operations' sentences, a custom one's by what it sends. */
+function successDescription(operation: OperationMetadata, resource: ResourceMetadata): string {
+  const readsCollection = operation.collection && operation.method === 'GET';
+  if (operation.customName !== null) {
+    if (operation.status === 204 || !operation.stages.serialize) return `The "${operation.customName}" operation succeeded; no content.`;
+    if (operation.output) return `The ${operation.output.name} of the "${operation.customName}" operation.`;
+    if (readsCollection) return `${resource.name} collection.`;
+    return operation.status === 201 ? `${resource.name} resource created.` : `${resource.name} resource.`;
+  }
+  if (operation.status === 204) return `${resource.name} resource deleted.`;
+  return operation.method === 'GET'
+    ? operation.collection
+      ? `${resource.name} collection.`
+      : `${resource.name} resource.`
+    : operation.method === 'POST'
+      ? `${resource.name} resource created.`
+      : `${resource.name} resource updated.`;
+}
+
 function successResponse(operation: OperationMetadata, resource: ResourceMetadata, catalog: SchemaCatalog): Record<string, unknown> {
-  if (operation.status === 204) return { description: `${resource.name} resource deleted.` };
+  const description = successDescription(operation, resource);
+  if (operation.status === 204 || !operation.stages.serialize) return { description };
   const groups = documentedGroups(operation.normalizationGroups);
-  const body = (format: 'jsonld' | 'json') => (operation.collection && operation.method === 'GET' ? catalog.collection(resource, groups, format) : catalog.item(resource, groups, format));
-  const description =
-    operation.method === 'GET'
-      ? operation.collection
-        ? `${resource.name} collection.`
-        : `${resource.name} resource.`
-      : operation.method === 'POST'
-        ? `${resource.name} resource created.`
-        : `${resource.name} resource updated.`;
+  const { output } = operation;
+  const body = (format: 'jsonld' | 'json') =>
+    output
+      ? catalog.shape(output, groups, format)
+      : operation.collection && operation.method === 'GET'
+        ? catalog.collection(resource, groups, format)
+        : catalog.item(resource, groups, format);
   const response: Record<string, unknown> = { description, content: { [JSONLD]: { schema: body('jsonld') }, [JSON_TYPE]: { schema: body('json') } } };
   const headers: Record<string, unknown> = {};
-  if (operation.status === 201) headers.Location = { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } };
+  // The respond stage gives a Location to a 201 that sends the resource (an output shape has no IRI).
+  if (operation.status === 201 && !output) headers.Location = { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } };
   if (carriesEntityTag(operation, resource)) headers.ETag = etagHeader();
   if (Object.keys(headers).length > 0) response.headers = headers;
   return response;
+}
+
+/** The request body: the resource's input schema for the operation's write mode, or its input shape's schema. */
+function requestBody(operation: OperationMetadata, resource: ResourceMetadata, catalog: SchemaCatalog): Record<string, unknown> | undefined {
+  if (!operation.stages.deserialize) return undefined;
+  const groups = documentedGroups(operation.denormalizationGroups);
+  if (operation.input) {
+    const schema = catalog.shape(operation.input, groups, 'json');
+    return {
+      required: true,
+      description: `The ${operation.input.name} the "${operation.customName ?? operation.kind}" operation reads.`,
+      content: Object.fromEntries(operation.inputFormats.map((type) => [type, { schema }])),
+    };
+  }
+  const mode = writeModeOf(operation);
+  if (!mode) return undefined;
+  const validation = typeof operation.validationGroups === 'function' ? 'unknown' : new Set(operation.validationGroups);
+  const schema = catalog.input(resource, mode, groups, validation);
+  return {
+    required: true,
+    description: mode === 'create' ? `The new ${resource.name} resource.` : `The updated ${resource.name} resource.`,
+    content: Object.fromEntries(operation.inputFormats.map((type) => [type, { schema }])),
+  };
 }
 
 /** Whether another resource's relation refuses the deletion of items of `resource` (onDelete: restrict). */
@@ -128,16 +170,8 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
   };
   if (unique.length > 0) result.parameters = unique;
 
-  const mode = writeModeOf(operation);
-  if (mode && operation.stages.deserialize) {
-    const validation = typeof operation.validationGroups === 'function' ? 'unknown' : new Set(operation.validationGroups);
-    const schema = catalog.input(resource, mode, documentedGroups(operation.denormalizationGroups), validation);
-    result.requestBody = {
-      required: true,
-      description: mode === 'create' ? `The new ${resource.name} resource.` : `The updated ${resource.name} resource.`,
-      content: Object.fromEntries(operation.inputFormats.map((type) => [type, { schema }])),
-    };
-  }
+  const body = requestBody(operation, resource, catalog);
+  if (body) result.requestBody = body;
 
   const responses: Record<string, unknown> = { [String(operation.status)]: successResponse(operation, resource, catalog) };
   if (operation.stages.deserialize) responses['400'] = responseRef('InvalidInput');
@@ -148,7 +182,8 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
     responses['403'] = responseRef('Forbidden');
     result.security = [{ [SECURITY_SCHEME]: [] }];
   }
-  if (!operation.collection || operation.subresource) responses['404'] = responseRef('NotFound');
+  // An item is read (404 when missing): every item operation, and a custom one whose provider reads by its variables.
+  if (operation.subresource || (!operation.collection && operation.stages.read)) responses['404'] = responseRef('NotFound');
   if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry)) responses['409'] = responseRef('Conflict');
   if (operation.method === 'GET') responses['304'] = responseRef('NotModified');
   const conditional = operation.kind === 'put' || operation.kind === 'patch' || operation.kind === 'delete';

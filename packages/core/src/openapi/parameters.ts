@@ -15,11 +15,17 @@ export interface CursorParameterNames {
   readonly lessThan: string;
 }
 
-/** `{id}`, and for subresources the parents' ids, each described by the resource it identifies. */
+/**
+ * `{id}`, and for subresources the parents' ids, each described by the resource it identifies. A custom operation's
+ * other variables (`{slug}`) mean what its own provider or processor reads in them: strings.
+ */
 export function pathParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
   const names = [...operation.uriTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return names.map((name) => {
     const step = operation.subresource?.find((s) => s.variable === name);
+    if (!step && name !== 'id' && operation.customName !== null) {
+      return { name, in: 'path', required: true, description: `The "${name}" variable of the ${operation.customName} operation.`, schema: { type: 'string' } };
+    }
     const owner = step ? step.resource : resource.name;
     return { name, in: 'path', required: true, description: `The ${owner} identifier.`, schema: { type: 'integer', minimum: 1 } };
   });

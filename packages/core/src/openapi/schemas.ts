@@ -1,13 +1,14 @@
 /**
  * The component schemas of the OpenAPI document, named as API Platform names them: `Book.jsonld` and `Book` for an
  * item read without groups, `Book.jsonld-product.read` / `Book-product.read` with read groups (`:` becomes `.`),
- * `Book.create` / `Book.replace` / `Book.update` (with `-<write groups>`) for request bodies, the Hydra collection
- * base and the error bodies. Responses follow the normalizer's plan for the operation's read groups, so a relation is
- * an IRI or an embedded object exactly as the serializer decides; request bodies are the input schemas routing
- * validates with, plus the fields a create needs.
+ * `Book.create` / `Book.replace` / `Book.update` (with `-<write groups>`) for request bodies, `AuthorStats.jsonld` /
+ * `AuthorStats` for the shapes (DTOs) custom operations take and send, the Hydra collection base and the error bodies.
+ * Responses follow the normalizer's plan for the operation's read groups, so a relation is an IRI or an embedded
+ * object exactly as the serializer decides; request bodies are the input schemas routing validates with, plus the
+ * fields a create needs.
  */
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { buildInputSchema, fieldInputSchema, type JsonSchema, type WriteMode } from '../schema/input-schema.js';
+import { buildInputSchema, fieldInputSchema, type JsonSchema, type WriteMode, writableFields } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
 import { type PlanOf, writableFieldNames } from '../schema/field-access.js';
 import { isRequiredField } from '../schema/required-fields.js';
@@ -201,6 +202,45 @@ export class SchemaCatalog {
         if (required.length > 0) schema.required = required.map((f) => f.name);
       }
       this.schemas[name] = schema;
+    }
+    return schemaRef(name);
+  }
+
+  /**
+   * A reference to the schema of a shape (an operation's input or output DTO): `AuthorStats.jsonld` / `AuthorStats`
+   * (with `-<groups>`), named as a resource's item schemas. One schema serves the shape's inputs and outputs: the
+   * fields the groups send when it is some operation's output (read-only unless also accepted) and those they accept
+   * when it is some operation's input (write-only unless also sent). JSON-LD (responses only: request bodies are the
+   * plain schema) adds `@context`, `@id` (the request's path: a shape has no IRI) and `@type`, never an `id`.
+   */
+  shape(shape: ResourceMetadata, groups: ActiveGroups, format: DocumentedFormat): JsonSchema {
+    const name = `${shape.name}${format === 'jsonld' ? '.jsonld' : ''}${groupsSuffix(groups)}`;
+    if (!this.schemas[name]) {
+      const operations = this.registry.resources.flatMap((resource) => resource.operations);
+      const output = operations.some((operation) => operation.output?.name === shape.name && operation.stages.serialize);
+      const input = operations.some((operation) => operation.input?.name === shape.name && operation.stages.deserialize);
+      const sent = new Map(output ? this.planOf(shape, groups).fields.map((planned) => [planned.name, planned]) : []);
+      const accepted = new Set(input ? writableFields(shape, 'create', groups).map((field) => field.name) : []);
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      if (format === 'jsonld') {
+        properties['@context'] = { readOnly: true, oneOf: [{ type: 'string' }, { type: 'object' }] };
+        properties['@id'] = { type: 'string', format: 'iri-reference', readOnly: true };
+        properties['@type'] = { type: 'string', const: shape.name, readOnly: true };
+        required.push('@id', '@type');
+      }
+      for (const field of shape.fields) {
+        const planned = sent.get(field.name);
+        if (!planned && !accepted.has(field.name)) continue;
+        const { writeOnly: _writeOnly, ...schema } = fieldInputSchema(field);
+        if (!accepted.has(field.name)) schema.readOnly = true;
+        if (!planned) schema.writeOnly = true;
+        properties[field.name] = schema;
+        if (isRequiredField(field, null) && planned?.rule === undefined) required.push(field.name);
+      }
+      const schema: JsonSchema = { type: 'object' };
+      if (shape.description) schema.description = shape.description;
+      this.schemas[name] = required.length > 0 ? { ...schema, properties, required } : { ...schema, properties };
     }
     return schemaRef(name);
   }

@@ -1,10 +1,10 @@
 /**
- * What the documents say about each field of a resource as a whole, over its operations: whether some read
+ * What the documents say about each field of a resource (or shape) as a whole, over its operations: whether some read
  * operation sends it (through the normalizer's plan for the operation's read groups) and whether some write
  * operation accepts it (through the input schema's `writableFields`). Groups chosen per request by a function cannot
  * be known in advance: such an operation counts as "every readable / writable field".
  */
-import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { type WriteMode, writableFields } from './input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
 
@@ -20,17 +20,17 @@ export function writeModeOf(operation: OperationMetadata): WriteMode | undefined
   return operation.writeMode ?? undefined;
 }
 
-/** The names of the fields some read operation of the resource sends. */
+/** The names of the fields some read operation of the resource sends (one sending an output shape sends none of them). */
 export function readableFieldNames(resource: ResourceMetadata, planOf: PlanOf): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {
-    if (operation.method !== 'GET') continue;
+    if (operation.method !== 'GET' || operation.output) continue;
     for (const field of planOf(resource, documentedGroups(operation.normalizationGroups)).fields) names.add(field.name);
   }
   return names;
 }
 
-/** The names of the fields some write operation of the resource accepts. */
+/** The names of the fields some write operation of the resource accepts (one reading an input shape accepts none of them). */
 export function writableFieldNames(resource: ResourceMetadata): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {
@@ -39,4 +39,22 @@ export function writableFieldNames(resource: ResourceMetadata): Set<string> {
     for (const field of writableFields(resource, mode, documentedGroups(operation.denormalizationGroups))) names.add(field.name);
   }
   return names;
+}
+
+/**
+ * The names of the fields of a shape (an operation's DTO) that some operation sends (the shape is its output) and
+ * accepts (the shape is its input), over every operation of the registry.
+ */
+export function shapeFieldNames(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): { readable: Set<string>; writable: Set<string> } {
+  const readable = new Set<string>();
+  const writable = new Set<string>();
+  for (const operation of registry.resources.flatMap((resource) => resource.operations)) {
+    if (operation.output?.name === shape.name && operation.stages.serialize) {
+      for (const field of planOf(shape, documentedGroups(operation.normalizationGroups)).fields) readable.add(field.name);
+    }
+    if (operation.input?.name === shape.name && operation.stages.deserialize) {
+      for (const field of writableFields(shape, 'create', documentedGroups(operation.denormalizationGroups))) writable.add(field.name);
+    }
+  }
+  return { readable, writable };
 }

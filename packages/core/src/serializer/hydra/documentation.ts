@@ -1,6 +1,7 @@
 /**
  * The Hydra API documentation (`GET /api/docs.jsonld`): a `hydra:ApiDocumentation` with one `hydra:Class` per
- * resource (its properties with range, readable / writeable / required flags, its item operations), the Entrypoint
+ * resource (its properties with range, readable / writeable / required flags, its item operations and its custom
+ * operations), one per shape (the input and output DTOs of custom operations, with their fields), the Entrypoint
  * class (one link per collection, whose range says what the collection holds, with the collection operations) and
  * the ConstraintViolation classes. `@vocab` is the absolute URL of this document on the request's host, so the types
  * and properties of every response expand to the classes and properties described here. What Hydra clients such as
@@ -8,7 +9,7 @@
  */
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
-import { readableFieldNames, type PlanOf, writableFieldNames } from '../../schema/field-access.js';
+import { readableFieldNames, type PlanOf, shapeFieldNames, writableFieldNames } from '../../schema/field-access.js';
 import { isRequiredField } from '../../schema/required-fields.js';
 import { docsUrl, entrypointResources } from '../jsonld/context.js';
 import { HYDRA_NS } from '../vocabulary.js';
@@ -29,8 +30,30 @@ const classId = (name: string) => `#${name}`;
 /** A property's `@id`: its declared IRI when absolute, else `#<Type>/<field>` (what the contexts' `@vocab` gives). */
 const propertyId = (field: FieldMetadata) => (/^[a-z][a-z0-9+.-]*:/i.test(field.iri) ? field.iri : `#${field.iri}`);
 
+/**
+ * The schema.org action of an operation: by its kind for the built-in ones (as API Platform types them); a custom one
+ * only when it does what the action says (reads the resource, creates or replaces it, deletes it), else none.
+ */
+function actionOf(operation: OperationMetadata): string | undefined {
+  if (operation.customName === null) return OPERATION_ACTIONS[operation.kind];
+  if (operation.output || operation.input) return undefined;
+  switch (operation.kind) {
+    case 'get':
+    case 'getCollection':
+      return OPERATION_ACTIONS[operation.kind];
+    case 'post':
+      return operation.writeMode === 'create' ? OPERATION_ACTIONS.post : undefined;
+    case 'put':
+      return operation.writeMode === 'replace' ? OPERATION_ACTIONS.put : undefined;
+    case 'delete':
+      return operation.status === 204 ? OPERATION_ACTIONS.delete : undefined;
+    default:
+      return undefined;
+  }
+}
+
 function operationNode(operation: OperationMetadata, resource: ResourceMetadata): Node {
-  const action = OPERATION_ACTIONS[operation.kind];
+  const action = actionOf(operation);
   const node: Node = {
     '@type': action ? ['hydra:Operation', action] : 'hydra:Operation',
     'hydra:method': operation.method,
@@ -38,9 +61,18 @@ function operationNode(operation: OperationMetadata, resource: ResourceMetadata)
     'rdfs:label': operation.description,
     'hydra:description': operation.description,
   };
-  if (operation.stages.deserialize) node['hydra:expects'] = id(classId(resource.name));
-  if (operation.kind === 'patch') node['hydra:expectsHeader'] = [{ 'hydra:headerName': 'Content-Type', 'hydra:possibleValue': [...operation.inputFormats] }];
-  node['hydra:returns'] = id(operation.status === 204 ? 'owl:Nothing' : operation.collection && operation.method === 'GET' ? 'hydra:Collection' : classId(resource.name));
+  // What the body is: the operation's input shape, else the resource; no body, no `expects`.
+  if (operation.stages.deserialize) node['hydra:expects'] = id(classId(operation.input?.name ?? resource.name));
+  if (operation.kind === 'patch' && operation.stages.deserialize) node['hydra:expectsHeader'] = [{ 'hydra:headerName': 'Content-Type', 'hydra:possibleValue': [...operation.inputFormats] }];
+  node['hydra:returns'] = id(
+    operation.status === 204 || !operation.stages.serialize
+      ? 'owl:Nothing'
+      : operation.output
+        ? classId(operation.output.name)
+        : operation.collection && operation.method === 'GET'
+          ? 'hydra:Collection'
+          : classId(resource.name),
+  );
   return node;
 }
 
@@ -92,7 +124,28 @@ function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, p
   node['hydra:supportedProperty'] = resource.fields.map((field) =>
     supportedProperty(field, resource, { readable: readable.has(field.name), writeable: writable.has(field.name) }, subresourcesOf(field)),
   );
-  node['hydra:supportedOperation'] = resource.operations.filter((o) => !o.collection).map((o) => operationNode(o, resource));
+  // The built-in item operations, then every custom one (item or collection level, whatever it sends): Hydra clients
+  // such as API Platform Admin edit with the first PUT or PATCH listed, which must stay the built-in one.
+  const builtin = resource.operations.filter((o) => o.customName === null && !o.collection);
+  const custom = resource.operations.filter((o) => o.customName !== null);
+  node['hydra:supportedOperation'] = [...builtin, ...custom].map((o) => operationNode(o, resource));
+  return node;
+}
+
+/** A shape (a custom operation's input or output DTO): a class of its own, with its fields. */
+function shapeClass(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): Node {
+  const { readable, writable } = shapeFieldNames(shape, registry, planOf);
+  const node: Node = {
+    '@id': classId(shape.name),
+    '@type': 'hydra:Class',
+    'rdfs:label': shape.name,
+    'hydra:title': shape.name,
+  };
+  if (shape.description) node['hydra:description'] = shape.description;
+  node['hydra:supportedProperty'] = shape.fields
+    .filter((field) => readable.has(field.name) || writable.has(field.name))
+    .map((field) => supportedProperty(field, shape, { readable: readable.has(field.name), writeable: writable.has(field.name) }, []));
+  node['hydra:supportedOperation'] = [];
   return node;
 }
 
@@ -111,7 +164,8 @@ function entrypointClass(registry: MetadataRegistry): Node {
         'rdfs:label': `The collection of ${resource.name} resources`,
         'rdfs:domain': id(classId('Entrypoint')),
         'rdfs:range': [id('hydra:Collection'), { 'owl:equivalentClass': { 'owl:onProperty': id('hydra:member'), 'owl:allValuesFrom': id(classId(resource.name)) } }],
-        'hydra:supportedOperation': resource.operations.filter((o) => o.collection && !o.subresource).map((o) => operationNode(o, resource)),
+        // The operations of the collection itself; custom ones (at their own paths) are on the resource's class.
+        'hydra:supportedOperation': resource.operations.filter((o) => o.collection && !o.subresource && o.customName === null).map((o) => operationNode(o, resource)),
       },
       'hydra:title': `The collection of ${resource.name} resources`,
       'hydra:readable': true,
@@ -176,6 +230,7 @@ export function buildHydraDocumentation(registry: MetadataRegistry, options: Hyd
   doc['hydra:entrypoint'] = id(registry.prefix || '/');
   doc['hydra:supportedClass'] = [
     ...registry.resources.map((resource) => resourceClass(resource, registry, options.planOf)),
+    ...registry.shapes.map((shape) => shapeClass(shape, registry, options.planOf)),
     entrypointClass(registry),
     ...VIOLATION_CLASSES,
   ];

@@ -1,7 +1,8 @@
 /**
- * JSON-LD documents that are not items: the context of each type (`/api/contexts/Book`), of errors, violation lists
- * and the entrypoint, and the entrypoint itself (`GET /api`). `@vocab` is absolute, on the request's own host, so
- * Hydra clients expand types to the classes of the API documentation.
+ * JSON-LD documents that are not items: the context of each type (`/api/contexts/Book`, and of each shape custom
+ * operations send, `/api/contexts/AuthorStats`), of errors, violation lists and the entrypoint, and the entrypoint
+ * itself (`GET /api`). `@vocab` is absolute, on the request's own host, so Hydra clients expand types to the classes
+ * of the API documentation.
  */
 import { builtinOperation } from '../../metadata/builtin-operation.js';
 import type { MetadataRegistry } from '../../metadata/types.js';
@@ -28,7 +29,8 @@ export function buildContext(name: string, registry: MetadataRegistry, origin: s
     }
     return { '@context': base };
   }
-  const resource = registry.resources.find((r) => r.name === name);
+  // A resource's type, or a shape's (the output of a custom operation is rendered with `/api/contexts/<Shape>`).
+  const resource = registry.resources.find((r) => r.name === name) ?? registry.shapes.find((s) => s.name === name);
   if (!resource) return undefined;
   for (const field of resource.fields) {
     base[field.name] = field.kind === 'scalar' ? field.iri : { '@id': field.iri, '@type': '@id' };
