@@ -4,3 +4,6 @@
  * never meet in one row (where the later would silently win).
  */
 export const RESERVED_COLUMN_PREFIX = 'resource_api_';
+
+/** The JSON-LD contexts the framework serves itself (`/api/contexts/Error`): no resource or shape may take the name. */
+export const RESERVED_CONTEXT_NAMES: readonly string[] = ['Entrypoint', 'Error', 'ConstraintViolationList'];

@@ -3,9 +3,9 @@
  * returns for this request (user, roles). Null when the operation declares none.
  */
 import type { GroupsDeclaration } from '../declare/types.js';
-import type { OperationContext } from './operation-context.js';
+import type { RequestScope } from './operation-context.js';
 
-export function activeGroups(declaration: GroupsDeclaration | null, context: OperationContext): ReadonlySet<string> | null {
+export function activeGroups(declaration: GroupsDeclaration | null, context: RequestScope): ReadonlySet<string> | null {
   if (declaration === null) return null;
   if (typeof declaration !== 'function') return new Set(declaration);
   const { operation } = context;

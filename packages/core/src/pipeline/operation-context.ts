@@ -95,40 +95,91 @@ export interface RuntimeSecurity {
   readonly authenticate: Authenticator;
 }
 
-export interface OperationContext {
+/**
+ * What is fixed for the request: given before the first stage (runtime, operation, request), or set by the first two
+ * (negotiate: the format; authenticate: the caller) and never changed after.
+ */
+export interface RequestScope {
   readonly runtime: Runtime;
   readonly resource: ResourceMetadata;
   readonly operation: OperationMetadata;
   readonly request: OperationRequest;
   /** Whether the respond stage serializes the result (HTTP); GraphQL resolves its fields itself. */
   readonly serializes: boolean;
+  /** negotiate: the output format. */
+  format: OutputFormat;
+  /** authenticate: who is calling. */
+  caller: Caller;
   /** The response's normalization plan (read groups of this request), once a stage needed it (`response-plan.ts`). */
   plan: NormalizationPlan | null;
-  /** Who is calling (the authenticate stage fills it). */
-  caller: Caller;
-  /** negotiate */
-  format: OutputFormat;
-  /** parameters: the item id, and for subresources the parents' ids, outermost first */
-  id: number | undefined;
-  parentIds: number[];
-  page: PageRequest | null;
-  filters: AppliedFilter[];
-  /** read: the item as stored (item operations) */
-  previous: Entity | null;
-  /** read: the page (collection operations) */
-  collection: CollectionPage | null;
-  /** deserialize → write: the new state; write → serialize: the stored item */
-  data: Entity | null;
-  /** deserialize → validate */
-  violations: ConstraintViolation[];
-  /**
-   * preconditions → write: the stored item an `If-Match` was checked against; the write must find it unchanged
-   * (lost-update protection, checked again atomically with the write). Null: the request set no such condition.
-   */
-  expected: Entity | null;
-  /**
-   * authorize → read: the answer to a missing item when it is not a 404 — the 401 of an anonymous caller whose rule
-   * waits for the item (an anonymous caller cannot tell whether a protected item exists). Null: a 404.
-   */
-  missingItem: ApiError | null;
 }
+
+/** What each stage produces, by stage, in the order they run. */
+export interface StageResults {
+  parameters: {
+    /** The item id, when the path has `{id}`. */
+    id: number | undefined;
+    /** Subresources: the parents' ids, outermost first. */
+    parentIds: number[];
+    page: PageRequest | null;
+    filters: AppliedFilter[];
+  };
+  authorize: {
+    /**
+     * The answer to a missing item when it is not a 404 — the 401 of an anonymous caller whose rule waits for the
+     * item (an anonymous caller cannot tell whether a protected item exists). Null: a 404.
+     */
+    missingItem: ApiError | null;
+  };
+  read: {
+    /** The item as stored (item operations; a custom operation's provider result). */
+    previous: Entity | null;
+    /** The page (collection operations). */
+    collection: CollectionPage | null;
+    /** The item read, on its way to become the new state. */
+    data: Entity | null;
+  };
+  preconditions: {
+    /**
+     * The stored item an `If-Match` was checked against; the write must find it unchanged (lost-update protection,
+     * checked again atomically with the write). Null: the request set no such condition.
+     */
+    expected: Entity | null;
+  };
+  deserialize: {
+    /** The new state (or an input shape's values). */
+    data: Entity | null;
+    /** Violations found while reading the body (types, IRIs), reported by validate. */
+    violations: ConstraintViolation[];
+  };
+  write: {
+    /** The stored item (null after a DELETE). */
+    data: Entity | null;
+  };
+}
+
+export type StageName = keyof StageResults;
+
+/** The stages that run before `S`. */
+type Earlier<S extends StageName> = {
+  parameters: never;
+  authorize: 'parameters';
+  read: 'parameters' | 'authorize';
+  preconditions: 'parameters' | 'authorize' | 'read';
+  deserialize: 'parameters' | 'authorize' | 'read' | 'preconditions';
+  write: 'parameters' | 'authorize' | 'read' | 'preconditions' | 'deserialize';
+}[S];
+
+type Intersect<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+
+/**
+ * The context as stage `S` sees it: the request's scope, what the earlier stages produced (read-only), and what `S`
+ * itself produces. A stage cannot read a result that is not there yet: `StageContext<'read'>` has no `violations`.
+ */
+export type StageContext<S extends StageName> = RequestScope & Intersect<Readonly<StageResults[Earlier<S>]>> & StageResults[S];
+
+/** The context once stage `S` ran: the scope and every result up to `S`'s, read-only. */
+export type After<S extends StageName> = RequestScope & Intersect<Readonly<StageResults[Earlier<S> | S]>>;
+
+/** The whole context, once every stage ran: what the transport reads (GraphQL's resolvers, the respond stage). */
+export type OperationContext = RequestScope & Intersect<StageResults[StageName]>;

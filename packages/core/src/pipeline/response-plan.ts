@@ -4,9 +4,9 @@
  */
 import type { NormalizationPlan } from '../serializer/normalize.js';
 import { activeGroups } from './groups.js';
-import type { OperationContext } from './operation-context.js';
+import type { RequestScope } from './operation-context.js';
 
-export function responsePlan(context: OperationContext): NormalizationPlan {
+export function responsePlan(context: RequestScope): NormalizationPlan {
   // An output shape is sent with its own fields, else the resource's.
   return (context.plan ??= context.runtime.normalizer.plan(context.operation.output ?? context.resource, activeGroups(context.operation.normalizationGroups, context)));
 }

@@ -38,6 +38,8 @@ describe('wrong custom operations', () => {
     expect(build(book([{ kind: 'post', name: 'Publish-it', uriTemplate: '/books/{id}/publish' }]))).toThrow('needs a "name" in camelCase');
     expect(build(book([{ kind: 'post', name: 'publish', uriTemplate: 'books/{id}' }]))).toThrow('uriTemplate "books/{id}" must be a path under the prefix');
     expect(build(book([{ kind: 'post', name: 'publish', uriTemplate: '/books/{id}/{id}' }]))).toThrow('names {id} twice');
+    // Operation names stay identifiers whatever the path's characters.
+    expect(buildMetadata({ resources: [book([{ kind: 'get', name: 'bySlug', uriTemplate: '/books/by-slug/{slug}', provider }])] }).resources[0]!.operations[0]!.name).toBe('api_books_by_slug_slug_get');
   });
 
   it('refuses a second built-in operation of a kind, telling how to make it a custom one', () => {
@@ -69,6 +71,7 @@ describe('wrong custom operations', () => {
     expect(shaped({ fields: {} })).toThrow('Resource "Book", operation "x", input: a shape is a defineShape({ name, fields }) object or an @ApiShape class.');
     expect(shaped(class NotAShape {})).toThrow('class "NotAShape" is not decorated with @ApiShape.');
     expect(shaped(defineShape({ name: 'Book', fields: {} }))).toThrow('Shape "Book": a resource has this name already');
+    expect(shaped(defineShape({ name: 'Error', fields: {} }))).toThrow('Shape "Error": "Error" is the name of a document the framework serves itself');
     expect(shaped(defineShape({ name: 'In', fields: { author: { toOne: 'Author' } as never } }))).toThrow('Shape "In", field "author": a shape holds scalar fields only');
     expect(shaped(defineShape({ name: 'In', fields: { n: { type: 'integr' as never } } }))).toThrow('Resource "In", field "n": unknown type "integr". Did you mean "integer"?');
     expect(shaped(defineShape({ name: 'In', fields: { n: { type: 'string', constraints: [Unique()] } } }))).toThrow('Shape "In", field "n": Unique compares with stored items, and a shape is never stored');

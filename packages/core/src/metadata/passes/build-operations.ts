@@ -242,7 +242,7 @@ function buildCustomOperation(options: OperationDeclaration, context: Operations
   const status = options.status ?? (!serialize ? 204 : creates && !output ? 201 : 200);
   if (!Number.isInteger(status) || status < 200 || status > 299) throw new DeclarationError(`${where}: "status" must be a 2xx status code, ${String(status)} given.`);
   if (status === 204 && serialize) throw new DeclarationError(`${where}: status 204 sends no body; declare "output: false" too.`);
-  const local = uriTemplate.replace(/[{}]/g, '').split('/').filter(Boolean).map(toSnakeCase).join('_');
+  const local = uriTemplate.replace(/[{}]/g, '').split('/').filter(Boolean).map((segment) => toSnakeCase(segment).replace(/[^A-Za-z0-9_]/g, '_')).join('_');
   return {
     customName: name,
     name: `api_${local}_${traits.method.toLowerCase()}`,

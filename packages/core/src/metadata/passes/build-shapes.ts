@@ -7,6 +7,7 @@ import { shapeDeclarationOf } from '../../declare/decorators.js';
 import type { ShapeDeclaration, ShapeInput } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import { didYouMean } from '../did-you-mean.js';
+import { RESERVED_CONTEXT_NAMES } from '../reserved-names.js';
 import type { ResourceMetadata } from '../types.js';
 import { buildFields } from './build-fields.js';
 
@@ -39,6 +40,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
     const { name } = declaration;
     const where = `Shape "${name}"`;
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new DeclarationError(`${where}: the short name must be PascalCase letters and digits (e.g. "AuthorStats").`);
+    if (RESERVED_CONTEXT_NAMES.includes(name)) throw new DeclarationError(`${where}: "${name}" is the name of a document the framework serves itself; give the shape another name.`);
     if (resourceNames.has(name)) throw new DeclarationError(`${where}: a resource has this name already; give the shape another one.`);
     for (const key of Object.keys(declaration)) {
       if (!SHAPE_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, SHAPE_KEYS)}`);

@@ -3,9 +3,9 @@
  * request, and the effective roles). Throws 401 `invalid_token` for a token that is present but bad, on every
  * operation. Without security options every caller is anonymous.
  */
-import type { OperationContext } from '../operation-context.js';
+import type { RequestScope } from '../operation-context.js';
 
-export function authenticate(context: OperationContext): Promise<void> | void {
+export function authenticate(context: RequestScope): Promise<void> | void {
   const security = context.runtime.security;
   if (context.request.caller) {
     context.caller = context.request.caller;

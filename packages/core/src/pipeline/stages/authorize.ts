@@ -9,17 +9,17 @@
  */
 import { denial, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
 import type { Entity } from '../../state/contracts.js';
-import type { OperationContext } from '../operation-context.js';
+import type { After, RequestScope, StageContext } from '../operation-context.js';
 
-const scope = (context: OperationContext, object: Entity | null, previousObject: Entity | null): RuleScope => ({
+const scope = (context: RequestScope, object: Entity | null, previousObject: Entity | null): RuleScope => ({
   object,
   previousObject,
   request: { method: context.request.method, path: context.request.path },
 });
 
-const readsItem = (context: OperationContext) => context.operation.stages.read && !context.operation.collection;
+const readsItem = (context: RequestScope) => context.operation.stages.read && !context.operation.collection;
 
-export function authorizeBeforeRead(context: OperationContext): Promise<void> | void {
+export function authorizeBeforeRead(context: StageContext<'authorize'>): Promise<void> | void {
   const { security } = context.operation;
   if (!security) return;
   if (readsItem(context)) {
@@ -33,12 +33,12 @@ export function authorizeBeforeRead(context: OperationContext): Promise<void> | 
   return enforce(security, context.caller, scope(context, null, null));
 }
 
-export function authorizeAfterRead(context: OperationContext): Promise<void> | void {
+export function authorizeAfterRead(context: After<'read'>): Promise<void> | void {
   if (!readsItem(context) || !context.operation.security) return;
   return enforce(context.operation.security, context.caller, scope(context, context.previous, null));
 }
 
-export function authorizeAfterDeserialize(context: OperationContext): Promise<void> | void {
+export function authorizeAfterDeserialize(context: After<'deserialize'>): Promise<void> | void {
   // A body that is already refused (wrong types, bad IRIs, a null where a value is required) is a 400 from the
   // validate stage, whatever the rule would say of the half-applied state: nothing is written either way.
   if (!context.operation.stages.deserialize || context.violations.length > 0) return;

@@ -6,9 +6,9 @@
  */
 import { completeWrite } from '../../security/user-writes.js';
 import { activeGroups } from '../groups.js';
-import type { OperationContext } from '../operation-context.js';
+import type { StageContext } from '../operation-context.js';
 
-export async function deserialize(context: OperationContext): Promise<void> {
+export async function deserialize(context: StageContext<'deserialize'>): Promise<void> {
   const { operation } = context;
   const groups = activeGroups(operation.denormalizationGroups, context);
   if (operation.input) {

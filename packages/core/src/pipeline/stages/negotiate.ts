@@ -6,7 +6,7 @@
 import Negotiator from 'negotiator';
 import { ApiError } from '../../errors.js';
 import { MEDIA_TYPES, type OutputFormat } from '../../serializer/vocabulary.js';
-import type { OperationContext } from '../operation-context.js';
+import type { RequestScope } from '../operation-context.js';
 
 const OUTPUT_TYPES = [MEDIA_TYPES.jsonld, MEDIA_TYPES.json];
 const FORMAT_OF: Record<string, OutputFormat> = { [MEDIA_TYPES.jsonld]: 'jsonld', [MEDIA_TYPES.json]: 'json' };
@@ -21,7 +21,7 @@ export function negotiateOutput(accept: string | undefined, available: readonly 
 
 const mediaTypeOf = (contentType: string): string => contentType.split(';')[0]!.trim().toLowerCase();
 
-export function negotiate(context: OperationContext): void {
+export function negotiate(context: RequestScope): void {
   const { request, operation } = context;
   const output = negotiateOutput(request.accept);
   if (!output) {

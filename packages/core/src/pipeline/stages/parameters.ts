@@ -9,7 +9,7 @@ import { defineFilter } from '../../query/filter.js';
 import { resolvePage } from '../../query/pagination.js';
 import { parseId } from '../../serializer/iri.js';
 import { findNul } from '../../serializer/nul-character.js';
-import type { OperationContext, OperationRequest } from '../operation-context.js';
+import type { OperationRequest, StageContext } from '../operation-context.js';
 
 /**
  * The longest query parameter value accepted. Longer than any URL a server takes over HTTP (Node's header limit is
@@ -35,13 +35,13 @@ function assertReasonableQuery(query: OperationRequest['query']): void {
 }
 
 /** The item id of the path (`{id}`); a 404 when it cannot be one. */
-function parseItemId(context: OperationContext): void {
+function parseItemId(context: StageContext<'parameters'>): void {
   const id = parseId(context.request.uriVariables.id ?? '');
   if (id === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   context.id = id;
 }
 
-export function parseParameters(context: OperationContext): void {
+export function parseParameters(context: StageContext<'parameters'>): void {
   const { operation, request } = context;
   assertReasonableQuery(request.query);
   if (operation.collection) {

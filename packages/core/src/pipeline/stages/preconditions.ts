@@ -13,13 +13,13 @@ import { ApiError } from '../../errors.js';
 import { entityTagOf, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../response/entity-tag.js';
 import type { OutputFormat } from '../../serializer/vocabulary.js';
 import { activeGroups } from '../groups.js';
-import type { OperationContext } from '../operation-context.js';
+import type { StageContext } from '../operation-context.js';
 
 const CONDITIONAL_KINDS = new Set(['put', 'patch', 'delete']);
 const FORMATS: readonly OutputFormat[] = ['jsonld', 'json'];
 
 /** The ETags of the item read, rendered as its GET renders it for this caller, byte for byte, in every format. */
-async function currentTags(context: OperationContext): Promise<string[]> {
+async function currentTags(context: StageContext<'preconditions'>): Promise<string[]> {
   const { runtime, resource, caller } = context;
   const get = builtinOperation(resource, 'get') ?? context.operation;
   const { normalizer } = runtime;
@@ -29,11 +29,11 @@ async function currentTags(context: OperationContext): Promise<string[]> {
   return FORMATS.map((format) => entityTagOf(JSON.stringify(normalizer.document(plan, item, format, loaded, caller))));
 }
 
-export function checkPreconditions(context: OperationContext): Promise<void> | void {
+export function checkPreconditions(context: StageContext<'preconditions'>): Promise<void> | void {
   if (CONDITIONAL_KINDS.has(context.operation.kind)) return checkConditionalWrite(context);
 }
 
-async function checkConditionalWrite(context: OperationContext): Promise<void> {
+async function checkConditionalWrite(context: StageContext<'preconditions'>): Promise<void> {
   const { resource, request } = context;
   const { ifMatch, ifNoneMatch } = request;
   if (ifMatch === undefined && resource.requireIfMatch) {

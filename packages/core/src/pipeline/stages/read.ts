@@ -5,7 +5,7 @@
 import { ApiError } from '../../errors.js';
 import type { ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { CollectionPage, Entity } from '../../state/contracts.js';
-import type { OperationContext } from '../operation-context.js';
+import type { StageContext } from '../operation-context.js';
 import { responsePlan } from '../response-plan.js';
 import { provide } from '../../state/compose.js';
 import { baseStateContext } from '../state-context.js';
@@ -14,14 +14,14 @@ import { baseStateContext } from '../state-context.js';
  * The to-one relations a collection read may join to its page: over HTTP those its response embeds (the response
  * plan), for GraphQL those the query selects (the transport names them). Item reads join nothing.
  */
-function embedOf(context: OperationContext): readonly ToOneFieldMetadata[] | undefined {
+function embedOf(context: StageContext<'read'>): readonly ToOneFieldMetadata[] | undefined {
   const { operation } = context;
   if (!operation.collection) return undefined;
   if (context.serializes && operation.stages.serialize) return context.runtime.normalizer.joinable(responsePlan(context));
   return context.request.embed;
 }
 
-export async function read(context: OperationContext): Promise<void> {
+export async function read(context: StageContext<'read'>): Promise<void> {
   const { runtime, operation } = context;
   const result = await provide(runtime.providers.get(operation)!, {
     ...baseStateContext(context),

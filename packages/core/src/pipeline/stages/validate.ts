@@ -4,18 +4,18 @@
  * written.
  */
 import { validateEntity } from '../../validation/validate.js';
-import type { OperationContext } from '../operation-context.js';
+import type { After, RequestScope } from '../operation-context.js';
 import { verifyPassword } from '../../security/password.js';
 
 /** Whether `value` is the caller's password: the stored hash of the user resource's password field. */
-async function isUserPassword(context: OperationContext, value: string): Promise<boolean> {
+async function isUserPassword(context: RequestScope, value: string): Promise<boolean> {
   const { user } = context.caller;
   const field = context.runtime.security?.settings.password;
   const stored = user && field ? user[field] : undefined;
   return typeof stored === 'string' && (await verifyPassword(value, stored));
 }
 
-function validationGroups(context: OperationContext): ReadonlySet<string> {
+function validationGroups(context: After<'deserialize'>): ReadonlySet<string> {
   const { operation } = context;
   const declared = operation.validationGroups;
   if (typeof declared !== 'function') return new Set(declared);
@@ -30,7 +30,7 @@ function validationGroups(context: OperationContext): ReadonlySet<string> {
   );
 }
 
-export async function validate(context: OperationContext): Promise<void> {
+export async function validate(context: After<'deserialize'>): Promise<void> {
   const { input } = context.operation;
   await validateEntity({
     registry: context.runtime.registry,

@@ -11,7 +11,7 @@ import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js
 import { hashPassword } from '../../security/password.js';
 import { type Entity, NestedWrite, type ProcessContext, type WriteHook } from '../../state/contracts.js';
 import { process } from '../../state/compose.js';
-import type { OperationContext } from '../operation-context.js';
+import type { StageContext } from '../operation-context.js';
 import { baseStateContext } from '../state-context.js';
 
 /**
@@ -39,7 +39,7 @@ async function runHooks(hooks: readonly WriteHook[], item: Entity, context: Proc
   for (const hook of hooks) await hook(item, context);
 }
 
-export async function write(context: OperationContext): Promise<void> {
+export async function write(context: StageContext<'write'>): Promise<void> {
   const { runtime, operation } = context;
   const data = context.data!;
   // Passwords in the resource's own body are hashed before any processor sees them; an input shape's values are the

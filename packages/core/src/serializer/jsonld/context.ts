@@ -4,13 +4,14 @@
  * itself (`GET /api`). `@vocab` is absolute, on the request's own host, so Hydra clients expand types to the classes
  * of the API documentation.
  */
+import type { RESERVED_CONTEXT_NAMES } from '../../metadata/reserved-names.js';
 import { builtinOperation } from '../../metadata/builtin-operation.js';
 import type { MetadataRegistry } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
 import { HYDRA_NS } from '../vocabulary.js';
 
 /** Context names that exist besides the resources. */
-export const BUILTIN_CONTEXTS = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const;
+export const BUILTIN_CONTEXTS = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const satisfies typeof RESERVED_CONTEXT_NAMES;
 
 /** The URL of the Hydra API documentation, `http://host/api/docs.jsonld`. */
 export const docsUrl = (origin: string, registry: MetadataRegistry): string => `${origin}${registry.prefix}/docs.jsonld`;
