@@ -3,7 +3,8 @@
  * groups that differ by operation) is compiled with the workspace's `tsc` in strict mode, with Node's fetch types
  * and with the DOM's, together with usage files whose `@ts-expect-error` lines must each be refused, and with the
  * `typescript` blocks of docs/typed-client.md; the compiled client and the page's samples then run against the
- * bookshop listening on a real port, on SQLite and PostgreSQL.
+ * bookshop listening on a real port, on SQLite and PostgreSQL. A newsroom (client-fixtures/newsroom.ts) does the same
+ * for custom operations, shapes and computed fields.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { buildMetadata, defineResource, NotBlank } from '@resource-api/core';
+import { buildMetadata, defineResource, defineShape, NotBlank } from '@resource-api/core';
+import { buildTestApp } from '@resource-api/core/testing';
 import { generateClient } from '../src/client/index.js';
 import { resources } from '../../../examples/bookshop/src/resources/index.js';
 import { ADMIN, databases, openBookshop } from '../../../examples/bookshop/test/support.js';
+import { newsroom } from './client-fixtures/newsroom.js';
 
 const require = createRequire(import.meta.url);
 const TSC = require.resolve('typescript/bin/tsc');
@@ -55,6 +58,7 @@ const Post = defineResource({
 
 const bookshopClient = () => generateClient(buildMetadata({ resources }), { login: { identifier: 'email' } });
 const blogClient = () => generateClient(buildMetadata({ resources: [Tag, Post], prefix: '/v2' }), { baseUrl: 'http://blog.example' });
+const newsroomClient = () => generateClient(buildMetadata({ resources: newsroom }));
 
 /** A fixture with its first line (`// @ts-nocheck`, for the package's own type check) taken off. */
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8').replace(/^\/\/ @ts-nocheck.*\n/, '');
@@ -99,9 +103,11 @@ beforeAll(async () => {
   write('bookshop', Object.fromEntries(docsSamples().map((code, i) => [`docs-${i + 1}.ts`, code])));
   write('blog/api', blogClient());
   write('blog', { 'usage.ts': fixture('blog-usage.ts') });
+  write('newsroom/api', newsroomClient());
+  write('newsroom', { 'usage.ts': fixture('newsroom-usage.ts'), 'scenario.ts': fixture('newsroom-scenario.ts') });
   // Node 20's fetch types (@types/node), emitted for the run below; then the DOM's alone, as a browser app has them.
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true }, include: ['bookshop', 'blog'] }));
-  writeFileSync(join(dir, 'tsconfig.dom.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['bookshop', 'blog'] }));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true }, include: ['bookshop', 'blog', 'newsroom'] }));
+  writeFileSync(join(dir, 'tsconfig.dom.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['bookshop', 'blog', 'newsroom'] }));
   compiled = await tsc(join(dir, 'tsconfig.json'));
 }, 240_000);
 
@@ -150,6 +156,43 @@ describe('generateClient', () => {
     // Tag has no collection operation: the subresource's parameters get a name of their own.
     expect(blog).toMatch(/export interface PostTagsParams \{\n[^]*?page\?: number;/);
     expect(blogClient()['client.ts']).toContain('  tags(id: number, params?: PostTagsParams, call?: RequestOptions): Promise<HydraCollection<Tag>>;');
+  });
+
+  it('gives every custom operation a method named after it, typed by its path variables, input and output', () => {
+    const { 'client.ts': client, 'types.ts': types } = newsroomClient();
+    expect(client).toContain('  publish(id: Id, call?: RequestOptions): Promise<Article>;');
+    expect(client).toContain('  rename(id: Id, body: ArticleUpdate, call?: RequestOptions): Promise<Article>;');
+    expect(client).toContain('  bySlug(slug: string | number, call?: RequestOptions): Promise<Article>;');
+    expect(client).toContain('  preview(body: ArticleDraft, call?: RequestOptions): Promise<ArticlePreview>;');
+    expect(client).toContain('  archive(id: Id, call?: RequestOptions): Promise<void>;');
+    expect(client).toContain('  stats(id: Id, call?: RequestOptions): Promise<AuthorStats>;');
+    expect(client).toContain('  changePassword(id: Id, body: ChangePassword, call?: RequestOptions): Promise<void>;');
+    expect(client).toContain("transport.operationPath('/api/articles/by-slug/{slug}', '/api/articles', { slug })");
+    expect(client).toContain("preview: async (body, call) => transport.request<ArticlePreview>('POST', '/api/articles/preview', { body, contentType: 'application/ld+json', options: call })");
+    expect(client).toContain('`POST /api/articles/{id}/rename` (the changes to the item: what is left out is kept).');
+  });
+
+  it('types shapes from their fields, and computed fields in read types only', () => {
+    const types = newsroomClient()['types.ts']!;
+    expect(types).toMatch(/export interface AuthorStats \{\n {2}'@context'\?: string;\n[^]*? {2}'@id': string;\n {2}'@type': 'AuthorStats';\n {2}\/\*\* The number of articles\. \*\/\n {2}articleCount: number;\n {2}latestTitle\?: string \| null;\n\}/);
+    expect(types).toContain('export interface ChangePassword {\n  currentPassword: string;\n  newPassword: string;\n}');
+    expect(types).toContain('export interface ArticleDraft {\n  title: string;\n  body?: string | null;\n}');
+    expect(types).toMatch(/export interface ArticlePreview \{[^}]*?\n {2}\/\*\* A date-time string\. \*\/\n {2}draftedAt: string;\n\}/);
+    expect(types).toMatch(/export interface Article \{\n(?:.*\n)*? {2}wordCount\?: number \| null;\n\}/);
+    for (const body of ['ArticleCreate', 'ArticleUpdate']) expect(types).not.toMatch(new RegExp(`export interface ${body} \\{[^}]*wordCount`));
+  });
+
+  it('names a shape used both ways <Shape>Input for its body', () => {
+    const Echo = defineShape({ name: 'Echo', fields: { text: { type: 'string' } } });
+    const Note = defineResource({
+      name: 'Note',
+      operations: ['get', { kind: 'post', name: 'echo', uriTemplate: '/notes/echo', input: Echo, output: Echo, processor: { process: async (data) => data } }],
+      fields: { text: { type: 'string' } },
+    });
+    const { 'client.ts': client, 'types.ts': types } = generateClient(buildMetadata({ resources: [Note] }));
+    expect(client).toContain('  echo(body: EchoInput, call?: RequestOptions): Promise<Echo>;');
+    expect(types).toContain('export interface EchoInput {\n  text: string;\n}');
+    expect(types).toMatch(/export interface Echo \{\n {2}'@context'\?: string;/);
   });
 
   it('writes query parameters in the syntax the API reads', async () => {
@@ -213,6 +256,37 @@ describe.each(databases)('the generated client against the bookshop on $name', (
       expect(seen.ofCategory).toEqual(['Hammer']);
     } finally {
       await shop.close();
+    }
+  }, 60_000);
+
+  it('calls the custom operations of a running app through the generated client', async () => {
+    expect(compiled.code).toBe(0);
+    const app = await buildTestApp({ database, resources: newsroom });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      const { scenario } = (await import(`${pathToFileURL(join(dir, 'dist/newsroom/scenario.js')).href}?${database.name}`)) as {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        scenario(baseUrl: string): Promise<any>;
+      };
+      const seen = await scenario(`http://127.0.0.1:${port}`);
+      const iri = seen.article['@id'];
+      expect(seen.article).toMatchObject({ '@type': 'Article', published: false, wordCount: 3 });
+      expect(seen.published).toMatchObject({ '@id': iri, published: true, wordCount: 3 });
+      expect(seen.publishedByIri).toMatchObject({ '@id': iri, published: true });
+      // A shape-less body is applied as an update: what is left out is kept.
+      expect(seen.renamed).toMatchObject({ '@id': iri, title: 'Hello again', slug: 'hello-world', published: true });
+      expect(seen.stats).toEqual({ '@context': '/api/contexts/AuthorStats', '@id': `${seen.author['@id']}/stats`, '@type': 'AuthorStats', articleCount: 2, latestTitle: 'Second thoughts' });
+      expect(seen.bySlug).toMatchObject({ '@id': iri, title: 'Hello again' });
+      expect(seen.preview).toEqual({ '@context': '/api/contexts/ArticlePreview', '@id': '/api/articles/preview', '@type': 'ArticlePreview', title: 'Draft', words: 4, draftedAt: '2024-01-02T00:00:00+00:00' });
+      expect(seen.archived).toBeUndefined();
+      expect(seen.afterArchive).toMatchObject({ '@id': iri, published: false });
+      expect(seen.missing).toMatchObject({ status: 404 });
+      expect(seen.changed).toBeUndefined();
+      expect(seen.wrong).toMatchObject({ status: 403 });
+      expect(seen.tooShort).toEqual({ status: 400, violations: ['newPassword: This value is too short. It should have 8 characters or more.'] });
+    } finally {
+      await app.close();
     }
   }, 60_000);
 

@@ -1,14 +1,54 @@
 /**
  * `debug:resources` on the bookshop, through the binary: the overview tables (every resource with its filter
  * parameters, every operation with method, path, access rule and groups), one resource in detail, `--json`, and a
- * resource name that does not exist.
+ * resource name that does not exist. Then on a newsroom with custom operations, shapes and a computed field.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureCliBuilt, runCli } from './support/cli.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCliBuilt, projectFolder, runCli } from './support/cli.js';
+
+/** A config with custom operations (no body, a shape-less update, an output shape, an input shape), hooks and a computed field. */
+const NEWSROOM = `import { defineResource, defineShape, Length, NotBlank } from '@resource-api/core';
+const AuthorStats = defineShape({ name: 'AuthorStats', description: 'What an author has written.', fields: { articleCount: { type: 'integer' } } });
+const ChangePassword = defineShape({
+  name: 'ChangePassword',
+  fields: { currentPassword: { type: 'string', constraints: [NotBlank()] }, newPassword: { type: 'string', constraints: [Length({ min: 8 })] } },
+});
+const provider = { async provide() { return { articleCount: 0 }; } };
+const processor = { async process() {} };
+function stampPublication() {}
+const Author = defineResource({
+  name: 'Author',
+  operations: ['get', { kind: 'get', name: 'stats', uriTemplate: '/authors/{id}/stats', output: AuthorStats, provider }],
+  fields: { name: { type: 'string' } },
+});
+const Article = defineResource({
+  name: 'Article',
+  operations: [
+    'getCollection', 'get',
+    { kind: 'post', name: 'publish', uriTemplate: '/articles/{id}/publish', input: false, status: 202, hooks: { beforeWrite: stampPublication } },
+    { kind: 'post', name: 'rename', uriTemplate: '/articles/{id}/rename' },
+  ],
+  fields: { title: { type: 'string' }, body: { type: 'text', nullable: true }, wordCount: { type: 'integer', nullable: true, computed: (a) => String(a.body ?? '').split(' ').length } },
+});
+const User = defineResource({
+  name: 'User',
+  operations: ['get', { kind: 'post', name: 'changePassword', uriTemplate: '/users/{id}/change-password', input: ChangePassword, output: false, processor }],
+  fields: { email: { type: 'string' } },
+});
+export default { resources: [Author, Article, User], database: 'sqlite::memory:' };
+`;
+
+let newsroom: string;
 
 beforeAll(async () => {
+  newsroom = projectFolder('cli-debug-newsroom-');
+  writeFileSync(join(newsroom, 'resource-api.config.js'), NEWSROOM);
   await ensureCliBuilt();
 }, 200_000);
+
+afterAll(() => rmSync(newsroom, { recursive: true, force: true }));
 
 /** The cells of the table row that starts with `first` (the `║ a │ b ║` lines of the `table` package). */
 function row(output: string, ...first: string[]): string[] {
@@ -72,6 +112,50 @@ describe('debug:resources', () => {
       code: 1,
       stdout: '',
       stderr: 'resource-api debug:resources: No resource "Bok". Did you mean "Book"? The resources are: Author, Book, User, Comment, Category, Brand, Product, Article.\n',
+    });
+  });
+});
+
+describe('debug:resources with custom operations and shapes', () => {
+  it('lists the custom operations with name, method, path, input, output and status, and the shapes', async () => {
+    const run = await runCli(['debug:resources'], { cwd: newsroom });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(row(run.stdout, 'Article').slice(0, 4)).toEqual(['Article', '/api/articles', 'article', 'title, body, wordCount (computed)']);
+    expect(run.stdout).toMatch(/\nCustom operations \(4\)\n/);
+    expect(row(run.stdout, 'Author', 'stats')).toEqual(['Author', 'stats', 'api_authors_id_stats_get', 'GET', '/api/authors/{id}/stats', 'none', 'AuthorStats', '200', '—']);
+    expect(row(run.stdout, 'Article', 'publish')).toEqual(['Article', 'publish', 'api_articles_id_publish_post', 'POST', '/api/articles/{id}/publish', 'none', 'Article', '202', 'beforeWrite (function stampPublication)']);
+    expect(row(run.stdout, 'Article', 'rename').slice(5, 8)).toEqual(['Article (update)', 'Article', '200']);
+    expect(row(run.stdout, 'User', 'changePassword').slice(3, 8)).toEqual(['POST', '/api/users/{id}/change-password', 'ChangePassword', 'none', '204']);
+    expect(run.stdout).toMatch(/\nShapes \(2\)\n/);
+    expect(row(run.stdout, 'AuthorStats')).toEqual(['AuthorStats', 'articleCount', 'Author.stats (output)']);
+    expect(row(run.stdout, 'ChangePassword')).toEqual(['ChangePassword', 'currentPassword, newPassword', 'User.changePassword (input)']);
+    expect(run.stdout).toContain('Run "resource-api debug:resources <resource>" for one resource or shape in detail.');
+  });
+
+  it('shows a resource\'s custom operations and computed fields in detail, and a shape by its name', async () => {
+    const article = await runCli(['debug:resources', 'Article'], { cwd: newsroom });
+    expect(article).toMatchObject({ code: 0, stderr: '' });
+    expect(article.stdout).toMatch(/\nCustom operations \(2\)\n/);
+    expect(row(article.stdout, 'publish')).toEqual(['publish', 'api_articles_id_publish_post', 'POST', '/api/articles/{id}/publish', 'none', 'Article', '202', 'beforeWrite (function stampPublication)']);
+    expect(row(article.stdout, 'wordCount').slice(0, 6)).toEqual(['wordCount', 'integer, computed', '—', 'yes', 'yes', 'no']);
+
+    const shape = await runCli(['debug:resources', 'changepassword'], { cwd: newsroom });
+    expect(shape).toMatchObject({ code: 0, stderr: '' });
+    expect(shape.stdout).toMatch(/^ChangePassword\n {2}a shape \(no table, no operation of its own\), used by User\.changePassword \(input\)\n/);
+    expect(row(shape.stdout, 'newPassword')).toEqual(['newPassword', 'string', 'no', 'yes', 'yes', '—', 'Length']);
+
+    const json = JSON.parse((await runCli(['debug:resources', 'Author', '--json'], { cwd: newsroom })).stdout) as { operations: Record<string, unknown>[]; fields: unknown[] };
+    expect(json.operations[1]).toMatchObject({ name: 'api_authors_id_stats_get', customName: 'stats', method: 'GET', path: '/api/authors/{id}/stats', input: null, output: 'AuthorStats', status: 200, hooks: [] });
+    expect(json.operations[0]).toMatchObject({ customName: null, output: 'Author' });
+    const fields = JSON.parse((await runCli(['debug:resources', 'Article', '--json'], { cwd: newsroom })).stdout).fields as { name: string; computed: boolean; column: string | null }[];
+    expect(fields.find((f) => f.name === 'wordCount')).toMatchObject({ computed: true, column: null });
+    expect(fields.find((f) => f.name === 'title')).toMatchObject({ computed: false, column: 'title' });
+
+    const unknown = await runCli(['debug:resources', 'AuthorStat'], { cwd: newsroom });
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'resource-api debug:resources: No resource "AuthorStat". Did you mean "AuthorStats"? The resources are: Author, Article, User. The shapes are: AuthorStats, ChangePassword.\n',
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `client.ts`: `createClient(options)` with one object per resource (`client.books`) whose methods are the operations
- * the resource has: `list`, `get`, `create`, `replace`, `update` (a JSON merge patch), `delete`, and its subresources
+ * the resource has: `list`, `get`, `create`, `replace`, `update` (a JSON merge patch), `delete`, its custom operations
+ * by their names (`client.articles.publish(id)`, `client.users.changePassword(id, body)`), and its subresources
  * (`client.authors.books(id, params)`), each typed with the shapes of `types.ts`. The interfaces are written out, so
  * an editor shows every method with its documentation.
  */
@@ -27,6 +28,8 @@ interface Method {
 }
 
 const ITEM_KINDS = new Set(['get', 'put', 'patch', 'delete']);
+/** Names a method's other parameters (and the code around them) use: a path variable so named gets a suffix. */
+const RESERVED_PARAMETERS = new Set(['body', 'params', 'call', 'transport', 'options']);
 
 function method(operation: ClientOperation, name: string, types: EmittedTypes): Method {
   const { metadata, resource } = operation;
@@ -34,7 +37,19 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
   const parameters: string[] = [];
   const names: string[] = [];
   let path = literal(metadata.uriTemplate);
-  if (ITEM_KINDS.has(metadata.kind)) {
+  if (operation.custom) {
+    // `{id}` is the item's id (or IRI); any other variable is the operation's own, named after it (`{slug}` → `slug`).
+    const variables = operation.pathVariables.map((variable) => {
+      const name = variable === 'id' ? 'id' : camelCase(variable);
+      return { variable, name: RESERVED_PARAMETERS.has(name) ? `${name}Value` : name };
+    });
+    for (const { variable, name: parameter } of variables) {
+      parameters.push(`${parameter}: ${variable === 'id' ? 'Id' : 'string | number'}`);
+      names.push(parameter);
+    }
+    const entries = variables.map(({ variable, name: parameter }) => (propertyKey(variable) === parameter ? parameter : `${propertyKey(variable)}: ${parameter}`));
+    if (entries.length > 0) path = `transport.operationPath(${literal(metadata.uriTemplate)}, ${literal(resource.collectionPath)}, { ${entries.join(', ')} })`;
+  } else if (ITEM_KINDS.has(metadata.kind)) {
     parameters.push('id: Id');
     names.push('id');
     path = `transport.itemPath(${literal(metadata.uriTemplate)}, ${literal(resource.collectionPath)}, id)`;
@@ -64,7 +79,14 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
   parameters.push(needsIfMatch ? 'call: RequestOptions & { ifMatch: string }' : 'call?: RequestOptions');
   names.push('call');
   init.push('options: call');
-  const lines = [metadata.description, `\`${metadata.method} ${metadata.uriTemplate}\`${operation.body?.contentType === 'application/merge-patch+json' ? ' (a JSON merge patch: what is left out is kept)' : ''}.`];
+  const changes =
+    operation.body?.contentType === 'application/merge-patch+json'
+      ? ' (a JSON merge patch: what is left out is kept)'
+      : operation.custom && metadata.writeMode === 'update'
+        ? ' (the changes to the item: what is left out is kept)'
+        : '';
+  const lines = [metadata.description, `\`${metadata.method} ${metadata.uriTemplate}\`${changes}.`];
+  if (operation.custom && metadata.status !== 204 && metadata.status !== 200 && metadata.status !== 201) lines.push(`Answers ${metadata.status} on success.`);
   if (needsIfMatch) lines.push('Needs the ETag of the item as last read in `ifMatch` (412 when it changed since).');
   if (operation.secured) lines.push('Guarded by an access rule: 401 without a token, 403 when it denies.');
   return {
@@ -106,8 +128,8 @@ export function emitClient(registry: MetadataRegistry, document: OpenApiDocument
     const taken = new Set<string>();
     const methods = owned.map((operation) => {
       let name = operation.methodName;
-      // A subresource named like a method (`get`) or like another one keeps both reachable.
-      while (taken.has(name)) name = `${name}Collection`;
+      // A subresource or a custom operation named like a method (`get`) or like another one keeps both reachable.
+      while (taken.has(name)) name = `${name}${operation.custom ? 'Operation' : 'Collection'}`;
       taken.add(name);
       return method(operation, name, types);
     });

@@ -7,9 +7,9 @@
  * `ProductProductRead`, `Book.create` → `BookCreate`, `Book.update-book.write` → `BookUpdateBookWrite`. When every read
  * of a resource has one shape, `<Resource>` names it too (`type Product = ProductProductRead`).
  */
-import { type FieldMetadata, isRequiredField, type MetadataRegistry, type OpenApiDocument, type ToOneFieldMetadata } from '@resource-api/core';
+import { type FieldMetadata, isRequiredField, type MetadataRegistry, type OpenApiDocument, type ScalarFieldMetadata, type ToOneFieldMetadata } from '@resource-api/core';
 import { docComment, pascalCase, type TypeNames } from './naming.js';
-import type { ClientOperation } from './operations.js';
+import type { ClientOperation, ShapeUse } from './operations.js';
 import { paramsType } from './query-params.js';
 import { type JsonSchema, objectType, type TypeContext } from './schema-to-ts.js';
 import { HEADER, TYPES_HEAD } from './runtime-source.js';
@@ -43,6 +43,61 @@ function wantedName(component: string): string {
   return `${resource}${kind && kind !== 'jsonld' ? pascalCase(kind) : ''}${pascalCase(suffix)}`;
 }
 
+/** The JSON schema of a shape's field, as a resource's field is documented (type, format, description, null). */
+function shapeFieldSchema(field: ScalarFieldMetadata): JsonSchema {
+  const base: Record<string, unknown> =
+    field.type === 'integer'
+      ? { type: 'integer' }
+      : field.type === 'float'
+        ? { type: 'number' }
+        : field.type === 'boolean'
+          ? { type: 'boolean' }
+          : field.type === 'datetime'
+            ? { type: 'string', format: 'date-time' }
+            : field.type === 'date'
+              ? { type: 'string', format: 'date' }
+              : field.type === 'json'
+                ? {}
+                : field.type === 'string[]'
+                  ? { type: 'array', items: { type: 'string' } }
+                  : { type: 'string' };
+  if (field.description) base.description = field.description;
+  if (field.nullable && typeof base.type === 'string') base.type = [base.type, 'null'];
+  return base;
+}
+
+const inGroups = (field: FieldMetadata, groups: readonly string[] | null) => groups === null || field.groups.some((g) => groups.includes(g));
+
+/**
+ * A shape's type as one use sees it. Output: `@context`, `@id` (the request's path), `@type`, then the readable
+ * fields in the read groups, required unless nullable (a null may be left out). Input: the writable fields in the
+ * write groups, required as validation demands.
+ */
+function shapeType(use: ShapeUse): string {
+  const { shape } = use;
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  if (use.direction === 'output') {
+    properties['@context'] = { type: 'string' };
+    properties['@id'] = { type: 'string', description: 'The path of the request: a shape has no IRI of its own.' };
+    properties['@type'] = { const: shape.name };
+    required.push('@id', '@type');
+    for (const field of shape.fields) {
+      if (field.kind !== 'scalar' || !field.readable || !inGroups(field, use.groups)) continue;
+      properties[field.name] = shapeFieldSchema(field);
+      if (!field.nullable && field.security === undefined) required.push(field.name);
+    }
+  } else {
+    const validation = new Set(use.validationGroups);
+    for (const field of shape.fields) {
+      if (field.kind !== 'scalar' || !field.writable || !inGroups(field, use.groups)) continue;
+      properties[field.name] = shapeFieldSchema(field);
+      if (isRequiredField(field, validation)) required.push(field.name);
+    }
+  }
+  return objectType({ type: 'object', properties }, { ref: () => 'never' }, '', required);
+}
+
 export interface EmittedTypes {
   readonly source: string;
   /** The type name of a component schema. */
@@ -62,7 +117,7 @@ function requiredOnReplace(operations: readonly ClientOperation[], schemas: Reco
   const required = new Map<string, string[]>();
   const kept = (f: FieldMetadata) => f.kind === 'scalar' && f.type === 'password';
   for (const operation of operations) {
-    if (operation.metadata.kind !== 'put' || !operation.body) continue;
+    if (operation.metadata.writeMode !== 'replace' || !operation.body || !schemas[operation.body.component]) continue;
     const groups = typeof operation.metadata.validationGroups === 'function' ? new Set<string>() : new Set(operation.metadata.validationGroups);
     const properties = Object.keys((schemas[operation.body.component]?.properties ?? {}) as object);
     required.set(operation.body.component, operation.resource.fields.filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups)).map((f) => f.name));
@@ -87,13 +142,16 @@ function emitParams(operations: readonly ClientOperation[], names: TypeNames) {
   const byType = new Map<string, { name: string; required: boolean }>();
   const blocks: string[] = [];
   // Collections first: a subresource with the same parameters reuses `<Resource>ListParams`.
-  const reads = [...operations].sort((a, b) => Number(a.metadata.kind === 'getSubresource') - Number(b.metadata.kind === 'getSubresource'));
+  // Custom reads next, so the built-in collection's type keeps its name.
+  const rank = (o: ClientOperation) => (o.metadata.kind === 'getSubresource' ? 2 : o.custom ? 1 : 0);
+  const reads = [...operations].sort((a, b) => rank(a) - rank(b));
   for (const operation of reads) {
     if (operation.queryParameters.length === 0) continue;
     const { type, required } = paramsType(operation.queryParameters);
     let params = byType.get(type);
     if (!params) {
-      const wanted = operation.metadata.kind === 'getSubresource' ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
+      const wanted =
+        operation.metadata.kind === 'getSubresource' || operation.custom ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
       params = { name: names.claim(wanted), required };
       byType.set(type, params);
       blocks.push(`/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declare(params.name, type)}\n`);
@@ -105,13 +163,19 @@ function emitParams(operations: readonly ClientOperation[], names: TypeNames) {
 
 export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument, operations: readonly ClientOperation[], names: TypeNames): EmittedTypes {
   const schemas = document.components.schemas as Record<string, JsonSchema>;
+  const shapeUses = new Map(operations.flatMap((operation) => operation.shapes.map((shapeUse) => [shapeUse.key, shapeUse] as const)));
+  const sentShapes = new Set([...shapeUses.values()].filter((u) => u.direction === 'output').map((u) => u.shape.name));
   const typeNames = new Map<string, string>();
   const queue: string[] = [];
+  /** `AuthorStats`, `ChangePassword`, `<Shape>Input` for a shape also sent, then the groups' suffix. */
+  const shapeName = (shapeUse: ShapeUse) =>
+    `${shapeUse.shape.name}${shapeUse.direction === 'input' && sentShapes.has(shapeUse.shape.name) ? 'Input' : ''}${pascalCase(shapeUse.groups?.join('_') ?? '')}`;
   const use = (component: string): string => {
-    if (!schemas[component]) throw new Error(`The OpenAPI document has no component schema "${component}".`);
+    const shapeUse = shapeUses.get(component);
+    if (!shapeUse && !schemas[component]) throw new Error(`The OpenAPI document has no component schema "${component}".`);
     let name = typeNames.get(component);
     if (name === undefined) {
-      typeNames.set(component, (name = names.claim(wantedName(component))));
+      typeNames.set(component, (name = names.claim(shapeUse ? shapeName(shapeUse) : wantedName(component))));
       queue.push(component);
     }
     return name;
@@ -142,6 +206,14 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
 
   const blocks: string[] = [];
   for (let component = queue.shift(); component !== undefined; component = queue.shift()) {
+    const shapeUse = shapeUses.get(component);
+    if (shapeUse) {
+      const { shape, direction, groups } = shapeUse;
+      const what = direction === 'output' ? `${shape.name}, as an operation sends it` : `${shape.name}, as an operation takes it`;
+      const description = `${what}${groups ? `, with the groups ${groups.join(', ')}` : ''}.${shape.description ? `\n${shape.description}` : ''}`;
+      blocks.push(`${docComment(description)}${declare(typeNames.get(component)!, shapeType(shapeUse))}\n`);
+      continue;
+    }
     const schema = schemas[component]!;
     const parsed = parseComponent(component);
     const resource = registry.resource(parsed.resource);
@@ -166,7 +238,7 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
   // `<Resource>` for the one shape every read of a resource has, when no component took the name.
   const aliases = new Map<string, string>();
   for (const resource of registry.resources) {
-    const reads = new Set(operations.filter((o) => o.resource === resource && o.metadata.method === 'GET' && o.response).map((o) => o.response!));
+    const reads = new Set(operations.filter((o) => o.resource === resource && o.metadata.method === 'GET' && o.response && !shapeUses.has(o.response)).map((o) => o.response!));
     const [only] = reads;
     if (reads.size === 1 && typeNames.get(only!) !== resource.name && !names.has(resource.name)) {
       blocks.push(`/** ${resource.name} as every read returns it. */\nexport type ${names.claim(resource.name)} = ${typeNames.get(only!)};\n`);

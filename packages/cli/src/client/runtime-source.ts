@@ -173,6 +173,8 @@ export interface Transport {
   itemPath(template: string, collectionPath: string, id: Id): string;
   /** A path template with its variables (\`/api/authors/{id}/books\`). */
   expand(template: string, variables: Record<string, Id>): string;
+  /** A custom operation's path: its variables put in the template, \`id\` given as an id or as an IRI of \`collectionPath\`. */
+  operationPath(template: string, collectionPath: string, variables: Record<string, Id>): string;
   setToken(token: ClientOptions['token']): void;
 }
 
@@ -197,6 +199,14 @@ export function createTransport(options: ClientOptions, defaultBaseUrl: string |
         return id;
       }
       return expand(template, { id });
+    },
+    operationPath(template, collectionPath, variables) {
+      const id = variables.id;
+      if (typeof id === 'string' && id.startsWith('/')) {
+        if (!id.startsWith(collectionPath + '/') || id.slice(collectionPath.length + 1).includes('/')) throw new TypeError('"' + id + '" is not an IRI of ' + collectionPath + '.');
+        return expand(template, { ...variables, id: decodeURIComponent(id.slice(collectionPath.length + 1)) });
+      }
+      return expand(template, variables);
     },
     setToken(next) {
       token = next;

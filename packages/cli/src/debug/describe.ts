@@ -1,7 +1,9 @@
 /**
  * What `debug:resources` shows, read from the frozen metadata as plain data (the `--json` output, and the rows of the
  * tables): each resource's operations with method and path, access rules, serialization groups, filters with the
- * query parameters they read, and fields. Functions (rules, groups) are shown by name, since their code is not data.
+ * query parameters they read, and fields; custom operations with their name, input, output and status; the shapes
+ * operations take or send; computed fields marked. Functions (rules, groups) are shown by name, since their code is
+ * not data.
  */
 import { type FieldMetadata, hasTable, type MetadataRegistry, type OperationMetadata, type ResourceMetadata } from '@resource-api/core';
 
@@ -9,7 +11,10 @@ export interface FieldDescription {
   readonly name: string;
   /** `string`, `integer`, …, `toOne Author`, `toMany Book`. */
   readonly type: string;
+  /** The column; null for a to-many relation and a computed field. */
   readonly column: string | null;
+  /** A computed field (worked out when the item is sent: read-only, no column). */
+  readonly computed: boolean;
   readonly nullable: boolean;
   readonly readable: boolean;
   readonly writable: boolean;
@@ -21,6 +26,8 @@ export interface FieldDescription {
 
 export interface OperationDescription {
   readonly name: string;
+  /** A custom operation's declared name (`publish`); null for the built-in operations and subresources. */
+  readonly customName: string | null;
   readonly kind: string;
   readonly method: string;
   readonly path: string;
@@ -31,6 +38,21 @@ export interface OperationDescription {
   readonly denormalizationGroups: string | null;
   readonly validationGroups: string;
   readonly pagination: string | null;
+  /** The body: a shape's name, `Article (update)` for the resource's fields in a write mode, or null for none. */
+  readonly input: string | null;
+  /** The response: a shape's name, the resource's name, or null for none (204). */
+  readonly output: string | null;
+  /** The write hooks it runs (the resource's and its own), by name: `beforeWrite (function stamp)`. */
+  readonly hooks: readonly string[];
+}
+
+/** An input or output shape of custom operations: its fields, and the operations that use it. */
+export interface ShapeDescription {
+  readonly name: string;
+  readonly description: string | null;
+  readonly fields: readonly FieldDescription[];
+  /** `Resource.operation (input)`, `Author.stats (output)`. */
+  readonly usedBy: readonly string[];
 }
 
 export interface FilterParameterDescription {
@@ -71,7 +93,8 @@ function describeField(field: FieldMetadata): FieldDescription {
   return {
     name: field.name,
     type: fieldType(field),
-    column: field.kind === 'toMany' ? null : field.column,
+    column: field.kind === 'toMany' || field.column === '' ? null : field.column,
+    computed: field.kind === 'scalar' && field.computed !== undefined,
     nullable: field.nullable,
     readable: field.readable,
     writable: field.writable,
@@ -82,10 +105,26 @@ function describeField(field: FieldMetadata): FieldDescription {
   };
 }
 
-function describeOperation(operation: OperationMetadata): OperationDescription {
+/** The body an operation reads: its input shape, the resource's fields in its write mode, or none. */
+function inputOf(operation: OperationMetadata, resource: ResourceMetadata): string | null {
+  if (!operation.stages.deserialize) return null;
+  if (operation.input) return operation.input.name;
+  return operation.writeMode ? `${resource.name} (${operation.writeMode})` : null;
+}
+
+/** What the response holds: the output shape, the resource (a page of it for a collection read), or nothing. */
+function outputOf(operation: OperationMetadata, resource: ResourceMetadata): string | null {
+  if (!operation.stages.serialize || operation.status === 204) return null;
+  const item = operation.output ? operation.output.name : resource.name;
+  return operation.collection && operation.method === 'GET' ? `${item} collection` : item;
+}
+
+function describeOperation(operation: OperationMetadata, resource: ResourceMetadata): OperationDescription {
   const { pagination } = operation;
+  const { hooks } = operation;
   return {
     name: operation.name,
+    customName: operation.customName,
     kind: operation.kind,
     method: operation.method,
     path: operation.uriTemplate,
@@ -96,6 +135,9 @@ function describeOperation(operation: OperationMetadata): OperationDescription {
     denormalizationGroups: showGroups(operation.denormalizationGroups),
     validationGroups: showGroups(operation.validationGroups) ?? '',
     pagination: pagination === null ? null : !pagination.enabled ? 'off' : `${pagination.cursor ? 'cursor' : 'pages'} of ${pagination.itemsPerPage}`,
+    input: inputOf(operation, resource),
+    output: outputOf(operation, resource),
+    hooks: (['beforeWrite', 'afterWrite', 'afterCommit'] as const).flatMap((stage) => hooks[stage].map((hook) => `${stage} ${showFunction(hook)}`)),
   };
 }
 
@@ -108,7 +150,7 @@ export function describeResource(resource: ResourceMetadata): ResourceDescriptio
     requireIfMatch: resource.requireIfMatch,
     defaultOrder: resource.defaultOrder.map((o) => `${o.path} ${o.direction}`),
     fields: resource.fields.map(describeField),
-    operations: resource.operations.map(describeOperation),
+    operations: resource.operations.map((operation) => describeOperation(operation, resource)),
     filters: resource.filters.flatMap((filter, index) =>
       filter.describe(resource).map((p) => ({
         filter: index + 1,
@@ -123,3 +165,18 @@ export function describeResource(resource: ResourceMetadata): ResourceDescriptio
 }
 
 export const describeRegistry = (registry: MetadataRegistry): ResourceDescription[] => registry.resources.map(describeResource);
+
+/** Every shape of the registry, with the operations that take or send it. */
+export function describeShapes(registry: MetadataRegistry): ShapeDescription[] {
+  return registry.shapes.map((shape) => ({
+    name: shape.name,
+    description: shape.description ?? null,
+    fields: shape.fields.map((field) => ({ ...describeField(field), column: null })),
+    usedBy: registry.resources.flatMap((resource) =>
+      resource.operations.flatMap((operation) => {
+        const name = `${resource.name}.${operation.customName ?? operation.kind}`;
+        return [...(operation.input === shape ? [`${name} (input)`] : []), ...(operation.output === shape ? [`${name} (output)`] : [])];
+      }),
+    ),
+  }));
+}
