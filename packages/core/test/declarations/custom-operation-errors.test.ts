@@ -17,7 +17,7 @@ const build = (...resources: ResourceDeclaration[]) => () => buildMetadata({ res
 describe('wrong custom operations', () => {
   it('refuses a template variable nothing resolves, naming the resource and operation', () => {
     expect(build(book([{ kind: 'post', name: 'publish', uriTemplate: '/books/{bookId}/publish' }]))).toThrow(
-      'Resource "Book", operation "publish": uriTemplate "/books/{bookId}/publish": nothing resolves {bookId}. The built-in provider knows {id} (the Book\'s identifier)',
+      'Resource "Book", operation "publish": uriTemplate "/books/{bookId}/publish": nothing resolves {bookId}. The built-in provider knows {id} (the Book\'s identifier). Declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.',
     );
     expect(build(book([{ kind: 'post', name: 'publish', uriTemplate: '/books/{di}/publish' }]))).toThrow('Did you mean "id"?');
     // The operation's own provider reads any variable.

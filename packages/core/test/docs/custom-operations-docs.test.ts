@@ -266,7 +266,7 @@ describe.each(testDatabases(inject('postgresUrl')))('the documents of custom ope
     it('lists each custom operation on its resource class with its method, title, description, what it expects and what it returns', async () => {
       await withApp(database, async (app) => {
         const doc = await hydraOf(app);
-        const describe = (name: string) => `The "${name}" operation of an Article resource.`;
+        const describe = (name: string) => `The "${name}" operation of the Article resource.`;
         expect(operationOf(doc, '#Article', 'api_articles_id_publish_post')).toEqual({
           '@type': 'hydra:Operation',
           'hydra:method': 'POST',

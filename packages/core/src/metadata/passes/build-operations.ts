@@ -222,7 +222,7 @@ function buildCustomOperation(options: OperationDeclaration, context: Operations
   const own = variables.filter((variable) => variable !== 'id');
   if (own.length > 0 && !options.provider && !options.processor) {
     throw new DeclarationError(
-      `${where}: uriTemplate "${uriTemplate}": nothing resolves {${own[0]}}. The built-in provider knows {id} (the ${resource}'s identifier)${didYouMean(own[0]!, ['id'])}; declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.`,
+      `${where}: uriTemplate "${uriTemplate}": nothing resolves {${own[0]}}. The built-in provider knows {id} (the ${resource}'s identifier).${didYouMean(own[0]!, ['id'])} Declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.`,
     );
   }
   const traits = TRAITS[kind];
@@ -249,7 +249,7 @@ function buildCustomOperation(options: OperationDeclaration, context: Operations
     uriTemplate: `${prefix}${uriTemplate}`,
     uriVariables: variables,
     collection: kind === 'getCollection' || creates,
-    description: options.description ?? `The "${name}" operation of ${/^[AEIOU]/.test(resource) ? 'an' : 'a'} ${resource} resource.`,
+    description: options.description ?? `The "${name}" operation of the ${resource} resource.`,
     status,
     stages: { read: reads, deserialize, validate: deserialize, write: traits.stages.write, serialize },
     inputFormats: deserialize ? traits.inputFormats : [],
