@@ -56,25 +56,26 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     ...(context.expected ? { expected: context.expected } : {}),
   };
   const { hooks } = operation;
-  if (runtime.builtinProcessor(operation) && hooks.beforeWrite.length === 0 && hooks.afterWrite.length === 0 && hooks.afterCommit.length === 0) {
-    // Nothing of the user's runs: the built-in processor chooses (one statement, or its own transaction).
-    context.data = ((await process(chain, data, processContext)) as Entity | undefined) ?? null;
-    return;
+  let stored: Entity | null;
+  if (runtime.builtinProcessor(operation) && hooks.beforeWrite.length === 0 && hooks.afterWrite.length === 0) {
+    // Nothing of the user's runs inside the write: the built-in processor chooses (one statement, or its own
+    // transaction), and has committed when it returns.
+    stored = ((await process(chain, data, processContext)) as Entity | undefined) ?? null;
+  } else {
+    // A processor or hook of the user's inside the write: one transaction holds their work and the built-in write,
+    // so a throw anywhere before the commit undoes it all.
+    stored = await runtime.database.knex.transaction(async (transaction) => {
+      const inside: ProcessContext = { ...processContext, db: transaction, transaction };
+      await runHooks(hooks.beforeWrite, data, inside);
+      const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
+      await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);
+      return written;
+    });
   }
-  // A processor or hook of the user's: one transaction holds their work and the built-in write, so a throw anywhere
-  // before the commit undoes it all.
-  let inside: ProcessContext = processContext;
-  const stored = await runtime.database.knex.transaction(async (transaction) => {
-    inside = { ...processContext, db: transaction, transaction };
-    await runHooks(hooks.beforeWrite, data, inside);
-    const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
-    await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);
-    return written;
-  });
   context.data = stored;
   if (hooks.afterCommit.length === 0) return;
   // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
-  const after: ProcessContext = { ...inside, db: runtime.database.knex, transaction: undefined };
+  const after = processContext;
   for (const hook of hooks.afterCommit) {
     try {
       await hook(stored ?? context.previous ?? data, after);
