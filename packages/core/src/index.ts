@@ -126,7 +126,7 @@ export type { Database, DatabaseOptions } from './state/database.js';
 export { syncSchema } from './state/schema-sync.js';
 /**
  * Whether the built-in state keeps a resource in a table of its own: not when the resource reads and writes through
- * its own provider and processor. Schema sync and migrations follow the same rule.
+ * its own provider and processor, unless it names its `table`. Schema sync and migrations follow the same rule.
  *
  * @example
  * const stored = buildMetadata({ resources }).resources.filter(hasTable).map((resource) => resource.table);

@@ -67,6 +67,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     return {
       name: declaration.name,
       shape: false,
+      stored: !(readsOnItsOwn(declaration) && writesOnItsOwn(declaration)) || declaration.table !== undefined,
       description: declaration.description,
       plural,
       collectionPath,
@@ -121,7 +122,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
  */
 function assertJoinTables(resources: readonly ResourceMetadata[]): void {
   const tables = new Map(resources.map((r) => [r.table, r.name]));
-  const tableless = new Set(resources.filter((r) => readsOnItsOwn(r) && writesOnItsOwn(r)).map((r) => r.name));
+  const tableless = new Set(resources.filter((r) => !r.stored).map((r) => r.name));
   for (const resource of resources) {
     for (const field of resource.fields) {
       const where = `Resource "${resource.name}", field "${field.name}"`;

@@ -183,6 +183,12 @@ export interface ResourceMetadata {
   readonly name: string;
   /** An input or output shape (`defineShape`): fields only, no table, no operation, no IRI of its own. */
   readonly shape: boolean;
+  /**
+   * Whether the built-in state keeps the items in `table`: not for a resource with both its own provider and its own
+   * processor (they serve it alone), unless it names its `table` (they then go over the built-in ones, reached with
+   * `next`); never for a shape.
+   */
+  readonly stored: boolean;
   readonly description: string | undefined;
   /** The path segment: `books`. */
   readonly plural: string;

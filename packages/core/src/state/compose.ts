@@ -49,10 +49,10 @@ export const knexProcessor: StateProcessor = Object.freeze({
 });
 
 /** Whether a resource reads through a provider of its own (not the built-in one). */
-export const readsOnItsOwn = (resource: { readonly provider: StateProvider | undefined }): boolean => resource.provider !== undefined && resource.provider !== knexProvider;
+export const readsOnItsOwn = (resource: { readonly provider?: StateProvider | undefined }): boolean => resource.provider !== undefined && resource.provider !== knexProvider;
 
 /** Whether a resource writes through a processor of its own. */
-export const writesOnItsOwn = (resource: { readonly processor: StateProcessor | undefined }): boolean => resource.processor !== undefined && resource.processor !== knexProcessor;
+export const writesOnItsOwn = (resource: { readonly processor?: StateProcessor | undefined }): boolean => resource.processor !== undefined && resource.processor !== knexProcessor;
 
 /**
  * The chain of an operation: its own component, its resource's if another, then the built-in one. A declared

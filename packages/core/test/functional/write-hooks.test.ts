@@ -207,6 +207,22 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
     await app.close();
   });
 
+  it('keeps a table for a resource with both its own provider and processor when it names one, and reaches it with next', async () => {
+    const Note = defineResource({
+      name: 'Note',
+      table: 'note',
+      fields: { text: { type: 'string' } },
+      provider: { provide: async (_context, next) => next() },
+      processor: { process: async (data, _context, next) => next({ ...data, text: String(data.text).toUpperCase() }) },
+    });
+    const { app } = await appWith(Note);
+    const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'kept' } });
+    expect(created.status).toBe(201);
+    expect((await call(app, { method: 'GET', url: `/api/notes/${created.body.id}` })).body.text).toBe('KEPT');
+    expect((await app.resourceApi.database.knex('note').select('text'))[0].text).toBe('KEPT');
+    await app.close();
+  });
+
   it('runs no hook and opens no transaction of its own for a refused write', async () => {
     const calls: string[] = [];
     const { app } = await appWith(

@@ -63,6 +63,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
     return {
       name,
       shape: true,
+      stored: false,
       description: declaration.description,
       plural: '',
       collectionPath: '',

@@ -13,7 +13,6 @@ import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFiel
 import { resolvePath } from '../../metadata/property-path.js';
 import type { Filter } from '../../query/filter.js';
 import { uniqueFieldSets } from '../../validation/unique.js';
-import { readsOnItsOwn, writesOnItsOwn } from '../compose.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 
 export interface ColumnSpec {
@@ -70,7 +69,7 @@ export const indexName = (table: string, columns: readonly string[]): string => 
 export const substringIndexName = (table: string, column: string): string => `${table}_${column}_substring`;
 
 /** A resource reading and writing through its own provider and processor has no table. */
-export const hasTable = (resource: ResourceMetadata): boolean => !(readsOnItsOwn(resource) && writesOnItsOwn(resource));
+export const hasTable = (resource: ResourceMetadata): boolean => resource.stored;
 
 interface TableDraft {
   name: string;
