@@ -21,7 +21,14 @@ export interface Variant {
   readonly embed?: boolean;
   /** The title search declares a trigram index (default false). */
   readonly substringIndex?: boolean;
+  /** A write hook that does nothing on Book (default none): what a hook costs a write (W5-hook). */
+  readonly hook?: WriteHookKind;
 }
+
+/** A write hook that does nothing: `afterCommit` (after the built-in write) or `afterWrite` (inside its transaction). */
+export type WriteHookKind = 'none' | 'afterCommit' | 'afterWrite';
+
+const NOTHING = (): void => {};
 
 const Author = defineResource({
   name: 'Author',
@@ -42,8 +49,9 @@ const PAGING: Record<CollectionPaging, Partial<OperationDeclaration>> = {
   cursor: { paginationViaCursor: { direction: 'asc' } },
 };
 
-const bookOf = ({ paging = 'pages', embed = true, substringIndex = false }: Variant) => defineResource({
+const bookOf = ({ paging = 'pages', embed = true, substringIndex = false, hook = 'none' }: Variant) => defineResource({
   name: 'Book',
+  ...(hook === 'none' ? {} : { hooks: { [hook]: NOTHING } }),
   description: 'A book, written by one author.',
   filters: [
     titleOrAuthor,
@@ -68,6 +76,6 @@ export const embedResources = (variant: Variant): ResourceInput[] =>
  * whether its title search has a trigram index (W2-index).
  */
 export function buildEmbedApp(options: { database: string; jwtSecret: string } & Variant): Promise<FastifyInstance> {
-  const { paging, embed, substringIndex, ...rest } = options;
-  return buildBookshop({ ...rest, resources: embedResources({ paging, embed, substringIndex }) });
+  const { paging, embed, substringIndex, hook, ...rest } = options;
+  return buildBookshop({ ...rest, resources: embedResources({ paging, embed, substringIndex, hook }) });
 }

@@ -209,7 +209,7 @@ async function main(): Promise<void> {
     pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
     await loadData(pgTarget, data, log);
   }
-  for (const target of ['bookshop', 'bookshop-embed', 'bookshop-cursor', 'bookshop-trigram', 'baseline', 'baseline-wal'] as const) {
+  for (const target of ['bookshop', 'bookshop-embed', 'bookshop-cursor', 'bookshop-trigram', 'baseline', 'baseline-wal', 'bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'] as const) {
     const file = `${runDir}${target}.db`;
     copyFileSync(dataFile, file);
     sqliteFiles.set(target, file);
@@ -237,6 +237,9 @@ async function main(): Promise<void> {
     ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
     ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
     ['bookshop-trigram', 'bookshop-trigram.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-trigram')}` }],
+    ['bookshop-nohook', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-nohook')}`, BENCH_HOOK: 'none' }],
+    ['bookshop-hook', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook')}`, BENCH_HOOK: 'afterCommit' }],
+    ['bookshop-hook-tx', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook-tx')}`, BENCH_HOOK: 'afterWrite' }],
     ['baseline', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline')}` }],
     ['baseline-wal', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline-wal')}`, BENCH_WAL: '1' }],
     ...(pgTarget

@@ -6,7 +6,9 @@
 import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
 
-export type TargetName = 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'bookshop-trigram' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg';
+export type TargetName =
+  | 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'bookshop-trigram' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg'
+  | 'bookshop-nohook' | 'bookshop-hook' | 'bookshop-hook-tx';
 
 export interface Workload {
   readonly id: string;
@@ -66,6 +68,15 @@ export function buildWorkloads(data: DataSet): Workload[] {
   const matches = data.titles.filter((title) => title.toLowerCase().includes(SEARCH_TERM)).sort().reverse();
   const itemId = Math.min(1234, total);
   const postBody = { title: 'A Book Written During The Bench', author: '/api/authors/7' };
+  const postCheck = (status: number, body: string): string[] => {
+    const problems: string[] = [];
+    expectEqual(problems, 'status', status, 201);
+    const json = parse(body);
+    expectEqual(problems, 'title', json?.title, postBody.title);
+    expectEqual(problems, 'author', json?.author, postBody.author);
+    if (typeof json?.id !== 'number' || json.id <= total) problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
+    return problems;
+  };
   const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
   // Deep in the table for the cursor: the page after the book in the middle.
   const cursorAfter = Math.floor(total / 2);
@@ -132,15 +143,17 @@ export function buildWorkloads(data: DataSet): Workload[] {
       request: () => ({ method: 'POST', path: '/api/books', body: JSON.stringify(postBody), contentType: 'application/ld+json' }),
       floorRoute: '/api/books',
       writes: true,
-      check: (status, body) => {
-        const problems: string[] = [];
-        expectEqual(problems, 'status', status, 201);
-        const json = parse(body);
-        expectEqual(problems, 'title', json?.title, postBody.title);
-        expectEqual(problems, 'author', json?.author, postBody.author);
-        if (typeof json?.id !== 'number' || json.id <= total) problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
-        return problems;
-      },
+      check: postCheck,
+    },
+    {
+      id: 'W5-hook',
+      title: 'W5 with a write hook on Book that does nothing (`afterCommit`; `afterWrite`, in the transaction), against Book without hooks',
+      targets: ['bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'],
+      reference: { workload: 'W5-hook', target: 'bookshop-nohook' },
+      request: () => ({ method: 'POST', path: '/api/books', body: JSON.stringify(postBody), contentType: 'application/ld+json' }),
+      floorRoute: '/api/books',
+      writes: true,
+      check: postCheck,
     },
     {
       id: 'W6',
