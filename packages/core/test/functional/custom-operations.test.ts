@@ -114,7 +114,12 @@ const Novel = defineResource({
     } },
     { kind: 'post', name: 'publish', uriTemplate: '/novels/{id}/publish', input: false, processor: publish },
     // The resource's writable fields as input, applied as a PATCH, answering 202.
-    { kind: 'post', name: 'retitle', uriTemplate: '/novels/{id}/retitle', status: 202, denormalizationGroups: ['novel:write'] },
+    {
+      kind: 'post', name: 'retitle', uriTemplate: '/novels/{id}/retitle', status: 202, denormalizationGroups: ['novel:write'],
+      // Judged after the body is applied: the new state is `object`, the item read `previous_object`.
+      securityPostDenormalize: "object.title != 'Forbidden' or previous_object.title == 'Forbidden'",
+      securityPostDenormalizeMessage: 'That title is not allowed.',
+    },
     { kind: 'delete', name: 'remove', uriTemplate: '/novels/{id}/remove', status: 204 },
   ],
 });
@@ -199,6 +204,11 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     expect(refused.status).toBe(400);
     expect(refused.body.violations[0]).toMatchObject({ propertyPath: 'title', message: 'This value should not be blank.' });
     expect((await call(app(), { method: 'GET', url: `/api/novels/${id}/detail` })).body).toMatchObject({ title: 'Dune (new)', summary: 'Spice.' });
+    // Denied: 401 for an anonymous caller (who may log in), 403 with the message for a user.
+    expect((await post(`/api/novels/${id}/retitle`, { title: 'Forbidden' })).status).toBe(401);
+    const denied = await post(`/api/novels/${id}/retitle`, { title: 'Forbidden' }, { authorization: `Bearer ${await token(app(), 'cy@example.com')}` });
+    expect(denied.status).toBe(403);
+    expect(denied.body.detail).toBe('That title is not allowed.');
     const wrongType = await call(app(), { method: 'POST', url: `/api/novels/${id}/retitle`, payload: 'x', headers: { 'content-type': 'text/plain' } });
     expect(wrongType.status).toBe(415);
   });
