@@ -14,8 +14,13 @@ function stateRequest(context: RequestScope): StateRequest {
   return { method: request.method, path: request.path, headers: request.headers ?? NO_HEADERS, ip: request.ip ?? '', id: request.requestId ?? '' };
 }
 
-/** The parts of a `StateContext` every stage gives alike. */
-export function baseStateContext(context: After<'parameters'>): Omit<StateContext, 'page' | 'filters' | 'parents' | 'embed'> {
+/** What a read is told of a collection; none for item reads and writes. */
+export type CollectionScope = Pick<StateContext, 'page' | 'filters' | 'parents' | 'embed'>;
+
+export const NO_COLLECTION: CollectionScope = Object.freeze({ page: null, filters: Object.freeze([]), parents: Object.freeze([]), embed: undefined });
+
+/** The `StateContext` of a request: what every stage gives alike, and the collection's part. One object, made once. */
+export function stateContext(context: After<'parameters'>, collection: CollectionScope): StateContext {
   return {
     operation: context.operation,
     resource: context.resource,
@@ -25,5 +30,9 @@ export function baseStateContext(context: After<'parameters'>): Omit<StateContex
     uriVariables: context.request.uriVariables,
     id: context.id,
     db: context.runtime.database.knex,
+    page: collection.page,
+    filters: collection.filters,
+    parents: collection.parents,
+    embed: collection.embed,
   };
 }

@@ -20,21 +20,21 @@ function once<A extends unknown[], R>(what: string, call: (...args: A) => Promis
   };
 }
 
+/** The `next` of the last component of a chain (the built-in one): there is none under it. */
+const NOTHING_UNDER = (): Promise<never> => Promise.reject(new Error('The built-in provider and processor have nothing under them to call with next().'));
+
 export function provide(chain: ProviderChain, context: StateContext, index = 0): Promise<Entity | CollectionPage | null> {
   const provider = chain[index]!;
-  const below = chain[index + 1];
-  const next = below
-    ? once(`The state provider of ${context.operation.name}`, (given?: StateContext) => provide(chain, given ?? context, index + 1))
-    : () => Promise.reject(new Error(`The state provider of ${context.operation.name} has no provider under it to call with next().`));
-  return provider.provide(context, next as never);
+  // The built-in provider alone (most operations): no `next` to make.
+  if (index === chain.length - 1) return provider.provide(context, NOTHING_UNDER);
+  const next = once(`The state provider of ${context.operation.name}`, (given?: StateContext) => provide(chain, given ?? context, index + 1));
+  return provider.provide(context, next);
 }
 
 export function process(chain: ProcessorChain, data: Entity, context: ProcessContext, index = 0): Promise<Entity | void> {
   const processor = chain[index]!;
-  const below = chain[index + 1];
-  const next = below
-    ? once(`The state processor of ${context.operation.name}`, (given?: Entity, givenContext?: ProcessContext) => process(chain, given ?? data, givenContext ?? context, index + 1) as Promise<Entity | void>)
-    : () => Promise.reject(new Error(`The state processor of ${context.operation.name} has no processor under it to call with next().`));
+  if (index === chain.length - 1) return processor.process(data, context, NOTHING_UNDER);
+  const next = once(`The state processor of ${context.operation.name}`, (given?: Entity, givenContext?: ProcessContext) => process(chain, given ?? data, givenContext ?? context, index + 1));
   return processor.process(data, context, next);
 }
 

@@ -8,7 +8,7 @@ import type { CollectionPage, Entity } from '../../state/contracts.js';
 import type { StageContext } from '../operation-context.js';
 import { responsePlan } from '../response-plan.js';
 import { provide } from '../../state/compose.js';
-import { baseStateContext } from '../state-context.js';
+import { stateContext } from '../state-context.js';
 
 /**
  * The to-one relations a collection read may join to its page: over HTTP those its response embeds (the response
@@ -23,8 +23,7 @@ function embedOf(context: StageContext<'read'>): readonly ToOneFieldMetadata[] |
 
 export async function read(context: StageContext<'read'>): Promise<void> {
   const { runtime, operation } = context;
-  const result = await provide(runtime.providers.get(operation)!, {
-    ...baseStateContext(context),
+  const result = await provide(runtime.providers.get(operation)!, stateContext(context, {
     page: context.page,
     filters: context.filters,
     parents: (operation.subresource ?? []).map((step, index) => {
@@ -33,7 +32,7 @@ export async function read(context: StageContext<'read'>): Promise<void> {
       return { resource: parent, field, id: context.parentIds[index]! };
     }),
     embed: embedOf(context),
-  });
+  }));
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.
     if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
