@@ -89,6 +89,7 @@ describe.each(databases)('comments and articles on $name', (database) => {
       title: 'On engines',
       body: 'The Analytical Engine weaves algebraic patterns.',
       owner: '/api/users/2',
+      published: false,
     });
 
     const withoutBody = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Nanoseconds', owner: grace.iri } });
@@ -100,6 +101,7 @@ describe.each(databases)('comments and articles on $name', (database) => {
       id: 2,
       title: 'Nanoseconds',
       owner: '/api/users/3',
+      published: false,
     });
   });
 
@@ -107,7 +109,7 @@ describe.each(databases)('comments and articles on $name', (database) => {
     const { app, grace } = await twoUsers();
     const response = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Orphan' } });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'Orphan', owner: '/api/users/3' });
+    expect(response.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'Orphan', owner: '/api/users/3', published: false });
 
     // A relation set to null where it is required is a NotNull violation.
     const nullOwner = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Orphan', owner: null } });
@@ -125,7 +127,7 @@ describe.each(databases)('comments and articles on $name', (database) => {
 
     const put = await call(app, { method: 'PUT', url: '/api/articles/1', headers: ada.auth, payload: { title: 'On engines (revised)', owner: ada.iri } });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'On engines (revised)', owner: '/api/users/2' });
+    expect(put.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'On engines (revised)', owner: '/api/users/2', published: false });
 
     const patch = await call(app, {
       method: 'PATCH',

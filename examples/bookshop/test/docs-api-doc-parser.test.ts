@@ -86,6 +86,7 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
     it('finds every operation, the first edit being PUT', () => {
       for (const declared of collections()) {
         const parsed = resource(hydra, declared.plural);
+        // The Hydra documentation lists custom operations on their class too (`GET /api/authors/{id}/stats` on Author).
         const expected = declared.operations.filter((o) => !o.subresource).map((o) => o.method);
         expect([declared.name, parsed.operations!.map((o) => o.method).sort()]).toEqual([declared.name, [...expected].sort()]);
       }
@@ -118,7 +119,8 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
       for (const declared of collections()) {
         const parsed = resource(openApi, declared.plural);
         expect(parsed.url).toBe(`${base}${declared.collectionPath}`);
-        const expected = declared.operations.filter((o) => !o.subresource).map((o) => o.method);
+        // The parser reads the collection and item paths only: custom operations (`/authors/{id}/stats`) are not among them.
+        const expected = declared.operations.filter((o) => !o.subresource && o.customName === null).map((o) => o.method);
         expect([declared.name, parsed.operations!.map((o) => o.method).sort()]).toEqual([declared.name, [...expected].sort()]);
       }
     });

@@ -108,7 +108,14 @@ const FIELDS: Record<Collection, Record<string, fc.Arbitrary<unknown>>> = {
   categories: { name: value(text), products: fc.array(iri('products'), { maxLength: 2 }) },
   brands: { name: value(text) },
   products: { name: value(text), price: value(fc.oneof(fc.double({ min: 0, max: 1e9, noNaN: true }), number)), createdAt: value(dateTime), category: fc.oneof(iri('categories'), fc.constant(null)), brand: fc.oneof(iri('brands'), fc.constant(null)) },
-  articles: { title: value(text), body: value(fc.oneof(text, fc.constant(null))), owner: fc.oneof({ arbitrary: fc.constant(SELF), weight: 3 }, { arbitrary: iri('users'), weight: 1 }) },
+  // published and publishedAt are the publish operation's only: a client's values are ignored.
+  articles: {
+    title: value(text),
+    body: value(fc.oneof(text, fc.constant(null))),
+    owner: fc.oneof({ arbitrary: fc.constant(SELF), weight: 3 }, { arbitrary: iri('users'), weight: 1 }),
+    published: value(fc.boolean()),
+    publishedAt: value(fc.oneof(dateTime, fc.constant(null))),
+  },
 };
 
 const strangeKey = fc.oneof(hostileString, fc.constantFrom('id', '@id', '@type', '@context', 'password', 'hasOwnProperty', 'valueOf'), fc.string({ maxLength: 8 }));

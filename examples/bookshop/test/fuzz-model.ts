@@ -6,6 +6,9 @@
  * Items are compared by their own fields: relations by IRI (an embedded category or brand by its `@id`, its name
  * checked against the model of that item), inverse to-many fields (an author's `books`, a user's `comments`)
  * recomputed from the model of the other side.
+ *
+ * The audit trail too: every accepted write of a book or an article adds exactly one `AuditEntry` (naming the item and
+ * the action), and nothing else does: the entries are counted against the accepted writes.
  */
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
@@ -56,8 +59,15 @@ function relatedIris(item: Item): string[] {
   return found;
 }
 
+/** The collections whose writes the audit trail records. */
+const AUDITED = new Set<Collection>(['books', 'articles']);
+const ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
 export class BookshopModel {
   private readonly items = new Map<string, Item>();
+  /** The audit entries the accepted writes should have added, after those found by `load()`: `[action, resource]`. */
+  private audited: [string, string][] = [];
+  private auditedBefore = 0;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -89,6 +99,8 @@ export class BookshopModel {
   /** Loads every item the API lists: the starting point. */
   async load(): Promise<void> {
     this.items.clear();
+    this.audited = [];
+    this.auditedBefore = (await this.auditTrail()).length;
     for (const collection of COLLECTIONS) for (const item of await this.list(collection)) this.items.set(item['@id'] as string, project(item));
   }
 
@@ -99,6 +111,7 @@ export class BookshopModel {
    * read back too.
    */
   async accept(method: string, iri: string, body: Item | undefined, nestedWrite: boolean): Promise<void> {
+    if (AUDITED.has(collectionOf(iri))) this.audited.push([ACTIONS[method]!, iri]);
     if (method === 'DELETE') {
       this.items.delete(iri);
       return;
@@ -118,8 +131,16 @@ export class BookshopModel {
     return response.body['hydra:member'] as Item[];
   }
 
-  /** Every collection, read through the API and counted in the database, is exactly the model. */
+  /** Every audit entry, in id order, as `[action, resource]`. */
+  private async auditTrail(): Promise<[string, string][]> {
+    const response = await call(this.app, { method: 'GET', url: '/api/audit_entries?pagination=false&order[id]=asc', headers: bearer(this.adminToken) });
+    expect(response.status, `GET /api/audit_entries: ${response.text.slice(0, 300)}`).toBe(200);
+    return (response.body['hydra:member'] as Item[]).map((entry) => [entry.action as string, entry.resource as string]);
+  }
+
+  /** Every collection, read through the API and counted in the database, is exactly the model; so is the audit trail. */
   async expectStoredAsModelled(): Promise<void> {
+    expect((await this.auditTrail()).slice(this.auditedBefore), 'audit entries of the accepted writes').toEqual(this.audited);
     const { knex } = this.app.resourceApi.database;
     for (const collection of COLLECTIONS) {
       const listed = await this.list(collection);

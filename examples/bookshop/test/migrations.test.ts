@@ -64,10 +64,11 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
     expect(refused.output()).toMatch(/The database lacks what the resources need \(create table author; create table book; .*\).*run the migrations/);
 
     const files = readdirSync(committed);
-    expect(files).toEqual([expect.stringMatching(/^\d{14}_initial\.mjs$/)]);
+    // The initial schema, then Article's published/publishedAt and the AuditEntry table (the "Beyond CRUD" section).
+    expect(files).toEqual([expect.stringMatching(/^\d{14}_initial\.mjs$/), expect.stringMatching(/^\d{14}_publish_and_audit\.mjs$/)]);
     const ran = await migrations(['run'], { DATABASE_URL });
-    expect(ran).toEqual({ code: 0, output: expect.stringContaining(`Ran 1 migration(s) on `) });
-    expect(ran.output).toContain(`: ${files[0]}.`);
+    expect(ran).toEqual({ code: 0, output: expect.stringContaining(`Ran 2 migration(s) on `) });
+    expect(ran.output).toContain(`: ${files.join(', ')}.`);
     expect((await migrations(['run'], { DATABASE_URL })).output).toContain('is up to date: no pending migration');
 
     const server = startNode(mainJs, production);

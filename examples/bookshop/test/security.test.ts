@@ -511,7 +511,8 @@ describe.each(databases)('security on $name', (database) => {
   });
 
   describe('articles', () => {
-    const article = (id: number, title: string, owner: string, extra: object = {}) => ({ '@context': '/api/contexts/Article', '@id': `/api/articles/${id}`, '@type': 'Article', id, title, owner, ...extra });
+    // Not published: only `POST /api/articles/{id}/publish` changes that (see beyond-crud.test.ts).
+    const article = (id: number, title: string, owner: string, extra: object = {}) => ({ '@context': '/api/contexts/Article', '@id': `/api/articles/${id}`, '@type': 'Article', id, title, owner, published: false, ...extra });
 
     it('are written by users, owned by the caller by default', async () => {
       expectUnauthenticated(await send('POST', '/api/articles', undefined, { title: 'Anonymous' }), 'anonymous POST');

@@ -77,6 +77,7 @@ describe.each(databases)('the wire format on $name', (database) => {
       '@id': '/api',
       '@type': 'Entrypoint',
       article: '/api/articles',
+      auditEntry: '/api/audit_entries',
       author: '/api/authors',
       book: '/api/books',
       brand: '/api/brands',

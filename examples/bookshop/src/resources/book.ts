@@ -1,9 +1,11 @@
 /**
  * Book — declared with DECORATORS (`@ApiResource` / `@ApiProperty`, TC39 standard decorators).
  *
- * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI.
+ * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI. Every
+ * successful write adds an `AuditEntry` (the `auditTrail` hooks).
  */
 import { ApiFilter, ApiProperty, ApiResource, Assert, Length, NotBlank, Valid, defineFilter, invalidParameter, singleValue } from '@resource-api/core';
+import { auditTrail } from './audit-entry.js';
 import { Author } from './author.js';
 
 /**
@@ -31,7 +33,8 @@ export const titleOrAuthor = defineFilter({
 @ApiFilter(titleOrAuthor)
 @ApiFilter({ type: 'order', properties: ['id', 'title'] })
 @ApiFilter({ type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } })
-@ApiResource({ description: 'A book, written by one author.' })
+// Every successful write adds an AuditEntry, once the write has committed (the `auditTrail` hooks).
+@ApiResource({ description: 'A book, written by one author.', hooks: auditTrail })
 export class Book {
   @Assert(NotBlank(), Length({ min: 3 }))
   @ApiFilter({ type: 'search', strategy: 'ipartial' })
