@@ -318,7 +318,7 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
       expect(await trail()).toEqual([['create', '/api/books/1', ada.iri], ['delete', '/api/books/1', null]]);
     });
 
-    it('adds no entry for a refused or failed write (400, 401, 403, 404)', async () => {
+    it('adds no entry for a refused or failed write (400, 401, 403, 404, 412)', async () => {
       const { app, ada, grace, admin } = await twoUsers();
       await create(app, 'books', { title: 'Dune', author: { name: 'Frank Herbert' } });
       await create(app, 'articles', { title: 'Ada writes' }, ada.token);
@@ -332,6 +332,9 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
         ['PATCH', '/api/books/1', MERGE_PATCH, { title: 'x' }, 400],
         ['PUT', '/api/books/99', {}, { title: 'Missing', author: '/api/authors/1' }, 404],
         ['DELETE', '/api/books/99', {}, undefined, 404],
+        // If-Match that no longer holds: 412.
+        ['PUT', '/api/books/1', { 'if-match': '"not-the-current-tag"' }, { title: 'Dune', author: '/api/authors/1' }, 412],
+        ['DELETE', '/api/articles/1', { ...ada.auth, 'if-match': '"not-the-current-tag"' }, undefined, 412],
         ['POST', '/api/articles', {}, { title: 'Anonymous' }, 401],
         ['POST', '/api/articles', ada.auth, { title: '' }, 400],
         ['POST', '/api/articles', ada.auth, { title: 'Not mine', owner: grace.iri }, 403],
