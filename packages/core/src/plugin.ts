@@ -158,6 +158,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     processors,
     builtinProcessor: (operation) => processors.get(operation)!.length === 1,
     isUnique: reader.isUnique,
+    execute: state.execute,
     readMany: reader.readMany,
     security,
   };

@@ -11,17 +11,27 @@ import { executeOperation } from '../pipeline/run-operation.js';
 import type { QueryParameters } from '../query/filter.js';
 import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
-import type { PageRequest } from '../state/contracts.js';
+import type { PageRequest, StateLogger } from '../state/contracts.js';
 
 const { ErrorWithProps } = mercurius;
 
-/** What every resolver gets: the caller (authenticated once per request) and per-request loaders. */
+/**
+ * What every resolver gets: the caller (authenticated once per request), the HTTP request's headers, address, id and
+ * logger (handed to providers, processors and hooks as REST hands them), and per-request loaders.
+ */
 export interface GraphQLRequestContext {
   readonly runtime: Runtime;
   readonly caller: Caller;
   /** A bad token: every operation of the request answers it (401). */
   readonly callerError: ApiError | undefined;
-  readonly log: ErrorLog;
+  /** The request's logger (its lines carry the request id). */
+  readonly log: ErrorLog & StateLogger;
+  /** The GraphQL call's HTTP request headers. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The client's address. */
+  readonly ip?: string;
+  /** The HTTP request's id. */
+  readonly requestId?: string;
 }
 
 /** An error as GraphQL clients of API Platform read it: the message, `extensions.status`, violations when any. */
@@ -37,6 +47,8 @@ export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log'
 export interface Execution {
   readonly operation: OperationMetadata;
   readonly id?: number;
+  /** The URI template's variables other than `{id}` (a custom operation's `{slug}`), as the client gave them. */
+  readonly variables?: Readonly<Record<string, string>>;
   readonly query?: QueryParameters;
   readonly body?: unknown;
   readonly page?: PageRequest | null;
@@ -48,8 +60,9 @@ export interface Execution {
 export async function execute(context: GraphQLRequestContext, execution: Execution): Promise<OperationContext> {
   if (context.callerError) throw toGraphQLError(context.callerError, context.log);
   const { operation } = execution;
+  const { id, variables } = execution;
   const request: OperationRequest = {
-    uriVariables: execution.id === undefined ? {} : { id: String(execution.id) },
+    uriVariables: variables ? (id === undefined ? variables : { ...variables, id: String(id) }) : id === undefined ? {} : { id: String(id) },
     query: execution.query ?? {},
     rawQuery: '',
     path: operation.uriTemplate,
@@ -60,6 +73,10 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     authorization: undefined,
     method: operation.method,
     caller: context.caller,
+    headers: context.headers,
+    ip: context.ip,
+    requestId: context.requestId,
+    log: context.log,
     ...(execution.page !== undefined ? { page: execution.page } : {}),
     ...(execution.embed ? { embed: execution.embed } : {}),
   };

@@ -119,7 +119,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
           if (callerError.status === 503) reply.headers(callerError.headers);
         }
       }
-      return { runtime, caller, callerError, log: request.log };
+      return { runtime, caller, callerError, log: request.log, headers: request.headers, ip: request.ip, requestId: request.id };
     },
     errorFormatter: (execution, context) => {
       const formatted = mercurius.defaultErrorFormatter(execution, context);

@@ -2,6 +2,7 @@
  * The typed operation context: what the transport hands to the pipeline (an `OperationRequest`), what is built once
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
+import type { Knex } from 'knex';
 import type { ApiError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
@@ -82,6 +83,8 @@ export interface Runtime {
   readonly processors: ReadonlyMap<OperationMetadata, ProcessorChain>;
   /** Whether the processors of an operation are the built-in one alone (then a write needs no transaction of its own). */
   readonly builtinProcessor: (operation: OperationMetadata) => boolean;
+  /** One write statement outside a transaction, with the built-in writes' group commit on SQLite (`StateContext.execute`). */
+  readonly execute: <T = Record<string, unknown>>(query: Knex.QueryBuilder) => Promise<T[]>;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
   /** Items by id (batched reads for embedding and GraphQL relations). */

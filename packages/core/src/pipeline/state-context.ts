@@ -30,6 +30,7 @@ export function stateContext(context: After<'parameters'>, collection: Collectio
     uriVariables: context.request.uriVariables,
     id: context.id,
     db: context.runtime.database.knex,
+    execute: context.runtime.execute,
     page: collection.page,
     filters: collection.filters,
     parents: collection.parents,

@@ -136,6 +136,13 @@ export interface StateContext {
   /** The write's transaction (processors and hooks of operations that write inside one), else undefined. */
   readonly transaction?: Knex.Transaction;
   /**
+   * Runs one INSERT, UPDATE or DELETE built with `db` and returns its rows (with `.returning(...)`). Outside a
+   * transaction on SQLite, it shares its commit with the other writes of the same turn of the event loop, as the
+   * built-in processor's writes do (one disk sync for all): the way for an `afterCommit` hook to write a row cheaply.
+   * Inside a transaction it runs there, as awaiting the query would.
+   */
+  execute<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+  /**
    * Collection reads: the to-one fields whose items the response embeds and that need nothing but their own row
    * (HTTP), or that the GraphQL query selects on the items. A provider may read them with the page (the built-in one
    * joins them) and return them in the page's `related`; the serializer, or GraphQL's loaders, read the others, one

@@ -38,7 +38,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
     if (!operation) return null;
     const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
     const found = await provider.provide(
-      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT, uriVariables: { id: String(id) } },
+      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT, uriVariables: { id: String(id) }, execute: state.execute },
       () => Promise.reject(new Error(`The provider of ${resource.name} called next(), which it cannot do for an item read for embedding.`)),
     );
     return found && !('items' in found) ? (found as Entity) : null;

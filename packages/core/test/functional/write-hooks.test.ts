@@ -15,7 +15,8 @@ import { SECRET } from '../security/fixtures.js';
 const Entry = defineResource({ name: 'Entry', fields: { action: { type: 'string' }, item: { type: 'string', nullable: true } }, operations: ['getCollection'] });
 
 const audit = (action: string) => async (item: Entity, context: ProcessContext) => {
-  await context.db('entry').insert({ action, item: item.id === undefined ? null : String(item.id) });
+  // execute: inside the transaction it runs there; after the commit, with the built-in writes' shared commits.
+  await context.execute(context.db('entry').insert({ action, item: item.id === undefined ? null : String(item.id) }));
 };
 
 function pad(hooks: WriteHooks, extra: { processor?: StateProcessor; operationHooks?: WriteHooks } = {}) {

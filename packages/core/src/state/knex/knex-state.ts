@@ -64,6 +64,8 @@ export interface KnexState {
   /** Which of `ids` exist in the resource's table. */
   existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
   isUnique: UniquenessCheck;
+  /** One write statement, sharing its commit with the other writes of the turn on SQLite (`StateContext.execute`). */
+  execute<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
 }
 
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
@@ -458,5 +460,5 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return (await run(query)).length === 0;
   };
 
-  return { provider, processor, readItem, readMany, existingIds, isUnique };
+  return { provider, processor, readItem, readMany, existingIds, isUnique, execute: write };
 }
