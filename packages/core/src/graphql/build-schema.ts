@@ -806,7 +806,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     const inputName = `${verb}Input`;
     const payloadName = `${verb}Payload`;
     for (const typeName of [inputName, payloadName]) typeOwners.set(typeName, `${where(resource, operation)} (its GraphQL type "${typeName}")`);
-    const inputType_ = new GraphQLInputObjectType({
+    const mutationInput = new GraphQLInputObjectType({
       name: inputName,
       description: operation.input ? `The input of ${name}: the ${operation.input.name} shape's fields.` : undefined,
       fields: mergeArgs(resource, operation, uri.args as GraphQLInputFieldConfigMap, fields, { clientMutationId: { type: GraphQLString } }),
@@ -818,7 +818,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     mutations[name] = {
       type: payloadType,
       description: operation.description,
-      args: { input: { type: new GraphQLNonNull(inputType_) } },
+      args: { input: { type: new GraphQLNonNull(mutationInput) } },
       resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
         const target = uri.target(values);
         if (!target) throw await notFound(context, values.id as string);
