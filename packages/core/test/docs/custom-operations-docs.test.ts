@@ -273,12 +273,14 @@ describe.each(testDatabases(inject('postgresUrl')))('the documents of custom ope
           'hydra:title': 'api_articles_id_publish_post',
           'rdfs:label': describe('publish'),
           'hydra:description': describe('publish'),
+          // A write without a body says it expects nothing.
+          'hydra:expects': { '@id': 'owl:Nothing' },
           'hydra:returns': { '@id': '#Article' },
         });
         expect(operationOf(doc, '#Article', 'api_articles_id_retitle_post')).toMatchObject({ 'hydra:method': 'POST', 'hydra:expects': { '@id': '#Retitle' }, 'hydra:returns': { '@id': '#Article' } });
         const archive = operationOf(doc, '#Article', 'api_articles_id_archive_patch');
         expect(archive).toMatchObject({ '@type': 'hydra:Operation', 'hydra:method': 'PATCH', 'hydra:returns': { '@id': 'owl:Nothing' } });
-        expect(archive['hydra:expects']).toBeUndefined();
+        expect(archive['hydra:expects']).toEqual({ '@id': 'owl:Nothing' });
         expect(archive['hydra:expectsHeader']).toBeUndefined();
         expect(operationOf(doc, '#Article', 'api_articles_import_post')).toMatchObject({ '@type': ['hydra:Operation', 'schema:CreateAction'], 'hydra:expects': { '@id': '#Article' }, 'hydra:returns': { '@id': '#Article' } });
         expect(operationOf(doc, '#Article', 'api_articles_published_get')).toMatchObject({ '@type': ['hydra:Operation', 'schema:FindAction'], 'hydra:method': 'GET', 'hydra:description': 'The published articles.', 'hydra:returns': { '@id': 'hydra:Collection' } });

@@ -61,8 +61,10 @@ function operationNode(operation: OperationMetadata, resource: ResourceMetadata)
     'rdfs:label': operation.description,
     'hydra:description': operation.description,
   };
-  // What the body is: the operation's input shape, else the resource; no body, no `expects`.
+  // What the body is: the operation's input shape, else the resource. A write declared without a body (`input: false`)
+  // expects nothing, said as such (`owl:Nothing`), so a client does not send one; reads and DELETEs say nothing.
   if (operation.stages.deserialize) node['hydra:expects'] = id(classId(operation.input?.name ?? resource.name));
+  else if (operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH') node['hydra:expects'] = id('owl:Nothing');
   if (operation.kind === 'patch' && operation.stages.deserialize) node['hydra:expectsHeader'] = [{ 'hydra:headerName': 'Content-Type', 'hydra:possibleValue': [...operation.inputFormats] }];
   node['hydra:returns'] = id(
     operation.status === 204 || !operation.stages.serialize
