@@ -62,11 +62,12 @@ describe('debug:resources', () => {
   it('lists every resource with its path, table, fields and filter parameters, and every operation', async () => {
     const run = await runCli(['debug:resources']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/^Resources \(8\)\n/);
+    expect(run.stdout).toMatch(/^Resources \(9\)\n/);
     const book = row(run.stdout, 'Book');
     expect(book.slice(0, 4)).toEqual(['Book', '/api/books', 'book', 'title, author']);
     expect(book[4]).toMatch(/^q, order\[id\], order\[title\], author, author\[\], author\.name,/);
-    expect(run.stdout).toMatch(/Operations \(51\)/);
+    // 51 built-in and subresource operations, the 3 custom ones, AuditEntry's 2.
+    expect(run.stdout).toMatch(/Operations \(56\)/);
     expect(row(run.stdout, 'Book', 'api_books_id_patch')).toEqual(['Book', 'api_books_id_patch', 'PATCH', '/api/books/{id}', '—', '—', '—']);
     expect(row(run.stdout, 'Book', 'api_authors_books_get_subresource').slice(2, 4)).toEqual(['GET', '/api/authors/{id}/books']);
     expect(row(run.stdout, 'Comment', 'api_comments_id_put')[4]).toBe("is_granted('ROLE_USER') and object.user == user");
@@ -97,7 +98,7 @@ describe('debug:resources', () => {
     const run = await runCli(['debug:resources', '--json']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const resources = JSON.parse(run.stdout) as { name: string; filters: { parameter: string }[]; operations: { method: string; path: string; rule: string | null }[] }[];
-    expect(resources.map((r) => r.name)).toEqual(['Author', 'Book', 'User', 'Comment', 'Category', 'Brand', 'Product', 'Article']);
+    expect(resources.map((r) => r.name)).toEqual(['Author', 'Book', 'User', 'Comment', 'Category', 'Brand', 'Product', 'Article', 'AuditEntry']);
     const book = resources.find((r) => r.name === 'Book')!;
     expect(book.filters.map((f) => f.parameter)).toContain('author.name');
     expect(book.operations).toContainEqual(expect.objectContaining({ method: 'DELETE', path: '/api/books/{id}', rule: null }));
@@ -111,7 +112,7 @@ describe('debug:resources', () => {
     expect(run).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'resource-api debug:resources: No resource "Bok". Did you mean "Book"? The resources are: Author, Book, User, Comment, Category, Brand, Product, Article.\n',
+      stderr: 'resource-api debug:resources: No resource "Bok". Did you mean "Book"? The resources are: Author, Book, User, Comment, Category, Brand, Product, Article, AuditEntry. The shapes are: AuthorStats, ChangePassword.\n',
     });
   });
 });
