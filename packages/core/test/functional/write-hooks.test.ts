@@ -224,6 +224,26 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
     await app.close();
   });
 
+  it('keeps concurrent writes with hooks apart: each failing one rolls back alone, the others commit with their entries', async () => {
+    const { app } = await appWith(
+      pad({
+        afterWrite: [audit('create'), async (item) => {
+          if (String(item.text).endsWith('!')) throw new ApiError('CONFLICT', 'No shouting.');
+        }],
+      }),
+    );
+    const texts = Array.from({ length: 24 }, (_, index) => (index % 3 === 0 ? `loud ${index}!` : `quiet ${index}`));
+    // Sent at once: on SQLite they wait for the one connection and share commits (group-transactions.ts).
+    const responses = await Promise.all(texts.map((text) => call(app, { method: 'POST', url: '/api/pads', payload: { text } })));
+    expect(responses.map((response) => response.status)).toEqual(texts.map((text) => (text.endsWith('!') ? 409 : 201)));
+    const stored = responses.filter((response) => response.status === 201).map((response) => response.body);
+    expect((await pads(app)).sort()).toEqual(texts.filter((text) => !text.endsWith('!')).sort());
+    expect((await entries(app)).sort()).toEqual(stored.map((pad) => `create:${pad.id}`).sort());
+    // Each answer is its own item, as stored.
+    for (const pad of stored) expect((await call(app, { method: 'GET', url: `/api/pads/${pad.id}` })).body.text).toBe(pad.text);
+    await app.close();
+  });
+
   it('runs no hook and opens no transaction of its own for a refused write', async () => {
     const calls: string[] = [];
     const { app } = await appWith(
