@@ -174,7 +174,9 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
   if (body) result.requestBody = body;
 
   const responses: Record<string, unknown> = { [String(operation.status)]: successResponse(operation, resource, catalog) };
-  if (operation.stages.deserialize) responses['400'] = responseRef('InvalidInput');
+  // A custom write's own processor may refuse with violations (`validationError`), body or not.
+  const refuses = operation.customName !== null && operation.stages.write && operation.processor !== undefined;
+  if (operation.stages.deserialize || refuses) responses['400'] = responseRef('InvalidInput');
   else if (readsCollection && unique.some((p) => p.in === 'query')) responses['400'] = responseRef('InvalidParameter');
   const guarded = operation.security !== null || operation.securityPostDenormalize !== null;
   if (guarded) {

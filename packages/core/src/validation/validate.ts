@@ -88,7 +88,8 @@ async function validateItem(
         continue;
       }
       if (constraint.kind === 'UserPassword') {
-        if (typeof value === 'string' && !(await input.isUserPassword?.(value))) add(path, constraint.message ?? MESSAGES.userPassword.message, MESSAGES.userPassword.code);
+        // As Symfony's: a missing or empty value is no password either.
+        if (typeof value !== 'string' || value === '' || !(await input.isUserPassword?.(value))) add(path, constraint.message ?? MESSAGES.userPassword.message, MESSAGES.userPassword.code);
         continue;
       }
       if (constraint.kind === 'Unique') {

@@ -156,11 +156,11 @@ describe.each(testDatabases(inject('postgresUrl')))('the documents of custom ope
           description: 'Article resource.',
           content: { 'application/ld+json': { schema: ref('Article.jsonld') }, 'application/json': { schema: ref('Article') } },
         });
-        expect(codes('/articles/{id}/publish', 'post')).toEqual(['200', '401', '403', '404', '406']);
+        expect(codes('/articles/{id}/publish', 'post')).toEqual(['200', '400', '401', '403', '404', '406']);
         expect(doc.paths['/articles/{id}/publish'].post.security).toEqual([{ JWT: [] }]);
         expect(codes('/articles/{id}/retitle', 'post')).toEqual(['200', '400', '404', '406', '415']);
         expect(doc.paths['/articles/{id}/archive'].patch.responses['204']).toEqual({ description: 'The "archive" operation succeeded; no content.' });
-        expect(codes('/articles/{id}/archive', 'patch')).toEqual(['204', '404', '406', '412']);
+        expect(codes('/articles/{id}/archive', 'patch')).toEqual(['204', '400', '404', '406', '412']);
         const imported = doc.paths['/articles/import'].post.responses;
         expect(imported['201'].content['application/ld+json'].schema).toEqual(ref('Article.jsonld'));
         expect(imported['201'].headers.Location).toBeDefined();

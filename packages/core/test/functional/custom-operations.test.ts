@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import {
   ApiProperty, ApiResource, ApiShape, Assert, defineResource, defineShape, type Entity, Length, NotBlank, type StateProcessor, type StateProvider,
-  type InferShape, type OperationDeclaration, UserPassword, validationError,
+  type InferShape, type OperationDeclaration, Range, UserPassword, validationError,
 } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
@@ -121,6 +121,13 @@ const Novel = defineResource({
       securityPostDenormalizeMessage: 'That title is not allowed.',
     },
     { kind: 'delete', name: 'remove', uriTemplate: '/novels/{id}/remove', status: 204 },
+    // Shapes whose fields name no group: the resource's groups (novel:read, novel:write) do not filter them.
+    {
+      kind: 'post', name: 'review', uriTemplate: '/novels/{id}/review',
+      input: defineShape({ name: 'Review', fields: { stars: { type: 'integer', constraints: [Range({ min: 1, max: 5 })] } } }),
+      output: defineShape({ name: 'ReviewResult', fields: { stars: { type: 'integer' }, title: { type: 'string' } } }),
+      processor: { process: async (data, context) => ({ stars: data.stars, title: context.previous!.title }) },
+    },
   ],
 });
 
@@ -213,6 +220,14 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     expect(wrongType.status).toBe(415);
   });
 
+  it('reads and sends every field of shapes without groups, whatever the resource groups', async () => {
+    const { id } = await novel();
+    const reviewed = await post(`/api/novels/${id}/review`, { stars: 4 });
+    expect(reviewed.status, reviewed.text).toBe(200);
+    expect(reviewed.body).toEqual({ '@context': '/api/contexts/ReviewResult', '@id': `/api/novels/${id}/review`, '@type': 'ReviewResult', stars: 4, title: 'Dune' });
+    expect((await post(`/api/novels/${id}/review`, { stars: 9 })).body.violations[0]).toMatchObject({ propertyPath: 'stars' });
+  });
+
   it('deletes through a custom delete with 204', async () => {
     const { id } = await novel();
     expect((await call(app(), { method: 'DELETE', url: `/api/novels/${id}/remove` })).status).toBe(204);
@@ -236,6 +251,9 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
       expect.objectContaining({ propertyPath: 'currentPassword', message: "This value should be the user's current password.", code: '2d2a8bb4-ddc8-45e4-9b0f-8670d3a3e290' }),
       expect.objectContaining({ propertyPath: 'newPassword', message: 'This value is too short. It should have 8 characters or more.' }),
     ]);
+    // An empty current password is none, as with Symfony's UserPassword.
+    const empty = await post(url, { currentPassword: '', newPassword: 'long-enough' }, { authorization: `Bearer ${ann}` });
+    expect(empty.body.violations).toEqual([expect.objectContaining({ propertyPath: 'currentPassword', message: "This value should be the user's current password." })]);
     const typed = await post(url, { currentPassword: 1, newPassword: 'long-enough' }, { authorization: `Bearer ${ann}` });
     expect(typed.body.violations).toEqual([expect.objectContaining({ propertyPath: 'currentPassword', message: 'This value should be of type string.' })]);
     // Refused: the old password still logs in.

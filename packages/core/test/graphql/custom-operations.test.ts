@@ -341,7 +341,8 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations over Grap
     const counted = defineResource({ name: 'Shelf', fields: { name: { type: 'string' } }, operations: ['getCollection', { kind: 'get', name: 'count', uriTemplate: '/shelves/count', output: clash, provider }] });
     await expect(start(counted)).rejects.toThrow('Shape "ShelfCursorConnection" (the output of Resource "Shelf", operation "count"): the GraphQL type "ShelfCursorConnection" is already the name of another type of the schema; rename it.');
     // An output shape whose fields no read group of the operation reaches: GraphQL has no empty type.
-    const empty = defineShape({ name: 'Nothing', fields: { n: { type: 'integer' } } });
+    // (A shape whose fields name no group is sent whole: this one names another group than the operation's.)
+    const empty = defineShape({ name: 'Nothing', fields: { n: { type: 'integer', groups: ['b'] } } });
     const grouped = defineResource({ name: 'Shelf', fields: { name: { type: 'string', groups: ['a'] } }, normalizationGroups: ['a'], operations: ['get', { kind: 'get', name: 'nothing', uriTemplate: '/shelves/{id}/nothing', output: empty }] });
     await expect(start(grouped)).rejects.toThrow('Shape "Nothing" (the output of Resource "Shelf", operation "nothing"): none of its fields is readable in the operation\'s read groups');
     // Without GraphQL, nothing to clash.

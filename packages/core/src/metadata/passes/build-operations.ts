@@ -165,7 +165,7 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       const operation = buildCustomOperation(options, { ...context, where, resource: declaration.name });
       if (customNames.has(operation.customName!)) throw new DeclarationError(`${where}: another custom operation of "${declaration.name}" has this name.`);
       customNames.add(operation.customName!);
-      return { ...shared, ...operation };
+      return withShapeGroups({ ...shared, ...operation });
     }
     if (seen.has(options.kind)) {
       throw new DeclarationError(`${where}: declared twice. A second "${options.kind}" is a custom operation: give it a "name" and its own "uriTemplate".`);
@@ -179,7 +179,7 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
     if (options.input !== undefined && !traits.stages.deserialize) throw new DeclarationError(`${where}: a ${options.kind} reads no body, so it takes no "input".`);
     const deserialize = traits.stages.deserialize && options.input !== false;
     const serialize = traits.stages.serialize && options.output !== false;
-    return {
+    return withShapeGroups({
       ...shared,
       customName: null,
       name: `api_${plural}_${traits.suffix}`,
@@ -193,8 +193,22 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       input,
       output,
       writeMode: deserialize && !input ? WRITE_MODES[options.kind as keyof typeof WRITE_MODES] : null,
-    };
+    });
   });
+}
+
+/**
+ * A shape is the operation's own type: when none of its fields names a group, the operation's groups (often its
+ * resource's, inherited) do not filter it: every field of an input shape is read, every field of an output shape
+ * sent. A shape that uses groups is filtered by them, as a resource is.
+ */
+function withShapeGroups(operation: OperationMetadata): OperationMetadata {
+  const ungrouped = (shape: OperationMetadata['input']) => shape !== null && shape.fields.every((field) => field.groups.length === 0);
+  return {
+    ...operation,
+    normalizationGroups: ungrouped(operation.output) ? null : operation.normalizationGroups,
+    denormalizationGroups: ungrouped(operation.input) ? null : operation.denormalizationGroups,
+  };
 }
 
 type CustomParts = Pick<
