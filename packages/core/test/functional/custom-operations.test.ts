@@ -126,7 +126,7 @@ const Novel = defineResource({
       kind: 'post', name: 'review', uriTemplate: '/novels/{id}/review',
       input: defineShape({ name: 'Review', fields: { stars: { type: 'integer', constraints: [Range({ min: 1, max: 5 })] } } }),
       output: defineShape({ name: 'ReviewResult', fields: { stars: { type: 'integer' }, title: { type: 'string' } } }),
-      processor: { process: async (data, context) => ({ stars: data.stars, title: context.previous!.title }) },
+      processor: { process: async (data, context) => ({ stars: (data as Entity).stars, title: context.previous!.title }) },
     },
   ],
 });

@@ -397,21 +397,24 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
    * The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again.
    * On SQLite it shares its commit with the other such writes of the same turn (`group-commit.ts`).
    */
-  async function writeOne(data: Entity, context: ProcessContext): Promise<Entity | undefined> {
+  async function writeOne(data: Entity, context: ProcessContext, trx?: Knex.Transaction): Promise<Entity | undefined> {
     const { resource, operation } = context;
     const mapper = mapperOf(resource);
-    const table = database.knex(mapper.table);
+    const db = trx ?? database.knex;
+    // Inside a transaction the statement runs there; alone, with the shared commits of the turn.
+    const run = trx ? <T>(query: Knex.QueryBuilder) => query as unknown as Promise<T[]> : write;
+    const table = db(mapper.table);
     if (operation.kind === 'delete') {
-      await write(table.where('id', context.id!).delete().returning('id'));
+      await run(table.where('id', context.id!).delete().returning('id'));
       return undefined;
     }
     const row = mapper.toRow(data);
     let stored: Record<string, unknown> | undefined;
-    if (context.id === undefined) [stored] = await write(table.insert(row).returning(mapper.columns as string[]));
-    else if (Object.keys(row).length > 0) [stored] = await write(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
-    if (!stored) return existing(await readItem(resource, context.id!));
+    if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
+    else if (Object.keys(row).length > 0) [stored] = await run(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
+    if (!stored) return existing(await readItem(resource, context.id!, db));
     const item = mapper.toEntity(stored);
-    await loadToMany(mapper, [item], database.knex);
+    await loadToMany(mapper, [item], db);
     return item;
   }
 
@@ -422,6 +425,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       const { resource, id, expected } = context;
       await assertUnchanged({ trx, dialect: database.dialect, resource, table: mapperOf(resource).table, id: id!, expected, reread: () => readItem(resource, id!, trx) });
     }
+    // One statement (RETURNING the stored columns) when nothing is nested, no links change and no If-Match is held:
+    // no read back.
+    if (isSingleStatement(data, context)) return writeOne(data, context, trx);
     if (context.operation.kind === 'delete') {
       await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
       return undefined;
