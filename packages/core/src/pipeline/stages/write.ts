@@ -76,12 +76,11 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   context.data = stored;
   if (hooks.afterCommit.length === 0) return;
   // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
-  const after = processContext;
   for (const hook of hooks.afterCommit) {
     try {
-      await hook(stored ?? context.previous ?? data, after);
+      await hook(stored ?? context.previous ?? data, processContext);
     } catch (error) {
-      after.logger.error({ err: error, operation: operation.name }, 'An afterCommit hook failed; the write is committed and its response sent.');
+      processContext.logger.error({ err: error, operation: operation.name }, 'An afterCommit hook failed; the write stays committed and is answered as such.');
     }
   }
 }
