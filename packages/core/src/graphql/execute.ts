@@ -73,10 +73,7 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     authorization: undefined,
     method: operation.method,
     caller: context.caller,
-    headers: context.headers,
-    ip: context.ip,
-    requestId: context.requestId,
-    log: context.log,
+    client: { headers: context.headers ?? {}, ip: context.ip ?? '', id: context.requestId ?? '', log: context.log },
     ...(execution.page !== undefined ? { page: execution.page } : {}),
     ...(execution.embed ? { embed: execution.embed } : {}),
   };

@@ -49,14 +49,22 @@ export interface OperationRequest {
   readonly ifMatch?: string;
   /** The `If-None-Match` header (HTTP only), for writes; on GET the routes answer it with 304. */
   readonly ifNoneMatch?: string;
-  /** The HTTP request's headers (GraphQL: those of its HTTP request), for providers, processors and hooks. */
-  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The HTTP request itself (GraphQL: that of the query), read only when a provider, processor or hook asks for its
+   * headers, address, id or logger: a Fastify request is one as it is.
+   */
+  readonly client?: RequestClient;
+}
+
+/** What providers, processors and hooks may learn of the HTTP request (`StateContext.request`, `logger`). */
+export interface RequestClient {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The client's address. */
-  readonly ip?: string;
+  readonly ip: string;
   /** The request id. */
-  readonly requestId?: string;
+  readonly id: string;
   /** The request's logger (its lines carry the request id). */
-  readonly log?: StateLogger;
+  readonly log: StateLogger;
 }
 
 /** What the stages return to the transport. */

@@ -3,15 +3,37 @@
  * context. The caller, the request and the logger are fixed for the request; the rest is what the stages found.
  */
 import type { StateContext, StateLogger, StateRequest } from '../state/contracts.js';
-import type { After, RequestScope } from './operation-context.js';
+import type { After, OperationRequest } from './operation-context.js';
 
 /** A logger for requests made without one (tests building an `OperationRequest` by hand). */
 const SILENT: StateLogger = { error() {}, warn() {}, info() {}, debug() {} };
 const NO_HEADERS = Object.freeze({});
 
-function stateRequest(context: RequestScope): StateRequest {
-  const { request } = context;
-  return { method: request.method, path: request.path, headers: request.headers ?? NO_HEADERS, ip: request.ip ?? '', id: request.requestId ?? '' };
+/**
+ * The request as providers, processors and hooks see it: one small object per read or write, whose parts are looked
+ * up only when asked for (most providers never ask, and the client's address is computed on access).
+ */
+class RequestView implements StateRequest {
+  constructor(private readonly source: OperationRequest) {}
+  get method(): string {
+    return this.source.method;
+  }
+  get path(): string {
+    return this.source.path;
+  }
+  get headers(): StateRequest['headers'] {
+    return this.source.client?.headers ?? NO_HEADERS;
+  }
+  get ip(): string {
+    return this.source.client?.ip ?? '';
+  }
+  get id(): string {
+    return this.source.client?.id ?? '';
+  }
+  /** A plain copy, for logs and `JSON.stringify` (the getters are not own properties). */
+  toJSON(): StateRequest {
+    return { method: this.method, path: this.path, headers: this.headers, ip: this.ip, id: this.id };
+  }
 }
 
 /** What a read is told of a collection; none for item reads and writes. */
@@ -25,8 +47,8 @@ export function stateContext(context: After<'parameters'>, collection: Collectio
     operation: context.operation,
     resource: context.resource,
     caller: context.caller,
-    request: stateRequest(context),
-    logger: context.request.log ?? SILENT,
+    request: new RequestView(context.request),
+    logger: context.request.client?.log ?? SILENT,
     uriVariables: context.request.uriVariables,
     id: context.id,
     db: context.runtime.database.knex,

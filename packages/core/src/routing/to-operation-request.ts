@@ -20,9 +20,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     method: request.method,
     ifMatch: request.headers['if-match'],
     ifNoneMatch: request.headers['if-none-match'],
-    headers: request.headers,
-    ip: request.ip,
-    requestId: request.id,
-    log: request.log,
+    // Read by providers, processors and hooks only when they ask (the address is a getter, computed on access).
+    client: request,
   };
 }
