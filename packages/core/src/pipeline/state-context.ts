@@ -36,13 +36,19 @@ class RequestView implements StateRequest {
   }
 }
 
-/** What a read is told of a collection; none for item reads and writes. */
-export type CollectionScope = Pick<StateContext, 'page' | 'filters' | 'parents' | 'embed'>;
+const NONE: readonly never[] = Object.freeze([]);
 
-export const NO_COLLECTION: CollectionScope = Object.freeze({ page: null, filters: Object.freeze([]), parents: Object.freeze([]), embed: undefined });
-
-/** The `StateContext` of a request: what every stage gives alike, and the collection's part. One object, made once. */
-export function stateContext(context: After<'parameters'>, collection: CollectionScope): StateContext {
+/**
+ * The `StateContext` of a request: what every stage gives alike, and for collection reads the page, the filters, the
+ * subresource parents and the relations to join (none for item reads and writes). One object, made once.
+ */
+export function stateContext(
+  context: After<'parameters'>,
+  page: StateContext['page'] = null,
+  filters: StateContext['filters'] = NONE,
+  parents: StateContext['parents'] = NONE,
+  embed?: StateContext['embed'],
+): StateContext {
   return {
     operation: context.operation,
     resource: context.resource,
@@ -53,9 +59,9 @@ export function stateContext(context: After<'parameters'>, collection: Collectio
     id: context.id,
     db: context.runtime.database.knex,
     execute: context.runtime.execute,
-    page: collection.page,
-    filters: collection.filters,
-    parents: collection.parents,
-    embed: collection.embed,
+    page,
+    filters,
+    parents,
+    embed,
   };
 }

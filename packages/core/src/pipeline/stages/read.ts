@@ -23,16 +23,12 @@ function embedOf(context: StageContext<'read'>): readonly ToOneFieldMetadata[] |
 
 export async function read(context: StageContext<'read'>): Promise<void> {
   const { runtime, operation } = context;
-  const result = await provide(runtime.providers.get(operation)!, stateContext(context, {
-    page: context.page,
-    filters: context.filters,
-    parents: (operation.subresource ?? []).map((step, index) => {
-      const parent = runtime.registry.resource(step.resource);
-      const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
-      return { resource: parent, field, id: context.parentIds[index]! };
-    }),
-    embed: embedOf(context),
-  }));
+  const parents = operation.subresource?.map((step, index) => {
+    const parent = runtime.registry.resource(step.resource);
+    const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
+    return { resource: parent, field, id: context.parentIds[index]! };
+  });
+  const result = await provide(runtime.providers.get(operation)!, stateContext(context, context.page, context.filters, parents, embedOf(context)));
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.
     if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');

@@ -13,7 +13,7 @@ import { hashPassword } from '../../security/password.js';
 import { type Entity, NestedWrite, type ProcessContext, type WriteHook } from '../../state/contracts.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
-import { NO_COLLECTION, stateContext } from '../state-context.js';
+import { stateContext } from '../state-context.js';
 
 /**
  * Replaces every new password by its hash. A value equal to the stored one is that hash, kept by an update that left
@@ -51,7 +51,7 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   if (operation.writeMode) await hashNewPasswords(runtime.registry, context.resource, data, context.previous);
   const chain = runtime.processors.get(operation)!;
   const processContext: ProcessContext = {
-    ...stateContext(context, NO_COLLECTION),
+    ...stateContext(context),
     previous: context.previous,
     // If-Match held against `previous`: the processor writes only if the item is still unchanged (412 otherwise).
     ...(context.expected ? { expected: context.expected } : {}),
