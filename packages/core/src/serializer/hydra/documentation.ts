@@ -116,13 +116,7 @@ function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, p
         .filter((o) => o.subresource?.at(-1)?.resource === resource.name && o.subresource.at(-1)!.field === field.name)
         .map((operation) => ({ operation, target })),
     );
-  const node: Node = {
-    '@id': classId(resource.name),
-    '@type': 'hydra:Class',
-    'rdfs:label': resource.name,
-    'hydra:title': resource.name,
-  };
-  if (resource.description) node['hydra:description'] = resource.description;
+  const node = classNode(resource);
   node['hydra:supportedProperty'] = resource.fields.map((field) =>
     supportedProperty(field, resource, { readable: readable.has(field.name), writeable: writable.has(field.name) }, subresourcesOf(field)),
   );
@@ -134,16 +128,17 @@ function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, p
   return node;
 }
 
+/** The head of a class node (a resource's or a shape's): its id, type, label, title and description. */
+function classNode(type: ResourceMetadata): Node {
+  const node: Node = { '@id': classId(type.name), '@type': 'hydra:Class', 'rdfs:label': type.name, 'hydra:title': type.name };
+  if (type.description) node['hydra:description'] = type.description;
+  return node;
+}
+
 /** A shape (a custom operation's input or output DTO): a class of its own, with its fields. */
 function shapeClass(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): Node {
   const { readable, writable } = shapeFieldNames(shape, registry, planOf);
-  const node: Node = {
-    '@id': classId(shape.name),
-    '@type': 'hydra:Class',
-    'rdfs:label': shape.name,
-    'hydra:title': shape.name,
-  };
-  if (shape.description) node['hydra:description'] = shape.description;
+  const node = classNode(shape);
   node['hydra:supportedProperty'] = shape.fields
     .filter((field) => readable.has(field.name) || writable.has(field.name))
     .map((field) => supportedProperty(field, shape, { readable: readable.has(field.name), writeable: writable.has(field.name) }, []));
