@@ -31,6 +31,7 @@ import { chainOf, knexProcessor, knexProvider, type ProcessorChain, type Provide
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
+import { createGroupTransactions } from './state/knex/group-transactions.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
 import { assertCount } from './errors.js';
@@ -159,6 +160,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     builtinProcessor: (operation) => processors.get(operation)!.length === 1,
     isUnique: reader.isUnique,
     execute: state.execute,
+    // An SQLite file opened here: the write stage's transactions share their commits, as its single-statement writes
+    // do; the reads before them go to the read-only connection meanwhile.
+    transaction: database.sqliteConnection && database.sqliteReader ? createGroupTransactions(database.knex, database.sqliteConnection) : (work) => database.knex.transaction(work),
     readMany: reader.readMany,
     security,
   };

@@ -91,6 +91,11 @@ export interface Runtime {
   readonly processors: ReadonlyMap<OperationMetadata, ProcessorChain>;
   /** Whether the processors of an operation are the built-in one alone (then a write needs no transaction of its own). */
   readonly builtinProcessor: (operation: OperationMetadata) => boolean;
+  /**
+   * Runs the write stage's transaction (processors and hooks of the user's): knex's, or on an SQLite file one that
+   * shares its commit with the others waiting for the connection (`group-transactions.ts`).
+   */
+  readonly transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
   /** One write statement outside a transaction, with the built-in writes' group commit on SQLite (`StateContext.execute`). */
   readonly execute: <T = Record<string, unknown>>(query: Knex.QueryBuilder) => Promise<T[]>;
   /** Unique constraints: whether no other stored item has these values. */

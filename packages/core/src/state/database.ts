@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
@@ -22,6 +23,12 @@ export interface Database {
    * runner's prepared statements. Absent on PostgreSQL and for knex instances handed in.
    */
   readonly sqliteConnection?: () => SqliteConnection | null;
+  /**
+   * SQLite file opened here: a second, read-only connection, opened on first use. While a knex transaction holds the
+   * main connection, the statement runner's reads go through it (WAL lets it read the last committed state beside
+   * the writer) instead of waiting for the transaction to end.
+   */
+  readonly sqliteReader?: () => SqliteConnection | null;
   /**
    * PostgreSQL opened here: the connections of knex's pool, for the statement runner's reads. Absent on SQLite and
    * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner).
@@ -75,6 +82,10 @@ function knexLog(log: DatabaseLog | undefined): Pick<Knex.Config, 'log'> {
 
 /** Milliseconds a new PostgreSQL connection may take to open (see `state/dialects/unavailable.ts` for the 503). */
 const CONNECT_TIMEOUT = 3_000;
+/** better-sqlite3 (knex's driver, which ships no types), for the read-only connection. */
+type OpenSqlite = new (filename: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteConnection & { close(): void; pragma(source: string): unknown };
+const loadSqlite = (): OpenSqlite => createRequire(import.meta.url)('better-sqlite3') as OpenSqlite;
+
 /** PostgreSQL connections per process unless `poolMax` says otherwise: knex's default. */
 const DEFAULT_POOL_MAX = 10;
 /**
@@ -152,5 +163,23 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     },
   });
-  return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
+  // A database in memory is the connection's own: no second connection can see it.
+  if (filename === ':memory:') return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
+  let reader: (SqliteConnection & { close(): void }) | null = null;
+  const sqliteReader = (): SqliteConnection | null => {
+    // Opened once the main connection has made the file and set WAL (without WAL a reader would wait on the writer).
+    if (!reader && connection?.open) {
+      const Sqlite = loadSqlite();
+      const opened = new Sqlite(filename, { readonly: true, fileMustExist: true });
+      opened.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+      reader = opened;
+    }
+    return reader;
+  };
+  const close = async () => {
+    reader?.close();
+    reader = null;
+    await knex.destroy();
+  };
+  return { knex, dialect: sqliteDialect, close, sqliteConnection: () => connection, sqliteReader };
 }

@@ -65,7 +65,7 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   } else {
     // A processor or hook of the user's inside the write: one transaction holds their work and the built-in write,
     // so a throw anywhere before the commit undoes it all.
-    stored = await runtime.database.knex.transaction(async (transaction) => {
+    stored = await runtime.transaction(async (transaction) => {
       const inside: ProcessContext = { ...processContext, db: transaction, transaction, execute: runOn };
       await runHooks(hooks.beforeWrite, data, inside);
       const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;

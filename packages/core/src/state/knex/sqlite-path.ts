@@ -62,7 +62,7 @@ function prepare(connection: SqliteConnection, sql: string): Prepared {
 /** What knex's better-sqlite3 client does to bindings, so both paths bind the same values. */
 const toSqlite = (value: unknown): unknown => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
 
-export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | null): DirectPath {
+export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | null, readerOf?: () => SqliteConnection | null): DirectPath {
   const cache = new WeakMap<SqliteConnection, Map<string, Prepared>>();
 
   function statement(connection: SqliteConnection, sql: string): Prepared {
@@ -98,11 +98,17 @@ export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | nu
 
   const groupCommit = createGroupCommit(free, execute);
 
+  /**
+   * Where a read runs: the main connection when it is free, else (a knex transaction holds it) the read-only one, which
+   * sees what is committed, as a read waiting for the transaction would have seen when it ends, without waiting.
+   */
+  const forRead = (): SqliteConnection | null => free() ?? (readerOf?.() ?? null);
+
   return {
     // Every caller checks `usable` and then runs in the same synchronous step: the connection is still free then.
-    usable: (db) => db === knex && free() !== null,
-    returnsRows: (sql) => statement(free()!, sql).reader,
-    run: (sql, bindings, method) => execute(free()!, sql, bindings, method),
+    usable: (db) => db === knex && forRead() !== null,
+    returnsRows: (sql) => statement(forRead()!, sql).reader,
+    run: (sql, bindings, method) => execute(forRead()!, sql, bindings, method),
     async write<T>(query: Knex.QueryBuilder): Promise<T[]> {
       if (!free()) return (await query) as T[];
       const compiled = query.toSQL();

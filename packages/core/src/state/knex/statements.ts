@@ -67,7 +67,7 @@ const knexOnly: StatementRunner = {
 export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
   const path: DirectPath | undefined = database.sqliteConnection
-    ? sqlitePath(knex, database.sqliteConnection)
+    ? sqlitePath(knex, database.sqliteConnection, database.sqliteReader)
     : database.postgresPool
       ? postgresPath(knex, database.postgresPool)
       : undefined;
