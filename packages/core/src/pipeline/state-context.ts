@@ -2,11 +2,10 @@
  * What providers, processors and hooks are told about a request: the `StateContext` made from the operation
  * context. The caller, the request and the logger are fixed for the request; the rest is what the stages found.
  */
-import type { StateContext, StateLogger, StateRequest } from '../state/contracts.js';
+import type { StateContext, StateRequest } from '../state/contracts.js';
+import { SILENT_LOGGER } from '../state/compose.js';
 import type { After, OperationRequest } from './operation-context.js';
 
-/** A logger for requests made without one (tests building an `OperationRequest` by hand). */
-const SILENT: StateLogger = { error() {}, warn() {}, info() {}, debug() {} };
 const NO_HEADERS = Object.freeze({});
 
 /**
@@ -54,7 +53,7 @@ export function stateContext(
     resource: context.resource,
     caller: context.caller,
     request: new RequestView(context.request),
-    logger: context.request.client?.log ?? SILENT,
+    logger: context.request.client?.log ?? SILENT_LOGGER,
     uriVariables: context.request.uriVariables,
     id: context.id,
     db: context.runtime.database.knex,

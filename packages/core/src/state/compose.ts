@@ -3,7 +3,7 @@
  * built-in one. Each is handed `next`, which calls the one under it, at most once (a second call is a bug in the
  * caller: it would read or write twice, so it throws instead, and the write's transaction rolls back).
  */
-import type { CollectionPage, Entity, ProcessContext, StateContext, StateProcessor, StateProvider } from './contracts.js';
+import type { CollectionPage, Entity, ProcessContext, StateContext, StateLogger, StateProcessor, StateProvider } from './contracts.js';
 
 /** Providers from the outermost (the operation's) to the innermost (the built-in one). */
 export type ProviderChain = readonly StateProvider[];
@@ -37,6 +37,9 @@ export function process(chain: ProcessorChain, data: Entity, context: ProcessCon
   const next = once(`The state processor of ${context.operation.name}`, (given?: Entity, givenContext?: ProcessContext) => process(chain, given ?? data, givenContext ?? context, index + 1));
   return processor.process(data, context, next);
 }
+
+/** A logger that drops everything: for state contexts made without a request (embedding reads, hand-made requests). */
+export const SILENT_LOGGER: StateLogger = Object.freeze({ error() {}, warn() {}, info() {}, debug() {} });
 
 /** Stands for the built-in provider in declarations; the plugin puts its own in its place. */
 export const knexProvider: StateProvider = Object.freeze({

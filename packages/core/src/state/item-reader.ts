@@ -5,7 +5,7 @@
 import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from './contracts.js';
-import { readsOnItsOwn } from './compose.js';
+import { readsOnItsOwn, SILENT_LOGGER } from './compose.js';
 import type { Database } from './database.js';
 import type { UniquenessCheck } from '../validation/validate.js';
 import type { KnexState } from './knex/knex-state.js';
@@ -20,7 +20,6 @@ export interface ItemReader {
 
 /** What a provider reading an item for embedding (a relation's target) is told of the request: nothing of it. */
 const EMBEDDED_REQUEST = Object.freeze({ method: 'GET', path: '', headers: Object.freeze({}), ip: '', id: '' });
-const SILENT = Object.freeze({ error() {}, warn() {}, info() {}, debug() {} });
 const NOBODY = Object.freeze({ user: null, roles: Object.freeze([]) as readonly string[] });
 
 /** A resource whose items come from its own provider. */
@@ -38,7 +37,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
     if (!operation) return null;
     const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
     const found = await provider.provide(
-      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT, uriVariables: { id: String(id) }, execute: state.execute },
+      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT_LOGGER, uriVariables: { id: String(id) }, execute: state.execute },
       () => Promise.reject(new Error(`The provider of ${resource.name} called next(), which it cannot do for an item read for embedding.`)),
     );
     return found && !('items' in found) ? (found as Entity) : null;
