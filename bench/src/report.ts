@@ -120,8 +120,7 @@ export function renderReport(report: Report): string {
   target('W4 ≥ 1.3 × baseline', ratio('W4', 'bookshop-embed', { workload: 'W4', target: 'baseline' }), 1.3, true);
   target('W5 ≥ 1.0 × baseline with WAL', ratio('W5', 'bookshop', { workload: 'W5', target: 'baseline-wal' }), 1.0, true);
   target('W5 with an afterCommit hook that does nothing ≥ 0.95 × without (issue 33)', ratio('W5-hook', 'bookshop-hook', { workload: 'W5-hook', target: 'bookshop-nohook' }), 0.95, true);
-  const inTransaction = ratio('W5-hook', 'bookshop-hook-tx', { workload: 'W5-hook', target: 'bookshop-nohook' });
-  if (Number.isFinite(inTransaction)) lines.push(`| W5 with an afterWrite hook that does nothing (in the write's transaction), × without | ${fixed(inTransaction, 2)} | no target |`);
+  target('W5 with an afterWrite hook that does nothing (in the write\'s transaction) ≥ 0.95 × without (issue 33)', ratio('W5-hook', 'bookshop-hook-tx', { workload: 'W5-hook', target: 'bookshop-nohook' }), 0.95, true);
   target('W6 ≥ 1.0 × baseline\'s W4', ratio('W6', 'bookshop', { workload: 'W4', target: 'baseline' }), 1.0, true);
   if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
     const deep = summarize(report, 'W8-deep', 'bookshop-cursor', { workload: 'W8-deep', target: 'bookshop-cursor' }).p50;

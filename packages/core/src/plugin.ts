@@ -31,7 +31,6 @@ import { chainOf, knexProcessor, knexProvider, type ProcessorChain, type Provide
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
-import { createGroupTransactions } from './state/knex/group-transactions.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
 import { assertCount } from './errors.js';
@@ -162,7 +161,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     execute: state.execute,
     // An SQLite file opened here: the write stage's transactions share their commits, as its single-statement writes
     // do; the reads before them go to the read-only connection meanwhile.
-    transaction: database.sqliteConnection && database.sqliteReader ? createGroupTransactions(database.knex, database.sqliteConnection) : (work) => database.knex.transaction(work),
+    transaction: state.transaction,
     readMany: reader.readMany,
     security,
   };

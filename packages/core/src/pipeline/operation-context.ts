@@ -96,8 +96,11 @@ export interface Runtime {
    * shares its commit with the others waiting for the connection (`group-transactions.ts`).
    */
   readonly transaction: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
-  /** One write statement outside a transaction, with the built-in writes' group commit on SQLite (`StateContext.execute`). */
-  readonly execute: <T = Record<string, unknown>>(query: Knex.QueryBuilder) => Promise<T[]>;
+  /**
+   * One write statement (`StateContext.execute`): outside a transaction, with the built-in writes' group commit on
+   * SQLite; in one of `transaction`'s (`db`), there.
+   */
+  readonly execute: <T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex) => Promise<T[]>;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
   /** Items by id (batched reads for embedding and GraphQL relations). */

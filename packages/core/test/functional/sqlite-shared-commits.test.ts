@@ -64,7 +64,11 @@ describe('SQLite file: writes with hooks share commits, reads do not wait for th
       ],
     });
     let commits = 0;
-    app.resourceApi.database.knex.on('query', (query: { sql: string }) => void (/^commit/i.test(query.sql) && commits++));
+    const inserts: string[] = [];
+    app.resourceApi.database.knex.on('query', (query: { sql: string; __knexUid: string }) => {
+      if (/^commit/i.test(query.sql)) commits++;
+      if (/^insert/i.test(query.sql)) inserts.push(query.__knexUid);
+    });
     const texts = Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? `loud ${index}!` : `quiet ${index}`));
     const responses = await Promise.all(texts.map((text) => call(app, { method: 'POST', url: '/api/pads', payload: { text } })));
     expect(responses.map((response) => response.status)).toEqual(texts.map((text) => (text.endsWith('!') ? 409 : 201)));
@@ -74,6 +78,10 @@ describe('SQLite file: writes with hooks share commits, reads do not wait for th
     expect((await knex('entry').select('item')).map((row) => Number(row.item)).sort((a, b) => a - b)).toEqual(stored.map((pad) => pad.id as number).sort((a, b) => a - b));
     // Fewer commits than writes: they were shared.
     expect(commits).toBeLessThanOrEqual(stored.length / 2);
+    // The built-in write and the hook's `execute`, inside the shared transaction, ran straight on the connection, not
+    // through knex's runner (a prepare per statement): one insert of each per write (kept or rolled back), all there.
+    expect(inserts).toHaveLength(texts.length * 2);
+    expect(new Set(inserts)).toEqual(new Set(['statement-runner']));
     await app.close();
   });
 });

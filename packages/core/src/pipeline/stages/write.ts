@@ -7,7 +7,6 @@
  * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
  * processor throws before the commit.
  */
-import type { Knex } from 'knex';
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import { hashPassword } from '../../security/password.js';
 import { type Entity, NestedWrite, type ProcessContext, type WriteHook } from '../../state/contracts.js';
@@ -31,9 +30,6 @@ async function hashNewPasswords(registry: MetadataRegistry, resource: ResourceMe
     }
   }
 }
-
-/** `execute` inside the transaction: the query, built on the transaction, runs there. */
-const runOn = <T>(query: Knex.QueryBuilder): Promise<T[]> => query as unknown as Promise<T[]>;
 
 /**
  * The hooks of one kind, in order. `item`: the new state before the write, the stored item after it (for a DELETE,
@@ -66,7 +62,8 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     // A processor or hook of the user's inside the write: one transaction holds their work and the built-in write,
     // so a throw anywhere before the commit undoes it all.
     stored = await runtime.transaction(async (transaction) => {
-      const inside: ProcessContext = { ...processContext, db: transaction, transaction, execute: runOn };
+      // `execute` inside the transaction: the query, built on the transaction, runs there.
+      const inside: ProcessContext = { ...processContext, db: transaction, transaction, execute: (query) => runtime.execute(query, transaction) };
       await runHooks(hooks.beforeWrite, data, inside);
       const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
       await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);

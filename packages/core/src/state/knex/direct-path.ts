@@ -3,20 +3,26 @@
  * without knex's runner: `sqlite-path.ts`, `postgres-path.ts`.
  */
 import type { Knex } from 'knex';
+import type { Transact } from './group-transactions.js';
 
 /** Where compiled SQL runs instead of through knex's runner. */
 export interface DirectPath {
-  /** Whether a query of `db` may run here now; when not, knex runs it. */
+  /**
+   * Whether a query of `db` may run here now; when not, knex runs it. `db`: the database's knex, or a transaction
+   * the path opened itself (`transaction`) while it holds the connection.
+   */
   usable(db: Knex): boolean;
   /** Whether this compiled statement returns rows here (reads, and on SQLite writes with RETURNING); others go through knex. */
-  returnsRows(sql: string, method: string | undefined): boolean;
+  returnsRows(sql: string, method: string | undefined, db: Knex): boolean;
   /**
-   * Runs a statement that returns rows. `fixedShape`: its SQL is one of the bounded set `shaped` keeps, so it may stay
-   * prepared on the server.
+   * Runs a statement that returns rows, for `db` (which `usable` accepted). `fixedShape`: its SQL is one of the
+   * bounded set `shaped` keeps, so it may stay prepared on the server.
    */
-  run<T>(sql: string, bindings: readonly unknown[], method: string | undefined, fixedShape: boolean): T[] | Promise<T[]>;
+  run<T>(sql: string, bindings: readonly unknown[], method: string | undefined, fixedShape: boolean, db: Knex): T[] | Promise<T[]>;
   /** `StatementRunner.write`, when the path has its own way of writing; knex runs writes otherwise. */
-  write?<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+  write?<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  /** `StatementRunner.transaction`, when the path has its own way of running transactions; knex's otherwise. */
+  readonly transaction?: Transact;
 }
 
 /** Enough for every SQL shape a set of resources and filter combinations produces; past it, the cache starts over. */

@@ -14,7 +14,6 @@
  * that error and nothing of it is kept. A lone unit is a transaction like any other.
  */
 import type { Knex } from 'knex';
-import type { SqliteConnection } from './sqlite-path.js';
 
 const SAVEPOINT = 'resource_api_unit';
 
@@ -30,14 +29,15 @@ interface Unit {
 export type Transact = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
 
 /**
- * `connection`: the single better-sqlite3 connection the shared transaction holds. Savepoints are set on it directly
- * (a synchronous call, while the transaction owns the connection between its awaits) rather than as knex queries.
+ * `direct`: runs a statement straight on the single better-sqlite3 connection, through its cache of prepared
+ * statements, when the shared transaction holds it (false otherwise): the savepoints are set that way (a synchronous
+ * call, while the transaction owns the connection between its awaits) rather than as knex queries, each a fresh
+ * `prepare`. `held`: holds the shared transaction while it is open, so the statement runner runs the units'
+ * statements built on it straight on the connection too (`sqlite-path.ts`).
  */
-export function createGroupTransactions(knex: Knex, connection: () => SqliteConnection | null): Transact {
+export function createGroupTransactions(knex: Knex, direct: (sql: string) => boolean, held: WeakSet<Knex>): Transact {
   const control = (outer: Knex.Transaction, sql: string): Promise<unknown> | void => {
-    const direct = connection();
-    if (direct?.inTransaction) direct.prepare(sql).run();
-    else return outer.raw(sql);
+    if (!direct(sql)) return outer.raw(sql);
   };
 
   const queue: Unit[] = [];
@@ -47,28 +47,38 @@ export function createGroupTransactions(knex: Knex, connection: () => SqliteConn
   async function runGroup(): Promise<void> {
     const done: { unit: Unit; value: unknown }[] = [];
     let taken = 0;
+
+    async function runUnits(outer: Knex.Transaction): Promise<void> {
+      while (taken < MAX_UNITS) {
+        // better-sqlite3 answers at once, so a unit runs to its end without letting another request in: before the
+        // COMMIT, one turn of the event loop lets the writes of the requests read meanwhile join the group.
+        if (queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (queue.length === 0) break;
+        const unit = queue.shift()!;
+        taken++;
+        // A savepoint of our own rather than a nested knex transaction (a costly object per unit): the unit gets the
+        // shared transaction, which it alone uses until it settles.
+        await control(outer, `SAVEPOINT ${SAVEPOINT}`);
+        try {
+          const value = await unit.work(outer);
+          await control(outer, `RELEASE ${SAVEPOINT}`);
+          done.push({ unit, value });
+        } catch (error) {
+          // Rolled back to its savepoint: nothing of it is kept, and the group goes on.
+          await control(outer, `ROLLBACK TO ${SAVEPOINT}`);
+          await control(outer, `RELEASE ${SAVEPOINT}`);
+          unit.reject(error);
+        }
+      }
+    }
+
     try {
       await knex.transaction(async (outer) => {
-        while (taken < MAX_UNITS) {
-          // better-sqlite3 answers at once, so a unit runs to its end without letting another request in: before the
-          // COMMIT, one turn of the event loop lets the writes of the requests read meanwhile join the group.
-          if (queue.length === 0) await new Promise((resolve) => setImmediate(resolve));
-          if (queue.length === 0) break;
-          const unit = queue.shift()!;
-          taken++;
-          // A savepoint of our own rather than a nested knex transaction (a costly object per unit): the unit gets the
-          // shared transaction, which it alone uses until it settles.
-          await control(outer, `SAVEPOINT ${SAVEPOINT}`);
-          try {
-            const value = await unit.work(outer);
-            await control(outer, `RELEASE ${SAVEPOINT}`);
-            done.push({ unit, value });
-          } catch (error) {
-            // Rolled back to its savepoint: nothing of it is kept, and the group goes on.
-            await control(outer, `ROLLBACK TO ${SAVEPOINT}`);
-            await control(outer, `RELEASE ${SAVEPOINT}`);
-            unit.reject(error);
-          }
+        held.add(outer);
+        try {
+          await runUnits(outer);
+        } finally {
+          held.delete(outer);
         }
       });
     } catch (error) {

@@ -17,6 +17,7 @@ import { createEmbedJoins } from './embed-joins.js';
 import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
 import { recordingBuilder, shapeOf } from './query-shape.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
+import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 import { writeError } from './write-errors.js';
@@ -64,14 +65,22 @@ export interface KnexState {
   /** Which of `ids` exist in the resource's table. */
   existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
   isUnique: UniquenessCheck;
-  /** One write statement, sharing its commit with the other writes of the turn on SQLite (`StateContext.execute`). */
-  execute<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+  /**
+   * One write statement (`StateContext.execute`): alone, it shares its commit with the other writes of the turn on
+   * SQLite; in a transaction of `transaction`'s (`db`), it runs there.
+   */
+  execute<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  /** Runs `work` in a transaction: on an SQLite file, one that shares its commit (`group-transactions.ts`). */
+  readonly transaction: Transact;
 }
 
 export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
-  const { rows: run, compiledRows, shaped, compiledShape, write } = createStatementRunner(database);
+  const runner = createStatementRunner(database);
+  const { rows: run, compiledRows, shaped, compiledShape, write } = runner;
+  /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
+  const transaction: Transact = runner.transaction ?? ((work) => database.knex.transaction(work));
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
   const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
   const substringSearch = createSubstringSearch(database, mapperOf, shaped);
@@ -402,7 +411,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     const mapper = mapperOf(resource);
     const db = trx ?? database.knex;
     // Inside a transaction the statement runs there; alone, with the shared commits of the turn.
-    const run = trx ? <T>(query: Knex.QueryBuilder) => query as unknown as Promise<T[]> : write;
+    const run = <T>(query: Knex.QueryBuilder) => write<T>(query, trx);
     const table = db(mapper.table);
     if (operation.kind === 'delete') {
       await run(table.where('id', context.id!).delete().returning('id'));
@@ -443,7 +452,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
         // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
         if (context.transaction) return await writeIn(context.transaction, data, context);
         if (isSingleStatement(data, context)) return await writeOne(data, context);
-        return await database.knex.transaction((trx) => writeIn(trx, data, context));
+        return await transaction((trx) => writeIn(trx, data, context));
       } catch (error) {
         throw writeError(error, { registry, dialect: database.dialect, resource: context.resource, data, deleting: context.operation.kind === 'delete' });
       }
@@ -466,5 +475,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
     return (await run(query)).length === 0;
   };
 
-  return { provider, processor, readItem, readMany, existingIds, isUnique, execute: write };
+  return {
+    provider,
+    processor,
+    readItem,
+    readMany,
+    existingIds,
+    isUnique,
+    execute: write,
+    transaction,
+  };
 }

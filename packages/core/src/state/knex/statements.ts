@@ -7,7 +7,7 @@
  * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`.
  *
  * Reads of a fixed shape (`shaped`) are not even built again: their SQL is kept per shape. Transactions (`db` other
- * than the database's own knex) and knex instances handed in from outside (which may carry their own hooks, such as
+ * than the database's own knex), but those the SQLite path opened itself, and knex instances handed in from outside (which may carry their own hooks, such as
  * `postProcessResponse`) take knex's own path.
  *
  * Listeners of knex's `query` event (tests counting statements, the bench) still see every statement.
@@ -15,6 +15,7 @@
 import type { Knex } from 'knex';
 import type { Database } from '../database.js';
 import { type DirectPath, MAX_STATEMENTS } from './direct-path.js';
+import type { Transact } from './group-transactions.js';
 import { postgresPath } from './postgres-path.js';
 import { sqlitePath } from './sqlite-path.js';
 
@@ -45,11 +46,16 @@ export interface StatementRunner {
    */
   compiledShape(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
   /**
-   * A write that is one statement, on the database's knex: its rows with RETURNING (none without: knex leaves
-   * RETURNING out of a DELETE on SQLite). On SQLite it is committed with the other such writes of the same turn
-   * (`group-commit.ts`); elsewhere knex runs it.
+   * A write that is one statement: its rows with RETURNING (none without: knex leaves RETURNING out of a DELETE on
+   * SQLite). On the database's knex (no `db`), on SQLite, it is committed with the other such writes of the same turn
+   * (`group-commit.ts`); in a transaction of `transaction`'s, it runs there directly; elsewhere knex runs it.
    */
-  write<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+  write<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
+  /**
+   * Runs `work` in a transaction, when the path has a way of its own (on an SQLite file: transactions that share their
+   * commits, `group-transactions.ts`, whose statements run on the direct path); absent, knex's `transaction`.
+   */
+  readonly transaction?: Transact;
 }
 
 const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
@@ -83,32 +89,33 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     shapes.set(shape, sql);
   };
 
-  async function compiledRows<T>(build: () => Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select'): Promise<T[]> {
-    if (!path.usable(knex) || !path.returnsRows(compiled.sql, method)) return (await build()) as T[];
-    return path.run<T>(compiled.sql, compiled.bindings, method, false);
+  async function compiledRows<T>(build: () => Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select', db: Knex = knex): Promise<T[]> {
+    if (!path.usable(db) || !path.returnsRows(compiled.sql, method, db)) return (await build()) as T[];
+    return path.run<T>(compiled.sql, compiled.bindings, method, false, db);
   }
 
   async function rows<T>(query: Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
     if (!path.usable(db)) return (await query) as T[];
     const compiled = query.toSQL();
-    return compiledRows<T>(() => query, compiled.toNative(), compiled.method);
+    return compiledRows<T>(() => query, compiled.toNative(), compiled.method, db);
   }
 
   return {
     rows,
-    compiledRows,
-    write: path.write ?? ((query) => query as unknown as Promise<never[]>),
+    compiledRows: (build, compiled) => compiledRows(build, compiled),
+    write: path.write ? (query, db) => path.write!(query, db) : (query) => query as unknown as Promise<never[]>,
+    ...(path.transaction ? { transaction: path.transaction } : {}),
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
       if (!path.usable(db)) return (await build()) as T[];
       const cached = shapes.get(shape);
-      if (cached) return path.run<T>(cached, bindings, 'select', true);
+      if (cached) return path.run<T>(cached, bindings, 'select', true, db);
       const query = build();
       if (cached === null) return rows<T>(query, db);
       const compiled = query.toSQL();
       const { sql, bindings: bound } = compiled.toNative();
-      const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method);
+      const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method, db);
       keep(shape, reusable ? sql : null);
-      return reusable ? path.run<T>(sql, bound, compiled.method, true) : ((await query) as T[]);
+      return reusable ? path.run<T>(sql, bound, compiled.method, true, db) : ((await query) as T[]);
     },
     compiledShape(shape, bindings, build) {
       const cached = shapes.get(shape);
