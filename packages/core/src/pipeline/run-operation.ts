@@ -4,10 +4,13 @@
  *   negotiate → authenticate → parameters → authorize → read → authorize (object) → preconditions → deserialize
  *   → authorize (post-denormalize) → validate → write → serialize → respond
  *
+ * (for an anonymous caller, authorize comes before parameters: a protected operation is a 401 before anything else)
+ *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built.
  */
 import type { OperationMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, OperationResponse, Runtime } from './operation-context.js';
+import { ApiError } from '../errors.js';
 import { ANONYMOUS } from '../security/access.js';
 import { authenticate } from './stages/authenticate.js';
 import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } from './stages/authorize.js';
@@ -52,8 +55,22 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
 
   negotiate(context);
   if ((waiting = authenticate(context))) await waiting;
-  parseParameters(context);
-  if ((waiting = authorizeBeforeRead(context))) await waiting;
+  if (context.caller.user === null) {
+    // Anonymous: the rule that can be decided without the item comes before the parameters, so a protected operation
+    // is a 401 whatever its query string or id (an anonymous caller learns nothing of what it would accept). A rule
+    // reads no parameter (only the method, the path, the item): running it first changes no other answer.
+    if ((waiting = authorizeBeforeRead(context))) await waiting;
+    try {
+      parseParameters(context);
+    } catch (error) {
+      // An id that cannot exist is a missing item: the same 401 as one that is not stored, when the rule waits for it.
+      throw context.missingItem && error instanceof ApiError && error.status === 404 ? context.missingItem : error;
+    }
+  } else {
+    // Logged in: the parameters first, as API Platform reads (and checks the page) before its `security` rule.
+    parseParameters(context);
+    if ((waiting = authorizeBeforeRead(context))) await waiting;
+  }
   if (stages.read) await read(context);
   if ((waiting = authorizeAfterRead(context))) await waiting;
   if ((waiting = checkPreconditions(context))) await waiting;
