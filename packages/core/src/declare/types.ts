@@ -98,6 +98,12 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
   /** A nested object without `@id` creates the related item in the same transaction (default false); in a PATCH it updates the item the relation holds. */
   cascadePersist?: boolean;
   /**
+   * A nested object runs the target's own create (POST) or update (PATCH, else PUT) rules, as a request of its own
+   * would; a target without such an operation cannot be written through a relation (403). `true` lets this relation
+   * create and update items of such a target, under the rules of the item that holds it only (default false).
+   */
+  nestedWithoutOperation?: boolean;
+  /**
    * A relation to the user resource filled with the caller on create: `'always'` (the client's value is ignored, on
    * create and on update) or `'default'` (when the client gives none; writable otherwise — guard it with a rule).
    */

@@ -53,6 +53,11 @@ export interface ToOneFieldMetadata extends RelationBase {
   readonly onDelete: 'restrict' | 'cascade' | 'set null';
   /** A nested object without `@id` creates the related item. */
   readonly cascadePersist: boolean;
+  /**
+   * A nested object may create (update) the target even though it has no POST (PATCH or PUT) operation whose rules
+   * would run: the relation is the way such items are written. False: refused with 403.
+   */
+  readonly nestedWithoutOperation: boolean;
   /** Filled with the caller on create: always, or when the client gives none. */
   readonly currentUser: 'always' | 'default' | undefined;
 }

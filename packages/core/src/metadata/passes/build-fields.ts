@@ -28,7 +28,7 @@ const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', 'computed', ...COMMON_KEYS],
-  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', 'currentUser', ...LINK_KEYS, ...COMMON_KEYS],
+  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', 'nestedWithoutOperation', 'currentUser', ...LINK_KEYS, ...COMMON_KEYS],
   toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', 'security', ...LINK_KEYS],
 } as const;
 const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
@@ -60,7 +60,7 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
     if (groups !== undefined && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string' || g === ''))) {
       throw new DeclarationError(`${where(name)}: "groups" must be a list of group names.`);
     }
-    for (const flag of ['readable', 'writable', 'immutable', 'nullable', 'cascadePersist', 'readableLink', 'writableLink'] as const) {
+    for (const flag of ['readable', 'writable', 'immutable', 'nullable', 'cascadePersist', 'nestedWithoutOperation', 'readableLink', 'writableLink'] as const) {
       const value = (field as unknown as Record<string, unknown>)[flag];
       if (value !== undefined && typeof value !== 'boolean') throw new DeclarationError(`${where(name)}: "${flag}" must be true or false.`);
     }
@@ -188,6 +188,7 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
     nullable,
     onDelete,
     cascadePersist: field.cascadePersist ?? false,
+    nestedWithoutOperation: field.nestedWithoutOperation ?? false,
     currentUser: field.currentUser,
     // Filled with the caller whatever the client sends: not writable by clients.
     ...(field.currentUser === 'always' ? { writable: false } : {}),

@@ -5,9 +5,11 @@
  * missing item is that same 401. Otherwise it runs after the read, with the item as `object`.
  * `securityPostDenormalize` runs after the body is applied, with the new state as `object` and the stored one as
  * `previousObject`: a payload that hands an item to someone else is refused before anything is written. Denied: 401
- * for anonymous callers, 403 with the message.
+ * for anonymous callers, 403 with the message. Items written through relations run their own resource's rules too
+ * (`security/nested-writes.ts`: `security` from the deserialize stage, `securityPostDenormalize` here).
  */
 import { denial, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
+import { authorizeNestedStates, nestedItems } from '../../security/nested-writes.js';
 import type { Entity } from '../../state/contracts.js';
 import type { After, RequestScope, StageContext } from '../operation-context.js';
 
@@ -42,5 +44,11 @@ export function authorizeAfterDeserialize(context: After<'deserialize'>): Promis
   // A body that is already refused (wrong types, bad IRIs, a null where a value is required) is a 400 from the
   // validate stage, whatever the rule would say of the half-applied state: nothing is written either way.
   if (!context.operation.stages.deserialize || context.violations.length > 0) return;
-  return enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
+  const own = enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
+  // Items written through relations: their own resource's post-denormalize rules too (`nested-writes.ts`).
+  if (context.operation.input || nestedItems(context.runtime.registry, context.resource, context.data!, undefined).next().done) return own;
+  return (async () => {
+    await own;
+    await authorizeNestedStates(context.runtime.registry, context.resource, context.data!, context.request.body, context.caller);
+  })();
 }

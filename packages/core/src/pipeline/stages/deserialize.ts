@@ -4,6 +4,7 @@
  * `context.violations`. With an input shape, `context.data` holds the shape's values instead, and `context.previous`
  * stays the item read. Throws 400 for a body that is no JSON object.
  */
+import { authorizeNestedWrites, nestedItems } from '../../security/nested-writes.js';
 import { completeWrite } from '../../security/user-writes.js';
 import { activeGroups } from '../groups.js';
 import type { StageContext } from '../operation-context.js';
@@ -32,6 +33,11 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
     groups,
     caller: context.caller,
   });
+  const { registry } = context.runtime;
+  const security = context.runtime.security?.settings ?? null;
+  const nested = [...nestedItems(registry, context.resource, data, context.request.body)];
+  // Items written through relations answer to their own resource's rules first (`nested-writes.ts`).
+  if (nested.length > 0) await authorizeNestedWrites(registry, context.resource, data, context.request.body, context.caller);
   await completeWrite({
     resource: context.resource,
     creating: operation.writeMode === 'create',
@@ -40,8 +46,12 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
     data,
     previous: context.previous,
     caller: context.caller,
-    security: context.runtime.security?.settings ?? null,
+    security,
   });
+  // And each is completed as a request of its own would be: owner relations filled, a user's roles kept in order.
+  for (const item of nested) {
+    await completeWrite({ resource: item.target, creating: item.write.id === undefined, replacing: false, body: item.body, data: item.write.data, previous: item.write.previous, caller: context.caller, security });
+  }
   context.data = data;
   context.violations = violations;
 }
