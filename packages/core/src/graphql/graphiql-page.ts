@@ -6,15 +6,21 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { renderError } from '../response/render-error.js';
 
 const require = createRequire(import.meta.url);
 
-const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
-  'react.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'react-dom.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'graphiql.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
-  'graphiql.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
-};
+/**
+ * The files GraphiQL's page loads, by the name in its URL. A Map, not an object literal: a name like `constructor` or
+ * `__proto__` must find nothing, not a property inherited from `Object.prototype`.
+ */
+const ASSETS = new Map<string, { pkg: string; file: string; type: string }>([
+  ['react.js', { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' }],
+  ['react-dom.js', { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' }],
+  ['graphiql.js', { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' }],
+  ['graphiql.css', { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' }],
+]);
 
 /** A file of an installed package (its `exports` may not list the file, so resolve the package folder). */
 const packageFile = (pkg: string, file: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), file);
@@ -49,12 +55,17 @@ export function isGraphiqlPage(request: FastifyRequest, path: string): boolean {
   return !url.includes('query=') && /text\/html/.test(request.headers.accept ?? '');
 }
 
-export function registerGraphiQL(app: FastifyInstance, path: string): void {
+/** `prefix`: the API's route prefix, whose `contexts/Error` a 404's JSON-LD body names. */
+export function registerGraphiQL(app: FastifyInstance, path: string, prefix: string): void {
   const files = new Map<string, Buffer>();
   app.get(`${path}/graphiql/:asset`, async (request, reply) => {
     const name = (request.params as { asset: string }).asset;
-    const asset = ASSETS[name];
-    if (!asset) return reply.code(404).send({ error: 'Not Found' });
+    const asset = ASSETS.get(name);
+    if (!asset) {
+      // The catalog's 404, as under the API's prefix: this route is outside its error handler.
+      const rendered = renderError(new ApiError('ROUTE_NOT_FOUND', `No route found for "GET ${request.url.split('?')[0]}".`), { accept: request.headers.accept, prefix });
+      return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+    }
     let content = files.get(name);
     if (!content) files.set(name, (content = readFileSync(packageFile(asset.pkg, asset.file))));
     return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=86400').send(content);

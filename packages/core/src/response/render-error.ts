@@ -29,12 +29,24 @@ const FASTIFY_ERRORS: Record<string, { name: ErrorName; detail: (message: string
   FST_ERR_CTP_INVALID_JSON_BODY: { name: 'MALFORMED_BODY', detail: (m) => `Syntax error: ${m}` },
 };
 
+/**
+ * A path the static file server of the documentation assets (Swagger UI's files, through @fastify/static and
+ * @fastify/send) refuses: `..\`, a NUL, a path outside its folder. It answers as though nothing were there (a 404:
+ * no hint that the path was seen as an attack), not as an unexpected error. send's refusals are http-errors
+ * (`expose` true, a 4xx `status`); @fastify/static's own has its code.
+ */
+function refusedFilePath(error: unknown): boolean {
+  const { code, status, expose } = (error ?? {}) as { code?: string; status?: number; expose?: boolean };
+  return code === 'FST_STATIC_FORBIDDEN_PATH' || (expose === true && (status === 403 || status === 404));
+}
+
 /** Any thrown value → an ApiError from the catalog. */
 export function toApiError(error: unknown): { error: ApiError; unexpected: boolean } {
   if (error instanceof ApiError) return { error, unexpected: false };
   const { code, statusCode, message } = (error ?? {}) as { code?: string; statusCode?: number; message?: string };
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { error: new ApiError(known.name, known.detail(message ?? '')), unexpected: false };
+  if (refusedFilePath(error)) return { error: new ApiError('ROUTE_NOT_FOUND', 'No file found at this path.'), unexpected: false };
   if (error instanceof SyntaxError && statusCode === 400) {
     return { error: new ApiError('MALFORMED_BODY', `Syntax error: ${message}`), unexpected: false };
   }

@@ -2,8 +2,9 @@
  * Body parsing for the API routes. JSON bodies (`application/json`, `application/ld+json`,
  * `application/merge-patch+json`) must be UTF-8 (RFC 8259), nested at most `MAX_JSON_DEPTH` levels, and free of
  * unpaired surrogates; they then go through Fastify's own parser, which refuses `__proto__` and
- * `constructor.prototype` keys. Each refusal is a 400 before anything runs; an empty body becomes "no body". Any
- * other type is read but left unparsed, so the negotiate stage can answer 415 with the list of supported types.
+ * `constructor.prototype` keys (the answer names the key). Each refusal is a 400 before anything runs; an empty body
+ * becomes "no body". Any other type is read but left unparsed, so the negotiate stage can answer 415 with the list of
+ * supported types.
  */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
@@ -54,6 +55,25 @@ export function hasUnpairedSurrogate(value: unknown): boolean {
   return Object.entries(value).some(([key, member]) => hasUnpairedSurrogate(key) || hasUnpairedSurrogate(member));
 }
 
+/**
+ * The key that made Fastify's parser (secure-json-parse, `protoAction` and `constructorAction` "error") refuse valid
+ * JSON: `__proto__`, or `constructor` holding a `prototype` key; undefined when the text is not JSON at all. Run only
+ * on a refused body. JSON.parse makes `__proto__` an own key, so the reviver sees it as any other.
+ */
+export function forbiddenKeyIn(text: string): '__proto__' | 'constructor.prototype' | undefined {
+  let found: '__proto__' | 'constructor.prototype' | undefined;
+  try {
+    JSON.parse(text, (key, value: unknown) => {
+      if (key === '__proto__') found ??= '__proto__';
+      else if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) found ??= 'constructor.prototype';
+      return value;
+    });
+  } catch {
+    return undefined;
+  }
+  return found;
+}
+
 type ContentTypeParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
 
 /** A 400 for a refused body; `statusCode` too, for error handlers other than ours (mercurius's, on `/graphql`). */
@@ -71,7 +91,11 @@ function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
       return done(malformed(`The request body is nested too deeply (more than ${MAX_JSON_DEPTH} levels).`), undefined);
     }
     parseJson(request, text, (error, parsed) => {
-      if (error) return done(error, undefined);
+      if (error) {
+        // Fastify's parser says "not valid JSON" for a forbidden key too: name the key instead.
+        const key = forbiddenKeyIn(text);
+        return done(key ? malformed(`The JSON body must not contain the key "${key}".`) : error, undefined);
+      }
       if (hasUnpairedSurrogate(parsed)) {
         return done(malformed('The request body holds a string that is not valid Unicode (an unpaired surrogate).'), undefined);
       }
