@@ -174,10 +174,13 @@ function entrypointClass(registry: MetadataRegistry): Node {
   };
 }
 
-/** The property nodes of the violation classes: their `@id`s are the terms of `/api/contexts/ConstraintViolationList`. */
+/**
+ * The property nodes of the violation classes: their `@id`s are what `/api/contexts/ConstraintViolationList` expands
+ * the terms to (`#violations`, `#propertyPath`…: its `@vocab` alone, as API Platform Admin needs).
+ */
 const violationProperty = (name: string, domain: string, range: string, description: string): Node => ({
   '@type': 'hydra:SupportedProperty',
-  'hydra:property': { '@id': `#ConstraintViolationList/${name}`, '@type': 'rdf:Property', 'rdfs:label': name, 'rdfs:domain': id(classId(domain)), 'rdfs:range': id(range) },
+  'hydra:property': { '@id': `#${name}`, '@type': 'rdf:Property', 'rdfs:label': name, 'rdfs:domain': id(classId(domain)), 'rdfs:range': id(range) },
   'hydra:title': name,
   'hydra:description': description,
   'hydra:required': false,

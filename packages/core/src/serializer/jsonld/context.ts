@@ -19,11 +19,11 @@ export const docsUrl = (origin: string, registry: MetadataRegistry): string => `
 /** The context document of `name`, or undefined when no such type exists. */
 export function buildContext(name: string, registry: MetadataRegistry, origin: string): Record<string, unknown> | undefined {
   const base: Record<string, unknown> = { '@vocab': `${docsUrl(origin, registry)}#`, hydra: HYDRA_NS };
-  if (name === 'Error') return { '@context': base };
-  if (name === 'ConstraintViolationList') {
-    for (const term of ['violations', 'propertyPath', 'message', 'code']) base[term] = `ConstraintViolationList/${term}`;
-    return { '@context': base };
-  }
+  // The violation list's terms expand through `@vocab` alone, as under API Platform's base context: `violations` is
+  // `…/docs.jsonld#violations`, `propertyPath` `…/docs.jsonld#propertyPath`. API Platform Admin finds a violation's
+  // field and message under exactly those IRIs (the part before `#` of the `violations` key, then `#propertyPath`);
+  // under any other it shows a notification instead of the message under its field.
+  if (name === 'Error' || name === 'ConstraintViolationList') return { '@context': base };
   if (name === 'Entrypoint') {
     for (const resource of entrypointResources(registry)) {
       base[toLowerFirst(resource.name)] = { '@id': `Entrypoint/${toLowerFirst(resource.name)}`, '@type': '@id' };
