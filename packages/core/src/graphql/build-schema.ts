@@ -46,6 +46,7 @@ import { selectedToOneRelations } from './selected-relations.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
 import { buildFilterArguments } from './filter-args.js';
 import { collectionQueryName, customMutationName, customQueryName, itemQueryName, mutationName } from './naming.js';
+import { connectionExtensions, mutationExtensions } from './cost.js';
 
 /** JSON values, as API Platform's GraphQL calls them. */
 const Iterable = new GraphQLScalarType({ name: 'Iterable', description: 'Any JSON value.', serialize: (v) => v, parseValue: (v) => v });
@@ -391,6 +392,8 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       type: connectionOf(target),
       description: field.description,
       args: pagingArgs,
+      // The cost of a query counts the items of this page (cost.ts).
+      extensions: connectionExtensions(targetPagination, 'relation'),
       resolve: async (entity, args, context) => {
         if (!allowed(entity, context)) return null;
         const ids = (entity[field.name] as number[] | undefined) ?? (await linksLoaderFor(context, owner, field.name).load(entity.id!));
@@ -609,6 +612,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         type: pageConnectionOf(owner),
         description,
         args: mergeArgs(resource, custom ? list : null, uri.args, { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt } }, filters.args),
+        extensions: connectionExtensions(pagination, 'page'),
         resolve: async (_source, args: Record<string, unknown>, context, info) => {
           const target = uri.target(args);
           if (!target) return null;
@@ -631,6 +635,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       type: connectionOf(owner),
       description,
       args: mergeArgs(resource, custom ? list : null, uri.args, pagingArgs, filters.args),
+      extensions: connectionExtensions(pagination, 'cursor'),
       resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context, info) => {
         const target = uri.target(args);
         if (!target) return null;
@@ -719,6 +724,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       mutations[mutationName('create', resource.name)] = {
         type: payload('create'),
         args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
+        extensions: mutationExtensions(registry, resource, 'create', writeGroupsOf(post)),
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => ({
           [payloadKey]: (await writing(context, () => execute(context, { operation: post, body: bodyOf(values) }))).data,
           clientMutationId: values.clientMutationId ?? null,
@@ -730,6 +736,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       mutations[mutationName('update', resource.name)] = {
         type: payload('update'),
         args: { input: { type: new GraphQLNonNull(input('update', update.kind === 'patch' ? 'update' : 'replace', update, true)) } },
+        extensions: mutationExtensions(registry, resource, update.kind === 'patch' ? 'update' : 'replace', writeGroupsOf(update)),
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
           const id = idOf(values.id as string);
           if (id === undefined) throw await notFound(context, values.id as string);
@@ -819,6 +826,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       type: payloadType,
       description: operation.description,
       args: { input: { type: new GraphQLNonNull(mutationInput) } },
+      extensions: operation.stages.deserialize ? mutationExtensions(registry, source, operation.input ? 'create' : operation.writeMode!, groups) : undefined,
       resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
         const target = uri.target(values);
         if (!target) throw await notFound(context, values.id as string);

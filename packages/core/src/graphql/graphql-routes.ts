@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
-import { assertCount } from '../errors.js';
+import { assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
@@ -16,6 +16,7 @@ import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
 import { outsideLimits } from './limits.js';
+import { limitCost } from './cost-limit.js';
 
 /** The plugin's `graphql`: the endpoint, its limits, introspection, GraphiQL and query compilation. */
 export interface GraphQLOptions {
@@ -31,6 +32,17 @@ export interface GraphQLOptions {
    * may hold 20 tokens per field allowed.
    */
   readonly maxComplexity?: number;
+  /**
+   * The most items one operation may read (default 10,000): each connection counts its page size times the page sizes
+   * of the connections around it, as GitHub counts nodes; a mutation that hashes a password counts `passwordWriteCost`.
+   */
+  readonly maxNodes?: number;
+  /** The most aliases one operation may use, fragments expanded (default 15). */
+  readonly maxAliases?: number;
+  /** The most root fields the mutations of one document may hold (default 10). */
+  readonly maxRootMutations?: number;
+  /** The items a mutation that hashes a password (its input may carry a password field) counts as (default 2,500: four in the default budget). */
+  readonly passwordWriteCost?: number;
   /** Schema introspection (default true; turn it off in production if you like). */
   readonly introspection?: boolean;
   /** GraphiQL for browsers at `GET <path>` (default true). */
@@ -82,11 +94,17 @@ const TOKENS_PER_FIELD = 20;
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
-  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path, runtime.registry.prefix);
+  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
   assertCount('graphql.maxComplexity', options.graphql.maxComplexity);
   assertCount('graphql.maxDepth', options.graphql.maxDepth);
   const maxComplexity = options.graphql.maxComplexity ?? 1000;
   const maxDepth = options.graphql.maxDepth ?? 10;
+  for (const name of ['maxNodes', 'maxAliases', 'maxRootMutations'] as const) assertCount(`graphql.${name}`, options.graphql[name]);
+  if (options.graphql.passwordWriteCost !== undefined && !(Number.isInteger(options.graphql.passwordWriteCost) && options.graphql.passwordWriteCost >= 0)) {
+    throw new DeclarationError(`graphql.passwordWriteCost must be a whole number from 0 up, got ${String(options.graphql.passwordWriteCost)}.`);
+  }
+  const maxAliases = options.graphql.maxAliases ?? 15;
+  const maxRootMutations = options.graphql.maxRootMutations ?? 10;
   const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
@@ -136,7 +154,9 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
     if (!((document as { loc?: unknown } | null)?.loc instanceof Location)) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
     // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
     // made to be too complex (mercurius's depth check would come after it, and count introspection too).
-    const refused = outsideLimits(document, { maxComplexity, maxDepth });
+    const refused = outsideLimits(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
     if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
+  // The node budget needs the variables: checked before execution, on every request (cost-limit.ts).
+  limitCost(app, { maxNodes: options.graphql.maxNodes ?? 10_000, passwordWriteCost: options.graphql.passwordWriteCost ?? 2500 });
 }

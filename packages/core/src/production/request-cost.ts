@@ -1,0 +1,21 @@
+/**
+ * Requests that count more than once against the rate limit: a GraphQL document counts each of its root fields, known
+ * only once the document is parsed, long after the rate limit counted the request itself. The rate limit (when it is
+ * on) gives each such request a way to count more (`countMoreWith`); the GraphQL endpoint calls `countMore`, which does
+ * nothing when the rate limit is off. A module of its own: the endpoint need not load @fastify/rate-limit.
+ */
+import type { FastifyRequest } from 'fastify';
+
+/** Counts `count` more requests for this one; rejects with the 429 error when that is over the limit. */
+export type CountMore = (count: number) => Promise<void>;
+
+const counters = new WeakMap<FastifyRequest, CountMore>();
+
+export function countMoreWith(request: FastifyRequest, counter: CountMore): void {
+  counters.set(request, counter);
+}
+
+/** Counts the request `count` more times against its rate limit (none when the limit is off or does not cover it). */
+export async function countMore(request: FastifyRequest, count: number): Promise<void> {
+  if (count > 0) await counters.get(request)?.(count);
+}
