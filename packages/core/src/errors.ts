@@ -38,6 +38,7 @@ export const ERRORS = define({
   UNAUTHENTICATED: { code: 'API_ERR_SECURITY_UNAUTHENTICATED', status: 401, title: 'The operation needs a user and the request carries no token.' },
   INVALID_TOKEN: { code: 'API_ERR_SECURITY_INVALID_TOKEN', status: 401, title: 'The bearer token is malformed, expired, wrongly signed, or its user is gone.' },
   INVALID_CREDENTIALS: { code: 'API_ERR_SECURITY_INVALID_CREDENTIALS', status: 401, title: 'Login with an unknown identifier or a wrong password.' },
+  INVALID_REFRESH_TOKEN: { code: 'API_ERR_SECURITY_INVALID_REFRESH_TOKEN', status: 401, title: 'The refresh token is unknown, expired, revoked, or was already used (which revokes its login).' },
   FORBIDDEN: { code: 'API_ERR_SECURITY_FORBIDDEN', status: 403, title: 'The user may not perform the operation (an access rule denied it).' },
   TOO_MANY_REQUESTS: { code: 'API_ERR_RATE_LIMITED', status: 429, title: 'The client sent more requests than the rate limit allows; Retry-After says when to try again.' },
   TOKEN_KEYS_UNAVAILABLE: { code: 'API_ERR_SECURITY_KEYS_UNAVAILABLE', status: 503, title: 'The keys bearer tokens are checked with (the JWKS URL) cannot be fetched now; Retry-After says when to try again.' },

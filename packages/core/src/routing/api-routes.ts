@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
-import type { TokenService } from '../security/jwt.js';
+import type { Sessions } from '../security/sessions.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { docsUrl } from '../serializer/jsonld/context.js';
@@ -23,8 +23,8 @@ import { originOf, toOperationRequest } from './to-operation-request.js';
 export interface ApiRoutesOptions {
   readonly runtime: Runtime;
   readonly bodyLimit: number;
-  /** Issues login tokens, when security is on. */
-  readonly tokens: TokenService | undefined;
+  /** Issues login tokens (and refreshes and revokes them), when security is on with a secret. */
+  readonly sessions: Sessions | undefined;
   /** Titles and descriptions of the API documentation. */
   readonly documentation: DocumentationOptions | undefined;
 }
@@ -104,5 +104,5 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   }
 
   await app.register(docsRoutes, { runtime, documentation: options.documentation });
-  if (runtime.security && options.tokens) registerLoginRoute(app, { security: runtime.security.settings, tokens: options.tokens, database: runtime.database });
+  if (runtime.security && options.sessions) registerLoginRoute(app, { security: runtime.security.settings, sessions: options.sessions, database: runtime.database });
 }

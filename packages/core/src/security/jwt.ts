@@ -15,8 +15,24 @@ import type { ResolvedSecurity } from './config.js';
 
 export interface TokenService {
   verify(token: string): Promise<JWTPayload>;
-  /** Issues an HS256 token (only with a secret). */
+  /** Issues an HS256 token (only with a secret), with `iat` and `iat_ms` (the same instant in milliseconds). */
   sign(claims: { sub: string; [claim: string]: unknown }): Promise<string>;
+}
+
+/**
+ * The claim of the issue instant in milliseconds: `iat` holds whole seconds, too coarse to tell a token issued just
+ * before a password change from one issued just after it.
+ */
+export const ISSUED_AT_MS_CLAIM = 'iat_ms';
+
+/**
+ * When a token was issued: its `iat_ms` (ours), else its `iat` in whole seconds (tokens issued elsewhere), with the
+ * precision of the claim; undefined when it says neither.
+ */
+export function issuedAtOf(payload: JWTPayload): { readonly ms: number; readonly precision: 1 | 1000 } | undefined {
+  const precise = payload[ISSUED_AT_MS_CLAIM];
+  if (typeof precise === 'number' && Number.isFinite(precise)) return { ms: precise, precision: 1 };
+  return typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? { ms: payload.iat * 1000, precision: 1000 } : undefined;
 }
 
 export const invalidToken = (description: string): ApiError =>
@@ -92,10 +108,12 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
     },
     async sign(claims) {
       if (!secret) throw new Error('Issuing tokens needs security.jwt.secret.');
-      const token = new SignJWT({ ...claims })
+      const now = Date.now();
+      const seconds = Math.floor(now / 1000);
+      const token = new SignJWT({ ...claims, [ISSUED_AT_MS_CLAIM]: now })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setIssuedAt()
-        .setExpirationTime(`${jwt.ttl}s`)
+        .setIssuedAt(seconds)
+        .setExpirationTime(seconds + jwt.ttl)
         .setSubject(claims.sub);
       if (jwt.issuer) token.setIssuer(jwt.issuer);
       if (jwt.audience) token.setAudience(jwt.audience);

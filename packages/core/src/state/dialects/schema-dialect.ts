@@ -9,8 +9,11 @@ import type { DialectName } from './dialect.js';
 import { postgresSchema } from './postgres-schema.js';
 import { sqliteSchema } from './sqlite-schema.js';
 
-/** The type of a column: a field type, or `reference` for the integer column of a to-one relation or a join table. */
-export type ColumnType = ScalarType | 'reference';
+/**
+ * The type of a column: a field type, `reference` for the integer column of a to-one relation or a join table, or
+ * `bigint` for the framework's own instants in milliseconds (past what a 32-bit integer column holds).
+ */
+export type ColumnType = ScalarType | 'reference' | 'bigint';
 
 /** The knex column-builder method for a column type, and the options it takes after the column name. */
 export interface ColumnTypeCall {
@@ -64,6 +67,8 @@ export function sharedColumnType(type: ColumnType): ColumnTypeCall {
     case 'integer':
     case 'reference':
       return { method: 'integer' };
+    case 'bigint':
+      return { method: 'bigInteger' };
     case 'float':
       return { method: 'double' };
     case 'boolean':

@@ -21,6 +21,7 @@ import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 import { writeError } from './write-errors.js';
+import { credentialsChange } from '../credentials-stamp.js';
 
 /** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
 const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
@@ -74,9 +75,37 @@ export interface KnexState {
   readonly transaction: Transact;
 }
 
-export function createKnexState(database: Database, registry: MetadataRegistry): KnexState {
+/** What the state is told beyond the metadata. */
+export interface KnexStateOptions {
+  /**
+   * The user resource and its roles field (security on): a new value of the roles, as of a password, revokes the
+   * user's tokens (`credentials-stamp.ts`).
+   */
+  readonly userRoles?: { readonly resource: ResourceMetadata; readonly field: string };
+}
+
+/** The fields whose new value revokes an item's tokens: its password fields, and the roles of the user resource. */
+function credentialFieldsOf(resource: ResourceMetadata, options: KnexStateOptions): string[] {
+  const fields = resource.fields.filter((field) => field.kind === 'scalar' && field.type === 'password').map((field) => field.name);
+  return options.userRoles?.resource === resource ? [...fields, options.userRoles.field] : fields;
+}
+
+export function createKnexState(database: Database, registry: MetadataRegistry, options: KnexStateOptions = {}): KnexState {
   const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
+  const credentialFields = new Map(registry.resources.map((r) => [r.name, credentialFieldsOf(r, options)]));
+
+  /**
+   * The row of a write, with the "tokens valid after" instant set when it starts the item's tokens afresh: on a
+   * resource holding credentials, an item created, or one whose password or roles get a new value. Every write of the
+   * built-in processor (REST, GraphQL, custom operations calling `next`, nested items) comes through here.
+   */
+  function rowOf(resource: ResourceMetadata, data: Entity, creating: boolean, previous: Entity | null | undefined): Record<string, unknown> {
+    const mapper = mapperOf(resource);
+    const row = mapper.toRow(data);
+    if (mapper.tokensValidAfter && (creating || credentialsChange(credentialFields.get(resource.name)!, data, previous))) row[mapper.tokensValidAfter] = Date.now();
+    return row;
+  }
   const runner = createStatementRunner(database);
   const { rows: run, compiledRows, shaped, compiledShape, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
@@ -350,20 +379,20 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
   };
 
   /** Writes one item (and, first, the items nested in it); returns its id. */
-  async function persist(trx: Knex.Transaction, resource: ResourceMetadata, data: Entity, id: number | undefined, previous: Entity | null): Promise<number> {
+  async function persist(trx: Knex.Transaction, resource: ResourceMetadata, data: Entity, id: number | undefined, previous: Entity | null, compared: Entity | null | undefined = previous): Promise<number> {
     const mapper = mapperOf(resource);
     const values: Entity = { ...data };
     for (const field of resource.fields) {
       const value = values[field.name];
       if (value instanceof NestedWrite) {
-        values[field.name] = await persist(trx, registry.resource(value.resource), value.data, value.id, null);
+        values[field.name] = await persist(trx, registry.resource(value.resource), value.data, value.id, null, value.previous);
       }
     }
     if (id === undefined) {
-      const [inserted] = await trx(mapper.table).insert(mapper.toRow(values)).returning('id');
+      const [inserted] = await trx(mapper.table).insert(rowOf(resource, values, true, null)).returning('id');
       id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
     } else {
-      const row = mapper.toRow(values);
+      const row = rowOf(resource, values, false, compared);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
       if (Object.keys(row).length > 0 && (await trx(mapper.table).where('id', id).update(row)) === 0) {
         throw previous ? new ApiError('ITEM_NOT_FOUND', 'Not Found') : new ApiError('CONFLICT', 'A related item does not exist (any more).');
@@ -417,7 +446,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry):
       await run(table.where('id', context.id!).delete().returning('id'));
       return undefined;
     }
-    const row = mapper.toRow(data);
+    const row = rowOf(resource, data, context.id === undefined, context.previous);
     let stored: Record<string, unknown> | undefined;
     if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0) [stored] = await run(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));

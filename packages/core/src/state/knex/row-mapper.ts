@@ -5,11 +5,14 @@
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { Entity } from '../contracts.js';
 import type { Dialect } from '../dialects/dialect.js';
+import { attachTokensValidAfter, holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 
 export interface RowMapper {
   readonly table: string;
-  /** `id`, then the column of every scalar and to-one field. */
+  /** `id`, then the column of every scalar and to-one field (and, for credentials, the "tokens valid after" one). */
   readonly columns: readonly string[];
+  /** The "tokens valid after" column, on a resource that holds credentials (`credentials-stamp.ts`). */
+  readonly tokensValidAfter: string | undefined;
   /** To-many fields, loaded by a separate batched query: where the links live (the target's table or a join table). */
   readonly toMany: readonly ToManyLinks[];
   toEntity(row: Record<string, unknown>): Entity;
@@ -39,9 +42,12 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
   const stored = resource.fields.filter((f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany' && !(f.kind === 'scalar' && f.computed));
   const toMany = resource.fields.filter((f): f is ToManyFieldMetadata => f.kind === 'toMany').map((field) => toManyLinks(field, registry));
 
+  const tokensValidAfter = holdsCredentials(resource) ? TOKENS_VALID_AFTER_COLUMN : undefined;
+
   return {
     table: resource.table,
-    columns: ['id', ...stored.map((f) => f.column)],
+    columns: ['id', ...stored.map((f) => f.column), ...(tokensValidAfter ? [tokensValidAfter] : [])],
+    tokensValidAfter,
     toMany,
     toEntity(row) {
       const entity: Entity = { id: Number(row.id) };
@@ -49,6 +55,7 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
         const value = row[field.column];
         entity[field.name] = field.kind === 'scalar' ? dialect.fromDb(field.type, value) : value === null || value === undefined ? null : Number(value);
       }
+      if (tokensValidAfter) attachTokensValidAfter(entity, row[tokensValidAfter]);
       return entity;
     },
     toRow(entity) {

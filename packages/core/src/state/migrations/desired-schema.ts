@@ -7,13 +7,17 @@
  * - a join table per many-to-many, on its owning side: both ids, the pair as primary key, deleted with either item;
  * - a unique index per `Unique` constraint (the database is the backstop when two requests race past the check);
  * - an index per column that equality, range and order filters use, on whichever table the filter's path ends in;
- * - a trigram (substring) index per text column a search filter declares `substringIndex` on.
+ * - a trigram (substring) index per text column a search filter declares `substringIndex` on;
+ * - on a resource holding a password, the framework's "tokens valid after" column (`credentials-stamp.ts`), and once
+ *   for them all the framework's refresh token table (`refresh-token-table.ts`).
  */
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
 import type { Filter } from '../../query/filter.js';
 import { uniqueFieldSets } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
+import { holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
+import { REFRESH_TOKEN_COLUMNS, REFRESH_TOKEN_TABLE } from '../refresh-token-table.js';
 
 export interface ColumnSpec {
   readonly name: string;
@@ -106,6 +110,7 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
     const key = foreignKey(field, registry);
     if (key) table.foreignKeys.push(key);
   }
+  if (holdsCredentials(resource)) table.columns.push({ name: TOKENS_VALID_AFTER_COLUMN, type: 'bigint', nullable: true });
   for (const names of uniqueFieldSets(resource)) {
     const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column);
     addIndex(table, columns, true);
@@ -139,6 +144,32 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
     }
   }
   return [...tables.values()];
+}
+
+/** The framework's refresh tokens (no foreign key: a user resource may be stored anywhere, and a token outlives nothing it names). */
+function refreshTokenTable(): TableDraft {
+  const c = REFRESH_TOKEN_COLUMNS;
+  const table: TableDraft = {
+    name: REFRESH_TOKEN_TABLE,
+    columns: [
+      { name: 'id', type: 'increments', nullable: false },
+      { name: c.hash, type: 'string', nullable: false },
+      { name: c.family, type: 'string', nullable: false },
+      { name: c.user, type: 'reference', nullable: false },
+      { name: c.createdAt, type: 'bigint', nullable: false },
+      { name: c.expiresAt, type: 'bigint', nullable: false },
+      { name: c.retiredAt, type: 'bigint', nullable: true },
+    ],
+    primaryKey: undefined,
+    foreignKeys: [],
+    indexes: new Map(),
+    substringIndexes: new Map(),
+  };
+  addIndex(table, [c.hash], true);
+  addIndex(table, [c.family], false);
+  addIndex(table, [c.user], false);
+  addIndex(table, [c.expiresAt], false);
+  return table;
 }
 
 /** Calls `add` with the table and column each filter path (as `pathsOf` lists them) ends in, when that table is made here. */
@@ -188,6 +219,7 @@ export function buildDesiredSchema(registry: MetadataRegistry): SchemaSpec {
     if (hasTable(resource) && !tables.has(resource.table)) tables.set(resource.table, resourceTable(resource, registry));
   }
   for (const table of joinTables(registry)) if (!tables.has(table.name)) tables.set(table.name, table);
+  if (registry.resources.some(holdsCredentials) && !tables.has(REFRESH_TOKEN_TABLE)) tables.set(REFRESH_TOKEN_TABLE, refreshTokenTable());
   addFilterIndexes(registry, tables);
   addSubstringIndexes(registry, tables);
   return Object.freeze({ tables: Object.freeze([...tables.values()].map(freeze)) });
