@@ -1,12 +1,15 @@
 /**
  * What the caller and the user resource add to a new state, after the body is applied: relations filled with the
- * caller (`currentUser`), and, for the user resource itself, roles stored with `ROLE_USER` and without duplicates,
- * after the registration hook had its say on create.
+ * caller (`currentUser`), and, for the user resource itself, the roles the body gives checked (`role-writes.ts`: declared
+ * ones only, and ones the caller holds), then stored with `ROLE_USER` and without duplicates, after the registration
+ * hook had its say on create. Returns the violations of undeclared roles.
  */
 import type { ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
 import type { Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
+import { checkRoleWrites } from './role-writes.js';
+import type { ConstraintViolation } from '../validation/violation.js';
 import { storedRoles } from './roles.js';
 
 export async function completeWrite(options: {
@@ -20,7 +23,9 @@ export async function completeWrite(options: {
   readonly previous: Entity | null;
   readonly caller: Caller;
   readonly security: ResolvedSecurity | null;
-}): Promise<void> {
+  /** Where the item sits in the body: '' for the item itself, `owner.` for one written through a relation. */
+  readonly prefix?: string;
+}): Promise<ConstraintViolation[]> {
   const { resource, creating, data, previous, caller, security } = options;
   const given = (name: string) => options.body !== null && typeof options.body === 'object' && Object.hasOwn(options.body, name);
   for (const field of resource.fields) {
@@ -29,10 +34,20 @@ export async function completeWrite(options: {
     // 'default': the caller unless the body names someone (an explicit null stays null, and is refused as such).
     else if ((creating || options.replacing) && !given(field.name)) data[field.name] = caller.user?.id ?? null;
   }
-  if (!security || security.resource !== resource) return;
+  if (!security || security.resource !== resource) return [];
+  const rolesField = resource.fields.find((f) => f.name === security.roles);
+  const violations = checkRoleWrites({
+    written: data[security.roles],
+    held: previous?.[security.roles] ?? null,
+    defaults: rolesField?.kind === 'scalar' ? rolesField.default : undefined,
+    declared: security.declaredRoles,
+    callerRoles: caller.roles,
+    path: (options.prefix ?? '') + security.roles,
+  });
   if (creating && security.onRegister) {
     data[security.roles] = storedRoles(data[security.roles] as unknown[]);
     await security.onRegister(data, { caller: caller.user, callerRoles: caller.roles });
   }
   data[security.roles] = storedRoles(data[security.roles] as unknown[]);
+  return violations;
 }

@@ -38,7 +38,7 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
   const nested = [...nestedItems(registry, context.resource, data, context.request.body)];
   // Items written through relations answer to their own resource's rules first (`nested-writes.ts`).
   if (nested.length > 0) await authorizeNestedWrites(registry, context.resource, data, context.request.body, context.caller);
-  await completeWrite({
+  const roleViolations = await completeWrite({
     resource: context.resource,
     creating: operation.writeMode === 'create',
     replacing: operation.writeMode === 'replace',
@@ -50,8 +50,19 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
   });
   // And each is completed as a request of its own would be: owner relations filled, a user's roles kept in order.
   for (const item of nested) {
-    await completeWrite({ resource: item.target, creating: item.write.id === undefined, replacing: false, body: item.body, data: item.write.data, previous: item.write.previous, caller: context.caller, security });
+    const found = await completeWrite({
+      resource: item.target,
+      creating: item.write.id === undefined,
+      replacing: false,
+      body: item.body,
+      data: item.write.data,
+      previous: item.write.previous,
+      caller: context.caller,
+      security,
+      prefix: `${item.path}.`,
+    });
+    roleViolations.push(...found);
   }
   context.data = data;
-  context.violations = violations;
+  context.violations = [...violations, ...roleViolations];
 }
