@@ -182,6 +182,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     database,
     tokens,
     loginPath: security && security.settings.loginPath !== false ? security.settings.loginPath : undefined,
+    loginIdentifier: security?.settings.identifier,
     graphql: options.graphql === false ? undefined : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;

@@ -30,6 +30,8 @@ export interface ProductionContext {
   readonly tokens: TokenService | undefined;
   /** The login route's path under the prefix, when it is on. */
   readonly loginPath: string | undefined;
+  /** The body key of the login route naming the account (`email`): the login is limited per account too. */
+  readonly loginIdentifier?: string | undefined;
   /** The GraphQL endpoint, when it is on, and whether it serves GraphiQL. */
   readonly graphql: { readonly path: string; readonly graphiql: boolean } | undefined;
 }
@@ -52,6 +54,7 @@ export async function registerProductionPlugins(app: FastifyInstance, options: P
       registry: context.registry,
       tokens: context.tokens,
       loginPath: context.loginPath,
+      loginIdentifier: context.loginIdentifier,
       graphqlPath: context.graphql?.path,
     });
   }

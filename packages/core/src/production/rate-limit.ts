@@ -6,14 +6,24 @@
  * It covers every route registered after the plugin, the user's own included (`config: { rateLimit: false }` opts a
  * route out); the health routes are never limited. `routes` gives operations (by name), resources (by name), `login`
  * or `graphql` a limit of their own, counted per route, or `false` for none.
+ *
+ * Two routes count differently. The login route is counted per client address and, separately, per target account
+ * (the identifier in the body, letter case ignored), never per bearer token: otherwise the tokens of throw-away
+ * accounts would each buy a fresh count of password guesses. Both limits apply, so guesses spread over many addresses
+ * stop at the account's, and one address trying many accounts stops at its own. The GraphQL endpoint counts each root
+ * field of the document it runs (`{ a: books … b: books … }` counts 2): the request counts once on arrival, as every
+ * other, and the rest once the document is parsed (`request-cost.ts`). @fastify/rate-limit counts one per call and
+ * has no per-request cost, so both extra counts go through its `createRateLimit` limiter, against the same store and
+ * key as the route's own count.
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { closest } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
+import { countMoreWith } from './request-cost.js';
 
 /** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {
@@ -43,6 +53,8 @@ export interface RateLimitTargets {
   readonly tokens: TokenService | undefined;
   /** `POST <prefix><loginPath>`, when the login route is on. */
   readonly loginPath: string | undefined;
+  /** The body key of the login route that names the account (`email`): its own count per account. */
+  readonly loginIdentifier?: string | undefined;
   /** The GraphQL endpoint, when it is on. */
   readonly graphqlPath: string | undefined;
 }
@@ -74,26 +86,63 @@ function assertKnownNames(routes: Readonly<Record<string, unknown>>, names: Map<
 
 const bearerToken = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
+/** The 429 of a client over its limit, as every route answers it (`Retry-After` included). */
+function tooManyRequests(max: number, ttl: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(ttl / 1000));
+  const error = new ApiError('TOO_MANY_REQUESTS', `Rate limit exceeded: at most ${max} requests in the window. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
+    headers: { 'retry-after': String(seconds) },
+  });
+  // Routes outside the API's error handler (GraphQL, the user's own) read the status from `statusCode`.
+  return Object.assign(error, { statusCode: error.status });
+}
+
+/** What @fastify/rate-limit's `createRateLimit` limiter answers for one count. */
+interface LimiterResult {
+  readonly isAllowed: boolean;
+  readonly max?: number;
+  readonly remaining?: number;
+  readonly ttl?: number;
+  readonly ttlInSeconds?: number;
+  readonly isExceeded?: boolean;
+}
+type Limiter = (request: FastifyRequest) => Promise<LimiterResult>;
+
+/**
+ * Counts a request `count` times with a limiter, and answers as @fastify/rate-limit's own hook does: the rate-limit
+ * headers, and the 429 (with `Retry-After`) when the count is over the limit.
+ */
+async function countWith(limiter: Limiter, request: FastifyRequest, reply: FastifyReply, count: number): Promise<void> {
+  const results = await Promise.all(Array.from({ length: count }, () => limiter(request)));
+  // The last count is the one with the least left (they ran concurrently: the order they finished in says nothing).
+  const last = results.reduce((least, result) => ((result.remaining ?? Infinity) < (least.remaining ?? Infinity) ? result : least));
+  if (last.isAllowed || last.max === undefined) return;
+  reply.header('x-ratelimit-limit', last.max);
+  reply.header('x-ratelimit-remaining', last.remaining ?? 0);
+  reply.header('x-ratelimit-reset', last.ttlInSeconds ?? 0);
+  if (!results.some((result) => result.isExceeded)) return;
+  const error = tooManyRequests(last.max, last.ttl ?? 0);
+  // Set here too: the GraphQL endpoint's errors do not go through the API's error handler, which sets an error's headers.
+  reply.headers(error.headers);
+  throw error;
+}
+
+/** Adds a hook to a route's own list of hooks of that name. */
+function addRouteHook<H>(route: RouteOptions, name: 'onRequest' | 'preHandler', hook: H): void {
+  const hooks = route[name] as H | H[] | undefined;
+  (route as unknown as Record<string, H[]>)[name] = hooks === undefined ? [hook] : Array.isArray(hooks) ? [...hooks, hook] : [hooks, hook];
+}
+
 export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions, targets: RateLimitTargets): Promise<void> {
   const names = routeNames(targets);
   const routes = options.routes ?? {};
   assertKnownNames(routes, names);
 
-  // Runs before the plugin's own onRoute hook (registered below): overrides become the route's `config.rateLimit`.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit !== undefined) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      const rule = names.get(`${method} ${route.url}`)?.map((name) => routes[name]).find((r) => r !== undefined);
-      if (rule === undefined) continue;
-      route.config = { ...route.config, rateLimit: rule === false ? false : { ...rule } };
-      return;
-    }
-  });
-
   const { tokens } = targets;
   const perUser = options.perUser ?? true;
-  const keyOf = async (request: FastifyRequest): Promise<string> => {
+  const addressOf = (request: FastifyRequest): string => `ip:${normalizeIP(request.ip)}`;
+  // One key per request, however many times it is counted (a GraphQL document's root fields): one token check.
+  const keys = new WeakMap<FastifyRequest, Promise<string>>();
+  const userOrAddress = async (request: FastifyRequest): Promise<string> => {
     const token = perUser && tokens ? bearerToken(request) : undefined;
     if (token && tokens) {
       try {
@@ -102,7 +151,82 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
         // An invalid token counts against the address; the operation itself answers 401 for it.
       }
     }
-    return `ip:${normalizeIP(request.ip)}`;
+    return addressOf(request);
+  };
+  const keyOf = (request: FastifyRequest): Promise<string> => {
+    let key = keys.get(request);
+    if (!key) keys.set(request, (key = userOrAddress(request)));
+    return key;
+  };
+
+  /** `createRateLimit` exists once the plugin is registered (below); routes come after. Made once per rule. */
+  const limiters = new Map<RateLimitRule | undefined, Limiter>();
+  const limiterFor = (rule: RateLimitRule | undefined, keyGenerator?: (request: FastifyRequest) => string): Limiter => {
+    let limiter = limiters.get(rule);
+    if (!limiter || keyGenerator) {
+      // No rule: the global one, in the global store (the count every other route adds to).
+      const create = (app as unknown as { createRateLimit(options?: object): Limiter }).createRateLimit;
+      limiter = create(rule === undefined && !keyGenerator ? undefined : { ...rule, ...(keyGenerator ? { keyGenerator } : {}) });
+      if (!keyGenerator) limiters.set(rule, limiter);
+    }
+    return limiter;
+  };
+
+  const loginRoute = targets.loginPath === undefined ? undefined : `POST ${targets.registry.prefix}${targets.loginPath}`;
+  const graphqlRoutes = new Set(targets.graphqlPath === undefined ? [] : ['GET', 'HEAD', 'POST'].map((method) => `${method} ${targets.graphqlPath}`));
+
+  // Runs before the plugin's own onRoute hook (registered below): overrides become the route's `config.rateLimit`.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateLimit !== undefined) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      const rule = names.get(`${method} ${route.url}`)?.map((name) => routes[name]).find((r) => r !== undefined);
+      if (`${method} ${route.url}` === loginRoute) return limitLogin(route, rule);
+      if (graphqlRoutes.has(`${method} ${route.url}`)) return limitGraphQL(route, rule);
+      if (rule === undefined) continue;
+      route.config = { ...route.config, rateLimit: rule === false ? false : { ...rule } };
+      return;
+    }
+  });
+
+  /**
+   * The login route: counted per address by the plugin's own hook (its key never the bearer token), and per account
+   * once the body is read, with the same rule in a count of its own. Without an identifier in the body (a 400) only
+   * the address counts.
+   */
+  const limitLogin = (route: RouteOptions, rule: RateLimitRule | false | undefined): void => {
+    if (rule === false) {
+      route.config = { ...route.config, rateLimit: false };
+      return;
+    }
+    route.config = { ...route.config, rateLimit: { ...rule, keyGenerator: addressOf } };
+    const identifier = targets.loginIdentifier;
+    if (identifier === undefined) return;
+    const accountOf = (request: FastifyRequest): string => `account:${accountName(request.body, identifier)}`;
+    let byAccount: Limiter | undefined;
+    const countAccount: preHandlerHookHandler = async (request, reply) => {
+      if (accountName(request.body, identifier) === undefined) return;
+      byAccount ??= limiterFor(rule, accountOf);
+      await countWith(byAccount, request, reply, 1);
+    };
+    addRouteHook(route, 'preHandler', countAccount);
+  };
+
+  /**
+   * The GraphQL endpoint: counted by a hook of its own rather than the plugin's, so that the counts its root fields
+   * add later go to the same store (the plugin keeps a route's count in a store of the route's own).
+   */
+  const limitGraphQL = (route: RouteOptions, rule: RateLimitRule | false | undefined): void => {
+    route.config = { ...route.config, rateLimit: false };
+    if (rule === false) return;
+    let limiter: Limiter | undefined;
+    const countRequest: onRequestHookHandler = async (request, reply) => {
+      limiter ??= limiterFor(rule);
+      const counted = limiter;
+      await countWith(counted, request, reply, 1);
+      countMoreWith(request, (count) => countWith(counted, request, reply, count));
+    };
+    addRouteHook(route, 'onRequest', countRequest);
   };
 
   let redis = options.redis;
@@ -134,12 +258,19 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     ...(redis ? { redis, nameSpace: options.nameSpace ?? 'resource-api-rate-limit:' } : {}),
     errorResponseBuilder: (_request, context) => {
       const { max, ttl } = context as unknown as { max: number; ttl: number };
-      const seconds = Math.max(1, Math.ceil(ttl / 1000));
-      const error = new ApiError('TOO_MANY_REQUESTS', `Rate limit exceeded: at most ${max} requests in the window. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
-        headers: { 'retry-after': String(seconds) },
-      });
-      // Routes outside the API's error handler (GraphQL, the user's own) read the status from `statusCode`.
-      return Object.assign(error, { statusCode: error.status });
+      return tooManyRequests(max, ttl);
     },
   });
+}
+
+/**
+ * The account a login attempt targets: the identifier in its body, trimmed and in lower case (`Alice@Example.COM` is
+ * `alice@example.com`, as the login matches it), or undefined when the body has none.
+ */
+function accountName(body: unknown, identifier: string): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const value = (body as Record<string, unknown>)[identifier];
+  if (typeof value !== 'string') return undefined;
+  const name = value.trim().toLowerCase();
+  return name === '' ? undefined : name;
 }
