@@ -19,6 +19,7 @@ const define = <T extends Record<string, ErrorDefinition>>(catalog: T): Readonly
 export const ERRORS = define({
   ROUTE_NOT_FOUND: { code: 'API_ERR_ROUTING_NOT_FOUND', status: 404, title: 'No route matches the request path.' },
   METHOD_NOT_ALLOWED: { code: 'API_ERR_ROUTING_METHOD_NOT_ALLOWED', status: 405, title: 'The path exists, the method is not exposed on it.' },
+  UNTRUSTED_HOST: { code: 'API_ERR_ROUTING_UNTRUSTED_HOST', status: 400, title: 'The request is for a host that is not one of the trusted hosts.' },
   ITEM_NOT_FOUND: { code: 'API_ERR_STATE_NOT_FOUND', status: 404, title: 'The item does not exist (or the identifier is not a valid one).' },
   NOT_ACCEPTABLE: { code: 'API_ERR_NEGOTIATE_NOT_ACCEPTABLE', status: 406, title: 'The Accept header names no format the operation can produce.' },
   UNSUPPORTED_MEDIA_TYPE: { code: 'API_ERR_NEGOTIATE_UNSUPPORTED_MEDIA_TYPE', status: 415, title: 'The Content-Type of the body is not one the operation reads.' },

@@ -2,7 +2,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { OperationRequest } from '../pipeline/operation-context.js';
 
-export const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+/**
+ * The origin the API's absolute IRIs are written on (`@vocab`, the `Link` header, the contexts): the request's scheme
+ * and host (`X-Forwarded-Proto` and `-Host` under Fastify's `trustProxy`). The scheme is `http` or `https`, never
+ * another word a header sent; the host is checked against the `trustedHosts` option, when set, before any route runs.
+ */
+export const originOf = (request: FastifyRequest): string => `${request.protocol === 'https' ? 'https' : 'http'}://${request.host}`;
 
 export function toOperationRequest(request: FastifyRequest): OperationRequest {
   const { url } = request;
