@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envSchema } from 'env-schema';
+import type { RateLimitOptions } from '@resource-api/core';
 
 /** The default database: an SQLite file under `examples/bookshop/var/`, whatever the working directory. */
 export const DEFAULT_DATABASE_URL = `sqlite:${fileURLToPath(new URL('../var/bookshop.db', import.meta.url))}`;
@@ -216,5 +217,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     trustProxy: values.TRUST_PROXY === true,
     requestTimeout: seconds('REQUEST_TIMEOUT'),
     shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
+  };
+}
+
+/**
+ * The plugin's `rateLimit` for the server's settings: `RATE_LIMIT_MAX` requests per client and `RATE_LIMIT_WINDOW`;
+ * `POST /api/auth` at most `RATE_LIMIT_LOGIN_MAX` attempts per window per client address and, separately, per e-mail
+ * address (the framework counts the login route both ways, never by the token the request carries); in Redis when
+ * `REDIS_URL` is set.
+ */
+export function rateLimitOptions(rateLimit: ServerConfig['rateLimit']): RateLimitOptions | false {
+  if (!rateLimit) return false;
+  return {
+    max: rateLimit.max,
+    timeWindow: rateLimit.timeWindow,
+    ...(rateLimit.redis ? { redis: rateLimit.redis } : {}),
+    routes: { login: { max: rateLimit.loginMax, timeWindow: rateLimit.timeWindow } },
   };
 }

@@ -12,7 +12,7 @@ import closeWithGrace from 'close-with-grace';
 import { pino } from 'pino';
 import { buildBookshop } from './app.js';
 import { isShutdownMessage, runPrimary } from './cluster.js';
-import { ConfigError, loadConfig, redact, type ServerConfig } from './config.js';
+import { ConfigError, loadConfig, rateLimitOptions, redact, type ServerConfig } from './config.js';
 
 async function main(): Promise<void> {
   // Checked (and the development JWT secret written) once, in the primary too, before any worker starts.
@@ -39,12 +39,7 @@ async function serve(config: ServerConfig): Promise<void> {
     requestTimeout: config.requestTimeout,
     trustProxy: config.trustProxy,
     cors: config.corsOrigins ? { origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] } : false,
-    rateLimit: config.rateLimit && {
-      max: config.rateLimit.max,
-      timeWindow: config.rateLimit.timeWindow,
-      ...(config.rateLimit.redis ? { redis: config.rateLimit.redis } : {}),
-      routes: { login: { max: config.rateLimit.loginMax, timeWindow: config.rateLimit.timeWindow } },
-    },
+    rateLimit: rateLimitOptions(config.rateLimit),
   });
 
   // In a cluster worker, the primary asks for the shutdown with a message carrying the signal it received.

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
 import { injectJson as call, testDatabases, type TestDatabase } from '@resource-api/core/testing';
-import { buildBookshop } from '../src/app.js';
+import { buildBookshop, type BookshopOptions } from '../src/app.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,6 +55,8 @@ export interface Bookshop {
 export interface OpenOptions {
   /** Token lifetime in seconds (the `jwtTtl` option, as `JWT_TTL` gives it). */
   readonly jwtTtl?: number;
+  /** Rate limiting (the `rateLimit` option, as `rateLimitOptions(loadConfig(env).rateLimit)` gives it); default off. */
+  readonly rateLimit?: BookshopOptions['rateLimit'];
 }
 
 /** Builds the bookshop on a database of its own, with `ADMIN`; `close()` drops the PostgreSQL schema and closes the app. */
@@ -65,6 +67,7 @@ export async function openBookshop(database: TestDatabase, options: OpenOptions 
     ...(schema ? { databaseSchema: schema } : {}),
     jwtSecret: TEST_JWT_SECRET,
     ...(options.jwtTtl === undefined ? {} : { jwtTtl: options.jwtTtl }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     admin: { email: ADMIN.email, password: ADMIN.password },
   });
   const { knex } = app.resourceApi.database;
