@@ -157,11 +157,11 @@ describe.each(databases)('security on $name', (database) => {
   });
 
   describe('login', () => {
-    it('answers 200 application/json {"token"} for the right credentials, a token that works', async () => {
+    it('answers 200 application/json {"token", "refresh_token"} for the right credentials, a token that works', async () => {
       const response = await send('POST', '/api/auth', undefined, { email: 'ann@example.com', password: PASSWORD });
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(Object.keys(response.body)).toEqual(['token']);
+      expect(Object.keys(response.body)).toEqual(['token', 'refresh_token']);
       expect(response.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
       expect(response.headers.link).toBe(HYDRA_LINK);
       expect((await send('GET', ann.iri, response.body.token)).status).toBe(200);
@@ -206,20 +206,23 @@ describe.each(databases)('security on $name', (database) => {
   });
 
   describe('tokens', () => {
-    it('are HS256 JWTs with the claims sub (the user id), email, iat and exp (one hour by default)', async () => {
+    it('are HS256 JWTs with the claims sub (the user id), email, iat and exp (one hour by default), and the login and the issue instant in ms', async () => {
       const before = now();
       const token = await login(app, 'ann@example.com');
       const [head, payload, signature] = token.split('.');
       expect(JSON.parse(Buffer.from(head!, 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
       expect(signature).toBe(hmac(`${head}.${payload}`, TEST_JWT_SECRET));
       const body = claims(token);
-      expect(body).toEqual({ sub: '2', email: 'ann@example.com', iat: expect.any(Number), exp: expect.any(Number) });
+      // `sid` names the login (logout revokes its refresh tokens); `iat_ms` is `iat` in milliseconds, precise enough to
+      // tell a token issued just before a password change from one issued just after.
+      expect(body).toEqual({ sub: '2', email: 'ann@example.com', sid: expect.any(String), iat: expect.any(Number), iat_ms: expect.any(Number), exp: expect.any(Number) });
+      expect(Math.floor((body.iat_ms as number) / 1000)).toBe(body.iat);
       expect(body.iat as number).toBeGreaterThanOrEqual(before - 1);
       expect(body.iat as number).toBeLessThanOrEqual(now() + 1);
       expect((body.exp as number) - (body.iat as number)).toBe(3600);
       // issueToken gives the same claims.
       const issued = claims(await app.resourceApi.issueToken({ id: 3, email: 'bob@example.com' }));
-      expect(issued).toEqual({ sub: '3', email: 'bob@example.com', iat: expect.any(Number), exp: (issued.iat as number) + 3600 });
+      expect(issued).toEqual({ sub: '3', email: 'bob@example.com', iat: expect.any(Number), iat_ms: expect.any(Number), exp: (issued.iat as number) + 3600 });
     });
 
     it('refuses tampered, expired, wrongly signed, unsigned (alg: none) and malformed tokens with 401, on public operations too', async () => {
@@ -279,17 +282,25 @@ describe.each(databases)('security on $name', (database) => {
       expect((await send('GET', '/api/comments')).body['hydra:totalItems']).toBe(0);
     });
 
-    it('carry no roles: a role taken away or given takes effect at once, with the same token', async () => {
+    it('carry no roles: a role taken away or given takes effect at once, the tokens issued before refused (401 invalid_token)', async () => {
       await create(app, 'users', { email: 'boss@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN'] }, admin);
       const boss = await login(app, 'boss@example.com');
       expect((await send('POST', '/api/categories', boss, { name: 'Books' })).status).toBe(201);
       expect((await send('PATCH', '/api/users/4', admin, { roles: [] })).body.roles).toEqual(['ROLE_USER']);
-      expectForbidden(await send('POST', '/api/categories', boss, { name: 'Games' }), 'a former admin writes a category');
-      expectForbidden(await send('GET', '/api/users', boss), 'a former admin lists the users');
+      for (const [response, what] of [
+        [await send('POST', '/api/categories', boss, { name: 'Games' }), 'a former admin writes a category'],
+        [await send('GET', '/api/users', boss), 'a former admin lists the users'],
+      ] as const) {
+        expect(response.status, what).toBe(401);
+        expect(response.headers['www-authenticate'], what).toMatch(/^Bearer error="invalid_token"/);
+        expect(response.body.detail, what).toBe('Invalid JWT Token: the token was issued before the password or the roles of its user changed; log in again');
+      }
+      expectForbidden(await send('GET', '/api/users', await login(app, 'boss@example.com')), 'a former admin, logged in again, lists the users');
 
       expectForbidden(await send('POST', '/api/brands', ann.token, { name: 'Acme' }), 'ann writes a brand');
       expect((await send('PATCH', ann.iri, admin, { roles: ['ROLE_ADMIN'] })).status).toBe(200);
-      expect((await send('POST', '/api/brands', ann.token, { name: 'Acme' })).status).toBe(201);
+      expect((await send('POST', '/api/brands', ann.token, { name: 'Acme' })).status).toBe(401);
+      expect((await send('POST', '/api/brands', await login(app, 'ann@example.com'), { name: 'Acme' })).status).toBe(201);
       expect((await send('GET', '/api/categories')).body['hydra:totalItems']).toBe(1);
     });
   });
@@ -693,9 +704,11 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
 
   it('creates the admin at start and, on a later start with another password, updates it', async () => {
     shared = sharedDatabase(database);
+    let first = '';
     await start({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'first-password' }, async (app) => {
       const login = await auth(app, 'root@example.com', 'first-password');
       expect(login.status).toBe(200);
+      first = login.body.token;
       expect(claims(login.body.token)).toMatchObject({ sub: '1', email: 'root@example.com' });
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
       expect(users.status).toBe(200);
@@ -705,6 +718,8 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
 
     await start({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'second-password' }, async (app) => {
       expect((await auth(app, 'root@example.com', 'first-password')).status).toBe(401);
+      // The token issued with the old password is refused: whoever held it is locked out.
+      expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(first) })).status).toBe(401);
       const login = await auth(app, 'root@example.com', 'second-password');
       expect(login.status).toBe(200);
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
@@ -719,25 +734,42 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
     });
   });
 
-  it('gives ROLE_ADMIN back to the admin of ADMIN_EMAIL, and promotes a registered user of that e-mail', async () => {
+  it('gives ROLE_ADMIN back to the admin the app created; a start that changes nothing keeps its tokens', async () => {
+    shared = sharedDatabase(database);
+    const env = { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password' };
+    await start(env, async (app) => {
+      const token = (await auth(app, 'root@example.com', 'root-password')).body.token;
+      // The admin takes ROLE_ADMIN away from itself; the next start gives it back.
+      expect((await call(app, { method: 'PATCH', url: '/api/users/1', headers: { ...bearer(token), ...MERGE_PATCH }, payload: '{"roles": []}' })).body.roles).toEqual(['ROLE_USER']);
+    });
+    let token = '';
+    await start(env, async (app) => {
+      token = (await auth(app, 'root@example.com', 'root-password')).body.token;
+      const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
+      expect(users.status).toBe(200);
+      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] })]);
+    });
+    await start(env, async (app) => {
+      // Same password, same roles: nothing written, the token of the last start still works.
+      expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) })).status).toBe(200);
+    });
+  });
+
+  it('refuses to start when ADMIN_EMAIL names an account the app did not create (whatever its letter case), and changes nothing of it', async () => {
     shared = sharedDatabase(database);
     await start({}, async (app) => {
       await registerAndLogin(app, 'ann@example.com');
     });
-    await start({ ADMIN_EMAIL: 'ann@example.com', ADMIN_PASSWORD: 'now-an-admin' }, async (app) => {
-      const login = await auth(app, 'ann@example.com', 'now-an-admin');
-      expect(login.status).toBe(200);
-      const ann = await call(app, { method: 'GET', url: '/api/users/1', headers: bearer(login.body.token) });
-      expect(ann.body.roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
-      // An admin takes ROLE_ADMIN away; the next start gives it back.
-      expect((await call(app, { method: 'PATCH', url: '/api/users/1', headers: { ...bearer(login.body.token), ...MERGE_PATCH }, payload: '{"roles": []}' })).body.roles).toEqual(['ROLE_USER']);
-      expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) })).status).toBe(403);
-    });
-    await start({ ADMIN_EMAIL: 'ann@example.com', ADMIN_PASSWORD: 'now-an-admin' }, async (app) => {
-      const token = (await auth(app, 'ann@example.com', 'now-an-admin')).body.token;
-      const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
-      expect(users.status).toBe(200);
-      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, email: 'ann@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] })]);
+    for (const email of ['ann@example.com', 'Ann@Example.COM']) {
+      await expect(start({ ADMIN_EMAIL: email, ADMIN_PASSWORD: 'taken-over' }, async () => undefined)).rejects.toThrow(
+        'ADMIN_EMAIL names an account the app did not create: the app refuses to start. The account "ann@example.com" (user 1) was not created by the app and lacks ROLE_ADMIN: it is not promoted',
+      );
+    }
+    await start({}, async (app) => {
+      expect((await auth(app, 'ann@example.com', 'taken-over')).status).toBe(401);
+      const token = (await auth(app, 'ann@example.com', PASSWORD)).body.token;
+      expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) })).status).toBe(403);
+      expect(await app.resourceApi.database.knex('user').where('id', 1).first('roles', 'resource_api_provisioned_at')).toMatchObject({ resource_api_provisioned_at: null });
     });
   });
 });

@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { ResolvedSecurity } from '../security/config.js';
+import { columnOf, findAccount } from '../security/find-account.js';
 import { hashPassword, verifyPassword } from '../security/password.js';
 import { REFRESH_TOKEN_MAX_LENGTH } from '../security/refresh-tokens.js';
 import type { Sessions } from '../security/sessions.js';
@@ -46,31 +47,15 @@ function stringsOf(body: unknown, keys: readonly string[], maxLength = Infinity)
 export function registerLoginRoute(app: FastifyInstance, options: { security: ResolvedSecurity; sessions: Sessions; database: Database }): void {
   const { security, sessions, database } = options;
   if (security.loginPath === false) return;
-  const field = (name: string) => security.resource.fields.find((f) => f.name === name) as { column: string };
-  const identifierColumn = field(security.identifier).column;
-  const passwordColumn = field(security.password).column;
+  const identifierColumn = columnOf(security, security.identifier);
+  const passwordColumn = columnOf(security, security.password);
   const standIn = hashPassword('resource-api stand-in password');
   const json = (reply: import('fastify').FastifyReply, body: unknown) => reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
-
-  /**
-   * The account an identifier names, whatever its letter case (`lower()` on both sides, as the `iexact` filter
-   * matches). Should rows differ only by case (written before identifiers were unique regardless of case), the one
-   * spelled exactly as given wins, else the oldest.
-   */
-  const accountOf = async (identifier: string): Promise<Record<string, unknown> | undefined> => {
-    const rows = (await database
-      .knex(security.resource.table)
-      .whereRaw('lower(??) = lower(?)', [identifierColumn, identifier])
-      .orderBy('id')
-      .limit(16)
-      .select('id', identifierColumn, passwordColumn)) as Record<string, unknown>[];
-    return rows.find((row) => row[identifierColumn] === identifier) ?? rows[0];
-  };
 
   app.post(security.loginPath, async (request, reply) => {
     assertJson(request);
     const credentials = stringsOf(request.body, [security.identifier, 'password']);
-    const row = await accountOf(credentials[security.identifier]!);
+    const row = await findAccount(database, security, credentials[security.identifier]!, [passwordColumn]);
     const stored = typeof row?.[passwordColumn] === 'string' ? (row[passwordColumn] as string) : await standIn;
     const valid = await verifyPassword(credentials.password!, stored);
     if (!row || !valid) throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });

@@ -92,7 +92,8 @@ function resolveDefault(field: ScalarFieldMetadata): unknown {
   return structuredClone(field.default);
 }
 
-const initialValue = (field: FieldMetadata): unknown => (field.kind === 'scalar' ? resolveDefault(field) : field.kind === 'toMany' ? [] : null);
+/** The value a field starts with on create when the body gives none: its default, null, or an empty list. */
+export const initialValue = (field: FieldMetadata): unknown => (field.kind === 'scalar' ? resolveDefault(field) : field.kind === 'toMany' ? [] : null);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

@@ -15,6 +15,12 @@ import type { Entity } from './contracts.js';
 /** The column; the reserved prefix keeps it apart from every declared column. */
 export const TOKENS_VALID_AFTER_COLUMN = `${RESERVED_COLUMN_PREFIX}tokens_valid_after`;
 
+/**
+ * The instant the framework created the item itself (`app.resourceApi.provisionUser`, e.g. a first admin from the
+ * environment); null for every item created otherwise (a registration). Never written from a request.
+ */
+export const PROVISIONED_AT_COLUMN = `${RESERVED_COLUMN_PREFIX}provisioned_at`;
+
 const TOKENS_VALID_AFTER = Symbol('resource-api tokens valid after');
 
 /** Resources whose items are credentials: they have a `password` field (the user resource must). */

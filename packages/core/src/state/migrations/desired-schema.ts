@@ -5,18 +5,20 @@
  * - a table per resource stored by the built-in persistence: `id` (auto-increment), a column per scalar field, an
  *   integer column per to-one relation with its foreign key (when the target has a table) and an index;
  * - a join table per many-to-many, on its owning side: both ids, the pair as primary key, deleted with either item;
- * - a unique index per `Unique` constraint (the database is the backstop when two requests race past the check);
+ * - a unique index per `Unique` constraint (the database is the backstop when two requests race past the check), on
+ *   `lower(column)` for the text columns of a case-insensitive one;
  * - an index per column that equality, range and order filters use, on whichever table the filter's path ends in;
  * - a trigram (substring) index per text column a search filter declares `substringIndex` on;
- * - on a resource holding a password, the framework's "tokens valid after" column (`credentials-stamp.ts`), and once
+ * - on a resource holding a password, the framework's "tokens valid after" and "provisioned at" columns
+ *   (`credentials-stamp.ts`), and once
  *   for them all the framework's refresh token table (`refresh-token-table.ts`).
  */
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
 import type { Filter } from '../../query/filter.js';
-import { uniqueFieldSets } from '../../validation/unique.js';
+import { lowerUniqueIndexName, uniqueConstraints } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
-import { holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
+import { holdsCredentials, PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 import { REFRESH_TOKEN_COLUMNS, REFRESH_TOKEN_TABLE } from '../refresh-token-table.js';
 
 export interface ColumnSpec {
@@ -38,6 +40,11 @@ export interface IndexSpec {
   readonly name: string;
   readonly columns: readonly string[];
   readonly unique: boolean;
+  /**
+   * The columns indexed in lower case, `lower(column)` (a case-insensitive Unique): the index is then one on
+   * expressions, found by its name. Undefined or empty: a plain index.
+   */
+  readonly lowerCase?: readonly string[];
 }
 
 /** A trigram index on a text column, for substring searches: an FTS5 trigram table (SQLite), a pg_trgm GIN index (PostgreSQL). */
@@ -85,10 +92,13 @@ interface TableDraft {
   substringIndexes: Map<string, SubstringIndexSpec>;
 }
 
-function addIndex(table: TableDraft, columns: readonly string[], unique: boolean): void {
+function addIndex(table: TableDraft, columns: readonly string[], unique: boolean, lowerCase: readonly string[] = []): void {
   const key = columns.join('\u0000');
-  if (table.indexes.get(key)?.unique) return;
-  table.indexes.set(key, { name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns), columns, unique });
+  const existing = table.indexes.get(key);
+  // A unique index wins over a plain one, and a case-insensitive unique one (stricter) over a plain unique one.
+  if (existing?.unique && (!unique || (existing.lowerCase?.length ?? 0) >= lowerCase.length)) return;
+  if (lowerCase.length > 0) table.indexes.set(key, { name: lowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
+  else table.indexes.set(key, { name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns), columns, unique });
 }
 
 function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): ForeignKeySpec | undefined {
@@ -110,11 +120,11 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
     const key = foreignKey(field, registry);
     if (key) table.foreignKeys.push(key);
   }
-  if (holdsCredentials(resource)) table.columns.push({ name: TOKENS_VALID_AFTER_COLUMN, type: 'bigint', nullable: true });
-  for (const names of uniqueFieldSets(resource)) {
-    const columns = names.map((name) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column);
-    addIndex(table, columns, true);
+  if (holdsCredentials(resource)) {
+    table.columns.push({ name: TOKENS_VALID_AFTER_COLUMN, type: 'bigint', nullable: true }, { name: PROVISIONED_AT_COLUMN, type: 'bigint', nullable: true });
   }
+  const columnOf = (name: string) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
+  for (const { fields, lowerCase } of uniqueConstraints(resource)) addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
   return table;
 }
 

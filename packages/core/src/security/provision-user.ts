@@ -1,0 +1,111 @@
+/**
+ * `app.resourceApi.provisionUser`: a user the app itself keeps, such as a first admin named by the environment. The
+ * framework creates it and records so on its row (`resource_api_provisioned_at`, which no request writes), and on a
+ * later start brings that same account up to date (its password, the roles asked for). It never hands roles to an
+ * account it did not create: anyone may have registered the address first, and promoting their account would give
+ * them the roles (and the password they chose would still be theirs until this one replaced it). Such an account is
+ * refused (`AccountNotProvisionedError`, logged at warn) unless it already holds every role asked for, in which case
+ * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { buildRowMapper } from '../state/knex/row-mapper.js';
+import type { MetadataRegistry } from '../metadata/types.js';
+import { initialValue } from '../serializer/denormalize.js';
+import type { Entity } from '../state/contracts.js';
+import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
+import type { Database } from '../state/database.js';
+import type { ResolvedSecurity } from './config.js';
+import { columnOf, findAccount } from './find-account.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { effectiveRoles, storedRoles } from './roles.js';
+
+export interface ProvisionUserOptions {
+  /** The login identifier (the `email`). */
+  readonly identifier: string;
+  readonly password: string;
+  /** The roles the account must hold (added to the ones it has). */
+  readonly roles: readonly string[];
+}
+
+/** What `provisionUser` did: created the account, updated it, found nothing to change, or left an account it did not create alone. */
+export interface ProvisionedUser {
+  readonly id: number;
+  readonly outcome: 'created' | 'updated' | 'unchanged' | 'left alone';
+}
+
+/** The identifier names an account the framework did not create, and that lacks roles asked for: it is not promoted. */
+export class AccountNotProvisionedError extends Error {
+  readonly code = 'API_ERR_ACCOUNT_NOT_PROVISIONED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountNotProvisionedError';
+  }
+}
+
+export interface ProvisionDependencies {
+  readonly registry: MetadataRegistry;
+  readonly database: Database;
+  readonly security: ResolvedSecurity;
+  readonly log: FastifyBaseLogger;
+  /** Revokes the user's refresh tokens (the access tokens are by the instant written with the change). */
+  readonly revokeRefreshTokens: (userId: number) => Promise<void>;
+}
+
+const parseRoles = (value: unknown): unknown[] => {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  return Array.isArray(parsed) ? parsed : [];
+};
+
+export async function provisionUser(deps: ProvisionDependencies, options: ProvisionUserOptions, retried = false): Promise<ProvisionedUser> {
+  const { database, security, log } = deps;
+  const { knex, dialect } = database;
+  const table = security.resource.table;
+  const passwordColumn = columnOf(security, security.password);
+  const rolesColumn = columnOf(security, security.roles);
+  const existing = await findAccount(database, security, options.identifier, [passwordColumn, rolesColumn, PROVISIONED_AT_COLUMN]);
+  const rolesField = security.resource.fields.find((f) => f.name === security.roles)!;
+
+  if (!existing) {
+    const mapper = buildRowMapper(security.resource, deps.registry, dialect);
+    const entity: Entity = {};
+    for (const field of security.resource.fields) if (field.kind !== 'toMany') entity[field.name] = initialValue(field);
+    entity[security.identifier] = options.identifier;
+    entity[security.password] = await hashPassword(options.password);
+    entity[security.roles] = storedRoles(options.roles);
+    const now = Date.now();
+    try {
+      const [inserted] = await knex(table).insert({ ...mapper.toRow(entity), [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now }).returning('id');
+      return { id: Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted), outcome: 'created' };
+    } catch (error) {
+      // Instances started together: the one whose insert lost to the unique identifier finds the winner's account.
+      if (retried || !dialect.isUniqueViolation(error)) throw error;
+      return provisionUser(deps, options, true);
+    }
+  }
+
+  const id = Number(existing.id);
+  const stored = parseRoles(existing[rolesColumn]);
+  if (existing[PROVISIONED_AT_COLUMN] === null || existing[PROVISIONED_AT_COLUMN] === undefined) {
+    const effective = effectiveRoles(stored, security.roleHierarchy);
+    const lacking = options.roles.filter((role) => !effective.includes(role));
+    if (lacking.length === 0) {
+      log.warn({ userId: id }, `The account "${String(existing[columnOf(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`);
+      return { id, outcome: 'left alone' };
+    }
+    const message =
+      `The account "${String(existing[columnOf(security, security.identifier)])}" (user ${id}) was not created by the app and lacks ${lacking.join(', ')}: ` +
+      'it is not promoted, since whoever registered that address would get the roles. Choose another address, or delete or rename that account if it is not yours.';
+    log.warn({ userId: id }, message);
+    throw new AccountNotProvisionedError(message);
+  }
+
+  const row: Record<string, unknown> = {};
+  const current = existing[passwordColumn];
+  if (typeof current !== 'string' || !(await verifyPassword(options.password, current))) row[passwordColumn] = await hashPassword(options.password);
+  if (options.roles.some((role) => !stored.includes(role))) row[rolesColumn] = dialect.toDb(rolesField.kind === 'scalar' ? rolesField.type : 'string[]', storedRoles([...stored, ...options.roles]));
+  if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
+  // A new password or new roles: the tokens issued before are refused, as after any such write.
+  await knex(table).where('id', id).update({ ...row, [TOKENS_VALID_AFTER_COLUMN]: Date.now() });
+  await deps.revokeRefreshTokens(id);
+  return { id, outcome: 'updated' };
+}
