@@ -43,7 +43,7 @@ export type Constraint =
   | ({ readonly kind: 'Email' | 'Uuid' | 'Date' | 'DateTime' } & ConstraintOptions)
   | ({ readonly kind: 'Url'; readonly protocols?: readonly string[] } & ConstraintOptions)
   | ({ readonly kind: 'Regex'; readonly pattern: string; readonly flags?: string; readonly match?: boolean } & ConstraintOptions)
-  | ({ readonly kind: 'Unique'; readonly fields?: readonly string[]; readonly errorPath?: string } & ConstraintOptions)
+  | ({ readonly kind: 'Unique'; readonly fields?: readonly string[]; readonly errorPath?: string; readonly ignoreCase?: boolean } & ConstraintOptions)
   | ({ readonly kind: 'Valid' } & ConstraintOptions)
   | ({ readonly kind: 'UserPassword' } & ConstraintOptions)
   | ({ readonly kind: 'Callback'; readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void> } & ConstraintOptions);
@@ -109,7 +109,9 @@ export const DateString = make('Date');
 export const DateTimeString = make('DateTime');
 /**
  * No other item has the same value (on a field) or the same combination of `fields` (on the resource), checked in
- * the database and backed by a unique index. `This value is already used.`
+ * the database and backed by a unique index. `This value is already used.` `ignoreCase: true` compares text in lower
+ * case (`Alice@Example.COM` is `alice@example.com`), with a unique index on `lower(column)`; it is the default on a
+ * field that also carries `Email()`.
  */
 export const Unique = make('Unique');
 /** Validates the nested item written through this relation with its own constraints (paths like `author.name`). */

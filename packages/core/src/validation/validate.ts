@@ -10,13 +10,14 @@ import { type Entity, NestedWrite } from '../state/contracts.js';
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from './constraints.js';
 import { MESSAGES } from './messages.js';
-import { uniqueMessage, uniquePath } from './unique.js';
+import { ignoresCase, uniqueMessage, uniquePath } from './unique.js';
 import { assertNoViolations, type ConstraintViolation, VIOLATION_CODES, violation } from './violation.js';
 
 /** Whether no other stored item has these values (the item `exceptId` itself aside). */
 export type UniquenessCheck = (
   resource: ResourceMetadata,
-  values: readonly { readonly field: ScalarFieldMetadata | ToOneFieldMetadata; readonly value: unknown }[],
+  /** The values to look for; `ignoreCase`: a text value matches whatever the letter case (`lower()` on both sides). */
+  values: readonly { readonly field: ScalarFieldMetadata | ToOneFieldMetadata; readonly value: unknown; readonly ignoreCase?: boolean }[],
   exceptId: number | undefined,
 ) => Promise<boolean>;
 
@@ -93,7 +94,7 @@ async function validateItem(
         continue;
       }
       if (constraint.kind === 'Unique') {
-        if (field.kind !== 'toMany' && value !== null && value !== undefined && !(await input.isUnique(resource, [{ field, value }], id))) {
+        if (field.kind !== 'toMany' && value !== null && value !== undefined && !(await input.isUnique(resource, [{ field, value, ignoreCase: ignoresCase(constraint, field) }], id))) {
           add(path, uniqueMessage(constraint), MESSAGES.unique.code);
         }
         continue;
@@ -113,7 +114,8 @@ async function validateItem(
       await constraint.callback(data, callbackContext(prefix.replace(/\.$/, ''), MESSAGES.callback.code));
     } else if (constraint.kind === 'Unique') {
       const fields = constraint.fields!.map((name) => resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata);
-      const values = fields.map((field) => ({ field, value: data[field.name] }));
+      const ignoreCase = ignoresCase(constraint);
+      const values = fields.map((field) => ({ field, value: data[field.name], ignoreCase }));
       // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
       if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
       if (!(await input.isUnique(resource, values, id))) add(prefix + uniquePath(constraint, constraint.fields!), uniqueMessage(constraint), MESSAGES.unique.code);

@@ -5,15 +5,16 @@
 import type { SchemaDialect } from './schema-dialect.js';
 import { plainIdentifier, sharedColumnType } from './schema-dialect.js';
 
+// An index on expressions (`lower(email)`) has no column for them (attnum 0): a left join keeps it, with the columns it has.
 const INDEXES = `
-  select i.relname as name, ix.indisunique as "unique", array_agg(a.attname::text order by k.ord) as columns
+  select i.relname as name, ix.indisunique as "unique", array_remove(array_agg(a.attname::text order by k.ord), null) as columns
   from pg_index ix
   join pg_class t on t.oid = ix.indrelid
   join pg_namespace n on n.oid = t.relnamespace
   join pg_class i on i.oid = ix.indexrelid
   join pg_am am on am.oid = i.relam
   cross join lateral unnest(ix.indkey) with ordinality as k(attnum, ord)
-  join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum
+  left join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum
   where t.relname = ? and n.nspname = current_schema() and am.amname = 'btree'
   group by i.relname, ix.indisunique`;
 

@@ -499,7 +499,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
     const query = limitTo(database.knex(mapperOf(resource).table).select('id'), 1);
-    for (const { field, value } of values) query.where(field.column, (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value);
+    for (const { field, value, ignoreCase } of values) {
+      const stored = (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value;
+      // A case-insensitive Unique: the same lower() as its index (`desired-schema.ts`), so check and index agree.
+      if (ignoreCase && typeof stored === 'string') query.whereRaw('lower(??) = lower(?)', [field.column, stored]);
+      else query.where(field.column, stored);
+    }
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return (await run(query)).length === 0;
   };

@@ -7,7 +7,7 @@
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import { MESSAGES } from '../../validation/messages.js';
-import { uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
+import { lowerUniqueIndexName, uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
 import { violation } from '../../validation/violation.js';
 import { type Entity, NestedWrite } from '../contracts.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -32,19 +32,22 @@ function* writtenItems(registry: MetadataRegistry, resource: ResourceMetadata, d
 
 const columnOf = (resource: ResourceMetadata, name: string): string => (resource.fields.find((f) => f.name === name) as { column: string }).column;
 
-/** Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs. */
-function violates(error: unknown, table: string, columns: readonly string[]): boolean {
+/**
+ * Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs,
+ * or names an index on expressions (`index 'user_email_lower_unique'`, a case-insensitive Unique's).
+ */
+function violates(error: unknown, table: string, columns: readonly string[], lowerCase: boolean): boolean {
   const { constraint, message = '' } = error as { constraint?: string; message?: string };
-  const index = uniqueIndexName(table, [...columns]);
-  if (constraint === index || message.includes(`"${index}"`)) return true;
+  const index = lowerCase ? lowerUniqueIndexName(table, columns) : uniqueIndexName(table, [...columns]);
+  if (constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)) return true;
   return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');
 }
 
 /** The Unique constraint of the write a unique-index violation belongs to, as its check reports it. */
 function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiError | undefined {
   for (const { resource, prefix } of items) {
-    for (const { fields, constraint } of uniqueConstraints(resource)) {
-      if (!violates(error, resource.table, fields.map((name) => columnOf(resource, name)))) continue;
+    for (const { fields, constraint, lowerCase } of uniqueConstraints(resource)) {
+      if (!violates(error, resource.table, fields.map((name) => columnOf(resource, name)), lowerCase.length > 0)) continue;
       const path = prefix + uniquePath(constraint, fields);
       const message = uniqueMessage(constraint);
       return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, { violations: [violation(path, message, MESSAGES.unique.code)], cause: error });

@@ -31,8 +31,14 @@ export interface SchemaDiff {
 
 const sameColumns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((column, i) => column === b[i]);
 
-/** An index is there when one on the same columns exists, unique if uniqueness is wanted, whatever its name. */
-const hasIndex = (live: LiveTable, index: IndexSpec) => live.indexes.some((l) => sameColumns(l.columns, index.columns) && (l.unique || !index.unique));
+/**
+ * An index is there when one on the same columns exists, unique if uniqueness is wanted, whatever its name. One on
+ * `lower(column)` (the databases list expressions differently, or not at all) is found by its name.
+ */
+const hasIndex = (live: LiveTable, index: IndexSpec) =>
+  index.lowerCase?.length
+    ? live.indexes.some((l) => l.name === index.name)
+    : live.indexes.some((l) => sameColumns(l.columns, index.columns) && (l.unique || !index.unique));
 const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) => live.foreignKeys.some((l) => l.column === key.column && l.table === key.table);
 
 /** Compares the desired schema with the live one; pure. */
@@ -96,7 +102,7 @@ export function describeChange(change: SchemaChange): string {
     case 'addForeignKey':
       return `add foreign key ${change.table}.${change.foreignKey.column} → ${change.foreignKey.table}.id`;
     case 'createIndex':
-      return `create ${change.index.unique ? 'unique ' : ''}index ${change.index.name} on ${change.table} (${change.index.columns.join(', ')})`;
+      return `create ${change.index.unique ? 'unique ' : ''}index ${change.index.name} on ${change.table} (${change.index.columns.map((c) => (change.index.lowerCase?.includes(c) ? `lower(${c})` : c)).join(', ')})`;
     case 'createSubstringIndex':
       return `create trigram index ${change.index.name} on ${change.table} (${change.index.column})`;
   }

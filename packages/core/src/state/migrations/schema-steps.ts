@@ -58,7 +58,8 @@ function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[
   return [
     ...table.columns.map((column) => columnChain(column, dialect)),
     ...(table.primaryKey ? [[call('primary', table.primaryKey)]] : []),
-    ...table.indexes.map(indexChain),
+    // An index on lower(column) is no builder call: a raw statement after the table (`toSteps`).
+    ...table.indexes.filter((index) => !index.lowerCase?.length).map(indexChain),
     ...table.foreignKeys.map(foreignKeyChain),
   ];
 }
@@ -71,12 +72,27 @@ function addReferenceColumnInPlace(table: string, column: ColumnSpec, key: Forei
   return { kind: 'raw', sql: `alter table ?? add column ?? ${dialect.columnType('reference').method} references ?? (??)${onDelete}`, bindings: [table, column.name, key.table, 'id'] };
 }
 
+/**
+ * A unique index on `lower(column)` for the text columns of a case-insensitive Unique: knex's builder takes columns
+ * only, so it is raw SQL, the same on SQLite (3.9+) and PostgreSQL. It backs the check's `lower(column) = lower(?)`.
+ */
+function lowerCaseIndexSteps(table: string, index: IndexSpec): ChangeSteps {
+  const parts = index.columns.map((column) => (index.lowerCase!.includes(column) ? 'lower(??)' : '??'));
+  return {
+    up: [{ kind: 'raw', sql: `create unique index ?? on ?? (${parts.join(', ')})`, bindings: [index.name, table, ...index.columns] }],
+    down: [{ kind: 'raw', sql: 'drop index ??', bindings: [index.name] }],
+  };
+}
+
 export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSteps {
   const rebuilds = dialect.rebuildsTableToAlter;
   switch (change.kind) {
     case 'createTable':
       return {
-        up: [{ kind: 'createTable', table: change.table.name, chains: createTableChains(change.table, dialect), rebuildsTable: false }],
+        up: [
+          { kind: 'createTable', table: change.table.name, chains: createTableChains(change.table, dialect), rebuildsTable: false },
+          ...change.table.indexes.filter((index) => index.lowerCase?.length).flatMap((index) => lowerCaseIndexSteps(change.table.name, index).up),
+        ],
         down: [{ kind: 'dropTable', table: change.table.name }],
       };
     case 'addColumn': {
@@ -92,6 +108,7 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         down: [alter(change.table, [[call('dropForeign', [change.foreignKey.column])]], rebuilds)],
       };
     case 'createIndex':
+      if (change.index.lowerCase?.length) return lowerCaseIndexSteps(change.table, change.index);
       return {
         up: [alter(change.table, [indexChain(change.index)])],
         down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],
