@@ -106,6 +106,19 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     expect(writes).toContain('POST /api/books');
   }, 60_000);
 
+  it('shows a violation the API finds under its field (the ConstraintViolationList context expands it)', async () => {
+    await page.goto(`${admin.url}/#/books/create`);
+    await page.locator('input[name="title"]').waitFor({ timeout: 20_000 });
+    await settled();
+    await page.getByLabel('author').click();
+    await page.getByRole('option', { name: 'Ursula K. Le Guin' }).click();
+    // Two characters pass the form (only required) and break the API's Length min 3: a 400 ConstraintViolationList.
+    await saveTitle('ab', 'POST');
+    const helper = page.locator('form .ra-input-title .MuiFormHelperText-root');
+    await expect.poll(() => helper.innerText().catch(() => ''), { timeout: 20_000 }).toContain('This value is too short. It should have 3 characters or more.');
+    expect((await api('/api/books?title=ab')).body['hydra:totalItems']).toBe(0);
+  }, 60_000);
+
   it('edits the book, with PUT, and shows the new title in the list', async () => {
     await page.goto(`${admin.url}/#/books/${encodeURIComponent('/api/books/2')}`);
     const title = page.locator('input[name="title"]');
