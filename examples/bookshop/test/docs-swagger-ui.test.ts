@@ -47,11 +47,11 @@ describe('Swagger UI at /api in Chromium', () => {
     }
   });
 
-  it('lists every operation of every resource, and the login route', async () => {
+  it('lists every operation of every resource, and the login routes', async () => {
     const expected = app.resourceApi.metadata.resources.flatMap((r) => r.operations.map((o) => `operations-${r.name}-${o.name}`));
     expect(expected.length).toBeGreaterThan(40);
     const shown = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id));
-    expect(shown.sort()).toEqual([...expected, 'operations-Login-login_check_post'].sort());
+    expect(shown.sort()).toEqual([...expected, 'operations-Login-login_check_post', 'operations-Login-login_refresh_post', 'operations-Login-login_logout_post'].sort());
   });
 
   it('loads nothing from outside the API', () => {

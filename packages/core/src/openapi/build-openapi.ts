@@ -12,6 +12,7 @@ import { documentedGroups, type PlanOf, writeModeOf } from '../schema/field-acce
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import { conditionalParameters, type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';
+import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../routing/login-route.js';
 
 /** Titles and version of the API documents (OpenAPI `info`, Hydra `hydra:title` / `hydra:description`). */
 export interface DocumentationOptions {
@@ -212,12 +213,50 @@ function loginOperation(login: { path: string; identifier: string }): Record<str
     requestBody: { required: true, description: 'The credentials.', content: { [JSON_TYPE]: { schema: credentials }, [JSONLD]: { schema: credentials } } },
     responses: {
       '200': {
-        description: 'The token.',
-        content: { [JSON_TYPE]: { schema: { type: 'object', properties: { token: { type: 'string', readOnly: true } }, required: ['token'] } } },
+        description: 'The token and the refresh token.',
+        content: { [JSON_TYPE]: { schema: tokenPair } },
       },
       '400': { description: 'A credential is missing.', content: errorContent('Error') },
       '401': { description: 'Invalid credentials.', content: errorContent('Error') },
       '415': responseRef('UnsupportedMediaType'),
+    },
+  };
+}
+
+const tokenPair = {
+  type: 'object',
+  properties: { token: { type: 'string', readOnly: true }, refresh_token: { type: 'string', readOnly: true } },
+  required: ['token', 'refresh_token'],
+};
+
+/** `POST /auth/refresh`: a refresh token in, the next pair out (the one sent is retired). */
+function refreshOperation(): Record<string, unknown> {
+  const body = { type: 'object', properties: { refresh_token: { type: 'string' } }, required: ['refresh_token'] };
+  return {
+    operationId: 'login_refresh_post',
+    tags: ['Login'],
+    summary: 'Exchanges a refresh token for a new token pair.',
+    description: 'The refresh token sent is retired; sending it again revokes every refresh token of its login.',
+    requestBody: { required: true, description: 'The refresh token.', content: { [JSON_TYPE]: { schema: body } } },
+    responses: {
+      '200': { description: 'The new token and refresh token.', content: { [JSON_TYPE]: { schema: tokenPair } } },
+      '400': { description: 'The refresh token is missing.', content: errorContent('Error') },
+      '401': { description: 'The refresh token is unknown, expired, revoked or already used.', content: errorContent('Error') },
+      '415': responseRef('UnsupportedMediaType'),
+    },
+  };
+}
+
+/** `POST /auth/logout`: revokes the refresh tokens of the login the bearer token belongs to. */
+function logoutOperation(): Record<string, unknown> {
+  return {
+    operationId: 'login_logout_post',
+    tags: ['Login'],
+    summary: "Revokes the login's refresh tokens.",
+    security: [{ [SECURITY_SCHEME]: [] }],
+    responses: {
+      '204': { description: 'Logged out.' },
+      '401': { description: 'No token, or a bad one.', content: errorContent('Error') },
     },
   };
 }
@@ -235,7 +274,11 @@ export function buildOpenApi(registry: MetadataRegistry, options: BuildOpenApiOp
       item[operation.method.toLowerCase()] = buildOperation(operation, resource, { registry, catalog, options });
     }
   }
-  if (options.login) (paths[options.login.path] ??= {}).post = loginOperation(options.login);
+  if (options.login) {
+    (paths[options.login.path] ??= {}).post = loginOperation(options.login);
+    (paths[`${options.login.path}${REFRESH_SUBPATH}`] ??= {}).post = refreshOperation();
+    (paths[`${options.login.path}${LOGOUT_SUBPATH}`] ??= {}).post = logoutOperation();
+  }
   const info: OpenApiDocument['info'] = { title: documentation.title, version: documentation.version };
   if (documentation.description) info.description = documentation.description;
   const sorted = Object.fromEntries(Object.keys(catalog.schemas).sort().map((name) => [name, catalog.schemas[name] as JsonSchema]));

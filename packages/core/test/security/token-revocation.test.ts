@@ -248,6 +248,13 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     });
   });
 
+  it('documents the refresh and logout routes in OpenAPI, beside the login route', async () => {
+    const { paths } = (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
+    expect(paths['/auth'].post.responses['200'].content['application/json'].schema.required).toEqual(['token', 'refresh_token']);
+    expect(paths['/auth/refresh'].post).toMatchObject({ operationId: 'login_refresh_post', tags: ['Login'] });
+    expect(paths['/auth/logout'].post).toMatchObject({ operationId: 'login_logout_post', security: [{ JWT: [] }] });
+  });
+
   it('matches the login identifier regardless of letter case, and names the user as stored', async () => {
     await register('alice@example.com');
     const { token } = await login('Alice@Example.COM');
