@@ -260,7 +260,9 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
       );
       expect(response.status, response.text).toBe(204);
       const after = await shop().row('user', ada.id);
-      expect({ ...after, password: undefined }).toEqual({ ...before, password: undefined });
+      // Only the password changed, and with it the instant the user's tokens are good from (the earlier ones are refused).
+      expect({ ...after, password: undefined, resource_api_tokens_valid_after: undefined }).toEqual({ ...before, password: undefined, resource_api_tokens_valid_after: undefined });
+      expect(Number(after!.resource_api_tokens_valid_after)).toBeGreaterThan(Number(before!.resource_api_tokens_valid_after));
       expect(await loginStatus(ada.email, NEW_PASSWORD)).toBe(200);
       expect(await loginStatus(ada.email, 'yet another one')).toBe(401);
       expect(await loginStatus('mallory@example.com', NEW_PASSWORD)).toBe(401);
