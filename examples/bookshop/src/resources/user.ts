@@ -66,13 +66,15 @@ export const User = defineResource({
     },
   ],
   fields: {
+    // Unique regardless of letter case (Unique ignores case on an Email() field: an index on lower(email)).
     email: { type: 'string', groups: USER, constraints: [NotBlank(), Email(), Unique()], description: 'The e-mail address, used to log in.' },
-    // Checked on create only (POST runs the `create` group too); later a left-out password keeps its value.
+    // Required on create only (POST runs the `create` group too; later a left-out password keeps its value); a new
+    // one is 8 characters or more on every write, as registration and the password change demand.
     plainPassword: {
       type: 'password',
       column: 'password',
       groups: USER,
-      constraints: [NotBlank({ groups: ['create'] }), Length({ min: 8, groups: ['create'] })],
+      constraints: [NotBlank({ groups: ['create'] }), Length({ min: 8 })],
       description: 'The password (write-only; stored hashed).',
     },
     // Stored with ROLE_USER always and without duplicates (the framework's user handling).
