@@ -1,0 +1,90 @@
+/**
+ * Issue 34, point 3: `app.resourceApi.provisionUser` creates the accounts an app keeps itself (a first admin from the
+ * environment) and never promotes an account someone else registered with that identifier. On SQLite and PostgreSQL.
+ */
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { describe, expect, inject, it } from 'vitest';
+import { AccountNotProvisionedError, resourceApi } from '@resource-api/core';
+import { testDatabases } from '@resource-api/core/testing';
+import { randomBytes } from 'node:crypto';
+import { call } from '../helpers.js';
+import { Note, securityOptions, User } from './fixtures.js';
+
+const ADMIN = { identifier: 'root@example.com', password: 'root-password', roles: ['ROLE_ADMIN'] };
+
+describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (database) => {
+  /** An app with a logger whose lines are kept. */
+  async function start() {
+    const lines: { level: number; msg: string }[] = [];
+    const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    const app = Fastify({ logger: { level: 'info', stream } });
+    const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+    await app.register(resourceApi, { resources: [User, Note], database: database.url, databaseSchema: schema, security: securityOptions() });
+    await app.ready();
+    const close = async () => {
+      if (schema) await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await app.close();
+    };
+    return { app, lines, close };
+  }
+  const login = async (app: Awaited<ReturnType<typeof start>>['app'], email: string, password: string) =>
+    call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
+
+  it('creates the account, keeps its tokens while nothing changes, revokes them when the password does', async () => {
+    const { app, close } = await start();
+    try {
+      expect(await app.resourceApi.provisionUser(ADMIN)).toEqual({ id: 1, outcome: 'created' });
+      const token = (await login(app, 'root@example.com', 'root-password')).body.token;
+      const users = await call(app, { method: 'GET', url: '/api/users', headers: { authorization: `Bearer ${token}` } });
+      expect(users.status).toBe(200);
+      expect(users.body['hydra:member'][0].roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
+      expect(await app.resourceApi.provisionUser(ADMIN)).toEqual({ id: 1, outcome: 'unchanged' });
+      expect((await call(app, { method: 'GET', url: '/api/users', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect(await app.resourceApi.provisionUser({ ...ADMIN, password: 'another-password' })).toEqual({ id: 1, outcome: 'updated' });
+      expect((await call(app, { method: 'GET', url: '/api/users', headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect((await login(app, 'root@example.com', 'another-password')).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses to promote an account it did not create (any letter case), logs why at warn, and changes nothing of it', async () => {
+    const { app, lines, close } = await start();
+    try {
+      expect((await call(app, { method: 'POST', url: '/api/users', payload: { email: 'root@example.com', plainPassword: 'the-registrant-password' } })).status).toBe(201);
+      const before = await app.resourceApi.database.knex('user').where('id', 1).first();
+      for (const identifier of ['root@example.com', 'ROOT@example.com']) {
+        const refused = app.resourceApi.provisionUser({ ...ADMIN, identifier });
+        await expect(refused).rejects.toThrow(AccountNotProvisionedError);
+        await expect(app.resourceApi.provisionUser({ ...ADMIN, identifier })).rejects.toThrow(
+          'The account "root@example.com" (user 1) was not created by the app and lacks ROLE_ADMIN: it is not promoted, since whoever registered that address would get the roles.',
+        );
+      }
+      expect(lines.filter((line) => line.level === 40).map((line) => line.msg)[0]).toMatch(/^The account "root@example\.com" \(user 1\) was not created by the app/);
+      expect(await app.resourceApi.database.knex('user').where('id', 1).first()).toEqual(before);
+      expect((await login(app, 'root@example.com', 'root-password')).status).toBe(401);
+
+      // Made an admin by someone who may (here, straight in the database): left as it is, with a warning.
+      await app.resourceApi.database.knex('user').where('id', 1).update({ roles: JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']) });
+      expect(await app.resourceApi.provisionUser(ADMIN)).toEqual({ id: 1, outcome: 'left alone' });
+      expect((await login(app, 'root@example.com', 'root-password')).status).toBe(401);
+      expect((await login(app, 'root@example.com', 'the-registrant-password')).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('an account it created, then deleted and registered again by someone else, is not its own any more', async () => {
+    const { app, close } = await start();
+    try {
+      await app.resourceApi.provisionUser(ADMIN);
+      const token = (await login(app, 'root@example.com', 'root-password')).body.token;
+      expect((await call(app, { method: 'DELETE', url: '/api/users/1', headers: { authorization: `Bearer ${token}` } })).status).toBe(204);
+      expect((await call(app, { method: 'POST', url: '/api/users', payload: { email: 'root@example.com', plainPassword: 'someone-else' } })).status).toBe(201);
+      await expect(app.resourceApi.provisionUser(ADMIN)).rejects.toThrow(AccountNotProvisionedError);
+    } finally {
+      await close();
+    }
+  });
+});
