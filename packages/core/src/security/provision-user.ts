@@ -7,7 +7,6 @@
  * refused (`AccountNotProvisionedError`, logged at warn) unless it already holds every role asked for, in which case
  * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import { buildRowMapper } from '../state/knex/row-mapper.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { initialValue } from '../serializer/denormalize.js';
@@ -46,7 +45,8 @@ export interface ProvisionDependencies {
   readonly registry: MetadataRegistry;
   readonly database: Database;
   readonly security: ResolvedSecurity;
-  readonly log: FastifyBaseLogger;
+  /** Where the refusal and the account left alone are reported (the app's logger). */
+  readonly log: { warn(details: object, message: string): void };
   /** Revokes the user's refresh tokens (the access tokens are by the instant written with the change). */
   readonly revokeRefreshTokens: (userId: number) => Promise<void>;
 }
