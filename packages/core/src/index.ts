@@ -64,6 +64,7 @@ export type { CorsOptions } from './production/cors.js';
 export type { HealthOptions } from './production/health.js';
 export type { RateLimitOptions, RateLimitRule } from './production/rate-limit.js';
 export type { SecurityHeadersOptions } from './production/security-headers.js';
+export type { TrustedHost } from './production/trusted-hosts.js';
 
 /** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
 export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
@@ -153,3 +154,6 @@ export type { PaginationOptions } from './query/pagination.js';
 export { hashPassword, verifyPassword } from './security/password.js';
 /** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. */
 export { loginPathOf } from './security/config.js';
+/** `app.resourceApi.provisionUser`: its options, its answer, and the refusal of an account the app did not create. */
+export { AccountNotProvisionedError } from './security/provision-user.js';
+export type { ProvisionedUser, ProvisionUserOptions } from './security/provision-user.js';

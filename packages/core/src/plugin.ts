@@ -14,6 +14,9 @@ import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
 import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
 import { createTokenService, type TokenService } from './security/jwt.js';
+import { createRefreshTokens, type RefreshTokens } from './security/refresh-tokens.js';
+import { createSessions, type Sessions } from './security/sessions.js';
+import { type ProvisionedUser, provisionUser, type ProvisionUserOptions } from './security/provision-user.js';
 import type { PaginationOptions } from './query/pagination.js';
 import type { DocumentationOptions } from './openapi/build-openapi.js';
 import type { CoalescedWritesOptions } from './production/coalesced-writes.js';
@@ -22,6 +25,7 @@ import type { HealthOptions } from './production/health.js';
 import { registerProductionPlugins } from './production/production-plugins.js';
 import type { RateLimitOptions } from './production/rate-limit.js';
 import type { SecurityHeadersOptions } from './production/security-headers.js';
+import type { TrustedHost } from './production/trusted-hosts.js';
 import { warmUpAfterListen } from './production/warm-up.js';
 import { apiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
@@ -99,6 +103,13 @@ export interface ResourceApiOptions {
    * long a response waits for the others; `false` writes each response as soon as it is ready. See docs/production.md.
    */
   readonly coalesceWrites?: CoalescedWritesOptions | boolean;
+  /**
+   * The host names the API answers for (strings, compared without letter case, or RegExps matching the whole name), as
+   * Symfony's `trusted_hosts`: a request for another host (its `Host`, or `X-Forwarded-Host` under Fastify's
+   * `trustProxy`) gets 400 `API_ERR_ROUTING_UNTRUSTED_HOST`, so no absolute IRI ever names a forged host. Default: any
+   * host. The health routes answer every host. See docs/plugin-options.md.
+   */
+  readonly trustedHosts?: readonly TrustedHost[];
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -107,6 +118,18 @@ export interface ResourceApiHandle {
   readonly database: Database;
   /** A token for a stored user (as `POST /api/auth` issues it): for tests, scripts and your own login flows. */
   issueToken(user: Entity): Promise<string>;
+  /**
+   * Revokes every token of the user with this id: access tokens issued until now are refused (401 `invalid_token`),
+   * refresh tokens deleted. For writes of your own that change credentials without the built-in processor (a password
+   * reset by SQL, a script), and to log a user out everywhere.
+   */
+  revokeTokens(userId: number): Promise<void>;
+  /**
+   * Creates a user the app keeps itself (a first admin from the environment), or brings the one it created before up
+   * to date: its password, the roles given added. An account with that identifier that the app did not create is
+   * never promoted: `AccountNotProvisionedError` (logged at warn) unless it already holds the roles (left alone).
+   */
+  provisionUser(options: ProvisionUserOptions): Promise<ProvisionedUser>;
 }
 
 declare module 'fastify' {
@@ -130,7 +153,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);
 
-  const state = createKnexState(database, registry);
+  // Resolved before the state: the state marks the user resource's roles as credentials (a change revokes tokens).
+  const settings = options.security ? resolveSecurity(options.security, registry) : undefined;
+  const state = createKnexState(database, registry, settings ? { userRoles: { resource: settings.resource, field: settings.roles } } : {});
   const reader = createItemReader(registry, state, database);
   const providers = new Map<OperationMetadata, ProviderChain>();
   const processors = new Map<OperationMetadata, ProcessorChain>();
@@ -143,10 +168,13 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
 
   let security: RuntimeSecurity | null = null;
   let tokens: TokenService | undefined;
-  if (options.security) {
-    const settings = resolveSecurity(options.security, registry);
+  let sessions: Sessions | undefined;
+  let refreshTokens: RefreshTokens | undefined;
+  if (settings) {
     tokens = createTokenService(settings);
     security = { settings, authenticate: createAuthenticator(settings, tokens, reader) };
+    refreshTokens = createRefreshTokens({ database, transaction: state.transaction, ttlSeconds: settings.jwt.refreshTtl });
+    sessions = createSessions({ security: settings, tokens, refreshTokens, reader, database });
   }
 
   const runtime: Runtime = {
@@ -176,6 +204,14 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       if (!security || !tokens) throw new Error('issueToken needs the security options.');
       return tokens.sign({ sub: String(user.id), [security.settings.identifier]: user[security.settings.identifier] });
     },
+    revokeTokens: async (userId) => {
+      if (!sessions) throw new Error('revokeTokens needs the security options.');
+      await sessions.revokeUser(userId);
+    },
+    provisionUser: (provision) => {
+      if (!settings || !refreshTokens) throw new Error('provisionUser needs the security options.');
+      return provisionUser({ registry, database, security: settings, log: app.log, revokeRefreshTokens: refreshTokens.revokeUser }, provision);
+    },
   });
   await registerProductionPlugins(app, options, {
     registry,
@@ -187,7 +223,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit, schemas: graphqlSchemas });
-  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit, tokens, documentation: options.documentation });
+  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit, sessions: settings?.jwt.secret ? sessions : undefined, documentation: options.documentation });
 }
 
 /**

@@ -94,7 +94,7 @@ const TOKENS_PER_FIELD = 20;
 export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
-  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path);
+  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path, runtime.registry.prefix);
   assertCount('graphql.maxComplexity', options.graphql.maxComplexity);
   assertCount('graphql.maxDepth', options.graphql.maxDepth);
   const maxComplexity = options.graphql.maxComplexity ?? 1000;

@@ -18,3 +18,7 @@ export function toPathSegment(shortName: string): string {
 export function toLowerFirst(name: string): string {
   return name.charAt(0).toLowerCase() + name.slice(1);
 }
+
+/** The sub-paths of the refresh and logout routes, under the login path. */
+export const REFRESH_SUBPATH = '/refresh';
+export const LOGOUT_SUBPATH = '/logout';

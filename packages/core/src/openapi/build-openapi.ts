@@ -12,7 +12,7 @@ import { documentedGroups, type PlanOf, writeModeOf } from '../schema/field-acce
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import { conditionalParameters, type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';
-import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../routing/login-route.js';
+import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
 
 /** Titles and version of the API documents (OpenAPI `info`, Hydra `hydra:title` / `hydra:description`). */
 export interface DocumentationOptions {

@@ -1,7 +1,7 @@
 /**
- * The production concerns the plugin sets up before the API's routes, in this order: the graceful close, coalesced
- * writes, the request id echo, the health routes, CORS, security headers, rate limiting. Each lives in its own file of
- * this folder; docs/production.md describes the options.
+ * The production concerns the plugin sets up before the API's routes, in this order: the graceful close, the
+ * lingering close of refused bodies, coalesced writes, the request id echo, the health routes, CORS, security
+ * headers, rate limiting. Each lives in its own file of this folder; docs/production.md describes the options.
  */
 import type { FastifyInstance } from 'fastify';
 import type { MetadataRegistry } from '../metadata/types.js';
@@ -11,9 +11,11 @@ import { type CoalescedWritesOptions, registerCoalescedWrites } from './coalesce
 import type { CorsOptions } from './cors.js';
 import { registerGracefulClose } from './graceful-close.js';
 import { type HealthOptions, registerHealthRoutes } from './health.js';
+import { registerLingeringClose } from './lingering-close.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { REQUEST_ID_HEADER, registerRequestIdEcho } from './request-id.js';
 import { registerSecurityHeaders, type SecurityHeadersOptions } from './security-headers.js';
+import { registerTrustedHosts, type TrustedHost } from './trusted-hosts.js';
 
 export interface ProductionOptions {
   readonly cors?: CorsOptions | false;
@@ -22,6 +24,7 @@ export interface ProductionOptions {
   readonly health?: HealthOptions | false;
   readonly requestIdHeader?: string | false;
   readonly coalesceWrites?: CoalescedWritesOptions | boolean;
+  readonly trustedHosts?: readonly TrustedHost[];
 }
 
 export interface ProductionContext {
@@ -38,6 +41,9 @@ export interface ProductionContext {
 
 export async function registerProductionPlugins(app: FastifyInstance, options: ProductionOptions, context: ProductionContext): Promise<void> {
   registerGracefulClose(app);
+  // First of the request hooks: a request for another host is refused before anything reads its host.
+  if (options.trustedHosts) registerTrustedHosts(app, options.trustedHosts, context.registry.prefix);
+  registerLingeringClose(app);
   if (options.coalesceWrites !== false) registerCoalescedWrites(app, options.coalesceWrites === true || options.coalesceWrites === undefined ? {} : options.coalesceWrites);
   const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
   if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);

@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
 import type { ResolvedSecurity } from '../security/config.js';
 import { columnOf, findAccount } from '../security/find-account.js';
 import { hashPassword, verifyPassword } from '../security/password.js';
@@ -19,9 +20,6 @@ import { REFRESH_TOKEN_MAX_LENGTH } from '../security/refresh-tokens.js';
 import type { Sessions } from '../security/sessions.js';
 import type { Database } from '../state/database.js';
 
-/** The sub-paths of the refresh and logout routes, under the login path. */
-export const REFRESH_SUBPATH = '/refresh';
-export const LOGOUT_SUBPATH = '/logout';
 
 function assertJson(request: FastifyRequest): void {
   const contentType = request.headers['content-type'];

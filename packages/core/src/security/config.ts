@@ -7,6 +7,7 @@ import { assertCount, DeclarationError } from '../errors.js';
 import { didYouMean } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
+import { declaredRoles } from './role-writes.js';
 
 /** How bearer tokens are checked (a secret, a public key or a JWKS URL) and, with a secret, issued. */
 export interface JwtOptions {
@@ -24,8 +25,13 @@ export interface JwtOptions {
   readonly audience?: string;
   /** Clock tolerance for `exp` and `nbf`, in seconds (default 5; from 0 up). */
   readonly clockTolerance?: number;
-  /** Lifetime of issued tokens, in seconds (default 3600; from 1 up). */
+  /** Lifetime of issued (access) tokens, in seconds (default 3600; from 1 up). Keep it short: refresh tokens renew them. */
   readonly ttl?: number;
+  /**
+   * Lifetime of the refresh tokens the login route issues beside the access token, in seconds (default 2,592,000: 30
+   * days; from 1 up). Each refresh gives a new one, for this long again.
+   */
+  readonly refreshTtl?: number;
 }
 
 /** Users stored as items of one of your resources. */
@@ -57,23 +63,35 @@ export interface SecurityOptions {
   readonly users: UserResourceOptions;
   /** Which roles include which (default `ROLE_SUPER_ADMIN` → `ROLE_ADMIN` → `ROLE_USER`). */
   readonly roleHierarchy?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The roles a user's roles field may hold: a value written that is not one is refused with Symfony's Choice message
+   * (`The value you selected is not a valid choice.`). Default: `ROLE_USER`, every role the hierarchy names, and every
+   * role an access rule names in `is_granted('…')`. List them when a role appears in none of these (one only a hook or
+   * your own code grants).
+   */
+  readonly declaredRoles?: readonly string[];
   /** The login path under the prefix (default `/auth` with a `jwt.secret`, none without); `false` for none. */
   readonly loginPath?: string | false;
 }
 
 export interface ResolvedSecurity {
-  readonly jwt: JwtOptions & { readonly clockTolerance: number; readonly ttl: number };
+  readonly jwt: JwtOptions & { readonly clockTolerance: number; readonly ttl: number; readonly refreshTtl: number };
   readonly resource: ResourceMetadata;
   readonly identifier: string;
   readonly password: string;
   readonly roles: string;
   readonly onRegister: UserResourceOptions['onRegister'];
   readonly roleHierarchy: Readonly<Record<string, readonly string[]>>;
+  /** The roles a user's roles field may hold (`declaredRoles`, or what the hierarchy and the rules name). */
+  readonly declaredRoles: ReadonlySet<string>;
   readonly loginPath: string | false;
 }
 
 /** The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without. */
 export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false => options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
+
+/** 30 days, in seconds. */
+export const DEFAULT_REFRESH_TTL = 2_592_000;
 
 export const DEFAULT_ROLE_HIERARCHY = Object.freeze({ ROLE_SUPER_ADMIN: ['ROLE_ADMIN'], ROLE_ADMIN: ['ROLE_USER'] });
 
@@ -90,6 +108,7 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     throw new DeclarationError(`security.jwt.clockTolerance must be a number of seconds from 0 up, got ${String(jwt.clockTolerance)}.`);
   }
   assertCount('security.jwt.ttl', jwt.ttl, 'seconds');
+  assertCount('security.jwt.refreshTtl', jwt.refreshTtl, 'seconds');
   // Login issues tokens signed with the secret: without one there is no login route, and asking for one is a mistake.
   if (!jwt.secret && typeof options.loginPath === 'string') {
     throw new DeclarationError('security.loginPath needs security.jwt.secret: the login route issues tokens signed with it (with a public key or a JWKS URL, tokens come from elsewhere).');
@@ -111,13 +130,14 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     }
   }
   return {
-    jwt: { ...jwt, clockTolerance: jwt.clockTolerance ?? 5, ttl: jwt.ttl ?? 3600 },
+    jwt: { ...jwt, clockTolerance: jwt.clockTolerance ?? 5, ttl: jwt.ttl ?? 3600, refreshTtl: jwt.refreshTtl ?? DEFAULT_REFRESH_TTL },
     resource,
     identifier: field('identifier', users.identifier ?? 'email', (t) => t === 'string' || t === 'text', 'a string field'),
     password: field('password', users.password ?? 'plainPassword', (t) => t === 'password', 'a password field'),
     roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
     onRegister: users.onRegister,
     roleHierarchy: options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
+    declaredRoles: declaredRoles(options.declaredRoles, options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY, registry),
     loginPath: loginPathOf(options),
   };
 }

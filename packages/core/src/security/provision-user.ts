@@ -24,6 +24,13 @@ export interface ProvisionUserOptions {
   readonly password: string;
   /** The roles the account must hold (added to the ones it has). */
   readonly roles: readonly string[];
+  /**
+   * An account the framework did not create but that already holds one of these roles (effective, the hierarchy
+   * applied) is taken as the app's own: marked, and brought up to date as one it created. For an app that made its
+   * admin before `provisionUser` existed (its `ROLE_ADMIN` account has no mark): someone who registered the address
+   * holds none of them. Default: none.
+   */
+  readonly adopt?: readonly string[];
 }
 
 /** What `provisionUser` did: created the account, updated it, found nothing to change, or left an account it did not create alone. */
@@ -85,8 +92,13 @@ export async function provisionUser(deps: ProvisionDependencies, options: Provis
 
   const id = Number(existing.id);
   const stored = parseRoles(existing[rolesColumn]);
-  if (existing[PROVISIONED_AT_COLUMN] === null || existing[PROVISIONED_AT_COLUMN] === undefined) {
-    const effective = effectiveRoles(stored, security.roleHierarchy);
+  const row: Record<string, unknown> = {};
+  const effective = effectiveRoles(stored, security.roleHierarchy);
+  const unmarked = existing[PROVISIONED_AT_COLUMN] === null || existing[PROVISIONED_AT_COLUMN] === undefined;
+  if (unmarked && options.adopt?.some((role) => effective.includes(role))) {
+    log.warn({ userId: id }, `The account "${String(existing[columnOf(security, security.identifier)])}" holds ${options.adopt.join(' or ')}: it is taken as the app's own from now on.`);
+    row[PROVISIONED_AT_COLUMN] = Date.now();
+  } else if (unmarked) {
     const lacking = options.roles.filter((role) => !effective.includes(role));
     if (lacking.length === 0) {
       log.warn({ userId: id }, `The account "${String(existing[columnOf(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`);
@@ -99,13 +111,13 @@ export async function provisionUser(deps: ProvisionDependencies, options: Provis
     throw new AccountNotProvisionedError(message);
   }
 
-  const row: Record<string, unknown> = {};
   const current = existing[passwordColumn];
   if (typeof current !== 'string' || !(await verifyPassword(options.password, current))) row[passwordColumn] = await hashPassword(options.password);
   if (options.roles.some((role) => !stored.includes(role))) row[rolesColumn] = dialect.toDb(rolesField.kind === 'scalar' ? rolesField.type : 'string[]', storedRoles([...stored, ...options.roles]));
   if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
+  const credentials = passwordColumn in row || rolesColumn in row;
   // A new password or new roles: the tokens issued before are refused, as after any such write.
-  await knex(table).where('id', id).update({ ...row, [TOKENS_VALID_AFTER_COLUMN]: Date.now() });
-  await deps.revokeRefreshTokens(id);
+  await knex(table).where('id', id).update(credentials ? { ...row, [TOKENS_VALID_AFTER_COLUMN]: Date.now() } : row);
+  if (credentials) await deps.revokeRefreshTokens(id);
   return { id, outcome: 'updated' };
 }

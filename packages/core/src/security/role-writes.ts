@@ -1,8 +1,10 @@
 /**
  * Roles written safely. What a client writes into the user resource's roles field is checked before anything else
  * adds to it (the registration hook): each role newly given must be a declared role (else Symfony's Choice violation on
- * `roles[i]`, a 400), and one the caller holds themself (else 403) — an admin cannot make someone a super admin, nor
- * give a role they do not have. Roles the item already held, the field's default and `ROLE_USER` are not "given".
+ * `roles[i]`, a 400), and, when it is a rank of the hierarchy (a role that includes others, such as `ROLE_ADMIN` or
+ * `ROLE_SUPER_ADMIN`), one the caller holds themself (else 403): an admin cannot make someone a super admin. A role
+ * that includes nothing (`ROLE_COMPANY`) is above no one, so whoever may write the field may give it. Roles the item
+ * already held, the field's default and `ROLE_USER` are not "given".
  */
 import type { AccessRule } from '../declare/types.js';
 import { ApiError } from '../errors.js';
@@ -45,7 +47,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 
 /**
  * Checks the roles a write gives: returns the Choice violations of undeclared ones (`roles[1]`), and throws 403 for a
- * declared role the caller does not hold. `written` is the field's new value as the body left it.
+ * rank of the hierarchy the caller does not hold. `written` is the field's new value as the body left it.
  */
 export function checkRoleWrites(options: {
   readonly written: unknown;
@@ -53,6 +55,8 @@ export function checkRoleWrites(options: {
   readonly held: unknown;
   readonly defaults: unknown;
   readonly declared: ReadonlySet<string>;
+  /** The role hierarchy: its keys are the ranks, given only by those who hold them. */
+  readonly hierarchy: Readonly<Record<string, readonly string[]>>;
   /** The caller's effective roles (the hierarchy applied). */
   readonly callerRoles: readonly string[];
   /** The property path of the roles field (`roles`, `owner.roles`). */
@@ -65,7 +69,7 @@ export function checkRoleWrites(options: {
   options.written.forEach((role, index) => {
     if (typeof role !== 'string' || kept.has(role)) return;
     if (!options.declared.has(role)) violations.push(violation(`${options.path}[${index}]`, MESSAGES.noSuchChoice.message, MESSAGES.noSuchChoice.code));
-    else if (!options.callerRoles.includes(role) && !above.includes(role)) above.push(role);
+    else if (Object.hasOwn(options.hierarchy, role) && !options.callerRoles.includes(role) && !above.includes(role)) above.push(role);
   });
   if (violations.length === 0 && above.length > 0) {
     const list = above.map((r) => `"${r}"`).join(', ');

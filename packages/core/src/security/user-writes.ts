@@ -46,6 +46,7 @@ export async function completeWrite(options: {
     held: previous?.[security.roles] ?? null,
     defaults: rolesField?.kind === 'scalar' ? rolesField.default : undefined,
     declared: security.declaredRoles,
+    hierarchy: security.roleHierarchy,
     callerRoles: caller.roles,
     path: (options.prefix ?? '') + security.roles,
   });

@@ -87,4 +87,28 @@ describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (d
       await close();
     }
   });
+  it('adopts an unmarked account that holds a role of `adopt` (an admin made before), never a plain registrant', async () => {
+    const { app, lines, close } = await start();
+    try {
+      const { knex } = app.resourceApi.database;
+      for (const email of ['old-admin@example.com', 'someone@example.com']) {
+        expect((await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: 'registered-password' } })).status).toBe(201);
+      }
+      await knex('user').where('email', 'old-admin@example.com').update({ roles: JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']) });
+      const asked = { password: 'root-password', roles: ['ROLE_SUPER_ADMIN'], adopt: ['ROLE_ADMIN'] };
+      await expect(app.resourceApi.provisionUser({ ...asked, identifier: 'someone@example.com' })).rejects.toThrow(AccountNotProvisionedError);
+      const stored = (await knex('user').where('email', 'someone@example.com').first()).roles;
+      expect(typeof stored === 'string' ? JSON.parse(stored) : stored).toEqual(['ROLE_USER']);
+      expect(await app.resourceApi.provisionUser({ ...asked, identifier: 'old-admin@example.com' })).toEqual({ id: 1, outcome: 'updated' });
+      expect(lines.some((line) => line.level === 40 && line.msg.includes('taken as the app\'s own'))).toBe(true);
+      expect((await login(app, 'old-admin@example.com', 'registered-password')).status).toBe(401);
+      const token = (await login(app, 'old-admin@example.com', 'root-password')).body.token;
+      const me = await call(app, { method: 'GET', url: '/api/users/1', headers: { authorization: `Bearer ${token}` } });
+      expect(me.body.roles).toEqual(['ROLE_USER', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN']);
+      // Marked now: a later start brings it up to date as one it created.
+      expect(await app.resourceApi.provisionUser({ ...asked, identifier: 'old-admin@example.com' })).toEqual({ id: 1, outcome: 'unchanged' });
+    } finally {
+      await close();
+    }
+  });
 });

@@ -38,8 +38,10 @@ const columnOf = (resource: ResourceMetadata, name: string): string => (resource
  */
 function violates(error: unknown, table: string, columns: readonly string[], lowerCase: boolean): boolean {
   const { constraint, message = '' } = error as { constraint?: string; message?: string };
-  const index = lowerCase ? lowerUniqueIndexName(table, columns) : uniqueIndexName(table, [...columns]);
-  if (constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)) return true;
+  // A case-insensitive Unique may also still have the exact index a schema made before it ignored case: either one
+  // refusing the row is this constraint's violation.
+  const indexes = lowerCase ? [lowerUniqueIndexName(table, columns), uniqueIndexName(table, [...columns])] : [uniqueIndexName(table, [...columns])];
+  if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`))) return true;
   return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');
 }
 
