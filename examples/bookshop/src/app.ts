@@ -4,7 +4,7 @@
  * only wires it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type CorsOptions, genRequestId, hashPassword, type RateLimitOptions, type ResourceInput, resourceApi } from '@resource-api/core';
+import { AccountNotProvisionedError, type CorsOptions, genRequestId, type RateLimitOptions, type ResourceInput, resourceApi } from '@resource-api/core';
 import { resources } from './resources/index.js';
 
 export { resources };
@@ -24,6 +24,8 @@ export interface BookshopOptions {
   readonly requestTimeout?: number;
   /** Take the client address from `X-Forwarded-For` (behind a proxy you trust; default false). */
   readonly trustProxy?: boolean;
+  /** The host names the API answers for (the plugin's `trustedHosts`; `TRUSTED_HOSTS`); others get 400. Default: any. */
+  readonly trustedHosts?: readonly string[];
   /** CORS (the plugin's `cors` option; default off). */
   readonly cors?: CorsOptions | false;
   /** Rate limiting (the plugin's `rateLimit` option; default off). */
@@ -32,7 +34,12 @@ export interface BookshopOptions {
   readonly jwtSecret: string;
   /** Token lifetime in seconds (default 3600). */
   readonly jwtTtl?: number;
-  /** Creates this admin, or updates its password, at start. */
+  /** Refresh token lifetime in seconds (default 2,592,000: 30 days). */
+  readonly jwtRefreshTtl?: number;
+  /**
+   * Creates this admin at start, or updates the password of the one the app created before. An account of that e-mail
+   * that the app did not create is never promoted: the start fails, saying why.
+   */
   readonly admin?: { readonly email: string; readonly password: string };
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
@@ -56,13 +63,14 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       ...(options.databasePoolMax === undefined ? {} : { databasePoolMax: options.databasePoolMax }),
       cors: options.cors ?? false,
       rateLimit: options.rateLimit ?? false,
+      ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
       documentation: {
         title: 'Bookshop API',
         description: 'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
         version: '1.0.0',
       },
       security: {
-        jwt: { secret: options.jwtSecret, ttl: options.jwtTtl ?? 3600 },
+        jwt: { secret: options.jwtSecret, ttl: options.jwtTtl ?? 3600, ...(options.jwtRefreshTtl === undefined ? {} : { refreshTtl: options.jwtRefreshTtl }) },
         users: {
           resource: 'User',
           identifier: 'email',
@@ -73,6 +81,10 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
             if (user.isCompany === true) user.roles = [...(user.roles as string[]), 'ROLE_COMPANY'];
           },
         },
+        // The default hierarchy (ROLE_SUPER_ADMIN includes ROLE_ADMIN, which includes ROLE_USER): a rank is given only
+        // by someone who holds it, so only a super admin gives ROLE_SUPER_ADMIN (403 otherwise); admins give ROLE_COMPANY.
+        // The values the roles field takes (anything else: `The value you selected is not a valid choice.`).
+        declaredRoles: ['ROLE_USER', 'ROLE_COMPANY', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
       },
     });
     await app.ready();
@@ -85,23 +97,17 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
 }
 
 /**
- * Creates the admin user, or gives it the password and ROLE_ADMIN again (keeping its other roles). Instances started
- * together may both find no admin: the one whose insert loses to the unique e-mail updates the winner's row instead.
+ * The first admin of `ADMIN_EMAIL` / `ADMIN_PASSWORD`, kept by the framework (`provisionUser`): created the first time
+ * with ROLE_SUPER_ADMIN (which includes ROLE_ADMIN), its password and role given back on later starts. An account of
+ * that e-mail that the app did not create (someone registered it first) is never promoted: the start fails with the
+ * reason (logged at warn too); one that already holds ROLE_ADMIN (the admin an earlier version of the app made,
+ * without the framework's mark) is taken as the app's own.
  */
-async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }, retried = false): Promise<void> {
-  const { knex, dialect } = app.resourceApi.database;
-  const password = await hashPassword(admin.password);
-  const existing = await knex('user').where('email', admin.email).first('id', 'roles');
-  const stored = existing ? ((typeof existing.roles === 'string' ? JSON.parse(existing.roles) : existing.roles) as string[] | null) ?? [] : [];
-  const roles = JSON.stringify([...new Set(['ROLE_USER', ...stored, 'ROLE_ADMIN'])]);
-  if (existing) {
-    await knex('user').where('id', existing.id).update({ password, roles });
-    return;
-  }
+async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
   try {
-    await knex('user').insert({ email: admin.email, password, roles, is_company: false });
+    await app.resourceApi.provisionUser({ identifier: admin.email, password: admin.password, roles: ['ROLE_SUPER_ADMIN'], adopt: ['ROLE_ADMIN'] });
   } catch (error) {
-    if (retried || !dialect.isUniqueViolation(error)) throw error;
-    await ensureAdmin(app, admin, true);
+    if (!(error instanceof AccountNotProvisionedError)) throw error;
+    throw new Error(`ADMIN_EMAIL names an account the app did not create: the app refuses to start. ${error.message}`);
   }
 }

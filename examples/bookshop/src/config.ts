@@ -81,7 +81,7 @@ export function jwtTtl(env: NodeJS.ProcessEnv = process.env): number {
   return Number(raw);
 }
 
-/** `ADMIN_EMAIL` + `ADMIN_PASSWORD`: the first admin, created (or its password updated) at start. */
+/** `ADMIN_EMAIL` + `ADMIN_PASSWORD`: the first admin, created at start (or its password updated, when the app created it). */
 export function firstAdmin(env: NodeJS.ProcessEnv = process.env): { email: string; password: string } | undefined {
   const email = env.ADMIN_EMAIL?.trim();
   const password = env.ADMIN_PASSWORD;
@@ -102,6 +102,7 @@ const ENV_SCHEMA = {
     WEB_CONCURRENCY: { type: 'string', pattern: '^([1-9][0-9]{0,2}|auto)$', default: '1', description: 'must be a number of worker processes from 1 to 999, or auto (one per core)' },
     JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     JWT_TTL: { type: 'integer', minimum: 1, default: 3600, description: 'must be a positive number of seconds' },
+    JWT_REFRESH_TTL: { type: 'integer', minimum: 1, default: 2_592_000, description: 'must be a positive number of seconds' },
     ADMIN_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$', description: 'must be an e-mail address' },
     ADMIN_PASSWORD: { type: 'string', description: 'must be a password' },
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'must be fatal, error, warn, info, debug, trace or silent' },
@@ -115,6 +116,11 @@ const ENV_SCHEMA = {
     RATE_LIMIT_LOGIN_MAX: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of login attempts per window' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
     TRUST_PROXY: { type: 'boolean', default: false, description: 'must be true or false' },
+    TRUSTED_HOSTS: {
+      type: 'string',
+      pattern: '^\\s*[^\\s/:?#@,]+(\\s*,\\s*[^\\s/:?#@,]+)*\\s*$',
+      description: 'must be a comma-separated list of host names such as api.example.com,www.example.com (no scheme, port or path)',
+    },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
   },
@@ -137,6 +143,8 @@ export interface ServerConfig {
   readonly workers: number;
   readonly jwtSecret: string;
   readonly jwtTtl: number;
+  /** Refresh token lifetime in seconds (`JWT_REFRESH_TTL`, default 2,592,000: 30 days). */
+  readonly jwtRefreshTtl: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: string;
   /** The origins CORS allows (`['*']` for any), or undefined: no CORS. */
@@ -144,6 +152,8 @@ export interface ServerConfig {
   /** Requests per window and client, the login route's own limit, and the Redis store's URL; false: no rate limiting. */
   readonly rateLimit: { readonly max: number; readonly timeWindow: number; readonly loginMax: number; readonly redis: string | undefined } | false;
   readonly trustProxy: boolean;
+  /** The host names the API answers for (`TRUSTED_HOSTS`), or undefined: any host. */
+  readonly trustedHosts: readonly string[] | undefined;
   readonly requestTimeout: number;
   readonly shutdownTimeout: number;
 }
@@ -210,11 +220,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     workers: values.WEB_CONCURRENCY === 'auto' ? availableParallelism() : Number(values.WEB_CONCURRENCY),
     jwtSecret: jwtSecret(raw, options.secretFile, options.warn),
     jwtTtl: Number(values.JWT_TTL),
+    jwtRefreshTtl: Number(values.JWT_REFRESH_TTL),
     admin,
     logLevel: values.LOG_LEVEL as string,
     corsOrigins: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()),
     rateLimit: max === 0 ? false : { max, timeWindow: seconds('RATE_LIMIT_WINDOW'), loginMax: Number(values.RATE_LIMIT_LOGIN_MAX), redis: values.REDIS_URL as string | undefined },
     trustProxy: values.TRUST_PROXY === true,
+    trustedHosts: (values.TRUSTED_HOSTS as string | undefined)?.split(',').map((host) => host.trim()),
     requestTimeout: seconds('REQUEST_TIMEOUT'),
     shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
   };

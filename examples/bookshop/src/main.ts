@@ -35,9 +35,11 @@ async function serve(config: ServerConfig): Promise<void> {
     logLevel: config.logLevel,
     jwtSecret: config.jwtSecret,
     jwtTtl: config.jwtTtl,
+    jwtRefreshTtl: config.jwtRefreshTtl,
     ...(config.admin ? { admin: config.admin } : {}),
     requestTimeout: config.requestTimeout,
     trustProxy: config.trustProxy,
+    ...(config.trustedHosts ? { trustedHosts: config.trustedHosts } : {}),
     cors: config.corsOrigins ? { origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] } : false,
     rateLimit: rateLimitOptions(config.rateLimit),
   });

@@ -146,13 +146,18 @@ describe.each(databases)('security on $name', (database) => {
     });
 
     it('applies the role hierarchy: ROLE_SUPER_ADMIN includes ROLE_ADMIN, which includes ROLE_USER', async () => {
-      await create(app, 'users', { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] }, admin);
+      // The first admin (ADMIN_EMAIL) is a super admin: it makes an admin, who cannot give ROLE_SUPER_ADMIN (403).
+      await create(app, 'users', { email: 'boss@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN'] }, admin);
+      const boss = await login(app, 'boss@example.com');
+      expect((await send('POST', '/api/users', boss, { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] })).status).toBe(403);
+      expect((await send('POST', '/api/users', admin, { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] })).status).toBe(201);
       const root = await login(app, 'root@example.com');
       expect((await send('POST', '/api/categories', root, { name: 'Books' })).status).toBe(201);
       expect((await send('GET', '/api/users', root)).status).toBe(200);
       expect((await send('GET', '/api/products', root)).status).toBe(200);
-      // The admin of the bookshop holds ROLE_ADMIN only, and through it ROLE_USER.
-      expect((await send('POST', '/api/comments', admin, { content: 'An admin is a user too.' })).body.user).toBe(ADMIN.iri);
+      // An admin holds ROLE_ADMIN, and through it ROLE_USER.
+      expect((await send('GET', '/api/users', boss)).status).toBe(200);
+      expect((await send('POST', '/api/comments', boss, { content: 'An admin is a user too.' })).body.user).toMatch(/^\/api\/users\/\d+$/);
     });
   });
 
@@ -430,7 +435,7 @@ describe.each(databases)('security on $name', (database) => {
       const list = await send('GET', '/api/users', admin);
       expect(list.status).toBe(200);
       expect(list.body['hydra:member'].map((user: { email: string; roles: string[] }) => [user.email, user.roles])).toEqual([
-        [ADMIN.email, ['ROLE_USER', 'ROLE_ADMIN']],
+        [ADMIN.email, ['ROLE_USER', 'ROLE_SUPER_ADMIN']],
         ['ann@example.com', ['ROLE_USER']],
         ['bob@example.com', ['ROLE_USER']],
       ]);
@@ -477,7 +482,7 @@ describe.each(databases)('security on $name', (database) => {
       }
       expect(storedRoles(await shop().row('user', 2))).toEqual(['ROLE_USER']);
       expect(Boolean((await shop().row('user', 2))!.is_company)).toBe(false);
-      expect(storedRoles(await shop().row('user', 1))).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
+      expect(storedRoles(await shop().row('user', 1))).toEqual(['ROLE_USER', 'ROLE_SUPER_ADMIN']);
       expect((await shop().row('user', 1))!.email).toBe(ADMIN.email);
       expectForbidden(await send('POST', '/api/categories', ann.token, { name: 'Mine' }), 'ann after the attempts');
       expectForbidden(await send('GET', '/api/users', ann.token), 'ann lists the users');
@@ -712,7 +717,7 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       expect(claims(login.body.token)).toMatchObject({ sub: '1', email: 'root@example.com' });
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
       expect(users.status).toBe(200);
-      expect(users.body['hydra:member']).toEqual([{ '@id': '/api/users/1', '@type': 'User', id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'], comments: [] }]);
+      expect(users.body['hydra:member']).toEqual([{ '@id': '/api/users/1', '@type': 'User', id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'], comments: [] }]);
       expect((await call(app, { method: 'POST', url: '/api/categories', headers: bearer(login.body.token), payload: { name: 'Books' } })).status).toBe(201);
     });
 
@@ -725,7 +730,7 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
       // Updated, not created again.
       expect(users.body['hydra:totalItems']).toBe(1);
-      expect(users.body['hydra:member'][0]).toMatchObject({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+      expect(users.body['hydra:member'][0]).toMatchObject({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] });
     });
 
     // Without ADMIN_EMAIL the admin stays as it was.
@@ -734,12 +739,12 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
     });
   });
 
-  it('gives ROLE_ADMIN back to the admin the app created; a start that changes nothing keeps its tokens', async () => {
+  it('gives ROLE_SUPER_ADMIN back to the admin the app created; a start that changes nothing keeps its tokens', async () => {
     shared = sharedDatabase(database);
     const env = { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password' };
     await start(env, async (app) => {
       const token = (await auth(app, 'root@example.com', 'root-password')).body.token;
-      // The admin takes ROLE_ADMIN away from itself; the next start gives it back.
+      // The admin takes its roles away from itself; the next start gives ROLE_SUPER_ADMIN back.
       expect((await call(app, { method: 'PATCH', url: '/api/users/1', headers: { ...bearer(token), ...MERGE_PATCH }, payload: '{"roles": []}' })).body.roles).toEqual(['ROLE_USER']);
     });
     let token = '';
@@ -747,11 +752,24 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       token = (await auth(app, 'root@example.com', 'root-password')).body.token;
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
       expect(users.status).toBe(200);
-      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_ADMIN'] })]);
+      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] })]);
     });
     await start(env, async (app) => {
       // Same password, same roles: nothing written, the token of the last start still works.
       expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) })).status).toBe(200);
+    });
+  });
+
+  it('takes as its own the admin an earlier version made (ROLE_ADMIN, no mark), and makes it the super admin', async () => {
+    shared = sharedDatabase(database);
+    await start({}, async (app) => {
+      await registerAndLogin(app, 'root@example.com');
+      await app.resourceApi.database.knex('user').where('id', 1).update({ roles: JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']) });
+    });
+    await start({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password' }, async (app) => {
+      const token = (await auth(app, 'root@example.com', 'root-password')).body.token;
+      const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
+      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, roles: ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] })]);
     });
   });
 
@@ -762,7 +780,7 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
     });
     for (const email of ['ann@example.com', 'Ann@Example.COM']) {
       await expect(start({ ADMIN_EMAIL: email, ADMIN_PASSWORD: 'taken-over' }, async () => undefined)).rejects.toThrow(
-        'ADMIN_EMAIL names an account the app did not create: the app refuses to start. The account "ann@example.com" (user 1) was not created by the app and lacks ROLE_ADMIN: it is not promoted',
+        'ADMIN_EMAIL names an account the app did not create: the app refuses to start. The account "ann@example.com" (user 1) was not created by the app and lacks ROLE_SUPER_ADMIN: it is not promoted',
       );
     }
     await start({}, async (app) => {

@@ -97,14 +97,15 @@ describe('the compiled server started with node', () => {
     expect(login.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const { token } = (await login.json()) as { token: string };
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-    expect(claims).toEqual({ sub: '1', email: ADMIN_EMAIL, iat: expect.any(Number), exp: expect.any(Number) });
+    // iat_ms: when it was issued, to the millisecond (a token older than a password or roles change is refused); sid: its login.
+    expect(claims).toEqual({ sub: '1', email: ADMIN_EMAIL, iat: expect.any(Number), iat_ms: expect.any(Number), sid: expect.any(String), exp: expect.any(Number) });
     expect(claims.exp - claims.iat).toBe(120);
 
     const created = await fetch(`${base}/api/categories`, { ...category, headers: { ...category.headers, authorization: `Bearer ${token}` } });
     expect(created.status).toBe(201);
     expect(await created.json()).toEqual({ '@context': '/api/contexts/Category', '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' });
     const admin = await fetch(`${base}/api/users/1`, { headers: { authorization: `Bearer ${token}` } });
-    expect(((await admin.json()) as { roles: string[] }).roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
+    expect(((await admin.json()) as { roles: string[] }).roles).toEqual(['ROLE_USER', 'ROLE_SUPER_ADMIN']);
   });
 
   it('logs requests with pino as JSON lines', () => {
@@ -170,11 +171,13 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       workers: 1,
       jwtSecret: expect.any(String),
       jwtTtl: 3600,
+      jwtRefreshTtl: 2_592_000,
       admin: undefined,
       logLevel: 'info',
       corsOrigins: undefined,
       rateLimit: { max: 300, timeWindow: 60_000, loginMax: 10, redis: undefined },
       trustProxy: false,
+      trustedHosts: undefined,
       requestTimeout: 30_000,
       shutdownTimeout: 10_000,
     });
@@ -191,6 +194,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       WEB_CONCURRENCY: '4',
       JWT_SECRET: SECRET,
       JWT_TTL: '900',
+      JWT_REFRESH_TTL: '86400',
       ADMIN_EMAIL: 'root@example.com',
       ADMIN_PASSWORD: ' spaces kept ',
       LOG_LEVEL: 'warn',
@@ -200,6 +204,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       RATE_LIMIT_LOGIN_MAX: '3',
       REDIS_URL: 'redis://cache:6379/0',
       TRUST_PROXY: 'true',
+      TRUSTED_HOSTS: ' api.example.com, example.com ',
       REQUEST_TIMEOUT: '5',
       SHUTDOWN_TIMEOUT: '20',
     });
@@ -212,11 +217,13 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       workers: 4,
       jwtSecret: SECRET,
       jwtTtl: 900,
+      jwtRefreshTtl: 86_400,
       admin: { email: 'root@example.com', password: ' spaces kept ' },
       logLevel: 'warn',
       corsOrigins: ['https://admin.example.com', 'http://localhost:5173'],
       rateLimit: { max: 50, timeWindow: 10_000, loginMax: 3, redis: 'redis://cache:6379/0' },
       trustProxy: true,
+      trustedHosts: ['api.example.com', 'example.com'],
       requestTimeout: 5_000,
       shutdownTimeout: 20_000,
     });

@@ -124,7 +124,7 @@ describe('the compiled server and an ADMIN_EMAIL someone registered first', () =
     expect(output).toContain('ADMIN_EMAIL names an account the app did not create: the app refuses to start.');
     expect(output).not.toContain('Bookshop API listening');
     const warning = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 40);
-    expect(warning?.msg).toMatch(/^The account "boss@example\.com" \(user 1\) was not created by the app and lacks ROLE_ADMIN: it is not promoted/);
+    expect(warning?.msg).toMatch(/^The account "boss@example\.com" \(user 1\) was not created by the app and lacks ROLE_SUPER_ADMIN: it is not promoted/);
 
     // The account is as its owner left it.
     const after = await buildBookshop({ database: DATABASE_URL, jwtSecret: TEST_JWT_SECRET });

@@ -7,7 +7,7 @@
  * Every refusal changes nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { ADMIN, bearer, call, databases, MERGE_PATCH, PASSWORD, registerAndLogin, storedRoles, useBookshop } from './support.js';
+import { ADMIN, bearer, call, databases, login, MERGE_PATCH, PASSWORD, registerAndLogin, storedRoles, useBookshop } from './support.js';
 
 const CHOICE = 'The value you selected is not a valid choice.';
 
@@ -16,27 +16,32 @@ describe.each(databases)('User identity rules on $name', (database) => {
 
   it('an admin cannot grant ROLE_SUPER_ADMIN (403, on POST, PATCH and PUT), but grants ROLE_ADMIN and ROLE_COMPANY', async () => {
     const { app, adminToken, row } = bookshop();
-    const admin = bearer(adminToken);
+    // The bookshop's first admin is a super admin: it makes Ann an admin.
     const ann = await registerAndLogin(app, 'ann@example.com');
+    const bob = await registerAndLogin(app, 'bob@example.com');
+    const promoted = await call(app, { method: 'PATCH', url: ann.iri, headers: { ...bearer(adminToken), ...MERGE_PATCH }, payload: { roles: ['ROLE_ADMIN'] } });
+    expect(promoted.status, promoted.text).toBe(200);
+    // A new login: the roles changed, so the tokens issued before are refused.
+    const admin = bearer(await login(app, 'ann@example.com'));
     const post = await call(app, { method: 'POST', url: '/api/users', headers: admin, payload: { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] } });
     expect(post.status, post.text).toBe(403);
     expect(post.body['hydra:description']).toMatch(/ROLE_SUPER_ADMIN/);
     for (const [method, headers, payload] of [
       ['PATCH', { ...admin, ...MERGE_PATCH }, { roles: ['ROLE_SUPER_ADMIN'] }],
-      ['PUT', admin, { email: 'ann@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] }],
+      ['PUT', admin, { email: 'bob@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] }],
     ] as const) {
-      const response = await call(app, { method, url: ann.iri, headers, payload });
+      const response = await call(app, { method, url: bob.iri, headers, payload });
       expect(response.status, `${method}: ${response.text}`).toBe(403);
     }
     // Adding ROLE_SUPER_ADMIN to the admin themself is no way round either.
-    const self = await call(app, { method: 'PATCH', url: ADMIN.iri, headers: { ...admin, ...MERGE_PATCH }, payload: { roles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] } });
+    const self = await call(app, { method: 'PATCH', url: ann.iri, headers: { ...admin, ...MERGE_PATCH }, payload: { roles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] } });
     expect(self.status, self.text).toBe(403);
-    expect(storedRoles(await row('user', ann.id))).toEqual(['ROLE_USER']);
-    expect(storedRoles(await row('user', ADMIN.id))).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
+    expect(storedRoles(await row('user', bob.id))).toEqual(['ROLE_USER']);
+    expect(storedRoles(await row('user', ann.id))).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
     const count = await call(app, { method: 'GET', url: '/api/users', headers: admin });
-    expect(count.body['hydra:totalItems']).toBe(2);
+    expect(count.body['hydra:totalItems']).toBe(3);
 
-    const granted = await call(app, { method: 'PATCH', url: ann.iri, headers: { ...admin, ...MERGE_PATCH }, payload: { roles: ['ROLE_ADMIN', 'ROLE_COMPANY'] } });
+    const granted = await call(app, { method: 'PATCH', url: bob.iri, headers: { ...admin, ...MERGE_PATCH }, payload: { roles: ['ROLE_ADMIN', 'ROLE_COMPANY'] } });
     expect(granted.status, granted.text).toBe(200);
     expect(granted.body.roles).toEqual(['ROLE_USER', 'ROLE_ADMIN', 'ROLE_COMPANY']);
   });

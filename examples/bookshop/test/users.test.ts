@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '@resource-api/core';
 import { ADMIN, bearer, call, create, databases, login, MERGE_PATCH, registerAndLogin, storedRoles, useBookshop } from './support.js';
 
-const ADMIN_MEMBER = { '@id': '/api/users/1', '@type': 'User', id: 1, email: ADMIN.email, roles: ['ROLE_USER', 'ROLE_ADMIN'], comments: [] };
+const ADMIN_MEMBER = { '@id': '/api/users/1', '@type': 'User', id: 1, email: ADMIN.email, roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'], comments: [] };
 
 describe.each(databases)('users on $name', (database) => {
   const bookshop = useBookshop(database);
