@@ -14,21 +14,9 @@ import type { ResourceApiOptions } from '@resource-api/core';
 import { buildTestApp, testDatabases, type TestDatabase } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
+import { REDIS_URL, redisAvailable } from './redis.js';
 import { Public, securityOptions, User } from '../security/fixtures.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const redisAvailable = await redisAnswers();
 
 /** A document of `count` root fields (aliases of `books`). */
 const rootFields = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `b${index}: books(first: 1) { totalCount }`).join(' ')} }`;

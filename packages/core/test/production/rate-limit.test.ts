@@ -12,27 +12,10 @@ import { DeclarationError, type ResourceApiOptions } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
+import { REDIS_URL, redisAvailable } from './redis.js';
 import { Note, Public, Report, securityOptions, User } from '../security/fixtures.js';
 
 const [sqlite] = testDatabases(undefined);
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
-const redisAvailable = await redisAnswers();
-if (!redisAvailable) {
-  if (process.env.CI === 'true') throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
-  console.warn(`\n*** Redis is unreachable at ${REDIS_URL}: the rate-limit tests of the Redis store are SKIPPED. ***\n`);
-}
 
 const apps: FastifyInstance[] = [];
 afterAll(async () => {

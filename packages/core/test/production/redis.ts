@@ -1,0 +1,25 @@
+/**
+ * The Redis the rate-limit tests share a store in (`TEST_REDIS_URL`, default 127.0.0.1:6379), probed once. Unreachable,
+ * the tests that need it are skipped with a loud notice, except with `CI=true`, where that is a failure.
+ */
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisAnswers(): Promise<boolean> {
+  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+export const redisAvailable = await redisAnswers();
+if (!redisAvailable) {
+  if (process.env.CI === 'true') throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
+  console.warn(`\n*** Redis is unreachable at ${REDIS_URL}: the rate-limit tests of the Redis store are SKIPPED. ***\n`);
+}
