@@ -41,23 +41,16 @@ import { iriOf, parseIri } from '../serializer/iri.js';
 import type { Entity } from '../state/contracts.js';
 import { ApiError, DeclarationError } from '../errors.js';
 import { toLowerFirst } from '../metadata/naming.js';
-import { type Execution, execute, type GraphQLRequestContext, toGraphQLError } from './execute.js';
+import { type Execution, execute, type GraphQLRequestContext, statusOf, toGraphQLError } from './execute.js';
 import { selectedToOneRelations } from './selected-relations.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
 import { buildFilterArguments } from './filter-args.js';
 import { collectionQueryName, customMutationName, customQueryName, itemQueryName, mutationName } from './naming.js';
 import { connectionExtensions, mutationExtensions } from './cost.js';
+import { countsFromEnd, type CursorWindow, encodeCursor, spanOf } from '../query/cursor-window.js';
 
 /** JSON values, as API Platform's GraphQL calls them. */
 const Iterable = new GraphQLScalarType({ name: 'Iterable', description: 'Any JSON value.', serialize: (v) => v, parseValue: (v) => v });
-
-const encodeCursor = (offset: number) => Buffer.from(String(offset)).toString('base64');
-const decodeCursor = (cursor: string): number => {
-  const offset = Number(Buffer.from(cursor, 'base64').toString('utf8'));
-  // A safe integer only: an offset of 1e20 would reach the SQL and fail there.
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new Error(`Cursor "${cursor}" is invalid.`);
-  return offset;
-};
 
 const groupsOf = (operation: OperationMetadata | undefined): ReadonlySet<string> | null => {
   const groups = operation?.normalizationGroups;
@@ -282,20 +275,6 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     };
   }
 
-  /** first/after/last/before → offset and limit, over `total` items (null: unknown yet, needed for `last` alone). */
-  function window(args: { first?: number | null; last?: number | null; before?: string | null; after?: string | null }, fallback: number, maximum: number, total: number | null) {
-    const clamp = (n: number) => Math.max(0, Math.min(n, maximum));
-    if (args.last != null && args.first == null) {
-      const end = args.before != null ? decodeCursor(args.before) : total ?? 0;
-      const limit = clamp(args.last);
-      return { offset: Math.max(0, end - limit), limit: Math.min(limit, end) };
-    }
-    const offset = args.after != null ? decodeCursor(args.after) + 1 : 0;
-    let limit = clamp(args.first ?? fallback);
-    if (args.before != null) limit = Math.min(limit, Math.max(0, decodeCursor(args.before) - offset));
-    return { offset, limit };
-  }
-
   /**
    * A field resolves when the read groups of the operation that read its item reach it, as in REST: the collection
    * GET's for the items of a collection query, a custom operation's for its items and its output shape's values, the
@@ -397,7 +376,13 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       resolve: async (entity, args, context) => {
         if (!allowed(entity, context)) return null;
         const ids = (entity[field.name] as number[] | undefined) ?? (await linksLoaderFor(context, owner, field.name).load(entity.id!));
-        const { offset, limit } = window(args, nestedPage.itemsPerPage, nestedPage.maximum, ids.length);
+        let span: { offset: number; limit: number };
+        try {
+          span = spanOf(args, nestedPage.itemsPerPage, nestedPage.maximum, ids.length);
+        } catch (error) {
+          throw toGraphQLError(error, context.log);
+        }
+        const { offset, limit } = span;
         const items = await loaderFor(context, target).loadMany(ids.slice(offset, offset + limit));
         const shown = await Promise.all(items.map((item) => (item instanceof Error ? null : visible(context, target, item))));
         return toConnection(shown, offset, ids.length);
@@ -519,9 +504,14 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       return (await execute(context, execution)).data;
     } catch (error) {
       // A missing item is null, as API Platform answers; anything else (401, 403) is an error.
-      if ((error as { extensions?: { status?: number } }).extensions?.status === 404) return null;
+      if (statusOf(error) === 404) return null;
       throw error;
     }
+  }
+  /** The id an IRI gives an item of the resource; null when it names none. */
+  function idOfItem(resource: ResourceMetadata, iri: string): number | null {
+    const parsed = parseIri(iri, registry);
+    return parsed && parsed.resource === resource ? parsed.id : null;
   }
 
   /** The page-based connection of a resource's or an output shape's items. */
@@ -548,13 +538,13 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   }
 
   /** What a custom operation's URI variables name: the item (`id`, an IRI) and the other variables, as strings. */
-  type Target = { readonly id?: number; readonly variables?: Readonly<Record<string, string>> };
+  type Target = { readonly id?: number | null; readonly variables?: Readonly<Record<string, string>> };
   /** No variables: the built-in operations' target. */
   const NO_TARGET: Target = {};
   /**
    * The arguments (or input fields) a custom operation's URI variables take: `id: ID!` (the item's IRI, as the item
-   * query takes it) when the template has `{id}`, each other variable as `String!`. `target` reads them back; undefined
-   * when the id is no IRI of the resource's items.
+   * query takes it) when the template has `{id}`, each other variable as `String!`. `target` reads them back; the id is
+   * null when it is no IRI of the resource's items (the pipeline answers it as a missing item).
    */
   function uriArguments(resource: ResourceMetadata, operation: OperationMetadata | null) {
     const args: GraphQLFieldConfigArgumentMap & GraphQLInputFieldConfigMap = {};
@@ -562,14 +552,10 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     const withId = operation?.uriVariables.includes('id') ?? false;
     if (withId) args.id = { type: new GraphQLNonNull(GraphQLID), description: `The IRI of the ${resource.name}.` };
     for (const variable of others) args[variable] = { type: new GraphQLNonNull(GraphQLString), description: `The {${variable}} of ${operation!.uriTemplate}.` };
-    const target = (values: Record<string, unknown>): Target | undefined => {
+    const target = (values: Record<string, unknown>): Target => {
       if (!withId && others.length === 0) return NO_TARGET;
-      let id: number | undefined;
-      if (withId) {
-        const parsed = parseIri(values.id as string, registry);
-        if (!parsed || parsed.resource !== resource) return undefined;
-        id = parsed.id;
-      }
+      let id: number | null | undefined;
+      if (withId) id = idOfItem(resource, values.id as string);
       if (others.length === 0) return { id };
       const variables: Record<string, string> = {};
       for (const variable of others) variables[variable] = values[variable] as string;
@@ -614,12 +600,11 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         args: mergeArgs(resource, custom ? list : null, uri.args, { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt } }, filters.args),
         extensions: connectionExtensions(pagination, 'page'),
         resolve: async (_source, args: Record<string, unknown>, context, info) => {
-          const target = uri.target(args);
-          if (!target) return null;
           const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
           if (args.page != null) query[pagination.pageParameterName] = String(args.page);
           if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-          const result = await executeCollection(context, { operation: list, query, ...target }, resource, selected(info), remembers);
+          const result = await missingAsNull(executeCollection(context, { operation: list, query, ...uri.target(args) }, resource, selected(info), remembers));
+          if (!result) return null;
           const page = result.page;
           const total = result.collection!.totalItems ?? result.collection!.items.length;
           const itemsPerPage = page?.itemsPerPage ?? total;
@@ -636,28 +621,36 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       description,
       args: mergeArgs(resource, custom ? list : null, uri.args, pagingArgs, filters.args),
       extensions: connectionExtensions(pagination, 'cursor'),
-      resolve: async (_source, args: Record<string, unknown> & { first?: number; last?: number; before?: string; after?: string }, context, info) => {
-        const target = uri.target(args);
-        if (!target) return null;
-        const query = filters.toQuery(args);
-        if (!pagination.enabled) {
-          const all = (await executeCollection(context, { operation: list, query, page: null, ...target }, resource, selected(info), remembers)).collection!;
-          return toConnection(all.items, 0, all.items.length);
-        }
-        // `last` without `before` counts from the end: the total comes first.
-        const total = args.last != null && args.first == null && args.before == null
-          ? (await execute(context, { operation: list, query, page: { page: 1, itemsPerPage: 0, offset: 0, partial: false, cursor: null }, ...target })).collection!.totalItems ?? 0
-          : null;
-        let span: { offset: number; limit: number };
-        try {
-          span = window(args, pagination.itemsPerPage, pagination.maximumItemsPerPage, total);
-        } catch (error) {
-          throw new Error((error as Error).message);
-        }
-        const result = (await executeCollection(context, { operation: list, query, page: { page: 1, itemsPerPage: span.limit, offset: span.offset, partial: false, cursor: null }, ...target }, resource, selected(info), remembers)).collection!;
-        return toConnection(result.items, span.offset, result.totalItems ?? result.items.length);
-      },
+      resolve: (_source, args: Record<string, unknown> & CursorWindow, context, info) => missingAsNull(cursorPage(context, args, info)),
     };
+
+    /** A page of the cursor connection: the window is read by the pipeline, after the caller's access rule. */
+    async function cursorPage(context: GraphQLRequestContext, args: Record<string, unknown> & CursorWindow, info: GraphQLResolveInfo) {
+      const target = uri.target(args);
+      const query = filters.toQuery(args);
+      if (!pagination.enabled) {
+        const all = (await executeCollection(context, { operation: list, query, page: null, ...target }, resource, selected(info), remembers)).collection!;
+        return toConnection(all.items, 0, all.items.length);
+      }
+      const window: CursorWindow = { first: args.first, last: args.last, before: args.before, after: args.after };
+      // `last` without `before` counts from the end: the total comes first.
+      const total = countsFromEnd(window)
+        ? (await execute(context, { operation: list, query, page: { page: 1, itemsPerPage: 0, offset: 0, partial: false, cursor: null }, ...target })).collection!.totalItems ?? 0
+        : null;
+      const result = await executeCollection(context, { operation: list, query, window: { window, total }, ...target }, resource, selected(info), remembers);
+      const { items, totalItems } = result.collection!;
+      return toConnection(items, result.page!.offset, totalItems ?? items.length);
+    }
+  }
+
+  /** A collection under an IRI that names no item (a custom operation's `{id}`): null, as a missing item is. */
+  async function missingAsNull<T>(read: Promise<T>): Promise<T | null> {
+    try {
+      return await read;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
   }
 
   // The built-in names first, all of them: a custom operation's name that takes one is the custom operation's mistake.
@@ -690,9 +683,8 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         type: shape ? shapeTypeOf(shape) : type,
         args: { id: { type: new GraphQLNonNull(GraphQLID) } },
         resolve: (_source, args: { id: string }, context) => {
-          const parsed = parseIri(args.id, registry);
-          if (!parsed || parsed.resource !== resource) return null;
-          const item = itemOrNull(context, { operation: get, id: parsed.id });
+          // An IRI of no item of the resource is null, as a missing item, once the rule had its say (a 401 first).
+          const item = itemOrNull(context, { operation: get, id: idOf(args.id) });
           return shape ? item.then((values) => remember(values, get)) : item;
         },
       };
@@ -700,6 +692,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     if (list) queries[collectionQueryName(resource.name)] = collectionQuery(resource, list);
 
     const payloadKey = itemQueryName(resource.name);
+    const idOf = (iri: string) => idOfItem(resource, iri);
     const payload = (verb: string) =>
       new GraphQLObjectType({ name: `${verb}${resource.name}Payload`, fields: { [payloadKey]: { type }, clientMutationId: { type: GraphQLString } } });
     const input = (verb: string, mode: WriteMode, operation: OperationMetadata, withId: boolean) => {
@@ -709,10 +702,6 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       for (const field of writableFields(resource, mode, groups)) fields[field.name] = { type: inputType(field, groups, verb), description: field.description };
       fields.clientMutationId = { type: GraphQLString };
       return new GraphQLInputObjectType({ name: `${verb}${resource.name}Input`, fields });
-    };
-    const idOf = (iri: string): number | undefined => {
-      const parsed = parseIri(iri, registry);
-      return parsed && parsed.resource === resource ? parsed.id : undefined;
     };
     const bodyOf = (values: Record<string, unknown>) => {
       const { id: _id, clientMutationId: _client, ...rest } = values;
@@ -738,9 +727,8 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         args: { input: { type: new GraphQLNonNull(input('update', update.kind === 'patch' ? 'update' : 'replace', update, true)) } },
         extensions: mutationExtensions(registry, resource, update.kind === 'patch' ? 'update' : 'replace', writeGroupsOf(update)),
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
-          const id = idOf(values.id as string);
-          if (id === undefined) throw await notFound(context, values.id as string);
-          return { [payloadKey]: (await writing(context, () => execute(context, { operation: update, id, body: bodyOf(values) }))).data, clientMutationId: values.clientMutationId ?? null };
+          const written = await writeItem(context, { operation: update, id: idOf(values.id as string), body: bodyOf(values) }, values.id as string);
+          return { [payloadKey]: written.data, clientMutationId: values.clientMutationId ?? null };
         },
       };
     }
@@ -750,10 +738,8 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
         type: payload('delete'),
         args: { input: { type: new GraphQLNonNull(new GraphQLInputObjectType({ name: `delete${resource.name}Input`, fields: { id: { type: new GraphQLNonNull(GraphQLID) }, clientMutationId: { type: GraphQLString } } })) } },
         resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
-          const id = idOf(values.id as string);
-          if (id === undefined) throw await notFound(context, values.id as string);
-          await writing(context, () => execute(context, { operation: remove, id }));
-          return { [payloadKey]: { id }, clientMutationId: values.clientMutationId ?? null };
+          const removed = await writeItem(context, { operation: remove, id: idOf(values.id as string) }, values.id as string);
+          return { [payloadKey]: { id: removed.id }, clientMutationId: values.clientMutationId ?? null };
         },
       };
     }
@@ -784,9 +770,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       description: operation.description,
       args: uri.args,
       resolve: async (_source, args: Record<string, unknown>, context) => {
-        const target = uri.target(args);
-        if (!target) return null;
-        const data = await itemOrNull(context, { operation, ...target });
+        const data = await itemOrNull(context, { operation, ...uri.target(args) });
         if (!operation.stages.serialize) return null;
         return remembers ? remember(data, operation) : data;
       },
@@ -829,22 +813,30 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       extensions: operation.stages.deserialize ? mutationExtensions(registry, source, operation.input ? 'create' : operation.writeMode!, groups) : undefined,
       resolve: async (_source, { input: values }: { input: Record<string, unknown> }, context) => {
         const target = uri.target(values);
-        if (!target) throw await notFound(context, values.id as string);
         let body: Record<string, unknown> | undefined;
         if (operation.stages.deserialize) {
           body = {};
           for (const [field, value] of Object.entries(values)) if (field !== 'clientMutationId' && !uri.names.includes(field)) body[field] = value;
           body = toBody(body, source);
         }
-        const result = await writing(context, () => execute(context, { operation, ...target, ...(body === undefined ? {} : { body }) }));
+        const result = await writeItem(context, { operation, ...target, ...(body === undefined ? {} : { body }) }, values.id as string);
         const data = operation.stages.serialize ? result.data : null;
         return { [key]: remembers ? remember(data, operation) : data, clientMutationId: values.clientMutationId ?? null };
       },
     };
   }
 
-  async function notFound(context: GraphQLRequestContext, iri: string): Promise<Error> {
-    return toGraphQLError(new ApiError('ITEM_NOT_FOUND', `Item "${iri}" not found.`), context.log);
+  /**
+   * A mutation's write. An IRI that names no item of the resource (id null) goes through the pipeline all the same,
+   * so an anonymous caller of a protected operation gets its 401 first; its 404 then names the IRI.
+   */
+  async function writeItem(context: GraphQLRequestContext, execution: Execution, iri: string): Promise<OperationContext> {
+    try {
+      return await writing(context, () => execute(context, execution));
+    } catch (error) {
+      if (execution.id === null && statusOf(error) === 404) throw toGraphQLError(new ApiError('ITEM_NOT_FOUND', `Item "${iri}" not found.`), context.log);
+      throw error;
+    }
   }
 
   try {

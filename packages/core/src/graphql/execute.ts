@@ -44,14 +44,20 @@ export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log'
   return new ErrorWithProps(error.message, extensions, error.status);
 }
 
+/** The HTTP status a GraphQL error carries (`extensions.status`), if any. */
+export const statusOf = (error: unknown): number | undefined => (error as { extensions?: { status?: number } } | null)?.extensions?.status;
+
 export interface Execution {
   readonly operation: OperationMetadata;
-  readonly id?: number;
+  /** The item's id; null when the client's IRI names no item of the resource (the pipeline answers it as a missing item). */
+  readonly id?: number | null;
   /** The URI template's variables other than `{id}` (a custom operation's `{slug}`), as the client gave them. */
   readonly variables?: Readonly<Record<string, string>>;
   readonly query?: QueryParameters;
   readonly body?: unknown;
   readonly page?: PageRequest | null;
+  /** A Relay window, read by the pipeline's parameters stage (after an anonymous caller's access rule). */
+  readonly window?: OperationRequest['window'];
   /** The to-one relations the query selects on a collection's items (see `selected-relations.ts`). */
   readonly embed?: readonly ToOneFieldMetadata[];
 }
@@ -60,9 +66,11 @@ export interface Execution {
 export async function execute(context: GraphQLRequestContext, execution: Execution): Promise<OperationContext> {
   if (context.callerError) throw toGraphQLError(context.callerError, context.log);
   const { operation } = execution;
-  const { id, variables } = execution;
+  const { variables } = execution;
+  // An IRI of no item: an id no item can have, so the parameters stage answers it as a missing one.
+  const id = execution.id === null ? '' : execution.id === undefined ? undefined : String(execution.id);
   const request: OperationRequest = {
-    uriVariables: variables ? (id === undefined ? variables : { ...variables, id: String(id) }) : id === undefined ? {} : { id: String(id) },
+    uriVariables: variables ? (id === undefined ? variables : { ...variables, id }) : id === undefined ? {} : { id },
     query: execution.query ?? {},
     rawQuery: '',
     path: operation.uriTemplate,
@@ -75,6 +83,7 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     caller: context.caller,
     client: { headers: context.headers ?? {}, ip: context.ip ?? '', id: context.requestId ?? '', log: context.log },
     ...(execution.page !== undefined ? { page: execution.page } : {}),
+    ...(execution.window ? { window: execution.window } : {}),
     ...(execution.embed ? { embed: execution.embed } : {}),
   };
   try {

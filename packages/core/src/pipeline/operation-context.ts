@@ -7,6 +7,7 @@ import type { ApiError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
+import type { CursorWindow } from '../query/cursor-window.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
 import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateLogger } from '../state/contracts.js';
 import type { ProcessorChain, ProviderChain } from '../state/compose.js';
@@ -38,6 +39,11 @@ export interface OperationRequest {
   readonly method: string;
   /** A page chosen by the transport (GraphQL's first/after), instead of the query's page parameters. */
   readonly page?: PageRequest | null;
+  /**
+   * A Relay window chosen by the transport (GraphQL's first/after/last/before), read by the parameters stage into the
+   * page, with the collection's total when the window counts from the end.
+   */
+  readonly window?: { readonly window: CursorWindow; readonly total: number | null };
   /** A caller already authenticated by the transport (GraphQL authenticates once per request). */
   readonly caller?: Caller;
   /**

@@ -62,4 +62,39 @@ describe.each(testDatabases(inject('postgresUrl')))('anonymous callers get 401 b
     expect(refused.body.errors[0].extensions.status).toBe(400);
     expect(refused.body.errors[0].message).toMatch(/^Page should not be less than 1/);
   });
+
+  const graphql = (query: string, authorization?: string) => call(app(), { method: 'POST', url: '/graphql', headers: authorization ? { authorization } : {}, payload: { query } });
+
+  it('answers 401 to an anonymous GraphQL query or mutation before its cursor, page size or id is checked', async () => {
+    const refused = [
+      '{ users(first: -1) { edges { node { id } } } }',
+      '{ users(after: "not a cursor") { edges { node { id } } } }',
+      '{ users(last: 2, before: "!!") { edges { node { id } } } }',
+      '{ user(id: "abc") { id } }',
+      '{ user(id: "/api/notes/1") { id } }',
+      'mutation { updateUser(input: { id: "abc", nickname: "x" }) { user { id } } }',
+      'mutation { deleteUser(input: { id: "/api/users/abc" }) { user { id } } }',
+    ];
+    for (const query of refused) {
+      const response = await graphql(query);
+      expect(response.body.errors?.[0]?.extensions?.status, query).toBe(401);
+    }
+  });
+
+  it('checks the same GraphQL arguments for a logged-in caller: a bad cursor is a 400, an id that cannot exist is null or a 404', async () => {
+    const admin = await register('admin@example.com', ['ROLE_ADMIN']);
+    const badCursor = await graphql('{ users(after: "not a cursor") { edges { node { id } } } }', admin);
+    expect(badCursor.body.errors[0].extensions.status).toBe(400);
+    expect(badCursor.body.errors[0].message).toBe('Cursor "not a cursor" is invalid.');
+    const negative = await graphql('{ users(first: -1) { edges { node { id } } } }', admin);
+    expect(negative.body.errors[0].extensions.status).toBe(400);
+    expect(negative.body.errors[0].message).toBe('Limit should not be less than 0 (argument "first").');
+    expect((await graphql('{ user(id: "abc") { id } }', admin)).body).toEqual({ data: { user: null } });
+    const update = await graphql('mutation { updateUser(input: { id: "abc", nickname: "x" }) { user { id } } }', admin);
+    expect(update.body.errors[0].extensions.status).toBe(404);
+    expect(update.body.errors[0].message).toBe('Item "abc" not found.');
+    // An open collection still checks its arguments for anyone.
+    const open = await graphql('{ pages(after: "not a cursor") { edges { node { id } } } }');
+    expect(open.body.errors[0].extensions.status).toBe(400);
+  });
 });

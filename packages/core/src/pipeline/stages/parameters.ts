@@ -6,7 +6,10 @@
  */
 import { ApiError } from '../../errors.js';
 import { defineFilter } from '../../query/filter.js';
+import { type CursorWindow, spanOf } from '../../query/cursor-window.js';
 import { resolvePage } from '../../query/pagination.js';
+import type { PaginationMetadata } from '../../metadata/types.js';
+import type { PageRequest } from '../../state/contracts.js';
 import { parseId } from '../../serializer/iri.js';
 import { findNul } from '../../serializer/nul-character.js';
 import type { OperationRequest, StageContext } from '../operation-context.js';
@@ -41,6 +44,12 @@ function parseItemId(context: StageContext<'parameters'>): void {
   context.id = id;
 }
 
+/** A Relay window's page: its offset and limit, within the collection's page sizes. */
+function pageOfWindow(pagination: PaginationMetadata, window: CursorWindow, total: number | null): PageRequest {
+  const { offset, limit } = spanOf(window, pagination.itemsPerPage, pagination.maximumItemsPerPage, total);
+  return { page: 1, itemsPerPage: limit, offset, partial: false, cursor: null };
+}
+
 export function parseParameters(context: StageContext<'parameters'>): void {
   const { operation, request } = context;
   assertReasonableQuery(request.query);
@@ -52,7 +61,8 @@ export function parseParameters(context: StageContext<'parameters'>): void {
       if (parentId === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
       context.parentIds.push(parentId);
     }
-    if (request.page !== undefined) context.page = request.page;
+    if (request.window) context.page = pageOfWindow(operation.pagination!, request.window.window, request.window.total);
+    else if (request.page !== undefined) context.page = request.page;
     else if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
     if (operation.method === 'GET') {
       const narrow = context.resource.collectionFilter;
