@@ -9,7 +9,7 @@
  * nested item's) costs `passwordWriteCost` items more: scrypt takes far longer than reading a row.
  *
  * The schema says which fields are connections and how they page (`extensions.resourceApiCost`, set by
- * build-schema.ts where the resolvers take the same settings), so the walk needs nothing but the schema and the
+ * output-types.ts and queries.ts where the resolvers take the same settings), so the walk needs nothing but the schema and the
  * document. It is linear: each fragment is measured once (a cost is proportional to the page sizes around it), and
  * runs on a validated document (mercurius's `preExecution` hook, which sees the variables), before any resolver.
  */

@@ -11,6 +11,7 @@ import { executeOperation } from '../pipeline/run-operation.js';
 import type { QueryParameters } from '../query/filter.js';
 import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
+import type { GraphQLRequestScope } from './request-scope.js';
 import type { PageRequest, StateLogger } from '../state/contracts.js';
 
 const { ErrorWithProps } = mercurius;
@@ -32,6 +33,8 @@ export interface GraphQLRequestContext {
   readonly ip?: string;
   /** The HTTP request's id. */
   readonly requestId?: string;
+  /** The request's loaders, joined items and plans (`request-scope.ts`). */
+  readonly scope: GraphQLRequestScope;
 }
 
 /** An error as GraphQL clients of API Platform read it: the message, `extensions.status`, violations when any. */

@@ -12,6 +12,7 @@ import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
+import { GraphQLRequestScope } from './request-scope.js';
 import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
@@ -137,7 +138,7 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
           if (callerError.status === 503) reply.headers(callerError.headers);
         }
       }
-      return { runtime, caller, callerError, log: request.log, headers: request.headers, ip: request.ip, requestId: request.id };
+      return { runtime, caller, callerError, log: request.log, headers: request.headers, ip: request.ip, requestId: request.id, scope: new GraphQLRequestScope(runtime, caller) };
     },
     errorFormatter: (execution, context) => {
       const formatted = mercurius.defaultErrorFormatter(execution, context);

@@ -3,9 +3,16 @@
  * returns for this request (user, roles). Null when the operation declares none.
  */
 import type { GroupsDeclaration } from '../declare/types.js';
-import type { RequestScope } from './operation-context.js';
+import type { OperationMetadata } from '../metadata/types.js';
+import type { Caller } from '../security/access.js';
 
-export function activeGroups(declaration: GroupsDeclaration | null, context: RequestScope): ReadonlySet<string> | null {
+/** What the groups depend on: the operation and the caller (REST's operation context, GraphQL's request scope). */
+export interface GroupsScope {
+  readonly operation: OperationMetadata;
+  readonly caller: Caller;
+}
+
+export function activeGroups(declaration: GroupsDeclaration | null, context: GroupsScope): ReadonlySet<string> | null {
   if (declaration === null) return null;
   if (typeof declaration !== 'function') return new Set(declaration);
   const { operation } = context;

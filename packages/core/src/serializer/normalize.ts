@@ -18,7 +18,7 @@ import type { OutputFormat } from './vocabulary.js';
 /** Read groups in force, or null when the operation has none (every readable field is sent). */
 export type ActiveGroups = ReadonlySet<string> | null;
 
-type PlannedField = { readonly name: string; readonly rule: AccessRule | undefined } & (
+export type PlannedField = { readonly name: string; readonly rule: AccessRule | undefined } & (
   | { readonly mode: 'value'; readonly write: (value: unknown) => unknown }
   | { readonly mode: 'iri' | 'iris'; readonly target: ResourceMetadata }
   | { readonly mode: 'embed' | 'embedMany'; readonly target: ResourceMetadata; readonly plan: NormalizationPlan }
@@ -28,6 +28,8 @@ type PlannedField = { readonly name: string; readonly rule: AccessRule | undefin
 export interface NormalizationPlan {
   readonly resource: ResourceMetadata;
   readonly fields: readonly PlannedField[];
+  /** The same fields by name: GraphQL asks the plan whether it sends a field, one field at a time. */
+  readonly byName: ReadonlyMap<string, PlannedField>;
   /** Some field embeds its items, or is computed, here or in an embedded item (then `load` has work to do). */
   readonly embeds: boolean;
   /** The computed fields the plan sends, with their functions. */
@@ -99,7 +101,7 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       }
     }
     const loads = computed.length > 0 || fields.some((field) => field.mode === 'embed' || field.mode === 'embedMany');
-    return { resource, fields, embeds: loads, computed };
+    return { resource, fields, byName: new Map(fields.map((field) => [field.name, field])), embeds: loads, computed };
   }
 
   /**

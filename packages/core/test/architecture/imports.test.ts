@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const src = new URL('../../src/', import.meta.url).pathname;
@@ -43,5 +44,29 @@ describe('import rules', () => {
 
   it('never evaluates code from strings', () => {
     expect(sources.filter((s) => /\beval\(|new Function\(/.test(s.text)).map((s) => s.path)).toEqual([]);
+  });
+});
+
+/** Each function's length in lines, for the files of a folder (a nested function counts within its outer one too). */
+function longFunctions(folder: RegExp, maximum: number): string[] {
+  const long: string[] = [];
+  for (const source of sources.filter((s) => folder.test(s.path))) {
+    const file = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const lines = file.getLineAndCharacterOfPosition(node.getEnd()).line - file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+        const name = (node as { name?: ts.Node }).name?.getText(file) ?? '(anonymous)';
+        if (lines > maximum) long.push(`${source.path}: ${name}, ${lines} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return long;
+}
+
+describe('size rules', () => {
+  it('keeps every function of graphql/ within 100 lines (the schema is built by small builders, one concern each)', () => {
+    expect(longFunctions(/^graphql\//, 100)).toEqual([]);
   });
 });
