@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AccountNotProvisionedError, type CorsOptions, genRequestId, type RateLimitOptions, type ResourceInput, resourceApi } from '@resource-api/core';
+import { OneLineRequestLog, turnBufferedStdout } from './request-log.js';
 import { resources } from './resources/index.js';
 
 export { resources };
@@ -16,7 +17,10 @@ export interface BookshopOptions {
   readonly databaseSchema?: string;
   /** PostgreSQL only: the most connections this process's pool opens (default 10; `DATABASE_POOL_MAX`). */
   readonly databasePoolMax?: number;
-  /** Log requests with pino, as JSON lines with the request id as `reqId` (default false). */
+  /**
+   * Log with pino to stdout, as JSON lines with the request id as `reqId`: one line per request, the lines of a turn of
+   * the event loop written together (`request-log.ts`). Default false.
+   */
   readonly logger?: boolean;
   /** The pino level when `logger` is on (default `info`). */
   readonly logLevel?: string;
@@ -48,7 +52,8 @@ export interface BookshopOptions {
 /** A ready Fastify instance serving the bookshop API under `/api`; the database schema is created when missing. */
 export async function buildBookshop(options: BookshopOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ? { level: options.logLevel ?? 'info' } : false,
+    logger: options.logger ? { level: options.logLevel ?? 'info', stream: turnBufferedStdout() } : false,
+    ...(options.logger ? { logController: new OneLineRequestLog() } : {}),
     // A proxy's X-Request-Id is kept (and echoed by the plugin), so one id follows the request across services.
     genReqId: genRequestId,
     requestTimeout: options.requestTimeout ?? 30_000,

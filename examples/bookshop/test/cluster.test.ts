@@ -163,7 +163,7 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     const workers = listeningWorkers(server).slice(1);
     // A POST whose body comes in two halves: a worker holds it, half read, when the signal arrives.
     const inFlight = halfSentPost(port, 'in-flight-1', 'Octavia E. Butler');
-    await until(() => logLines(server).some((l) => l.reqId === 'in-flight-1' && l.msg === 'incoming request'), 'the request to arrive', server);
+    await inFlight.arrived;
 
     server.child.kill('SIGTERM');
     await until(() => workers.every((pid) => logLines(server).some((l) => l.pid === pid && l.msg === 'closing the server')), 'both workers to start closing', server);

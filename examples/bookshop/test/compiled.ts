@@ -112,8 +112,10 @@ export function startNode(script: string, env: Record<string, string>): Started 
 }
 
 /**
- * A `POST /api/authors` whose body is sent in two halves: after `start`, the server holds the request, half read (for
- * shutdown tests: the signal arrives while it is in flight). `finish` sends the rest and resolves with the answer.
+ * A `POST /api/authors` whose body is sent in two halves: once `arrived` resolves, the server holds the request, half
+ * read (for shutdown tests: the signal arrives while it is in flight). The request asks `Expect: 100-continue`, so
+ * the server's `100 Continue` says it has taken the request (Node answers it right before handing the request to
+ * Fastify); the first half of the body follows. `finish` sends the rest and resolves with the answer.
  */
 export function halfSentPost(port: string | number, requestId: string, name: string) {
   const body = JSON.stringify({ name });
@@ -122,7 +124,7 @@ export function halfSentPost(port: string | number, requestId: string, name: str
     port,
     method: 'POST',
     path: '/api/authors',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId },
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, expect: '100-continue' },
   });
   const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
     inFlight.on('response', (response) => {
@@ -132,8 +134,13 @@ export function halfSentPost(port: string | number, requestId: string, name: str
     });
     inFlight.on('error', reject);
   });
-  inFlight.write(body.slice(0, 10));
+  const arrived = new Promise<void>((resolve, reject) => {
+    inFlight.once('continue', () => inFlight.write(body.slice(0, 10), (error) => (error ? reject(error) : resolve())));
+    inFlight.once('error', reject);
+  });
+  inFlight.flushHeaders();
   return {
+    arrived,
     finish(): Promise<{ response: IncomingMessage; text: string }> {
       inFlight.end(body.slice(10));
       return answered;

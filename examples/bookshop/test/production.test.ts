@@ -91,10 +91,15 @@ describe('the compiled server in production', () => {
     expect(response.headers.get('x-request-id')).toBe('trace-7f3a');
     await until(() => logLines(server.output()).some((l) => l.reqId === 'trace-7f3a' && l.msg === 'request completed'), 'the request log', server.output);
     const lines = logLines(server.output()).filter((line) => line.reqId === 'trace-7f3a');
-    expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'Not Found', 'request completed']);
-    expect(lines[0]).toMatchObject({ level: 30, req: { method: 'GET', url: '/api/books/999' } });
-    expect(lines[1]).toMatchObject({ code: 'API_ERR_STATE_NOT_FOUND', status: 404 });
-    expect(lines[2]).toMatchObject({ res: { statusCode: 404 }, responseTime: expect.any(Number) });
+    // One line per request at info (no "incoming request"), besides the error's own line.
+    expect(lines.map((line) => line.msg)).toEqual(['Not Found', 'request completed']);
+    expect(lines[0]).toMatchObject({ code: 'API_ERR_STATE_NOT_FOUND', status: 404 });
+    expect(lines[1]).toMatchObject({ level: 30, req: { method: 'GET', url: '/api/books/999', remoteAddress: '127.0.0.1' }, res: { statusCode: 404 }, responseTime: expect.any(Number) });
+
+    const ok = await fetch(`${base}/api/books`, { headers: { 'x-request-id': 'trace-ok-1' } });
+    expect(ok.status).toBe(200);
+    await until(() => logLines(server.output()).some((l) => l.reqId === 'trace-ok-1'), 'the request log', server.output);
+    expect(logLines(server.output()).filter((line) => line.reqId === 'trace-ok-1').map((line) => line.msg)).toEqual(['request completed']);
 
     const generated = await fetch(`${base}/api/books`);
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -148,7 +153,7 @@ describe('the compiled server in production', () => {
   it('on SIGTERM stops accepting connections, finishes the request in flight, closes the pool and exits 0', async () => {
     // A POST whose body is sent in two halves: the server has it in hand, half read, when the signal arrives.
     const inFlight = halfSentPost(new URL(base).port, 'in-flight-1', 'Octavia E. Butler');
-    await until(() => logLines(server.output()).some((l) => l.reqId === 'in-flight-1' && l.msg === 'incoming request'), 'the request to arrive', server.output);
+    await inFlight.arrived;
 
     server.child.kill('SIGTERM');
     await until(() => logLines(server.output()).some((l) => l.msg === 'closing the server'), 'the server to start closing', server.output);
