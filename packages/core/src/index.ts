@@ -97,9 +97,12 @@ export type {
   ToOneFieldMetadata,
 } from './metadata/types.js';
 
-/** The filter contract, to write a custom filter: `defineFilter({ describe, parse, apply })`. */
+/** The filter contract, to write a custom filter: `defineFilter({ describe, parse, conditions })`. */
 export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/filter.js';
-export type { Filter, FilterParameter, FilterQuery, MatchPattern, NullsPlacement, OrderDirection, QueryParameters } from './query/filter.js';
+export type { Filter, FilterParameter, QueryParameters } from './query/filter.js';
+/** Conditions and order terms, the data filters and `collectionFilter` return. */
+export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './query/conditions.js';
+export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './query/conditions.js';
 
 /** Persistence contracts, to plug in your own provider or processor. */
 export { NestedWrite } from './state/contracts.js';

@@ -4,7 +4,7 @@
  * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI. Every
  * successful write adds an `AuditEntry` (the `auditTrail` hooks).
  */
-import { ApiFilter, ApiProperty, ApiResource, Assert, Length, NotBlank, Valid, defineFilter, invalidParameter, singleValue } from '@resource-api/core';
+import { ApiFilter, ApiProperty, ApiResource, Assert, Length, NotBlank, Valid, anyOf, defineFilter, invalidParameter, match, singleValue } from '@resource-api/core';
 import { auditTrail } from './audit-entry.js';
 import { Author } from './author.js';
 
@@ -21,12 +21,10 @@ export const titleOrAuthor = defineFilter({
     if (q !== undefined && q.trim() === '') throw invalidParameter('q', 'give some text.');
     return q;
   },
-  apply(query, q) {
-    const pattern = { value: q as string, anchor: 'contains', caseSensitive: false } as const;
-    query.builder.where((either) => {
-      query.match(either, query.column('title'), pattern);
-      either.orWhere((other) => query.where('author.name', (inner, column) => query.match(inner, column, pattern), other));
-    });
+  // Conditions as data: the title, or the author's name (through the relation), contains the text.
+  conditions: (q: string) => {
+    const pattern = { value: q, anchor: 'contains', caseSensitive: false } as const;
+    return [anyOf(match('title', pattern), match('author.name', pattern))];
   },
 });
 

@@ -3,7 +3,8 @@
  * the decorator form (`@ApiResource`, `@ApiProperty`) collects the very same objects from a class. Both go through
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
-import type { Filter, FilterQuery, NullsPlacement, OrderDirection } from '../query/filter.js';
+import type { Condition } from '../query/conditions.js';
+import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
 import type { Entity, WriteHooks, StateProcessor, StateProvider } from '../state/contracts.js';
 import type { Constraint } from '../validation/constraints.js';
 
@@ -403,10 +404,11 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   /** Constraints on the whole item: `Unique({ fields: ['a', 'b'] })`, `Callback(...)`. */
   constraints?: readonly Constraint[];
   /**
-   * Narrows every collection read of the resource (subresources too) to what the caller may see, in SQL, on the page
-   * and the count: `(query, { user }) => query.where('owner', (b, column) => b.where(column, user?.id ?? 0))`.
+   * Narrows every collection read of the resource (subresources too) to what the caller may see, on the page and the
+   * count: the conditions it returns (`conditions.ts`) are ANDed with the filters'. Nothing, or an empty list: no
+   * narrowing. `({ user, roles }) => (roles.includes('ROLE_ADMIN') ? [] : [compare('owner', '=', user?.id ?? 0)])`.
    */
-  collectionFilter?: (query: FilterQuery, caller: { readonly user: Record<string, unknown> | null; readonly roles: readonly string[] }) => void;
+  collectionFilter?: (caller: { readonly user: Record<string, unknown> | null; readonly roles: readonly string[] }) => Condition | readonly Condition[] | null | undefined;
   /**
    * PUT, PATCH and DELETE must carry `If-Match` with the item's ETag (from its GET): without it they get 428, with a
    * stale one 412. Every client then proves it saw the latest state before changing it (default false: If-Match is

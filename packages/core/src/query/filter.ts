@@ -1,12 +1,13 @@
 /**
  * The filter contract. A filter describes the query parameters it reads (for `hydra:search` and OpenAPI), parses
- * their values (a bad value is a 400 naming the parameter, raised before anything is read), and narrows or orders
- * the collection query through a `FilterQuery`, which hides the SQL: relation paths of any depth, bound values only.
+ * their values (a bad value is a 400 naming the parameter, raised before anything is read), and says how it narrows or
+ * orders the collection as data: conditions and order terms over property paths (`conditions.ts`), which the state
+ * compiles (relation paths of any depth, bound values only).
  * The built-in filters (search, range, date, boolean, numeric, exists, order) implement this same contract.
  */
-import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
 import type { ResourceMetadata } from '../metadata/types.js';
+import type { QueryNode } from './conditions.js';
 
 /** The query string as parsed: `order[title]` and `title[]` are literal keys. */
 export type QueryParameters = Readonly<Record<string, string | string[] | undefined>>;
@@ -25,53 +26,16 @@ export interface FilterParameter {
   readonly description: string;
 }
 
-/** Ascending or descending. */
-export type OrderDirection = 'asc' | 'desc';
-/** Where nulls sort: always first or last, or as the smallest / largest values. */
-export type NullsPlacement = 'first' | 'last' | 'smallest' | 'largest';
+export type { MatchPattern, NullsPlacement, OrderDirection } from './conditions.js';
 
-/** Pattern matching as filters ask for it; each dialect turns it into its own SQL. */
-export interface MatchPattern {
-  readonly value: string;
-  /** `exact`: the whole value; `start`: a prefix; `end`: a suffix; `contains`: anywhere. */
-  readonly anchor: 'exact' | 'start' | 'end' | 'contains';
-  readonly caseSensitive: boolean;
-}
-
-/** What a filter sees of the query being built. Conditions on one `where` are ANDed with the others. */
-export interface FilterQuery {
-  /** The page query or the count query (ordering is ignored for the count). */
-  readonly builder: Knex.QueryBuilder;
-  readonly resource: ResourceMetadata;
-  readonly db: Knex;
-  /** True for the count query: `orderBy` does nothing. */
-  readonly forCount: boolean;
-  /**
-   * Adds a condition on a property path (`title`, `author.name`, `books.title`): relations are followed with
-   * sub-queries, so to-many paths never duplicate rows. `leaf` gets a builder and the qualified column. The condition
-   * goes on `target` when given (a nested `where` group), else on the query itself.
-   */
-  where(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void, target?: Knex.QueryBuilder): void;
-  /** Keeps only the items for which the same condition does NOT hold (through to-many paths: for none of the related items). */
-  whereNot(path: string, leaf: (builder: Knex.QueryBuilder, column: string) => void, target?: Knex.QueryBuilder): void;
-  /** The qualified column of a field of the resource itself, for conditions of your own: `column('title')`. */
-  column(field: string): string;
-  /** A filter value as the database stores it for the field at the end of `path` (dates, booleans differ by dialect). */
-  toDb(path: string, value: unknown): unknown;
-  /** A pattern condition on a column, with `%` and `_` in the value matching themselves. */
-  match(builder: Knex.QueryBuilder, column: string, pattern: MatchPattern, or?: boolean): void;
-  /** Orders by a property path (to-one relations only), in the order calls are made. */
-  orderBy(path: string, direction: OrderDirection, nulls?: NullsPlacement): void;
-}
-
-/** A filter of a resource's collection. */
-export interface Filter {
+/** A filter of a resource's collection. `P` is what `parse` reads from the query string and `conditions` takes. */
+export interface Filter<P = unknown> {
   /** The query parameters it reads. */
   describe(resource: ResourceMetadata): readonly FilterParameter[];
   /** Reads its parameters from the query; undefined when none of them is given. Throws 400 for invalid values. */
-  parse(query: QueryParameters, resource: ResourceMetadata): unknown;
-  /** Applies what `parse` returned. */
-  apply(query: FilterQuery, parsed: unknown): void;
+  parse(query: QueryParameters, resource: ResourceMetadata): P | undefined;
+  /** What `parse` read, as conditions and order terms (`conditions.ts`): data the state compiles, never SQL but `raw`. */
+  conditions(parsed: P, resource: ResourceMetadata): readonly QueryNode[];
   /** Property paths whose columns deserve an index (schema sync creates them): equality, range and order filters. */
   readonly indexedPaths?: readonly string[];
   /** Property paths of text columns that deserve a trigram (substring) index: search filters with `substringIndex`. */
@@ -97,5 +61,5 @@ export function singleValue(query: QueryParameters, name: string): string | unde
   return value;
 }
 
-/** Types and freezes a filter object: `defineFilter({ describe, parse, apply })`. */
-export const defineFilter = (filter: Filter): Filter => Object.freeze(filter);
+/** Types and freezes a filter object: `defineFilter({ describe, parse, conditions })`. */
+export const defineFilter = <P>(filter: Filter<P>): Filter => Object.freeze(filter) as Filter;

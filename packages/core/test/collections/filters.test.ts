@@ -1,6 +1,6 @@
 /** Every built-in filter and strategy, relation paths, invalid values and bound parameters, on SQLite and PostgreSQL. */
 import { describe, expect, inject, it } from 'vitest';
-import { defineFilter, defineResource, invalidParameter, singleValue } from '@resource-api/core';
+import { anyOf, defineFilter, defineResource, invalidParameter, match, singleValue } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
@@ -33,12 +33,9 @@ const anywhere = defineFilter({
     if (q.length < 2) throw invalidParameter('q', 'give at least 2 characters.');
     return q;
   },
-  apply(query, q) {
-    const pattern = { value: q as string, anchor: 'contains', caseSensitive: false } as const;
-    query.builder.where((either) => {
-      query.match(either, query.column('title'), pattern);
-      either.orWhere((other) => query.where('author.name', (inner, column) => query.match(inner, column, pattern), other));
-    });
+  conditions: (q: string) => {
+    const pattern = { value: q, anchor: 'contains', caseSensitive: false } as const;
+    return [anyOf(match('title', pattern), match('author.name', pattern))];
   },
 });
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { buildMetadata, defineFilter, defineResource, generateMigration, runMigrations, singleValue, type ResourceInput } from '@resource-api/core';
+import { buildMetadata, compare, defineFilter, defineResource, generateMigration, runMigrations, singleValue, type ResourceInput } from '@resource-api/core';
 import { injectJson, testDatabases } from '@resource-api/core/testing';
 import { freshTarget, type MigrationTarget, on, startApp } from '../migrations/support.js';
 
@@ -206,9 +206,7 @@ describe.each(testDatabases(inject('postgresUrl')))('substring (trigram) indexes
         const value = singleValue(query, 'fromId');
         return value === undefined ? undefined : BigInt(value);
       },
-      apply(query, n) {
-        query.builder.where(query.column('id'), '>=', n as never); // knex's types leave BigInt out; its drivers bind it
-      },
+      conditions: (n: bigint) => [compare('id', '>=', n)],
     });
     const base = novel(true);
     const app = await start([writer(true), { ...base, filters: [...(base.filters ?? []), fromId] }]);

@@ -1,5 +1,5 @@
 /** A small secured app: users, notes owned by them, a role-protected report, shared by the security tests. */
-import { defineResource, Email, NotBlank, Unique, type ResourceApiOptions } from '@resource-api/core';
+import { compare, defineResource, Email, NotBlank, Unique, type ResourceApiOptions } from '@resource-api/core';
 
 export const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
 
@@ -39,9 +39,7 @@ export const Note = defineResource({
     { kind: 'patch', security: 'object.owner == user', securityMessage: 'Only the owner can edit this note.', securityPostDenormalize: 'object.owner == user' },
     { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object.owner == user" },
   ],
-  collectionFilter: (query, { user, roles }) => {
-    if (!roles.includes('ROLE_ADMIN')) query.where('owner', (builder, column) => builder.where(column, (user?.id as number) ?? 0));
-  },
+  collectionFilter: ({ user, roles }) => (roles.includes('ROLE_ADMIN') ? [] : [compare('owner', '=', (user?.id as number) ?? 0)]),
 });
 
 export const Report = defineResource({

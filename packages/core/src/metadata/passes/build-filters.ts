@@ -34,7 +34,7 @@ export interface BuiltFilters {
 }
 
 const isCustom = (declaration: FilterDeclaration): declaration is Filter =>
-  typeof (declaration as Filter).apply === 'function' && typeof (declaration as Filter).describe === 'function';
+  typeof (declaration as Filter).describe === 'function' && (typeof (declaration as Filter).conditions === 'function' || typeof (declaration as { apply?: unknown }).apply === 'function');
 
 function substringIndexOption(entry: { substringIndex?: unknown }, where: string): boolean {
   const { substringIndex } = entry;
@@ -48,7 +48,11 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
   const filters = (declaration.filters ?? []).map((entry, index): Filter => {
     if (entry === null || typeof entry !== 'object') throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a filter is a declaration object or a Filter.`);
     if (isCustom(entry)) {
-      if (typeof entry.parse !== 'function') throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a custom Filter needs describe(), parse() and apply().`);
+      // The contract before conditions: `apply(query)` wrote knex queries; a filter now returns its conditions as data.
+      if (typeof entry.conditions !== 'function') {
+        throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a custom Filter returns its conditions now (conditions(parsed) instead of apply(query)); see docs/collections.md, "Custom filters".`);
+      }
+      if (typeof entry.parse !== 'function') throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a custom Filter needs describe(), parse() and conditions().`);
       return entry;
     }
     const type = String((entry as { type?: unknown }).type);

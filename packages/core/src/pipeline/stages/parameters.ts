@@ -5,6 +5,7 @@
  * `MAX_QUERY_VALUE_LENGTH`, a parameter given more than `MAX_QUERY_VALUES` times, the NUL character.
  */
 import { ApiError } from '../../errors.js';
+import type { Condition } from '../../query/conditions.js';
 import { defineFilter } from '../../query/filter.js';
 import { type CursorWindow, spanOf } from '../../query/cursor-window.js';
 import { resolvePage } from '../../query/pagination.js';
@@ -50,6 +51,9 @@ function pageOfWindow(pagination: PaginationMetadata, window: CursorWindow, tota
   return { page: 1, itemsPerPage: limit, offset, partial: false, cursor: null };
 }
 
+/** The filter `collectionFilter`'s conditions come through: they were worked out already, with the caller. */
+const CALLER_NARROWING = defineFilter<readonly Condition[]>({ describe: () => [], parse: () => undefined, conditions: (conditions) => conditions });
+
 export function parseParameters(context: StageContext<'parameters'>): void {
   const { operation, request } = context;
   assertReasonableQuery(request.query);
@@ -67,8 +71,10 @@ export function parseParameters(context: StageContext<'parameters'>): void {
     if (operation.method === 'GET') {
       const narrow = context.resource.collectionFilter;
       if (narrow) {
-        const caller = context.caller;
-        context.filters.push({ filter: defineFilter({ describe: () => [], parse: () => true, apply: (query) => narrow(query, caller) }), parsed: true });
+        // The caller's narrowing, as the conditions of a filter of its own (the state reads them as any filter's).
+        const returned = narrow(context.caller);
+        const conditions = returned == null ? [] : Array.isArray(returned) ? returned : [returned as Condition];
+        if (conditions.length > 0) context.filters.push({ filter: CALLER_NARROWING, parsed: conditions });
       }
       for (const filter of context.resource.filters) {
         const parsed = filter.parse(request.query, context.resource);

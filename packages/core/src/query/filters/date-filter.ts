@@ -4,6 +4,7 @@
  */
 import type { DateNullMode } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
+import { allOf, anyOf, compare, exists, not } from '../conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
 import { schemaOf, toDateValue } from './values.js';
 
@@ -16,7 +17,7 @@ const OPERATORS = { after: '>=', before: '<=', strictly_after: '>', strictly_bef
 type Operator = keyof typeof OPERATORS;
 
 export function createDateFilter(properties: readonly DateProperty[]): Filter {
-  return defineFilter({
+  return defineFilter<{ property: DateProperty; conditions: [Operator, unknown][] }[]>({
     indexedPaths: properties.map((p) => p.resolved.path),
     describe: (): FilterParameter[] =>
       properties.flatMap(({ resolved }) =>
@@ -42,20 +43,19 @@ export function createDateFilter(properties: readonly DateProperty[]): Filter {
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { property, conditions } of parsed as { property: DateProperty; conditions: [Operator, unknown][] }[]) {
-        const { nulls } = property;
-        query.where(property.resolved.path, (builder, column) => {
-          for (const [operator, raw] of conditions) {
-            const value = query.toDb(property.resolved.path, raw);
+    // The bounds on one property hold for the same related item (an `all` group on one path); a null date counts as
+    // within a bound when the property says so.
+    conditions: (parsed) =>
+      parsed.map(({ property, conditions }) => {
+        const { nulls, resolved } = property;
+        return allOf(
+          ...conditions.map(([operator, value]) => {
+            const bound = compare(resolved.path, OPERATORS[operator], value);
             const before = operator === 'before' || operator === 'strictly_before';
-            const includeNull =
-              nulls === 'include_null_before_and_after' || (before ? nulls === 'include_null_before' : nulls === 'include_null_after');
-            if (includeNull) builder.where((or) => or.where(column, OPERATORS[operator], value as string).orWhereNull(column));
-            else builder.where(column, OPERATORS[operator], value as string);
-          }
-        });
-      }
-    },
+            const includeNull = nulls === 'include_null_before_and_after' || (before ? nulls === 'include_null_before' : nulls === 'include_null_after');
+            return includeNull ? anyOf(bound, not(exists(resolved.path))) : bound;
+          }),
+        );
+      }),
   });
 }

@@ -1,5 +1,6 @@
 /** The boolean (`available=true`) and numeric (`pages=3`, `pages[]=3&pages[]=4`) filters: equality, values ORed. */
 import type { ResolvedPath } from '../../metadata/property-path.js';
+import { isIn } from '../conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue, valuesOf } from '../filter.js';
 import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
 
@@ -7,7 +8,7 @@ function equalityFilter(
   properties: readonly ResolvedPath[],
   options: { many: boolean; indexed: boolean; describe: (path: string) => string; parse: (variable: string, raw: string, resolved: ResolvedPath) => unknown },
 ): Filter {
-  return defineFilter({
+  return defineFilter<{ resolved: ResolvedPath; values: unknown[] }[]>({
     indexedPaths: options.indexed ? properties.map((p) => p.path) : [],
     describe: (): FilterParameter[] =>
       properties.flatMap((resolved) =>
@@ -28,13 +29,7 @@ function equalityFilter(
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { resolved, values } of parsed as { resolved: ResolvedPath; values: unknown[] }[]) {
-        query.where(resolved.path, (builder, column) => {
-          builder.whereIn(column, values.map((value) => query.toDb(resolved.path, value)) as (number | boolean)[]);
-        });
-      }
-    },
+    conditions: (parsed) => parsed.map(({ resolved, values }) => isIn(resolved.path, values)),
   });
 }
 

@@ -2,14 +2,14 @@
  * The exists filter: `exists[body]=true|false` — the property is (not) null; for a to-many relation, the item has
  * (no) related items. The parameter name (`exists`) is configurable.
  */
-import type { Knex } from 'knex';
 import type { ResolvedPath } from '../../metadata/property-path.js';
+import { exists, not } from '../conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
 import { toBoolean } from './values.js';
 
 export function createExistsFilter(properties: readonly ResolvedPath[], parameterName: string): Filter {
   const variableOf = (resolved: ResolvedPath) => `${parameterName}[${resolved.path}]`;
-  return defineFilter({
+  return defineFilter<{ resolved: ResolvedPath; exists: boolean }[]>({
     describe: (): FilterParameter[] =>
       properties.map((resolved) => ({
         variable: variableOf(resolved),
@@ -27,13 +27,7 @@ export function createExistsFilter(properties: readonly ResolvedPath[], paramete
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { resolved, exists } of parsed as { resolved: ResolvedPath; exists: boolean }[]) {
-        const hasValue = (builder: Knex.QueryBuilder, column: string) => builder.whereNotNull(column);
-        // Through relations, "no value" means: no related item has one (and having no related item at all counts).
-        if (exists) query.where(resolved.path, hasValue);
-        else query.whereNot(resolved.path, hasValue);
-      }
-    },
+    // Through relations, "no value" means: no related item has one (and having no related item at all counts).
+    conditions: (parsed) => parsed.map(({ resolved, exists: has }) => (has ? exists(resolved.path) : not(exists(resolved.path)))),
   });
 }

@@ -5,7 +5,8 @@
  */
 import type { OrderPropertyOptions } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { defineFilter, type Filter, type FilterParameter, invalidParameter, type NullsPlacement, type OrderDirection } from '../filter.js';
+import { type NullsPlacement, type OrderDirection, orderBy } from '../conditions.js';
+import { defineFilter, type Filter, type FilterParameter, invalidParameter } from '../filter.js';
 
 export interface OrderProperty {
   readonly resolved: ResolvedPath;
@@ -14,7 +15,7 @@ export interface OrderProperty {
 
 export function createOrderFilter(properties: readonly OrderProperty[], parameterName: string): Filter {
   const byVariable = new Map(properties.map((p) => [`${parameterName}[${p.resolved.path}]`, p]));
-  return defineFilter({
+  return defineFilter<{ property: OrderProperty; direction: OrderDirection; nulls: NullsPlacement }[]>({
     indexedPaths: properties.map((p) => p.resolved.path),
     describe: (): FilterParameter[] =>
       properties.map(({ resolved }) => ({
@@ -39,10 +40,6 @@ export function createOrderFilter(properties: readonly OrderProperty[], paramete
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { property, direction, nulls } of parsed as { property: OrderProperty; direction: OrderDirection; nulls: NullsPlacement }[]) {
-        query.orderBy(property.resolved.path, direction, nulls);
-      }
-    },
+    conditions: (parsed) => parsed.map(({ property, direction, nulls }) => orderBy(property.resolved.path, direction, nulls)),
   });
 }

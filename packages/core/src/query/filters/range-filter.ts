@@ -3,6 +3,7 @@
  * included). Several operators on one property combine with AND.
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
+import { allOf, compare, type ComparisonOperator } from '../conditions.js';
 import { defineFilter, type Filter, type FilterParameter, invalidParameter, singleValue } from '../filter.js';
 import { isInteger, isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
 
@@ -14,7 +15,7 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
     // Bounds of an integer column are integers too: `pages[gt]=1.5` would fail in PostgreSQL's SQL, not just match less.
     isNumeric(resolved.leaf) ? toNumber(variable, raw, isInteger(resolved.leaf)) : toDateValue(variable, raw, resolved.leaf);
 
-  return defineFilter({
+  return defineFilter<{ resolved: ResolvedPath; conditions: [ComparisonOperator, unknown][] }[]>({
     indexedPaths: properties.map((p) => p.path),
     describe: (): FilterParameter[] =>
       properties.flatMap((resolved) =>
@@ -28,9 +29,9 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
         })),
       ),
     parse(query) {
-      const parsed: { resolved: ResolvedPath; conditions: [string, unknown][] }[] = [];
+      const parsed: { resolved: ResolvedPath; conditions: [ComparisonOperator, unknown][] }[] = [];
       for (const resolved of properties) {
-        const conditions: [string, unknown][] = [];
+        const conditions: [ComparisonOperator, unknown][] = [];
         for (const operator of ['gt', 'gte', 'lt', 'lte', 'between'] as Operator[]) {
           const variable = `${resolved.path}[${operator}]`;
           const raw = singleValue(query, variable);
@@ -47,12 +48,7 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { resolved, conditions } of parsed as { resolved: ResolvedPath; conditions: [string, unknown][] }[]) {
-        query.where(resolved.path, (builder, column) => {
-          for (const [operator, value] of conditions) builder.where(column, operator, query.toDb(resolved.path, value) as number);
-        });
-      }
-    },
+    // The bounds on one property hold for the same related item (an `all` group on one path).
+    conditions: (parsed) => parsed.map(({ resolved, conditions }) => allOf(...conditions.map(([operator, value]) => compare(resolved.path, operator, value)))),
   });
 }

@@ -5,7 +5,8 @@
  */
 import type { SearchStrategy } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { defineFilter, type Filter, type FilterParameter, type MatchPattern } from '../filter.js';
+import { anyOf, compare, type Condition, match, type MatchPattern } from '../conditions.js';
+import { defineFilter, type Filter, type FilterParameter } from '../filter.js';
 import { valuesOf } from '../filter.js';
 import { isText, schemaOf, toLeafValue } from './values.js';
 
@@ -16,8 +17,19 @@ export interface SearchProperty {
 
 const ANCHORS: Record<string, MatchPattern['anchor']> = { exact: 'exact', partial: 'contains', start: 'start', end: 'end' };
 
+/** The conditions one searched value gives: equality for a non-text property, else its strategy's patterns. */
+function valueConditions({ strategy, resolved }: SearchProperty, value: unknown): Condition[] {
+  if (!isText(resolved.leaf)) return [compare(resolved.path, '=', value)];
+  const caseSensitive = !strategy.startsWith('i');
+  const base = caseSensitive ? strategy : strategy.slice(1);
+  const text = value as string;
+  // A word's start: the value's start, or after a space.
+  if (base === 'word_start') return [match(resolved.path, { value: text, anchor: 'start', caseSensitive }), match(resolved.path, { value: ` ${text}`, anchor: 'contains', caseSensitive })];
+  return [match(resolved.path, { value: text, anchor: ANCHORS[base]!, caseSensitive })];
+}
+
 export function createSearchFilter(properties: readonly SearchProperty[], collectionPathOf: (resource: string) => string, substringIndex = false): Filter {
-  return defineFilter({
+  return defineFilter<{ property: SearchProperty; values: unknown[] }[]>({
     indexedPaths: properties.filter((p) => p.strategy === 'exact').map((p) => p.resolved.path),
     substringIndexedPaths: substringIndex ? properties.filter((p) => isText(p.resolved.leaf) && !p.strategy.endsWith('exact')).map((p) => p.resolved.path) : [],
     describe: (): FilterParameter[] =>
@@ -42,28 +54,6 @@ export function createSearchFilter(properties: readonly SearchProperty[], collec
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    apply(query, parsed) {
-      for (const { property, values } of parsed as { property: SearchProperty; values: unknown[] }[]) {
-        const { strategy, resolved } = property;
-        query.where(resolved.path, (builder, column) => {
-          builder.where((any) => {
-            for (const value of values) {
-              if (!isText(resolved.leaf)) {
-                any.orWhere(column, query.toDb(resolved.path, value) as string);
-                continue;
-              }
-              const caseSensitive = !strategy.startsWith('i');
-              const base = caseSensitive ? strategy : strategy.slice(1);
-              if (base === 'word_start') {
-                query.match(any, column, { value: value as string, anchor: 'start', caseSensitive }, true);
-                query.match(any, column, { value: ` ${value as string}`, anchor: 'contains', caseSensitive }, true);
-              } else {
-                query.match(any, column, { value: value as string, anchor: ANCHORS[base]!, caseSensitive }, true);
-              }
-            }
-          });
-        });
-      }
-    },
+    conditions: (parsed) => parsed.map(({ property, values }) => anyOf(...values.flatMap((value) => valueConditions(property, value)))),
   });
 }

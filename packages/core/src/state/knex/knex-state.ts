@@ -14,17 +14,16 @@ import type { UniquenessCheck } from '../../validation/validate.js';
 import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
-import { createFilterQuery, type SubstringIndexUse } from './filter-query.js';
-import { recordingBuilder, shapeOf } from './query-shape.js';
+import { type Condition, isOrder } from '../../query/conditions.js';
+import type { SubstringIndexUse } from '../sql/conditions-sql.js';
+import { countStatement, isBackward, type PageSpec, type PageSqlOptions, rowsStatement, type Statement, TOTAL } from '../sql/page-sql.js';
+import { MAX_STATEMENTS } from './direct-path.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 import { writeError } from './write-errors.js';
 import { credentialsChange } from '../credentials-stamp.js';
-
-/** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
-const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
@@ -34,17 +33,6 @@ const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
 function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a count, not ${String(count)}.`);
   return builder.limit(count, { skipBinding: true });
-}
-
-/**
- * A page's count query, its native SQL when compiled, and the trigram index conditions it holds. The query is built by
- * knex when first asked for: a count compiled through its recorded shape (`compiledCount`) needs it only for the first
- * count of its shape, or when the direct path cannot run it.
- */
-interface PageCount {
-  query(): Knex.QueryBuilder;
-  readonly compiled: { sql: string; bindings: readonly unknown[] } | undefined;
-  readonly uses: SubstringIndexUse[];
 }
 
 /** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
@@ -107,7 +95,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     return row;
   }
   const runner = createStatementRunner(database);
-  const { rows: run, compiledRows, shaped, compiledShape, write } = runner;
+  const { rows: run, shaped, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
   const transaction: Transact = runner.transaction ?? ((work) => database.knex.transaction(work));
   const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
@@ -166,96 +154,29 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     return true;
   }
 
-  /**
-   * The queries of a page: its count (none for a partial page) and its rows (filtered, ordered, limited), each built
-   * when asked. `rows(plan)` takes how pattern conditions read trigram indexes (see `substringPlan`).
-   */
-  function pageQueries(context: StateContext, start: (table: string) => Knex.QueryBuilder = (table) => database.knex(table)) {
-    const mapper = mapperOf(context.resource);
-    const { knex } = database;
-    const { page, resource } = context;
-    const alias = 't0';
-    const from = () => {
-      const builder = start(`${mapper.table} as ${alias}`);
-      const parent = context.parents[context.parents.length - 1];
-      if (parent) whereLinked(builder, alias, parent.field, parent.id);
-      return builder;
-    };
-    const cursor = page?.cursor ?? null;
-    const filtered = (builder: Knex.QueryBuilder, forCount: boolean, substringPlan: 'index' | 'scan', onSubstringIndex?: (use: SubstringIndexUse) => void, onOrderBy?: (direction: 'asc' | 'desc') => void) => {
-      const query = createFilterQuery({ db: knex, builder, resource, registry, dialect: database.dialect, alias, forCount, ordering: !cursor, substringIndexes, substringPlan, onSubstringIndex, onOrderBy });
-      for (const { filter, parsed } of context.filters) filter.apply(query, parsed);
-      return query;
-    };
-
-    /**
-     * The count query, and the trigram index conditions it holds: known once it is compiled (knex calls the filters'
-     * nested conditions as it compiles) or recorded (`compiledCount`), so it is compiled here when an index may be read.
-     * `compile: false` builds it only (the recorded count inside a recorded page).
-     */
-    const count = (compile = true): PageCount => {
-      let built: { query: Knex.QueryBuilder; uses: SubstringIndexUse[] } | undefined;
-      const build = () => {
-        if (!built) {
-          const uses: SubstringIndexUse[] = [];
-          const query = from().count({ n: '*' });
-          filtered(query, true, 'index', (use) => uses.push(use));
-          built = { query, uses };
-        }
-        return built;
-      };
-      const query = () => build().query;
-      // Without trigram indexes no condition reads one: the query waits until it is needed.
-      if (compile && !anySubstringIndex) return { query, compiled: undefined, uses: [] };
-      if (!compile) return { query, compiled: undefined, uses: build().uses };
-      const recorded = compiledCount(context, query);
-      if (recorded) return recorded;
-      const { uses } = build();
-      return { query, compiled: query().toSQL().toNative(), uses };
-    };
-
-    /** The count of a sole search on a trigram index (`soleSearch`), read from the index alone, as the page's count. */
-    const matchCount = (use: SubstringIndexUse): PageCount => ({ query: () => substringSearch.matchCount(use, start), compiled: undefined, uses: [use] });
-
-    /**
-     * The rows query. With `withCount`, each row also holds the count (`TOTAL`), read in the same statement (see
-     * `totalOf`). A cursor page read backwards (`isBackward`) is read the other way round.
-     */
-    const rows = (plan: 'index' | 'scan' = 'index', withCount?: PageCount) => {
-      const rowsQuery = from().select(mapper.columns.map((column) => `${alias}.${column}`));
-      if (withCount) rowsQuery.select({ [TOTAL]: withCount.query() });
-      embedJoins.join(rowsQuery, alias, embedJoins.joinsOf(context.embed));
-      // The id comes last, so pages are stable, in the direction of the last term: an index on that term's column
-      // holds the id in the same order, so it gives the whole order without sorting.
-      let lastDirection: 'asc' | 'desc' = 'asc';
-      const query = filtered(rowsQuery, false, plan, undefined, (direction) => (lastDirection = direction));
-      if (cursor) {
-        if (cursor.greaterThan !== undefined) rowsQuery.where(`${alias}.id`, '>', cursor.greaterThan);
-        if (cursor.lessThan !== undefined) rowsQuery.where(`${alias}.id`, '<', cursor.lessThan);
-        const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
-        rowsQuery.orderBy(`${alias}.id`, isBackward(cursor) ? flip(cursor.direction) : cursor.direction);
-      } else {
-        for (const { path, direction } of resource.defaultOrder) query.orderBy(path, direction);
-        rowsQuery.orderBy(`${alias}.id`, lastDirection);
-      }
-      if (page) limitTo(rowsQuery, page.itemsPerPage + lookAheadOf(context)).offset(page.offset);
-      return rowsQuery;
-    };
-    return { count, matchCount, rows };
-  }
-
-  type PageQueries = ReturnType<typeof pageQueries>;
-
-  /** A cursor page read towards the previous page: it is read the other way round, then reversed. */
-  const isBackward = (cursor: CursorRequest | null | undefined): boolean => {
-    if (!cursor) return false;
-    const forward = cursor.direction === 'desc' ? cursor.lessThan : cursor.greaterThan;
-    const reverse = cursor.direction === 'desc' ? cursor.greaterThan : cursor.lessThan;
-    return reverse !== undefined && forward === undefined;
-  };
+  const sqlOptions: PageSqlOptions = { registry, dialect: database.dialect, substringIndexes };
+  const { select } = runner;
 
   /** Partial and cursor pages read one item more, to know whether a next page exists. */
   const lookAheadOf = ({ page }: StateContext): number => (page && (page.partial || page.cursor) ? 1 : 0);
+
+  /** The page a context reads, as `state/sql/page-sql.ts` writes it: the filters' conditions and orders, as data. */
+  function pageSpec(context: StateContext): PageSpec {
+    const { page, resource } = context;
+    const nodes = context.filters.flatMap(({ filter, parsed }) => filter.conditions(parsed, resource));
+    const parent = context.parents[context.parents.length - 1];
+    return {
+      resource,
+      columns: mapperOf(resource).columns,
+      conditions: nodes.filter((node): node is Condition => !isOrder(node)),
+      orders: nodes.filter(isOrder),
+      ...(parent ? { parent: { links: toManyLinks(parent.field, registry), id: parent.id } } : {}),
+      cursor: page?.cursor ?? null,
+      limit: page ? page.itemsPerPage + lookAheadOf(context) : undefined,
+      offset: page?.offset ?? 0,
+      joins: embedJoins.joinsOf(context.embed),
+    };
+  }
 
   /**
    * The total of a page read with its count: in every row. A page without rows has none: at offset 0 the total is 0
@@ -267,94 +188,70 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
   }
 
   /**
-   * An unfiltered page of a top-level collection has one SQL shape per resource and page kind: it is built once. The
-   * kind: counted or not, from the start or at an offset (knex leaves out `OFFSET 0`), and by cursor, which bounds of
-   * the id it has. Its count is a sub-query of the page's statement: one statement instead of two (each costs about
-   * 25 µs under load on SQLite, one round trip on PostgreSQL), and the count and the rows come from the same snapshot.
+   * Statements of unfiltered pages, by shape: their text is written once per resource, joins and page kind (counted or
+   * not, from the start or at an offset, and by cursor, which bounds of the id it has), and their values are the cursor's
+   * bounds and the offset, in that order (checked when the text is first written).
    */
-  async function readPlainPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
+  const plainStatements = new Map<string, string>();
+  function plainRows(spec: PageSpec, page: PageRequest | null, count: boolean): { sql: string; bindings: readonly unknown[] } {
+    const { cursor } = spec;
+    const key = `${spec.resource.name}${spec.joins.map((join) => ` +${join.field.name}`).join('')} ${page ? `${count ? 'counted' : 'partial'} ${spec.limit} ${spec.offset ? 'offset' : 'start'} ${cursor ? `${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}` : 'all'}`;
+    const bindings = [cursor?.greaterThan, cursor?.lessThan, spec.offset || undefined].filter((value) => value !== undefined);
+    const sql = plainStatements.get(key);
+    if (sql) return { sql, bindings };
+    const written = rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined);
+    if (written.bindings.length !== bindings.length || written.bindings.some((value, index) => value !== bindings[index])) throw new Error(`The page statement "${key}" binds other values than its shape says.`);
+    if (plainStatements.size >= MAX_STATEMENTS) plainStatements.clear();
+    plainStatements.set(key, written.sql);
+    return written;
+  }
+
+  /**
+   * The rows of a page and its total. An unfiltered top-level page reads its count as a sub-query of the page's
+   * statement: one statement instead of two (each costs about 25 µs under load on SQLite, one round trip on
+   * PostgreSQL), and the count and the rows come from the same snapshot. So does a filtered one, unless it searches a
+   * trigram index (SQLite's FTS5), where the number of matches decides how the page is read (`readSearchPage`).
+   */
+  async function readRows(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
     const { page } = context;
-    const queries = pageQueries(context);
-    const shape = `page ${context.resource.name}${embedJoins.joinsOf(context.embed).map((join) => ` +${join.field.name}`).join('')}`;
-    const countAlone = () => shaped<{ n: unknown }>(`${shape} count`, [], () => queries.count().query());
-    if (!page) return { rows: await shaped(`${shape} all`, [], () => queries.rows()), total: undefined };
-    if (page.itemsPerPage === 0) return { rows: [], total: page.partial ? undefined : (await countAlone())[0]?.n };
-    const { cursor, offset } = page;
-    const bindings = [cursor?.greaterThan, cursor?.lessThan, offset || undefined].filter((value) => value !== undefined);
-    const kind = `${page.partial ? 'partial' : 'counted'} limit ${page.itemsPerPage + lookAheadOf(context)} ${offset ? 'offset' : 'start'} ${cursor ? `cursor ${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}`;
-    if (page.partial) return { rows: await shaped(`${shape} ${kind}`, bindings, () => queries.rows()), total: undefined };
-    const rows = await shaped(`${shape} ${kind}`, bindings, () => queries.rows('index', queries.count()));
-    return { rows, total: await totalOf(rows, page, countAlone) };
-  }
-
-  /**
-   * What `make` builds on a recording of the page's queries (`query-shape.ts`); undefined when a call cannot be
-   * recorded (a custom filter's), or throws an error that knex will raise again when it builds the query.
-   */
-  function recorded<T>(context: StateContext, make: (queries: PageQueries) => T): T | undefined {
-    try {
-      return make(pageQueries(context, recordingBuilder));
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * A count compiled through its recorded shape: the SQL knex compiled for the shape's first count, with this one's
-   * values, and the trigram index conditions the recording met (the same code reports them). Undefined when the count
-   * cannot be recorded: knex compiles it, and reports the conditions as it does.
-   */
-  function compiledCount(context: StateContext, query: () => Knex.QueryBuilder): PageCount | undefined {
-    const counting = recorded(context, (queries) => {
-      const { query: recording, uses } = queries.count(false);
-      return { shape: shapeOf(recording()), uses };
-    });
-    if (!counting) return undefined;
-    const { key, bindings } = counting.shape;
-    return { query, compiled: compiledShape(`filtered count\u0001${key}`, bindings, query), uses: counting.uses };
-  }
-
-  /**
-   * The rows of a filtered page (with the count in the same statement when `countOf` is given: it picks the count of
-   * the queries it is handed, the page's or their recording): through the SQL of their recorded shape, built by knex
-   * only the first time; built by knex every time when the query cannot be recorded.
-   */
-  function readRows(context: StateContext, queries: PageQueries, plan: 'index' | 'scan', countOf?: (queries: PageQueries) => PageCount): Promise<Record<string, unknown>[]> {
-    const build = () => queries.rows(plan, countOf?.(queries));
-    const shape = recorded(context, (recording) => shapeOf(recording.rows(plan, countOf?.(recording))));
-    return shape ? shaped(`filtered page\u0001${shape.key}`, shape.bindings, build) : run(build());
-  }
-
-  async function readFilteredPage(context: StateContext): Promise<{ rows: Record<string, unknown>[]; total: unknown }> {
-    const { page } = context;
-    const queries = pageQueries(context);
-    const count = page && !page.partial ? queries.count() : undefined;
-    if (!count) return { rows: page?.itemsPerPage === 0 ? [] : await readRows(context, queries, 'index'), total: undefined };
-    const countAlone = () => (count.compiled ? compiledRows<{ n: unknown }>(count.query, count.compiled) : run<{ n: unknown }>(count.query()));
-    if (page!.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
+    const spec = pageSpec(context);
+    const plain = spec.conditions.length === 0 && spec.orders.length === 0 && !spec.parent;
+    const counted = page !== null && !page.partial;
+    const rows = (count: boolean) => select(plain ? plainRows(spec, page, count) : rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined));
+    if (!counted) return { rows: page?.itemsPerPage === 0 ? [] : await rows(false), total: undefined };
+    const count = countStatement(spec, sqlOptions);
+    const countAlone = () => select<{ n: unknown }>(count);
+    if (page.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
-      // As for a plain page: the count in the page's statement.
-      const rows = await readRows(context, queries, 'index', (q) => q.count(false));
-      return { rows, total: await totalOf(rows, page!, countAlone) };
+      const found = await rows(true);
+      return { rows: found, total: await totalOf(found, page, countAlone) };
     }
-    // A search on a trigram index (SQLite): the number of matches decides how the page is read. The same search's last
-    // count chooses, and the count comes in the page's statement; the first read of a search counts first.
-    const sole = substringSearch.soleSearch(context.resource, count.compiled!.sql, count.uses);
-    const search = substringSearch.search(count.compiled!);
+    return readSearchPage(context, spec, page, count);
+  }
+
+  /**
+   * A page searching a trigram index (SQLite): the number of matches decides how the page is read. The same search's
+   * last count chooses, and the count comes in the page's statement; the first read of a search counts first. A lone
+   * search counts from its index alone.
+   */
+  async function readSearchPage(context: StateContext, spec: PageSpec, page: PageRequest, count: Statement & { readonly uses: readonly SubstringIndexUse[] }) {
+    const sole = substringSearch.soleSearch(spec, count.uses);
+    const countAlone = () => select<{ n: unknown }>(count);
+    const search = substringSearch.search(count);
     const { last } = search;
-    if (last && last.total > page!.offset) {
-      const rows = await readRows(context, queries, substringSearch.plan(page!, last), (q) => (sole ? q.matchCount(sole) : q.count(false)));
-      const total = await totalOf(rows, page!, countAlone);
+    if (last && last.total > page.offset) {
+      const rows = await select(rowsStatement(spec, sqlOptions, substringSearch.plan(page, last), sole ? { kind: 'index', use: sole } : { kind: 'conditions' }));
+      const total = await totalOf(rows, page, countAlone);
       search.keep({ total: Number(total), size: last.size, reads: last.reads + 1 });
       return { rows, total };
     }
     // The index's count reads the table's size in the same statement; a count through the table does not.
     const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (sole ? substringSearch.countFromIndex(context.resource, sole) : countAlone());
     const total = Number(counted?.n ?? 0);
-    if (total <= page!.offset) return { rows: [], total };
+    if (total <= page.offset) return { rows: [], total };
     const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource), reads: 0 };
     search.keep(found);
-    return { rows: await readRows(context, queries, substringSearch.plan(page!, found)), total };
+    return { rows: await select(rowsStatement(spec, sqlOptions, substringSearch.plan(page, found))), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
@@ -362,8 +259,7 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     const mapper = mapperOf(context.resource);
     const { page } = context;
     const lookAhead = lookAheadOf(context);
-    const plain = context.filters.length === 0 && context.parents.length === 0;
-    const { rows, total } = await (plain ? readPlainPage(context) : readFilteredPage(context));
+    const { rows, total } = await readRows(context);
     let items = rows.map((row) => mapper.toEntity(row));
     const hasMore = lookAhead > 0 && items.length > page!.itemsPerPage;
     if (hasMore) items = items.slice(0, page!.itemsPerPage);

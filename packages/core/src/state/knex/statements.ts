@@ -46,6 +46,11 @@ export interface StatementRunner {
    */
   compiledShape(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
   /**
+   * The rows of a read written by `state/sql/` (a `?` for each value): on the direct path, in the database's own
+   * placeholders, kept prepared by its text (which depends only on the statement's shape); else run by knex as raw SQL.
+   */
+  select<T = Record<string, unknown>>(statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]>;
+  /**
    * A write that is one statement: its rows with RETURNING (none without: knex leaves RETURNING out of a DELETE on
    * SQLite). On the database's knex (no `db`), on SQLite, it is committed with the other such writes of the same turn
    * (`group-commit.ts`); in a transaction of `transaction`'s, it runs there directly; elsewhere knex runs it.
@@ -61,14 +66,21 @@ export interface StatementRunner {
 const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
   compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
+/** A statement written by `state/sql/`, run by knex as raw SQL (its result's rows, whatever the driver). */
+async function rawRows<T>(knex: Knex, statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]> {
+  const result = (await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}
+
 /** knex runs everything: a knex instance handed in from outside. */
-const knexOnly: StatementRunner = {
+const knexOnly = (knex: Knex): StatementRunner => ({
+  select: (statement) => rawRows(knex, statement),
   rows: (query) => query as unknown as Promise<never[]>,
   compiledRows: (build) => build() as unknown as Promise<never[]>,
   shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
   compiledShape: (_shape, _bindings, build) => build().toSQL().toNative(),
   write: (query) => query as unknown as Promise<never[]>,
-};
+});
 
 export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
@@ -77,7 +89,7 @@ export function createStatementRunner(database: Database): StatementRunner {
     : database.postgresPool
       ? postgresPath(knex, database.postgresPool)
       : undefined;
-  return path ? directRunner(knex, path) : knexOnly;
+  return path ? directRunner(knex, path) : knexOnly(knex);
 }
 
 /** The runner over a direct path: what the path cannot run (or not now) goes through knex. */
@@ -100,9 +112,18 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     return compiledRows<T>(() => query, compiled.toNative(), compiled.method, db);
   }
 
+  /** `?` → the database's placeholders (`$1` on PostgreSQL), as knex's own compiler writes them. */
+  const client = knex.client as { positionBindings?: (sql: string) => string };
+  const native = client.positionBindings ? (sql: string) => client.positionBindings!(sql) : (sql: string) => sql;
+
   return {
     rows,
     compiledRows: (build, compiled) => compiledRows(build, compiled),
+    async select<T>(statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]> {
+      const sql = native(statement.sql);
+      if (!path.usable(knex) || !path.returnsRows(sql, 'select', knex)) return rawRows<T>(knex, statement);
+      return path.run<T>(sql, statement.bindings, 'select', true, knex);
+    },
     write: path.write ? (query, db) => path.write!(query, db) : (query) => query as unknown as Promise<never[]>,
     ...(path.transaction ? { transaction: path.transaction } : {}),
     async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {

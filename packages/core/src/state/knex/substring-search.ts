@@ -13,7 +13,9 @@ import type { Knex } from 'knex';
 import type { ResourceMetadata } from '../../metadata/types.js';
 import type { PageRequest } from '../contracts.js';
 import type { Database } from '../database.js';
-import type { SubstringIndexUse } from './filter-query.js';
+import type { Condition } from '../../query/conditions.js';
+import type { SubstringIndexUse } from '../sql/conditions-sql.js';
+import type { PageSpec } from '../sql/page-sql.js';
 import type { RowMapper } from './row-mapper.js';
 import type { StatementRunner } from './statements.js';
 
@@ -43,20 +45,18 @@ type CompiledCount = { readonly sql: string; readonly bindings: readonly unknown
 
 export interface SubstringSearch {
   /**
-   * The trigram index use of a count whose only condition is an exact search on that index: the index holds the
-   * answer, its matches being the table's (triggers keep it in step), so the count can read it alone, without reading a
-   * row of the table (on a million rows, 7 ms instead of 30). Recognized by its SQL: that of the count with the search
-   * alone, in as many parentheses as the filter grouped it in. Undefined otherwise.
+   * The trigram index use of a page whose only condition is an exact search on that index (in as many single-member
+   * groups as the filter put it in, on the resource's own column, no subresource parent): the index holds the answer,
+   * its matches being the table's (triggers keep it in step), so the count can read it alone, without reading a row of
+   * the table (on a million rows, 7 ms instead of 30). Undefined otherwise.
    */
-  soleSearch(resource: ResourceMetadata, countSql: string, uses: readonly SubstringIndexUse[]): SubstringIndexUse | undefined;
+  soleSearch(spec: PageSpec, uses: readonly SubstringIndexUse[]): SubstringIndexUse | undefined;
   /**
    * The count of a sole search from its index alone, as `n`, and in the same statement the table's largest id, as
    * `size`. Its SQL is the same for every search of an index: it is built once per index and run with the search's
    * value alone.
    */
   countFromIndex(resource: ResourceMetadata, use: SubstringIndexUse): Promise<{ n: unknown; size: unknown }[]>;
-  /** The count of a sole search from its index alone, as a query to read in the page's statement (`start` begins it). */
-  matchCount(use: SubstringIndexUse, start: (table: string) => Knex.QueryBuilder): Knex.QueryBuilder;
   /** The table's size as the plan weighs it: its largest id (cheap to read, never less than its number of rows). */
   size(resource: ResourceMetadata): Promise<number>;
   /**
@@ -75,28 +75,18 @@ export interface SubstringSearch {
 }
 
 export function createSubstringSearch(database: Database, mapperOf: (resource: ResourceMetadata) => RowMapper, shaped: StatementRunner['shaped']): SubstringSearch {
-  /** Per index: the SQL of a count whose one condition is a search on that index, around and in its WHERE. */
-  const soleSearchCounts = new Map<string, { before: string; condition: string; after: string }>();
-  /** Per count SQL (the same string each time, from the recorded shapes), per values; `kept` of them in all. */
+  /** Per count SQL (the same string for the same search), per values; `kept` of them in all. */
   const counts = new Map<string, Map<string, SearchCount>>();
   let kept = 0;
   const matches = database.dialect.substringMatches;
 
   return {
-    soleSearch(resource, countSql, uses) {
+    soleSearch(spec, uses) {
       const [use] = uses;
-      if (uses.length !== 1 || !use!.condition.exact || !matches) return undefined;
-      let sole = soleSearchCounts.get(use!.index);
-      if (!sole) {
-        const marker = '__resource_api_sole_condition__';
-        const [before, after] = database.knex(`${mapperOf(resource).table} as t0`).count({ n: '*' }).whereRaw(marker).toSQL().toNative().sql.split(marker) as [string, string];
-        const condition = database.knex.raw(use!.condition.sql, use!.condition.bindings as string[]).toSQL().toNative().sql;
-        soleSearchCounts.set(use!.index, (sole = { before, condition, after }));
-      }
-      if (!countSql.startsWith(sole.before) || !countSql.endsWith(sole.after)) return undefined;
-      let where = countSql.slice(sole.before.length, countSql.length - sole.after.length);
-      while (where.startsWith('(') && where.endsWith(')') && where !== sole.condition) where = where.slice(1, -1);
-      return where === sole.condition ? use : undefined;
+      if (uses.length !== 1 || !use!.condition.exact || !matches || spec.parent || spec.conditions.length !== 1) return undefined;
+      let condition: Condition = spec.conditions[0]!;
+      while ((condition.kind === 'all' || condition.kind === 'any') && condition.conditions.length === 1) condition = condition.conditions[0]!;
+      return condition.kind === 'match' && !condition.path.includes('.') ? use : undefined;
     },
     countFromIndex(resource, use) {
       const { index, condition } = use;
@@ -105,10 +95,6 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
         const { sql, bindings } = matches!(index, condition.value);
         return database.knex.raw(`select (select count(*) from ?? where ${sql}) as n, (select max(??) from ??) as size`, [index, ...bindings, 'id', table]);
       });
-    },
-    matchCount({ index, condition }, start) {
-      const { sql, bindings } = matches!(index, condition.value);
-      return start(index).count({ n: '*' }).whereRaw(sql, bindings as string[]);
     },
     async size(resource) {
       const table = mapperOf(resource).table;

@@ -1,25 +1,23 @@
 /**
- * Filtered pages reuse the SQL of their shape (`state/knex/query-shape.ts`): requests whose filters differ only in
- * their values run the SQL knex compiled for the first of them, with their own values. Every answer must still be the
- * one its own values ask for, whatever ran before it on the same app; values that change the SQL (a list of another
- * length, a search too short for the trigram index) are shapes of their own; a custom filter that calls what the
- * recorder does not know is built by knex on every request.
+ * Filtered pages are written as SQL from their conditions (`state/sql/page-sql.ts`), whose text depends only on their
+ * shape: requests whose filters differ only in their values run the same prepared statement with their own values.
+ * Every answer must still be the one its own values ask for, whatever ran before it on the same app; values that
+ * change the SQL (a list of another length, a search too short for the trigram index) are shapes of their own; a
+ * custom filter's `raw` condition binds its values like any other.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { defineFilter, defineResource, singleValue } from '@resource-api/core';
+import { defineFilter, defineResource, raw, singleValue } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
-/** A custom filter that builds its condition with knex itself (`whereExists` and a knex raw): the recorder refuses it. */
+/** A custom filter whose condition is SQL of its own (a `raw` node), naming the title's column. */
 const longerThan = defineFilter({
   describe: () => [{ variable: 'longerThan', property: null, required: false, schema: { type: 'integer' }, isCollection: false, description: 'Titles longer than n.' }],
   parse: (query) => {
     const value = singleValue(query, 'longerThan');
     return value === undefined ? undefined : Number(value);
   },
-  apply(query, n) {
-    query.builder.whereExists(query.db.select(query.db.raw('1')).where(query.db.raw(`length(${query.column('title')}) > ?`, [n as number])));
-  },
+  conditions: (n: number) => [raw('length({title}) > ?', [n])],
 });
 
 const Novel = defineResource({
@@ -123,7 +121,7 @@ describe.each(testDatabases(inject('postgresUrl')))('the shapes of filtered page
     }
   });
 
-  it('builds with knex every request of a custom filter that calls what the recorder does not know, and answers each right', async () => {
+  it('binds the values of a raw condition, and answers each request of its shape right', async () => {
     await seed();
     for (const n of [8, 12, 4, 8, 30]) {
       const answer = await titles(`/api/novels?longerThan=${n}&order%5Btitle%5D=asc`);
