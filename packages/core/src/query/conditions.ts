@@ -16,14 +16,18 @@ export type NullsPlacement = 'first' | 'last' | 'smallest' | 'largest';
 
 /** Pattern matching as filters ask for it (`%` and `_` in the value match themselves); each store does its own. */
 export interface MatchPattern {
+  /** The text to find. */
   readonly value: string;
   /** `exact`: the whole value; `start`: a prefix; `end`: a suffix; `contains`: anywhere. */
   readonly anchor: 'exact' | 'start' | 'end' | 'contains';
+  /** False: letters match whatever their case. */
   readonly caseSensitive: boolean;
 }
 
+/** How `compare` compares the property with its value. */
 export type ComparisonOperator = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
+/** A condition on the items of a collection, as data (see the node functions below and docs/collections.md). */
 export type Condition =
   | { readonly kind: 'compare'; readonly path: string; readonly operator: ComparisonOperator; readonly value: unknown }
   | { readonly kind: 'in'; readonly path: string; readonly values: readonly unknown[] }

@@ -6,9 +6,8 @@
  */
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { type CollectionPage, type CursorRequest, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
+import { type CollectionPage, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
 import type { Database } from '../database.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
 import { assertUnchanged } from './assert-unchanged.js';

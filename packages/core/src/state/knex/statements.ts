@@ -28,23 +28,12 @@ export interface StatementRunner {
    */
   rows<T = Record<string, unknown>>(query: Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
   /**
-   * `rows(query)` for a read already compiled: `compiled` is its `toSQL().toNative()`, not compiled again, and `build`
-   * makes the query only when knex must run it (a transaction holds the connection, or no direct path).
-   */
-  compiledRows<T = Record<string, unknown>>(build: () => Knex.QueryBuilder, compiled: { sql: string; bindings: readonly unknown[] }): Promise<T[]>;
-  /**
    * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
    * SQL is reused with `bindings`, and `build` is not called. The first compilation is checked: its bindings must be
    * exactly `bindings`, in order, or the shape is never cached (the query is then built every time, still correct).
    * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
    */
   shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
-  /**
-   * The native SQL of a query whose SQL depends only on `shape`, for a caller that needs the SQL itself (not run): as
-   * `shaped`, knex builds and compiles the query the first time and the SQL is kept when it bound exactly `bindings`;
-   * afterwards the kept SQL comes back with `bindings`, and `build` is not called.
-   */
-  compiledShape(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder): { sql: string; bindings: readonly unknown[] };
   /**
    * The rows of a read written by `state/sql/` (a `?` for each value): on the direct path, in the database's own
    * placeholders, kept prepared by its text (which depends only on the statement's shape); else run by knex as raw SQL.
@@ -76,9 +65,7 @@ async function rawRows<T>(knex: Knex, statement: { readonly sql: string; readonl
 const knexOnly = (knex: Knex): StatementRunner => ({
   select: (statement) => rawRows(knex, statement),
   rows: (query) => query as unknown as Promise<never[]>,
-  compiledRows: (build) => build() as unknown as Promise<never[]>,
   shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
-  compiledShape: (_shape, _bindings, build) => build().toSQL().toNative(),
   write: (query) => query as unknown as Promise<never[]>,
 });
 
@@ -118,7 +105,6 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
 
   return {
     rows,
-    compiledRows: (build, compiled) => compiledRows(build, compiled),
     async select<T>(statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]> {
       const sql = native(statement.sql);
       if (!path.usable(knex) || !path.returnsRows(sql, 'select', knex)) return rawRows<T>(knex, statement);
@@ -137,13 +123,6 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
       const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method, db);
       keep(shape, reusable ? sql : null);
       return reusable ? path.run<T>(sql, bound, compiled.method, true, db) : ((await query) as T[]);
-    },
-    compiledShape(shape, bindings, build) {
-      const cached = shapes.get(shape);
-      if (cached) return { sql: cached, bindings };
-      const native = build().toSQL().toNative();
-      if (cached === undefined) keep(shape, sameBindings(native.bindings, bindings) ? native.sql : null);
-      return native;
     },
   };
 }
