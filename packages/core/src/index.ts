@@ -103,6 +103,8 @@ export type { Filter, FilterParameter, QueryParameters } from './query/filter.js
 /** Conditions and order terms, the data filters and `collectionFilter` return. */
 export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './query/conditions.js';
 export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './query/conditions.js';
+/** A collection read's conditions and order terms, for a provider of your own. */
+export { collectionQuery, type CollectionQuery } from './state/collection-query.js';
 
 /** Persistence contracts, to plug in your own provider or processor. */
 export { NestedWrite } from './state/contracts.js';

@@ -13,7 +13,7 @@ import type { UniquenessCheck } from '../../validation/validate.js';
 import { assertUnchanged } from './assert-unchanged.js';
 import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
-import { type Condition, isOrder } from '../../query/conditions.js';
+import { collectionQuery } from '../collection-query.js';
 import type { SubstringIndexUse } from '../sql/conditions-sql.js';
 import { countStatement, isBackward, type PageSpec, type PageSqlOptions, rowsStatement, type Statement, TOTAL } from '../sql/page-sql.js';
 import { MAX_STATEMENTS } from './direct-path.js';
@@ -162,13 +162,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
   /** The page a context reads, as `state/sql/page-sql.ts` writes it: the filters' conditions and orders, as data. */
   function pageSpec(context: StateContext): PageSpec {
     const { page, resource } = context;
-    const nodes = context.filters.flatMap(({ filter, parsed }) => filter.conditions(parsed, resource));
+    const { conditions, orders } = collectionQuery(context);
     const parent = context.parents[context.parents.length - 1];
     return {
       resource,
       columns: mapperOf(resource).columns,
-      conditions: nodes.filter((node): node is Condition => !isOrder(node)),
-      orders: nodes.filter(isOrder),
+      conditions,
+      orders,
       ...(parent ? { parent: { links: toManyLinks(parent.field, registry), id: parent.id } } : {}),
       cursor: page?.cursor ?? null,
       limit: page ? page.itemsPerPage + lookAheadOf(context) : undefined,
