@@ -4,8 +4,6 @@
  * in declarations throw `DeclarationError` instead, and never reach a client.
  * `docs/errors.md` lists the same codes; a test keeps the two in step.
  */
-import type { ConstraintViolation } from './validation/violation.js';
-
 /** A code, a status, and the sentence a client reads. */
 export interface ErrorDefinition {
   readonly code: string;
@@ -49,6 +47,16 @@ export const ERRORS = define({
 });
 
 export type ErrorName = keyof typeof ERRORS;
+
+/**
+ * A constraint violation as API Platform reports it: the property path, Symfony's message and a stable code. The
+ * validation error (`VALIDATION_FAILED`) carries a list of them; `validation/violation.ts` makes them.
+ */
+export interface ConstraintViolation {
+  readonly propertyPath: string;
+  readonly message: string;
+  readonly code: string;
+}
 
 /** A request-time error: thrown by any stage, rendered by `response/render-error.ts`. */
 export class ApiError extends Error {

@@ -147,8 +147,7 @@ export type { MigrationOptions } from './state/migrations/run-migrations.js';
 
 /** Errors: the catalog, the request-time error class, and the boot-time one. */
 export { ApiError, DeclarationError, ERRORS, SchemaNotMigratedError } from './errors.js';
-export type { ErrorDefinition, ErrorName } from './errors.js';
-export type { ConstraintViolation } from './validation/violation.js';
+export type { ConstraintViolation, ErrorDefinition, ErrorName } from './errors.js';
 /** The 400 ConstraintViolationList error, for violations your own processor, provider or hook finds. */
 export { validationError } from './validation/violation.js';
 

@@ -3,7 +3,7 @@
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
 import type { Knex } from 'knex';
-import type { ApiError } from '../errors.js';
+import type { ApiError, ConstraintViolation } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
@@ -16,7 +16,6 @@ import type { Caller } from '../security/access.js';
 import type { Authenticator } from '../security/authenticator.js';
 import type { ResolvedSecurity } from '../security/config.js';
 import type { UniquenessCheck } from '../validation/validate.js';
-import type { ConstraintViolation } from '../validation/violation.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
 export interface OperationRequest {

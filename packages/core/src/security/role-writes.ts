@@ -7,10 +7,10 @@
  * already held, the field's default and `ROLE_USER` are not "given".
  */
 import type { AccessRule } from '../declare/types.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ConstraintViolation } from '../errors.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { MESSAGES } from '../validation/messages.js';
-import { type ConstraintViolation, violation } from '../validation/violation.js';
+import { violation } from '../validation/violation.js';
 import type { SecurityOptions } from './config.js';
 
 /** `is_granted(...)` attributes that are not roles (`access.ts`). */

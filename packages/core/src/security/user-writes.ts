@@ -9,7 +9,7 @@ import type { Entity } from '../state/contracts.js';
 import type { Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
 import { checkRoleWrites } from './role-writes.js';
-import type { ConstraintViolation } from '../validation/violation.js';
+import type { ConstraintViolation } from '../errors.js';
 import { storedRoles } from './roles.js';
 
 export async function completeWrite(options: {

@@ -5,13 +5,14 @@
  * with their own constraints where the relation carries Valid; and what storage itself demands (a non-nullable field
  * must hold a value), which holds whatever the groups.
  */
+import type { ConstraintViolation } from '../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from './constraints.js';
 import { MESSAGES } from './messages.js';
 import { ignoresCase, uniqueMessage, uniquePath } from './unique.js';
-import { assertNoViolations, type ConstraintViolation, VIOLATION_CODES, violation } from './violation.js';
+import { assertNoViolations, VIOLATION_CODES, violation } from './violation.js';
 
 /** Whether no other stored item has these values (the item `exceptId` itself aside). */
 export type UniquenessCheck = (

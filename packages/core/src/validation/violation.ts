@@ -1,14 +1,8 @@
 /**
- * A constraint violation as API Platform reports it: the property path, Symfony's message and a stable code.
- * Codes are Symfony's constraint codes, so clients that already map them keep working.
+ * Constraint violations (`ConstraintViolation`, declared in `errors.ts` beside the error that carries them), with
+ * Symfony's constraint codes, so clients that already map them keep working.
  */
-import { ApiError } from '../errors.js';
-
-export interface ConstraintViolation {
-  readonly propertyPath: string;
-  readonly message: string;
-  readonly code: string;
-}
+import { ApiError, type ConstraintViolation } from '../errors.js';
 
 /** Symfony's codes for the violations the framework itself raises. */
 export const VIOLATION_CODES = Object.freeze({

@@ -8,7 +8,7 @@ import { defineShape } from '../../src/declare/define-resource.js';
 import type { InferShape } from '../../src/declare/infer.js';
 import type { After, StageContext } from '../../src/pipeline/operation-context.js';
 import type { Entity, ProcessContext, StateContext } from '../../src/state/contracts.js';
-import type { ConstraintViolation } from '../../src/validation/violation.js';
+import type { ConstraintViolation } from '../../src/errors.js';
 
 describe('the context by stage', () => {
   it('gives a stage the results of the stages before it, and none after', () => {
