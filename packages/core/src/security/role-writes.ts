@@ -11,7 +11,6 @@ import { ApiError, type ConstraintViolation } from '../errors.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { MESSAGES } from '../validation/messages.js';
 import { violation } from '../validation/violation.js';
-import type { SecurityOptions } from './config.js';
 
 /** `is_granted(...)` attributes that are not roles (`access.ts`). */
 const ATTRIBUTES = new Set(['IS_AUTHENTICATED_FULLY', 'IS_AUTHENTICATED_REMEMBERED', 'IS_AUTHENTICATED', 'PUBLIC_ACCESS', 'IS_ANONYMOUS']);
@@ -26,7 +25,7 @@ const rolesNamedIn = (rule: AccessRule | undefined): string[] =>
  * hierarchy names (as a key or as an included role), and every role an expression rule names.
  */
 export function declaredRoles(
-  listed: SecurityOptions['declaredRoles'],
+  listed: readonly string[] | undefined,
   hierarchy: Readonly<Record<string, readonly string[]>>,
   registry: MetadataRegistry,
 ): ReadonlySet<string> {

@@ -9,9 +9,9 @@ import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { PostgresPool } from './knex/postgres-path.js';
-import type { SqliteConnection } from './knex/sqlite-path.js';
 import { postgresDialect, postgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
+import type { SqliteConnection } from './knex/sqlite-connection.js';
 
 export interface Database {
   readonly knex: Knex;

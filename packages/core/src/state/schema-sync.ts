@@ -6,7 +6,7 @@
  */
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { Database } from './database.js';
-import { schemaDialects } from './dialects/schema-dialect.js';
+import { schemaDialects } from './dialects/schema-dialects.js';
 import { diffDatabase, type SchemaChange } from './migrations/diff-schema.js';
 import { applyStep, toSteps } from './migrations/schema-steps.js';
 

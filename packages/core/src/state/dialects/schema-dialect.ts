@@ -1,13 +1,11 @@
 /**
  * What differs between the databases when a schema is described and read back, and nothing else: the column type of
  * each field type, whether changing a constraint rebuilds the table, and how a table's indexes and foreign keys are
- * listed. Kept beside `Dialect` (one per database, looked up by its name) so the request-time dialect stays small.
+ * listed. Kept beside `Dialect` (one per database, looked up by its name in `schema-dialects.ts`) so the request-time
+ * dialect stays small.
  */
 import type { Knex } from 'knex';
 import type { ScalarType } from '../../declare/types.js';
-import type { DialectName } from './dialect.js';
-import { postgresSchema } from './postgres-schema.js';
-import { sqliteSchema } from './sqlite-schema.js';
 
 /**
  * The type of a column: a field type, `reference` for the integer column of a to-one relation or a join table, or
@@ -77,5 +75,3 @@ export function sharedColumnType(type: ColumnType): ColumnTypeCall {
       return { method: 'text' };
   }
 }
-
-export const schemaDialects: Readonly<Record<DialectName, SchemaDialect>> = { sqlite: sqliteSchema, postgres: postgresSchema };

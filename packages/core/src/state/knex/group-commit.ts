@@ -11,7 +11,7 @@
  * runs on its own, as before. When a knex transaction holds the connection at that moment, the writes go through knex
  * and wait for it, as every statement does.
  */
-import type { SqliteConnection } from './sqlite-path.js';
+import type { SqliteConnection } from './sqlite-connection.js';
 
 /** Runs one statement on the connection and returns its rows (none for a statement that returns none). */
 type Execute = (connection: SqliteConnection, sql: string, bindings: readonly unknown[], method?: string) => unknown[];

@@ -16,21 +16,7 @@ import type { Knex } from 'knex';
 import { createGroupCommit } from './group-commit.js';
 import { createGroupTransactions } from './group-transactions.js';
 import { type DirectPath, emitQuery, MAX_STATEMENTS } from './direct-path.js';
-
-/** The part of a better-sqlite3 connection used here. */
-export interface SqliteConnection {
-  readonly open: boolean;
-  readonly inTransaction: boolean;
-  prepare(sql: string): SqliteStatement;
-}
-
-interface SqliteStatement {
-  readonly reader: boolean;
-  all(...bindings: unknown[]): unknown[];
-  run(...bindings: unknown[]): unknown;
-  raw(toggle: boolean): SqliteStatement;
-  columns(): { readonly name: string }[];
-}
+import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
 
 /** A prepared statement, and for a read, how its rows (arrays, in raw mode) become objects. */
 interface Prepared {

@@ -19,7 +19,7 @@ import type { Transact } from './group-transactions.js';
 import { postgresPath } from './postgres-path.js';
 import { sqlitePath } from './sqlite-path.js';
 
-export type { SqliteConnection } from './sqlite-path.js';
+export type { SqliteConnection } from './sqlite-connection.js';
 
 export interface StatementRunner {
   /**

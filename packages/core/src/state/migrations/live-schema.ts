@@ -3,7 +3,8 @@
  * foreign keys (through the dialect, which knows where each database lists them). Tables not asked for are not read.
  */
 import type { Database } from '../database.js';
-import { type LiveForeignKey, type LiveIndex, schemaDialects } from '../dialects/schema-dialect.js';
+import type { LiveForeignKey, LiveIndex } from '../dialects/schema-dialect.js';
+import { schemaDialects } from '../dialects/schema-dialects.js';
 
 export interface LiveTable {
   /** Column name → whether it accepts NULL. */

@@ -9,7 +9,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DialectName } from '../dialects/dialect.js';
-import { schemaDialects } from '../dialects/schema-dialect.js';
+import { schemaDialects } from '../dialects/schema-dialects.js';
 import { describeChange, type SchemaDiff } from './diff-schema.js';
 import { rebuildsTable, type SchemaStep, toSteps } from './schema-steps.js';
 
