@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
 import mercurius from 'mercurius';
-import { countMore } from '../production/request-cost.js';
+import { countMore } from '../routing/request-cost.js';
 import { operationCost } from './cost.js';
 
 export interface CostLimits {

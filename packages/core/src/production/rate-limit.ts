@@ -23,7 +23,7 @@ import { ApiError, DeclarationError } from '../errors.js';
 import { closest } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
-import { countMoreWith } from './request-cost.js';
+import { countMoreWith } from '../routing/request-cost.js';
 
 /** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {

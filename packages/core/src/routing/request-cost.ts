@@ -2,7 +2,8 @@
  * Requests that count more than once against the rate limit: a GraphQL document counts each of its root fields, known
  * only once the document is parsed, long after the rate limit counted the request itself. The rate limit (when it is
  * on) gives each such request a way to count more (`countMoreWith`); the GraphQL endpoint calls `countMore`, which does
- * nothing when the rate limit is off. A module of its own: the endpoint need not load @fastify/rate-limit.
+ * nothing when the rate limit is off. A module of its own: the endpoint need not load @fastify/rate-limit. It lives in
+ * routing/, below both graphql/ and production/ (production/ reads graphql/, so graphql/ may not read production/).
  */
 import type { FastifyRequest } from 'fastify';
 
