@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse } from '../pipeline/operation-context.js';
-import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../response/entity-tag.js';
+import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 
 export function sendResponse(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): FastifyReply {
   if (!tagged || response.body === undefined) return reply.code(response.status).headers(response.headers).send(response.json ?? response.body);

@@ -10,7 +10,7 @@
  */
 import { builtinOperation } from '../../metadata/builtin-operation.js';
 import { ApiError } from '../../errors.js';
-import { entityTagOf, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../../response/entity-tag.js';
+import { entityTagOf, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../entity-tag.js';
 import type { OutputFormat } from '../../serializer/vocabulary.js';
 import { activeGroups } from '../groups.js';
 import type { StageContext } from '../operation-context.js';

@@ -1,7 +1,8 @@
 /**
  * Entity tags (RFC 9110 §8.8.3, §13.1): the strong `ETag` of a representation, hashed from the exact bytes sent, and
  * the `If-Match` / `If-None-Match` tests. Pure functions, shared by the routes (ETag, 304) and the preconditions stage
- * (412). `fresh` (jshttp) covers only If-None-Match on GET, and no library covers If-Match, so both live here.
+ * (412), so they live in pipeline/, which routing/ reads. `fresh` (jshttp) covers only If-None-Match on GET, and no
+ * library covers If-Match, so both live here.
  */
 import * as crypto from 'node:crypto';
 
