@@ -46,7 +46,7 @@ const CONTRACTS: Record<string, string> = {
 };
 
 /** The module whose exports are the constraints (`constraints: [NotBlank()]`), listed in a section of their own. */
-const CONSTRAINTS_FILE = join(coreSource, 'validation/constraints.ts');
+const CONSTRAINTS_FILE = join(coreSource, 'metadata/constraints.ts');
 
 export interface Reference {
   readonly markdown: string;

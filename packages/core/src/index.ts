@@ -50,8 +50,8 @@ export {
   Blank, Callback, Choice, Count, DateString, DateTimeString, Email, EqualTo, GreaterThan, GreaterThanOrEqual, IsNull, Length,
   LessThan, LessThanOrEqual, Negative, NegativeOrZero, NotBlank, NotEqualTo, NotNull, Positive, PositiveOrZero, Range, Regex,
   Unique, Url, UserPassword, Uuid, Valid,
-} from './validation/constraints.js';
-export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, ConstraintOptions } from './validation/constraints.js';
+} from './metadata/constraints.js';
+export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, ConstraintOptions } from './metadata/constraints.js';
 
 /** The Fastify plugin and its options. */
 export { resourceApi } from './plugin.js';
@@ -101,8 +101,8 @@ export type {
 export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/filter.js';
 export type { Filter, FilterParameter, QueryParameters } from './query/filter.js';
 /** Conditions and order terms, the data filters and `collectionFilter` return. */
-export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './query/conditions.js';
-export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './query/conditions.js';
+export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './metadata/conditions.js';
+export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './metadata/conditions.js';
 /** A collection read's conditions and order terms, for a provider of your own. */
 export { collectionQuery, type CollectionQuery } from './state/collection-query.js';
 

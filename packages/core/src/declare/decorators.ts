@@ -15,7 +15,7 @@ import type {
   ShapeDeclaration,
 } from './types.js';
 import { DeclarationError } from '../errors.js';
-import type { Constraint } from '../validation/constraints.js';
+import type { Constraint } from '../metadata/constraints.js';
 
 // Node 20 has no Symbol.metadata yet; without it decorators get no `context.metadata`. esbuild falls back to the same
 // registered symbol, so classes compiled by tsc and by esbuild (vitest) share it.

@@ -3,10 +3,10 @@
  * the decorator form (`@ApiResource`, `@ApiProperty`) collects the very same objects from a class. Both go through
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata.
  */
-import type { Condition } from '../query/conditions.js';
+import type { Condition } from '../metadata/conditions.js';
 import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
 import type { Entity, WriteHooks, StateProcessor, StateProvider } from '../state/contracts.js';
-import type { Constraint } from '../validation/constraints.js';
+import type { Constraint } from '../metadata/constraints.js';
 
 /** The scalar field types. `string[]` is an array of strings stored as JSON. */
 export type ScalarType =

@@ -25,7 +25,7 @@ import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { FieldMetadata, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { spanOf } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
-import { iriOf } from '../serializer/iri.js';
+import { iriOf } from '../metadata/iri.js';
 import type { Entity } from '../state/contracts.js';
 import { connectionExtensions } from './cost.js';
 import { cursorConnectionType, pageConnectionType, pagingArgs, toConnection } from './connections.js';

@@ -9,7 +9,7 @@ import { type GraphQLFieldConfig, type GraphQLFieldConfigMap, GraphQLID, GraphQL
 import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { countsFromEnd, type CursorWindow } from '../query/cursor-window.js';
-import { parseIri } from '../serializer/iri.js';
+import { parseIri } from '../metadata/iri.js';
 import { connectionExtensions } from './cost.js';
 import { pagingArgs, toConnection, toPageConnection } from './connections.js';
 import { execute, type GraphQLRequestContext } from './execute.js';

@@ -7,7 +7,7 @@
 import { GraphQLID, type GraphQLFieldConfigArgumentMap, type GraphQLInputFieldConfigMap, GraphQLNonNull, GraphQLString } from 'graphql';
 import { DeclarationError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import { parseIri } from '../serializer/iri.js';
+import { parseIri } from '../metadata/iri.js';
 import { where } from './name-claims.js';
 
 /** What a custom operation's URI variables name: the item (`id`) and the other variables, as strings. */

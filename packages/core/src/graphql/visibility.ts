@@ -7,7 +7,7 @@
  */
 import type { FieldMetadata, ResourceMetadata } from '../metadata/types.js';
 import { grants, grantsField } from '../security/access.js';
-import { iriOf } from '../serializer/iri.js';
+import { iriOf } from '../metadata/iri.js';
 import type { Entity } from '../state/contracts.js';
 import type { ReadModel } from './read-model.js';
 import type { GraphQLRequestScope } from './request-scope.js';

@@ -3,7 +3,7 @@
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
 import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ResourceDeclaration, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
-import type { Constraint } from '../validation/constraints.js';
+import type { Constraint } from './constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
 import type { Entity, StateProcessor, StateProvider, WriteHook } from '../state/contracts.js';

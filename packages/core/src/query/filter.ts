@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { ResourceMetadata } from '../metadata/types.js';
-import type { QueryNode } from './conditions.js';
+import type { QueryNode } from '../metadata/conditions.js';
 
 /** The query string as parsed: `order[title]` and `title[]` are literal keys. */
 export type QueryParameters = Readonly<Record<string, string | string[] | undefined>>;
@@ -26,7 +26,7 @@ export interface FilterParameter {
   readonly description: string;
 }
 
-export type { MatchPattern, NullsPlacement, OrderDirection } from './conditions.js';
+export type { MatchPattern, NullsPlacement, OrderDirection } from '../metadata/conditions.js';
 
 /** A filter of a resource's collection. `P` is what `parse` reads from the query string and `conditions` takes. */
 export interface Filter<P = unknown> {

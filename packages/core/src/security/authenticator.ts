@@ -5,7 +5,7 @@
  * `state/credentials-stamp.ts`) is refused: it read with the user, no query of its own. No token: anonymous. A token that
  * is present but bad is a 401 on every operation, public ones included, so a client learns its token is bad.
  */
-import { parseId } from '../serializer/iri.js';
+import { parseId } from '../metadata/iri.js';
 import type { ItemReader } from '../state/item-reader.js';
 import { ANONYMOUS, type Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';

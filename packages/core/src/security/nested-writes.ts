@@ -10,7 +10,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
-import { iriOf } from '../serializer/iri.js';
+import { iriOf } from '../metadata/iri.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type Caller, denial, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';

@@ -16,7 +16,7 @@ import { type Entity, NestedWrite } from '../state/contracts.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
 import { groupsKey } from './groups-key.js';
-import { iriOf, parseIri } from './iri.js';
+import { iriOf, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
 

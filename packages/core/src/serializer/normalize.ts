@@ -12,7 +12,7 @@ import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { Entity } from '../state/contracts.js';
 import { formatDateTime } from './datetime.js';
 import { groupsKey } from './groups-key.js';
-import { iriOf } from './iri.js';
+import { iriOf } from '../metadata/iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
 /** Read groups in force, or null when the operation has none (every readable field is sent). */

@@ -3,7 +3,7 @@
  * the resource's `collectionFilter`), in the order given. The built-in state writes SQL from them; a provider of your
  * own interprets them as its store reads (see docs/collections.md, "Custom filters").
  */
-import { type Condition, isOrder, type Order } from '../query/conditions.js';
+import { type Condition, isOrder, type Order } from '../metadata/conditions.js';
 import type { StateContext } from './contracts.js';
 
 export interface CollectionQuery {

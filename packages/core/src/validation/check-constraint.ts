@@ -3,7 +3,7 @@
  * or user code): a value and a constraint in, the violations out. Null passes every check but NotNull and NotBlank,
  * as in Symfony.
  */
-import type { Constraint } from './constraints.js';
+import type { Constraint } from '../metadata/constraints.js';
 import { formatMessage, type MessageDefinition, MESSAGES, printValue } from './messages.js';
 
 export interface Finding {

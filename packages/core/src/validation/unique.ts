@@ -5,7 +5,7 @@
  * A case-insensitive one (`ignoreCase`, the default on an `Email()` field) compares its text columns in lower case,
  * in the check and in its index alike.
  */
-import type { Constraint } from './constraints.js';
+import type { Constraint } from '../metadata/constraints.js';
 import { formatMessage, MESSAGES } from './messages.js';
 
 export type UniqueConstraint = Extract<Constraint, { kind: 'Unique' }>;

@@ -9,7 +9,7 @@ import type { ConstraintViolation } from '../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { type Entity, NestedWrite } from '../state/contracts.js';
 import { checkConstraint } from './check-constraint.js';
-import type { CallbackContext, Constraint } from './constraints.js';
+import type { CallbackContext, Constraint } from '../metadata/constraints.js';
 import { MESSAGES } from './messages.js';
 import { ignoresCase, uniqueMessage, uniquePath } from './unique.js';
 import { assertNoViolations, VIOLATION_CODES, violation } from './violation.js';

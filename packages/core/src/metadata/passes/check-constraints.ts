@@ -3,7 +3,7 @@
  * suits its field (Length on text, Count on lists, Valid on relations, Unique on stored fields).
  */
 import { DeclarationError } from '../../errors.js';
-import type { Constraint } from '../../validation/constraints.js';
+import type { Constraint } from '../constraints.js';
 import { didYouMean } from '../did-you-mean.js';
 import type { FieldMetadata, ResourceMetadata } from '../types.js';
 

@@ -5,13 +5,13 @@
  * `MAX_QUERY_VALUE_LENGTH`, a parameter given more than `MAX_QUERY_VALUES` times, the NUL character.
  */
 import { ApiError } from '../../errors.js';
-import type { Condition } from '../../query/conditions.js';
+import type { Condition } from '../../metadata/conditions.js';
 import { defineFilter } from '../../query/filter.js';
 import { type CursorWindow, spanOf } from '../../query/cursor-window.js';
 import { resolvePage } from '../../query/pagination.js';
 import type { PaginationMetadata } from '../../metadata/types.js';
 import type { PageRequest } from '../../state/contracts.js';
-import { parseId } from '../../serializer/iri.js';
+import { parseId } from '../../metadata/iri.js';
 import { findNul } from '../../serializer/nul-character.js';
 import type { OperationRequest, StageContext } from '../operation-context.js';
 

@@ -5,7 +5,7 @@
  */
 import type { LoadedItems } from '../../serializer/normalize.js';
 import { renderCollection } from '../../serializer/hydra/collection.js';
-import { iriOf } from '../../serializer/iri.js';
+import { iriOf } from '../../metadata/iri.js';
 import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
 import { responsePlan } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';

@@ -4,7 +4,7 @@
  */
 import type { DateNullMode } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { allOf, anyOf, compare, exists, not } from '../conditions.js';
+import { allOf, anyOf, compare, exists, not } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
 import { schemaOf, toDateValue } from './values.js';
 

@@ -1,6 +1,6 @@
 /** The boolean (`available=true`) and numeric (`pages=3`, `pages[]=3&pages[]=4`) filters: equality, values ORed. */
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { isIn } from '../conditions.js';
+import { isIn } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue, valuesOf } from '../filter.js';
 import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
 

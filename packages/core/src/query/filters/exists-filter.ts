@@ -3,7 +3,7 @@
  * (no) related items. The parameter name (`exists`) is configurable.
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { exists, not } from '../conditions.js';
+import { exists, not } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
 import { toBoolean } from './values.js';
 

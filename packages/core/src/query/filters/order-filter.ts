@@ -5,7 +5,7 @@
  */
 import type { OrderPropertyOptions } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { type NullsPlacement, type OrderDirection, orderBy } from '../conditions.js';
+import { type NullsPlacement, type OrderDirection, orderBy } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter, invalidParameter } from '../filter.js';
 
 export interface OrderProperty {

@@ -3,7 +3,7 @@
  * included). Several operators on one property combine with AND.
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { allOf, compare, type ComparisonOperator } from '../conditions.js';
+import { allOf, compare, type ComparisonOperator } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter, invalidParameter, singleValue } from '../filter.js';
 import { isInteger, isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
 

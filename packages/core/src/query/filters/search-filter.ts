@@ -5,7 +5,7 @@
  */
 import type { SearchStrategy } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
-import { anyOf, compare, type Condition, match, type MatchPattern } from '../conditions.js';
+import { anyOf, compare, type Condition, match, type MatchPattern } from '../../metadata/conditions.js';
 import { defineFilter, type Filter, type FilterParameter } from '../filter.js';
 import { valuesOf } from '../filter.js';
 import { isText, schemaOf, toLeafValue } from './values.js';

@@ -1,7 +1,7 @@
 /** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
 import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
 import { fieldInputSchema } from '../../schema/input-schema.js';
-import { toIriPath } from '../../serializer/iri.js';
+import { toIriPath } from '../../metadata/iri.js';
 import { invalidParameter } from '../filter.js';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;

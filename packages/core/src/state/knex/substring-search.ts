@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import type { ResourceMetadata } from '../../metadata/types.js';
 import type { PageRequest } from '../contracts.js';
 import type { Database } from '../database.js';
-import type { Condition } from '../../query/conditions.js';
+import type { Condition } from '../../metadata/conditions.js';
 import type { SubstringIndexUse } from '../sql/conditions-sql.js';
 import type { PageSpec } from '../sql/page-sql.js';
 import type { RowMapper } from './row-mapper.js';

@@ -7,7 +7,7 @@
  */
 import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
-import type { Condition, MatchPattern } from '../../query/conditions.js';
+import type { Condition, MatchPattern } from '../../metadata/conditions.js';
 import type { Dialect, SubstringCondition } from '../dialects/dialect.js';
 import { substringIndexName } from '../migrations/desired-schema.js';
 import type { SqlWriter } from './sql-writer.js';

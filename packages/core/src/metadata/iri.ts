@@ -1,5 +1,5 @@
 /** IRIs of items: `/api/books/7`, and back. */
-import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
+import type { MetadataRegistry, ResourceMetadata } from './types.js';
 
 /** The largest id a (32-bit) integer column holds; anything above cannot exist. */
 export const MAX_ID = 2_147_483_647;
