@@ -4,9 +4,16 @@
  * `/proc/<pid>/stat` (CPU time), stopped with SIGTERM (SIGKILL after 5 s).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname, isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** Children still running when the runner exits (an error, process.exit) are killed, so none keeps a port or a CPU. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 export interface ServerProcess {
   readonly name: string;
@@ -92,28 +99,46 @@ async function status(url: string): Promise<number> {
 
 export async function startServer(options: {
   readonly name: string;
-  /** A file of `dist/servers/`, such as `baseline.js`. */
+  /** A file of `dist/servers/`, such as `baseline.js`; or an absolute path (the example app's `dist/main.js`). */
   readonly script: string;
   readonly env: Record<string, string>;
+  /**
+   * The environment is `env` alone (with `PATH` and `NODE_ENV=production`), not the runner's own plus `env`: for the
+   * example app as shipped, whose settings all come from the environment, so a variable of the shell that runs the
+   * bench (`LOG_LEVEL`, `DATABASE_URL`, …) cannot change what is measured.
+   */
+  readonly isolatedEnv?: boolean;
+  /** The variable that gives the server its port (default `BENCH_PORT`; the example app reads `PORT`). */
+  readonly portVariable?: string;
   /** A GET path that answers 200 once the server is ready. */
   readonly probe: string;
+  /** Where the server's stdout and stderr go: the file is the child's own (it writes there itself, in append mode). */
   readonly logFile: string;
   readonly timeoutMs?: number;
   /** Node.js flags before the script (the example app's: `appNodeFlags()`). */
   readonly nodeFlags?: readonly string[];
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const script = fileURLToPath(new URL(`./servers/${options.script}`, import.meta.url));
-  const log = createWriteStream(options.logFile);
+  const script = isAbsolute(options.script) ? options.script : fileURLToPath(new URL(`./servers/${options.script}`, import.meta.url));
+  // The child writes its output straight to the file (no pipe through the runner, which would spend CPU on every
+  // line of a request log while wrk and the server share the host's cores).
+  const log = openSync(options.logFile, 'a');
   const started = performance.now();
+  const base = options.isolatedEnv ? { PATH: process.env.PATH ?? '' } : process.env;
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeFlags ?? []), script], {
-    env: { ...process.env, NODE_ENV: 'production', ...options.env, BENCH_PORT: String(port) },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...base, NODE_ENV: 'production', ...options.env, [options.portVariable ?? 'BENCH_PORT']: String(port) },
+    // The bench's servers read the runner's end of stdin to notice it went away.
+    stdio: ['pipe', log, log],
+    // A script outside the bench (`<package>/dist/main.js`) runs from its package's folder, as `pnpm start` runs it.
+    ...(isAbsolute(options.script) ? { cwd: dirname(dirname(script)) } : {}),
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(log);
+  running.add(child);
   let exited: number | null | undefined;
-  child.on('exit', (code) => (exited = code));
+  child.on('exit', (code) => {
+    exited = code;
+    running.delete(child);
+  });
 
   const url = `http://127.0.0.1:${port}${options.probe}`;
   const deadline = started + (options.timeoutMs ?? 60_000);

@@ -10,10 +10,13 @@
  *   --connections <n>   wrk connections (default 32), --threads <n> wrk threads (default 1)
  *   --startups <n>      starts of each server to time (default 3; the median is reported, the last one is measured)
  *   --only W1,W3        some workloads only
+ *   --no-shipped        leave out the example app as shipped (`bookshop-shipped`: its dist/main.js, request log on)
+ *   --shipped-env K=V   a setting of the app as shipped, over the bench's (repeatable; `K=` unsets it), such as
+ *                       LOG_LEVEL=warn or CORS_ORIGIN=https://admin.example.com
  *   --no-pg             skip W7; --pg <url> the PostgreSQL database (default $BENCH_POSTGRES_URL or
  *                       postgres://postgres@127.0.0.1:5432/test), used in a schema of its own, dropped at the end
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,7 +28,7 @@ import { embedResources } from './embed-app.js';
 import { appNodeFlags, type ServerProcess, startServer, whileSampling } from './processes.js';
 import { type Measurement, type Report, renderReport } from './report.js';
 import { countStatements } from './sql-count.js';
-import { type TargetName, type Workload, buildWorkloads } from './workloads.js';
+import { SHIPPED_TARGETS, type TargetName, type Workload, buildWorkloads } from './workloads.js';
 import { runWrk, wrkVersion } from './wrk.js';
 
 const { values: args } = parseArgs({
@@ -38,6 +41,8 @@ const { values: args } = parseArgs({
     threads: { type: 'string', default: '1' },
     only: { type: 'string' },
     'no-pg': { type: 'boolean', default: false },
+    'no-shipped': { type: 'boolean', default: false },
+    'shipped-env': { type: 'string', multiple: true, default: [] },
     startups: { type: 'string', default: '3' },
     pg: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
@@ -61,6 +66,48 @@ if (!wrk) {
 }
 
 const varDir = fileURLToPath(new URL('../var/', import.meta.url));
+/** The example app's entry point, the file its `start` script runs. */
+const SHIPPED_MAIN = fileURLToPath(new URL('../../examples/bookshop/dist/main.js', import.meta.url));
+
+/**
+ * The environment of the example app as shipped (`bookshop-shipped`): the defaults that `examples/bookshop/src/config.ts`
+ * gives every setting, except where the bench must say otherwise. `LOG_LEVEL` is not set: the request log runs at its
+ * default level, `info`. Rate limiting stays on, as by default (300 requests a minute per client), with a ceiling that
+ * wrk, every request from one address, cannot reach: each request is still counted and answered with its
+ * `X-RateLimit-*` headers. Security headers, health routes and request ids are on by default; CORS is off by default
+ * (`--shipped-env CORS_ORIGIN=https://admin.example.com` turns it on). One process (`WEB_CONCURRENCY` 1).
+ */
+function shippedEnv(database: string): Record<string, string> {
+  const env: Record<string, string> = { HOST: '127.0.0.1', DATABASE_URL: database, JWT_SECRET, RATE_LIMIT_MAX: '1000000000' };
+  for (const setting of args['shipped-env']) {
+    const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(setting);
+    if (!match) throw new Error(`--shipped-env ${setting}: expected NAME=value`);
+    const [, name, value] = match as unknown as [string, string, string];
+    if (value === '') delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** New lines and bytes a server wrote to its log file since `offset`. */
+function logGrowth(file: string, offset: number): { lines: number; bytes: number } {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let lines = 0;
+  try {
+    for (let position = offset; position < size; ) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
+      if (read === 0) break;
+      const chunk = buffer.subarray(0, read);
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+      position += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { lines, bytes: size - offset };
+}
 const runDir = `${varDir}run-${process.pid}/`;
 mkdirSync(runDir, { recursive: true });
 mkdirSync(`${varDir}results/`, { recursive: true });
@@ -186,6 +233,7 @@ function firstDifference(a: string, b: string): string {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
+  if (args['shipped-env'].length > 0) log(`The app as shipped runs with ${args['shipped-env'].join(' ')} over the bench's settings.`);
   log(`resource-api bench: ${AUTHORS} authors, ${BOOKS.toLocaleString('en')} books; ${wrk} -t${threads} -c${connections}, ${seconds} s per measurement after ${warmup} s of warm-up, ${rounds} rounds; ${cpus().length} CPUs, Node ${process.version}`);
 
   const generating = Date.now();
@@ -196,6 +244,7 @@ async function main(): Promise<void> {
     const only = new Set(args.only.split(',').map((id) => id.trim().toUpperCase()));
     workloads = workloads.filter((w) => only.has(w.id.toUpperCase()) || (only.has('W6') && w.id === 'W4') || (only.has('W8-DEEP') && w.id === 'W8') || (only.has('W2-INDEX') && w.id === 'W2'));
   }
+  if (args['no-shipped']) workloads = workloads.map((w) => ({ ...w, targets: w.targets.filter((t) => !SHIPPED_TARGETS.has(t)) }));
   const usePg = !args['no-pg'] && workloads.some((w) => w.id === 'W7') && (await postgresAnswers(args.pg));
   if (!usePg) {
     if (workloads.some((w) => w.id === 'W7')) log(args['no-pg'] ? 'W7 skipped (--no-pg).' : `W7 skipped: PostgreSQL does not answer at ${args.pg.replace(/\/\/[^@]*@/, '//')}.`);
@@ -209,7 +258,7 @@ async function main(): Promise<void> {
     pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
     await loadData(pgTarget, data, log);
   }
-  for (const target of ['bookshop', 'bookshop-embed', 'bookshop-cursor', 'bookshop-trigram', 'baseline', 'baseline-wal', 'bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'] as const) {
+  for (const target of ['bookshop', 'bookshop-shipped', 'bookshop-embed', 'bookshop-cursor', 'bookshop-trigram', 'baseline', 'baseline-wal', 'bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'] as const) {
     const file = `${runDir}${target}.db`;
     copyFileSync(dataFile, file);
     sqliteFiles.set(target, file);
@@ -232,8 +281,11 @@ async function main(): Promise<void> {
 
   log(`Starting the servers, one at a time (${startups} times each, to time the start-up):`);
   const needed = new Set(workloads.flatMap((w) => [...w.targets, w.reference.target]));
-  const definitions: [TargetName, string, Record<string, string>][] = [
+  // The example app as shipped: its own entry point, its environment alone (see shippedEnv), on the port it reads.
+  const shipped = { isolatedEnv: true, portVariable: 'PORT' } as const;
+  const definitions: [TargetName, string, Record<string, string>, { isolatedEnv?: boolean; portVariable?: string }?][] = [
     ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
+    ['bookshop-shipped', SHIPPED_MAIN, shippedEnv(`sqlite:${sqliteFiles.get('bookshop-shipped')}`), shipped],
     ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
     ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
     ['bookshop-trigram', 'bookshop-trigram.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-trigram')}` }],
@@ -246,16 +298,18 @@ async function main(): Promise<void> {
       ? ([
           ['bookshop-pg', 'bookshop.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
           ['baseline-pg', 'baseline.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
-        ] as [TargetName, string, Record<string, string>][])
+          // The example app's settings name no schema: the connection's options set the search path instead.
+          ['bookshop-shipped-pg', SHIPPED_MAIN, shippedEnv(`${pgTarget.url}${pgTarget.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgTarget.schema}`)}`), shipped],
+        ] as typeof definitions)
       : []),
   ];
   const appFlags = appNodeFlags();
   if (appFlags.length > 0) log(`The example app's targets run with its start script's Node.js flags: ${appFlags.join(' ')}`);
-  for (const [name, script, env] of definitions) {
+  for (const [name, script, env, options] of definitions) {
     if (!needed.has(name)) continue;
     // The example app's targets run with the Node.js flags of its start script; the hand-written references with none.
-    const nodeFlags = script.startsWith('bookshop') ? appFlags : [];
-    const server = await startTimed({ name, script, env, nodeFlags, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
+    const nodeFlags = name.startsWith('bookshop') ? appFlags : [];
+    const server = await startTimed({ name, script, env, ...options, nodeFlags, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
     servers.set(name, server);
     log(`  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`);
   }
@@ -278,12 +332,11 @@ async function main(): Promise<void> {
     const request = workload.request('floor');
     recorded.push({ method: request.method, route: workload.floorRoute, url: request.path, status: sourceResponse.status, contentType: sourceResponse.contentType, body: sourceResponse.body });
     // Same workload, same bytes: the app and the baseline must send the same body (ids of new items aside).
-    const app = workload.targets.find((t) => t.startsWith('bookshop'));
     const baseline = workload.targets.find((t) => t.startsWith('baseline'));
-    if (app && baseline) {
+    for (const app of baseline ? workload.targets.filter((t) => t.startsWith('bookshop')) : []) {
       const normalize = (body: string) => (workload.writes ? body.replace(/\/api\/books\/\d+|"id":\d+/g, '#') : body);
       const a = normalize(responses.get(app)?.body ?? '');
-      const b = normalize(responses.get(baseline)?.body ?? '');
+      const b = normalize(responses.get(baseline as TargetName)?.body ?? '');
       if (a !== b) log(`  warning: ${workload.id}: ${app} and ${baseline} send different bodies (${a.length} and ${b.length} bytes), ${firstDifference(a, b)}`);
     }
     log(`  ${workload.id}: ${[...responses.keys()].map((t) => `${t} ok (${bodyBytes.get(`${workload.id} ${t}`)} bytes)`).join(', ')}`);
@@ -316,12 +369,20 @@ async function main(): Promise<void> {
         // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
         await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
         if (workload.writes) await undoWrites(target);
+        // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
+        const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
+        const logOffset = logFile ? statSync(logFile).size : 0;
         const { value: result, cpuSeconds } = await whileSampling(server, () => runWrk({ port: server.port, request, seconds: duration, connections, threads }));
         await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+        const written = logFile ? logGrowth(logFile, logOffset) : undefined;
+        // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
+        if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
         if (workload.writes) await undoWrites(target);
         const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
-        measurements.push({ round, workload: workload.id, target, ...result, cpuUsPerRequest });
-        log(`  ${workload.id} ${target.padEnd(14)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}`);
+        const logged = written && result.requests > 0 ? { logLinesPerRequest: written.lines / result.requests, logBytesPerRequest: written.bytes / result.requests } : undefined;
+        measurements.push({ round, workload: workload.id, target, ...result, cpuUsPerRequest, ...logged });
+        const logNote = logged ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req` : '';
+        log(`  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}`);
       }
     }
   }
@@ -342,6 +403,9 @@ async function main(): Promise<void> {
     bodyBytes: Object.fromEntries(bodyBytes),
     servers: [...servers.values()].map((s) => ({ name: s.name, startupMs: s.startupMs, idleRssMiB: s.idleRssMiB, peakRssMiB: s.peakRssMiB })),
     statements: statements.map(({ label, request, statements: n }) => ({ label, request, statements: n })),
+    ...(servers.has('bookshop-shipped') || servers.has('bookshop-shipped-pg')
+      ? { shippedSettings: Object.fromEntries(Object.entries(shippedEnv('')).filter(([name]) => name !== 'DATABASE_URL' && name !== 'JWT_SECRET')) }
+      : {}),
   };
   const markdown = renderReport(report);
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
