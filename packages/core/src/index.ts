@@ -12,9 +12,6 @@ export type { ApiShapeOptions, FieldFilterOptions } from './declare/decorators.j
 /** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
 export type { InferResource, InferShape, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
-  AccessRule,
-  AccessRuleContext,
-  AccessRuleRequest,
   ApiResourceOptions,
   BuiltinFilterDeclaration,
   DateNullMode,
@@ -26,24 +23,31 @@ export type {
   CommonFieldOptions,
   CursorPaginationOptions,
   FieldDeclaration,
-  GroupsContext,
-  GroupsDeclaration,
-  GroupsOperation,
   GroupsOptions,
-  JsonValue,
   OperationDeclaration,
-  OperationKind,
   ResourceDeclaration,
   ScalarFieldDeclaration,
-  ScalarType,
   ShapeDeclaration,
   ShapeInput,
   ToManyDeclaration,
   SubresourceOptions,
   ToOneDeclaration,
+} from './declare/types.js';
+/** The parts of a declaration the metadata keeps as written: field types, operation kinds, rules, groups. */
+export type {
+  AccessRule,
+  AccessRuleContext,
+  AccessRuleRequest,
+  CollectionFilter,
+  GroupsContext,
+  GroupsDeclaration,
+  GroupsOperation,
+  JsonValue,
+  OperationKind,
+  ScalarType,
   ValidationGroupsContext,
   ValidationGroupsDeclaration,
-} from './declare/types.js';
+} from './metadata/declared.js';
 
 /** Constraints (Symfony's), for `constraints: [...]` and `@Assert(...)`. See docs/validation.md. */
 export {

@@ -2,11 +2,11 @@
  * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
  * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  */
-import type { AccessRule, GroupsDeclaration, JsonValue, OperationKind, ResourceDeclaration, ScalarType, ValidationGroupsDeclaration } from '../declare/types.js';
 import type { Constraint } from './constraints.js';
 import type { Filter, OrderDirection } from '../query/filter.js';
 import type { PaginationOptions } from '../query/pagination.js';
 import type { Entity, StateProcessor, StateProvider, WriteHook } from '../state/contracts.js';
+import type { AccessRule, CollectionFilter, GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from './declared.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -207,7 +207,7 @@ export interface ResourceMetadata {
   /** The collection's filters, built-in and custom, in declaration order. */
   readonly filters: readonly Filter[];
   /** Narrows collection reads to what the caller may see, or undefined. */
-  readonly collectionFilter: ResourceDeclaration['collectionFilter'];
+  readonly collectionFilter: CollectionFilter | undefined;
   /** PUT, PATCH and DELETE need `If-Match` (428 without it). */
   readonly requireIfMatch: boolean;
   /** Constraints on the whole item (Unique on several fields, Callback). */

@@ -2,7 +2,7 @@
  * The serialization groups in force for one request: the operation's fixed list, or what its groups function
  * returns for this request (user, roles). Null when the operation declares none.
  */
-import type { GroupsDeclaration } from '../declare/types.js';
+import type { GroupsDeclaration } from '../metadata/declared.js';
 import type { OperationMetadata } from '../metadata/types.js';
 import type { Caller } from '../security/access.js';
 

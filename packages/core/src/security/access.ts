@@ -2,8 +2,8 @@
  * Access rules at work: who is calling (`Caller`), whether a rule grants the call, and the denial — 401 with
  * `WWW-Authenticate: Bearer` for anonymous callers (they may log in), 403 with the rule's message for users.
  */
-import type { AccessRule, AccessRuleContext } from '../declare/types.js';
 import { ApiError } from '../errors.js';
+import type { AccessRule, AccessRuleContext } from '../metadata/declared.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 import type { Entity } from '../state/contracts.js';
 import { type CompiledExpression, compileExpression, expressionReadsObject } from './expression.js';

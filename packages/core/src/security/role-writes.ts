@@ -6,8 +6,8 @@
  * that includes nothing (`ROLE_COMPANY`) is above no one, so whoever may write the field may give it. Roles the item
  * already held, the field's default and `ROLE_USER` are not "given".
  */
-import type { AccessRule } from '../declare/types.js';
 import { ApiError, type ConstraintViolation } from '../errors.js';
+import type { AccessRule } from '../metadata/declared.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { MESSAGES } from '../validation/messages.js';
 import { violation } from '../validation/violation.js';

@@ -6,7 +6,7 @@
  * whole page are loaded with one query per relation and level, never one per item. Null values are left out, as
  * API Platform 3 does by default.
  */
-import type { AccessRule } from '../declare/types.js';
+import type { AccessRule } from '../metadata/declared.js';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import type { Entity } from '../state/contracts.js';

@@ -7,14 +7,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { ApiProperty, ApiResource } from '../../src/declare/decorators.js';
 import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData, Unvalidated } from '../../src/declare/infer.js';
-import type {
-  AccessRule,
-  AccessRuleContext,
-  OperationDeclaration,
-  ResourceDeclaration,
-  ValidationGroupsContext,
-  ValidationGroupsDeclaration,
-} from '../../src/declare/types.js';
+import type { OperationDeclaration, ResourceDeclaration } from '../../src/declare/types.js';
+import type { AccessRule, AccessRuleContext, ValidationGroupsContext, ValidationGroupsDeclaration } from '../../src/metadata/declared.js';
 import type { ResourceInput } from '../../src/metadata/passes/collect-declarations.js';
 import type { UserResourceOptions } from '../../src/security/config.js';
 import type { Entity, StateProcessor, StateProvider } from '../../src/state/contracts.js';

@@ -6,7 +6,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { ApiProperty, ApiResource } from '../../src/declare/decorators.js';
 import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData } from '../../src/declare/infer.js';
-import type { FieldDeclaration, JsonValue } from '../../src/declare/types.js';
+import type { FieldDeclaration } from '../../src/declare/types.js';
+import type { JsonValue } from '../../src/metadata/declared.js';
 import type { Entity, NestedWrite } from '../../src/state/contracts.js';
 
 const Book = defineResource({

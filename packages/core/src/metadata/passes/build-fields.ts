@@ -2,19 +2,11 @@
  * Pass 2: check every field declaration and normalize it into field metadata (kind, column, flags, IRI). Relation
  * targets are checked here too; inverse sides are completed by the next pass.
  */
-import type {
-  AccessRule,
-  FieldDeclaration,
-  JsonValue,
-  ResourceDeclaration,
-  ScalarFieldDeclaration,
-  ScalarType,
-  ToManyDeclaration,
-  ToOneDeclaration,
-} from '../../declare/types.js';
+import type { FieldDeclaration, ResourceDeclaration, ScalarFieldDeclaration, ToManyDeclaration, ToOneDeclaration } from '../../declare/types.js';
 import { declarationOf } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
+import type { AccessRule, JsonValue, ScalarType } from '../declared.js';
 import { didYouMean } from '../did-you-mean.js';
 import { toSnakeCase } from '../naming.js';
 import { RESERVED_COLUMN_PREFIX } from '../reserved-names.js';

@@ -2,9 +2,10 @@
  * Pass 5: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { GroupsOptions, SecurityOptions, OperationDeclaration, OperationKind, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type { GroupsOptions, SecurityOptions, OperationDeclaration, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
 import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
+import type { OperationKind } from '../declared.js';
 import { didYouMean } from '../did-you-mean.js';
 import { checkExpression } from '../../security/expression.js';
 import type { AccessRuleMetadata, HooksMetadata, HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';

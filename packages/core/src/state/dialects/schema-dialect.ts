@@ -5,7 +5,7 @@
  * dialect stays small.
  */
 import type { Knex } from 'knex';
-import type { ScalarType } from '../../declare/types.js';
+import type { ScalarType } from '../../metadata/declared.js';
 
 /**
  * The type of a column: a field type, `reference` for the integer column of a to-one relation or a join table, or
