@@ -40,9 +40,24 @@ const ROOTS = [
  */
 const CONTRACTS: Record<string, string> = {
   'metadata/types.ts': 'declaring-resources.md',
-  'state/contracts.ts': 'declaring-resources.md#custom-state-providers-and-processors',
-  'query/filter.ts': 'collections.md#custom-filters',
   'openapi/build-openapi.ts': 'api-docs.md#customizing',
+};
+
+/**
+ * The contracts of those files that a guide explains in a section of their own: the persistence contracts and the
+ * filter contract, declared with the metadata in `metadata/types.ts` (each refers to the other).
+ */
+const STATE_GUIDE = 'declaring-resources.md#custom-state-providers-and-processors';
+const CONTRACT_SECTIONS: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'Entity', 'CollectionPage', 'CursorRequest', 'PageRequest', 'ParentLink', 'AppliedFilter', 'StateCaller', 'StateRequest', 'StateLogger',
+      'StateContext', 'StateProvider', 'ProvideNext', 'ProcessContext', 'StateProcessor', 'ProcessNext', 'WriteHook', 'WriteHooks',
+    ].map((name) => [name, STATE_GUIDE]),
+  ),
+  Filter: 'collections.md#custom-filters',
+  FilterParameter: 'collections.md#custom-filters',
+  QueryParameters: 'collections.md#custom-filters',
 };
 
 /** The module whose exports are the constraints (`constraints: [NotBlank()]`), listed in a section of their own. */
@@ -129,7 +144,8 @@ export function generateReference(): Reference {
   /** The guide a contract type links to, or undefined for an option type (which gets a section). */
   const guideOf = (symbol: ts.Symbol): string | undefined => {
     const declaration = symbol.declarations![0]!;
-    const guide = CONTRACTS[relative(coreSource, declaration.getSourceFile().fileName)];
+    const fileGuide = CONTRACTS[relative(coreSource, declaration.getSourceFile().fileName)];
+    const guide = fileGuide === undefined ? undefined : (CONTRACT_SECTIONS[symbol.name] ?? fileGuide);
     if (guide === undefined || (ts.isTypeAliasDeclaration(declaration) && isLiteralUnion(declaration.type))) return undefined;
     // A contract file's option types (DocumentationOptions next to OpenApiDocument) are options all the same.
     return /(Options|Declaration)$/.test(symbol.name) ? undefined : guide;

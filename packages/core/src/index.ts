@@ -103,7 +103,7 @@ export type {
 
 /** The filter contract, to write a custom filter: `defineFilter({ describe, parse, conditions })`. */
 export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/filter.js';
-export type { Filter, FilterParameter, QueryParameters } from './query/filter.js';
+export type { Filter, FilterParameter, QueryParameters } from './metadata/types.js';
 /** Conditions and order terms, the data filters and `collectionFilter` return. */
 export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './metadata/conditions.js';
 export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './metadata/conditions.js';
@@ -111,11 +111,11 @@ export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order
 export { collectionQuery, type CollectionQuery } from './state/collection-query.js';
 
 /** Persistence contracts, to plug in your own provider or processor. */
-export { NestedWrite } from './state/contracts.js';
+export { NestedWrite } from './metadata/types.js';
 export type {
   AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, ProcessNext, ProvideNext, StateCaller, StateContext,
   StateLogger, StateProcessor, StateProvider, StateRequest, WriteHook, WriteHooks,
-} from './state/contracts.js';
+} from './metadata/types.js';
 /**
  * The built-in database provider and processor, as values: name them on an operation to read or write with the
  * database where the resource declares its own (`provider: knexProvider`). A provider or processor of yours reaches
@@ -156,7 +156,7 @@ export type { ConstraintViolation, ErrorDefinition, ErrorName } from './errors.j
 export { validationError } from './validation/violation.js';
 
 export { DEFAULT_PAGINATION } from './query/pagination.js';
-export type { PaginationOptions } from './query/pagination.js';
+export type { PaginationOptions } from './metadata/types.js';
 
 /** Password hashing (scrypt), as used for `password` fields. */
 export { hashPassword, verifyPassword } from './security/password.js';

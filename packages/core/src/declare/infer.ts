@@ -7,7 +7,7 @@
  * Kept flat on purpose (one conditional type per field, no recursion): they are evaluated for every declaration.
  */
 import type { JsonValue, ScalarType } from '../metadata/declared.js';
-import type { Entity, NestedWrite } from '../state/contracts.js';
+import type { Entity, NestedWrite } from '../metadata/types.js';
 
 /** The JS value of each scalar type, as processors receive it and the built-in provider reads it. */
 export interface ScalarValues {

@@ -4,6 +4,7 @@
  * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata. The parts the metadata keeps as
  * written (field types, operation kinds, access rules, groups) are declared under it, in `metadata/declared.ts`.
  */
+import type { NullsPlacement, OrderDirection } from '../metadata/conditions.js';
 import type { Constraint } from '../metadata/constraints.js';
 import type {
   AccessRule,
@@ -14,8 +15,7 @@ import type {
   ScalarType,
   ValidationGroupsDeclaration,
 } from '../metadata/declared.js';
-import type { Filter, NullsPlacement, OrderDirection } from '../query/filter.js';
-import type { Entity, WriteHooks, StateProcessor, StateProvider } from '../state/contracts.js';
+import type { Entity, Filter, StateProcessor, StateProvider, WriteHooks } from '../metadata/types.js';
 
 /** A class, referenced lazily so two resources can point at each other. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -5,8 +5,8 @@
  */
 import { GraphQLBoolean, type GraphQLFieldConfigArgumentMap, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { encodeCursor } from '../query/cursor-window.js';
-import type { CollectionPage, Entity } from '../state/contracts.js';
-import type { PageRequest } from '../state/contracts.js';
+import type { CollectionPage, Entity } from '../metadata/types.js';
+import type { PageRequest } from '../metadata/types.js';
 
 /** The paging arguments of a cursor connection. */
 export const pagingArgs: GraphQLFieldConfigArgumentMap = { first: { type: GraphQLInt }, last: { type: GraphQLInt }, before: { type: GraphQLString }, after: { type: GraphQLString } };

@@ -30,7 +30,7 @@ import {
 } from 'graphql';
 import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { acceptsNested, writableFields, type WriteMode } from '../schema/input-schema.js';
-import type { PaginationOptions } from '../query/pagination.js';
+import type { PaginationOptions } from '../metadata/types.js';
 
 /** The key of a field's cost in its `extensions`. */
 export const COST = 'resourceApiCost';

@@ -8,11 +8,11 @@ import { ApiError } from '../errors.js';
 import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
-import type { QueryParameters } from '../query/filter.js';
+import type { QueryParameters } from '../metadata/types.js';
 import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
 import type { GraphQLRequestScope } from './request-scope.js';
-import type { PageRequest, StateLogger } from '../state/contracts.js';
+import type { PageRequest, StateLogger } from '../metadata/types.js';
 
 const { ErrorWithProps } = mercurius;
 

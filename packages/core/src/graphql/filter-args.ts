@@ -7,7 +7,7 @@
  */
 import { GraphQLBoolean, type GraphQLFieldConfigArgumentMap, GraphQLFloat, GraphQLInputObjectType, type GraphQLInputType, GraphQLInt, GraphQLList, GraphQLString } from 'graphql';
 import type { ResourceMetadata } from '../metadata/types.js';
-import type { FilterParameter, QueryParameters } from '../query/filter.js';
+import type { FilterParameter, QueryParameters } from '../metadata/types.js';
 import { filterParameters } from '../serializer/hydra/search.js';
 import { argumentName } from './naming.js';
 

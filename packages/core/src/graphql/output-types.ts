@@ -26,7 +26,7 @@ import type { FieldMetadata, ResourceMetadata, ScalarFieldMetadata, ToManyFieldM
 import { spanOf } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
 import { iriOf } from '../metadata/iri.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity } from '../metadata/types.js';
 import { connectionExtensions } from './cost.js';
 import { cursorConnectionType, pageConnectionType, pagingArgs, toConnection } from './connections.js';
 import { type GraphQLRequestContext, toGraphQLError } from './execute.js';

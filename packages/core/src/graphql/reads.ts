@@ -6,7 +6,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity } from '../metadata/types.js';
 import { type Execution, execute, type GraphQLRequestContext, statusOf } from './execute.js';
 import { selectedToOneRelations } from './selected-relations.js';
 

@@ -11,7 +11,7 @@ import { activeGroups } from '../pipeline/groups.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { Caller } from '../security/access.js';
 import type { NormalizationPlan } from '../serializer/normalize.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity } from '../metadata/types.js';
 
 export class GraphQLRequestScope {
   private items = new Map<string, DataLoader<number, Entity | null>>();

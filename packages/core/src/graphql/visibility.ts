@@ -8,7 +8,7 @@
 import type { FieldMetadata, ResourceMetadata } from '../metadata/types.js';
 import { grants, grantsField } from '../security/access.js';
 import { iriOf } from '../metadata/iri.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity } from '../metadata/types.js';
 import type { ReadModel } from './read-model.js';
 import type { GraphQLRequestScope } from './request-scope.js';
 

@@ -7,7 +7,7 @@
 import { DeclarationError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { toPathSegment, toSnakeCase } from './naming.js';
-import { DEFAULT_PAGINATION, type PaginationOptions } from '../query/pagination.js';
+import { DEFAULT_PAGINATION } from '../query/pagination.js';
 import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
 import { buildOperations } from './passes/build-operations.js';
@@ -18,7 +18,7 @@ import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from './types.js';
+import type { FieldMetadata, MetadataRegistry, OperationMetadata, PaginationOptions, ResourceMetadata } from './types.js';
 
 /** What `buildMetadata` needs: the resources and the settings of the plugin that shape the metadata. */
 export interface BuildMetadataOptions {

@@ -3,8 +3,7 @@
  * filter's `describe()` lists them), the pagination parameters its pagination lets clients use, and the conditional
  * request headers (`If-None-Match` on reads, `If-Match` on item writes).
  */
-import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import type { FilterParameter } from '../query/filter.js';
+import type { FilterParameter, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
 
 export type ParameterObject = Record<string, unknown>;

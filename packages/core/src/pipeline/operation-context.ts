@@ -4,12 +4,21 @@
  */
 import type { Knex } from 'knex';
 import type { ApiError, ConstraintViolation } from '../errors.js';
-import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type {
+  AppliedFilter,
+  CollectionPage,
+  Entity,
+  MetadataRegistry,
+  OperationMetadata,
+  PageRequest,
+  ResourceMetadata,
+  StateLogger,
+  ToOneFieldMetadata,
+} from '../metadata/types.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { CursorWindow } from '../query/cursor-window.js';
 import type { OutputFormat } from '../serializer/vocabulary.js';
-import type { AppliedFilter, CollectionPage, Entity, PageRequest, StateLogger } from '../state/contracts.js';
 import type { ProcessorChain, ProviderChain } from '../state/compose.js';
 import type { Database } from '../state/database.js';
 import type { Caller } from '../security/access.js';

@@ -2,7 +2,7 @@
  * What providers, processors and hooks are told about a request: the `StateContext` made from the operation
  * context. The caller, the request and the logger are fixed for the request; the rest is what the stages found.
  */
-import type { StateContext, StateRequest } from '../state/contracts.js';
+import type { StateContext, StateRequest } from '../metadata/types.js';
 import { SILENT_LOGGER } from '../state/compose.js';
 import type { After, OperationRequest } from './operation-context.js';
 

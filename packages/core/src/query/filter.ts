@@ -1,46 +1,10 @@
 /**
- * The filter contract. A filter describes the query parameters it reads (for `hydra:search` and OpenAPI), parses
- * their values (a bad value is a 400 naming the parameter, raised before anything is read), and says how it narrows or
- * orders the collection as data: conditions and order terms over property paths (`conditions.ts`), which the state
- * compiles (relation paths of any depth, bound values only).
- * The built-in filters (search, range, date, boolean, numeric, exists, order) implement this same contract.
+ * What filters share: the 400 for a bad value naming its parameter, the values of a parameter, and `defineFilter`,
+ * which types and freezes a filter object. The filter contract itself (`Filter`) is in `metadata/types.ts`, beside
+ * the metadata it reads; the built-in filters (`filters/`) implement it with these helpers, as a custom filter does.
  */
 import { ApiError } from '../errors.js';
-import type { ResourceMetadata } from '../metadata/types.js';
-import type { QueryNode } from '../metadata/conditions.js';
-
-/** The query string as parsed: `order[title]` and `title[]` are literal keys. */
-export type QueryParameters = Readonly<Record<string, string | string[] | undefined>>;
-
-/** One query parameter a filter reads, as Hydra's `IriTemplateMapping` and OpenAPI describe it. */
-export interface FilterParameter {
-  /** The parameter name: `title`, `title[]`, `price[gte]`, `order[title]`. */
-  readonly variable: string;
-  /** The property it acts on (a path such as `author.name`), or null for a free-form parameter. */
-  readonly property: string | null;
-  readonly required: boolean;
-  /** The JSON Schema type of one value. */
-  readonly schema: { readonly type: 'string' | 'integer' | 'number' | 'boolean'; readonly enum?: readonly string[]; readonly format?: string };
-  /** Several values may be given (`title[]=a&title[]=b`). */
-  readonly isCollection: boolean;
-  readonly description: string;
-}
-
-export type { MatchPattern, NullsPlacement, OrderDirection } from '../metadata/conditions.js';
-
-/** A filter of a resource's collection. `P` is what `parse` reads from the query string and `conditions` takes. */
-export interface Filter<P = unknown> {
-  /** The query parameters it reads. */
-  describe(resource: ResourceMetadata): readonly FilterParameter[];
-  /** Reads its parameters from the query; undefined when none of them is given. Throws 400 for invalid values. */
-  parse(query: QueryParameters, resource: ResourceMetadata): P | undefined;
-  /** What `parse` read, as conditions and order terms (`conditions.ts`): data the state compiles, never SQL but `raw`. */
-  conditions(parsed: P, resource: ResourceMetadata): readonly QueryNode[];
-  /** Property paths whose columns deserve an index (schema sync creates them): equality, range and order filters. */
-  readonly indexedPaths?: readonly string[];
-  /** Property paths of text columns that deserve a trigram (substring) index: search filters with `substringIndex`. */
-  readonly substringIndexedPaths?: readonly string[];
-}
+import type { Filter, QueryParameters } from '../metadata/types.js';
 
 /** The 400 for a bad filter value, naming the parameter. */
 export function invalidParameter(variable: string, reason: string): ApiError {

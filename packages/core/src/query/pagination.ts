@@ -4,34 +4,7 @@
  * the parameter. Three kinds: page numbers with a count, partial (no count), and cursor (keyset on the id).
  */
 import { ApiError } from '../errors.js';
-import type { PaginationMetadata } from '../metadata/types.js';
-import type { PageRequest } from '../state/contracts.js';
-
-/** The plugin's global pagination settings (`pagination: { … }`); resources and collection operations override them. */
-export interface PaginationOptions {
-  /** Collections are paginated (default true). */
-  readonly enabled: boolean;
-  /** Clients may turn pagination off and on with `?pagination=false|true` (default true). */
-  readonly clientEnabled: boolean;
-  /** Clients may choose the page size with `?itemsPerPage=` (default true). */
-  readonly clientItemsPerPage: boolean;
-  /** The page size (default 10). */
-  readonly itemsPerPage: number;
-  /** The largest page size a client may ask for; larger values are clamped (default 100). */
-  readonly maximumItemsPerPage: number;
-  /** Partial pagination: no count, no `hydra:totalItems`, no first/last links (default false). */
-  readonly partial: boolean;
-  /** Clients may ask for partial pagination with `?partial=true` (default false). */
-  readonly clientPartial: boolean;
-  /** The page number's query parameter (default `page`). */
-  readonly pageParameterName: string;
-  /** The page size's query parameter (default `itemsPerPage`). */
-  readonly itemsPerPageParameterName: string;
-  /** The query parameter that turns pagination off and on (default `pagination`). */
-  readonly enabledParameterName: string;
-  /** The query parameter that asks for partial pagination (default `partial`). */
-  readonly partialParameterName: string;
-}
+import type { PageRequest, PaginationMetadata, PaginationOptions } from '../metadata/types.js';
 
 export const DEFAULT_PAGINATION: PaginationOptions = Object.freeze({
   enabled: true,

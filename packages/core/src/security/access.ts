@@ -4,8 +4,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { AccessRule, AccessRuleContext } from '../metadata/declared.js';
-import type { AccessRuleMetadata } from '../metadata/types.js';
-import type { Entity } from '../state/contracts.js';
+import type { AccessRuleMetadata, Entity } from '../metadata/types.js';
 import { type CompiledExpression, compileExpression, expressionReadsObject } from './expression.js';
 
 /** The caller of an operation: a user with effective roles, or anonymous (null, no roles). */

@@ -6,12 +6,12 @@
  * is present but bad is a 401 on every operation, public ones included, so a client learns its token is bad.
  */
 import { parseId } from '../metadata/iri.js';
+import type { Entity } from '../metadata/types.js';
 import type { ItemReader } from '../state/item-reader.js';
 import { ANONYMOUS, type Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
 import { invalidToken, issuedAtOf, type TokenService } from './jwt.js';
 import { effectiveRoles } from './roles.js';
-import type { Entity } from '../state/contracts.js';
 import { tokensValidAfter } from '../state/credentials-stamp.js';
 import type { JWTPayload } from 'jose';
 

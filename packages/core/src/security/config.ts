@@ -5,8 +5,7 @@
 import type { KeyObject } from 'node:crypto';
 import { assertCount, DeclarationError } from '../errors.js';
 import { didYouMean } from '../metadata/did-you-mean.js';
-import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { declaredRoles } from './role-writes.js';
 
 /** How bearer tokens are checked (a secret, a public key or a JWKS URL) and, with a secret, issued. */

@@ -9,9 +9,8 @@
  * log in), before anything is written.
  */
 import { ApiError } from '../errors.js';
-import type { MetadataRegistry, OperationMetadata, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import { type Entity, type MetadataRegistry, NestedWrite, type OperationMetadata, type ResourceMetadata, type ToOneFieldMetadata } from '../metadata/types.js';
 import { iriOf } from '../metadata/iri.js';
-import { type Entity, NestedWrite } from '../state/contracts.js';
 import { type Caller, denial, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 

@@ -8,9 +8,8 @@
  * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
-import type { MetadataRegistry } from '../metadata/types.js';
+import type { Entity, MetadataRegistry } from '../metadata/types.js';
 import { initialValue } from '../serializer/denormalize.js';
-import type { Entity } from '../state/contracts.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ResolvedSecurity } from './config.js';

@@ -7,7 +7,7 @@
  */
 import type { JWTPayload } from 'jose';
 import { ApiError } from '../errors.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity } from '../metadata/types.js';
 import { holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ItemReader } from '../state/item-reader.js';

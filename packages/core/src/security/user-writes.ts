@@ -4,8 +4,7 @@
  * ones only, and ones the caller holds), then stored with `ROLE_USER` and without duplicates, after the registration
  * hook had its say on create. Returns the violations of undeclared roles.
  */
-import type { ResourceMetadata } from '../metadata/types.js';
-import type { Entity } from '../state/contracts.js';
+import type { Entity, ResourceMetadata } from '../metadata/types.js';
 import type { Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
 import { checkRoleWrites } from './role-writes.js';

@@ -10,9 +10,16 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError, type ConstraintViolation } from '../errors.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
-import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import {
+  type Entity,
+  type FieldMetadata,
+  type MetadataRegistry,
+  NestedWrite,
+  type ResourceMetadata,
+  type ScalarFieldMetadata,
+  type ToOneFieldMetadata,
+} from '../metadata/types.js';
 import { acceptsNested, buildInputSchema, WRITE_MODES, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
-import { type Entity, NestedWrite } from '../state/contracts.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
 import { today } from './datetime.js';
 import { groupsKey } from './groups-key.js';

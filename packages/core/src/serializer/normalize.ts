@@ -7,9 +7,8 @@
  * API Platform 3 does by default.
  */
 import type { AccessRule } from '../metadata/declared.js';
-import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type { Entity, FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
-import type { Entity } from '../state/contracts.js';
 import { formatDateTime } from './datetime.js';
 import { groupsKey } from './groups-key.js';
 import { iriOf } from '../metadata/iri.js';

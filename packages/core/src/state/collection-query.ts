@@ -4,7 +4,7 @@
  * own interprets them as its store reads (see docs/collections.md, "Custom filters").
  */
 import { type Condition, isOrder, type Order } from '../metadata/conditions.js';
-import type { StateContext } from './contracts.js';
+import type { StateContext } from '../metadata/types.js';
 
 export interface CollectionQuery {
   /** ANDed: an item is read when it meets every one. */

@@ -3,7 +3,7 @@
  * built-in one. Each is handed `next`, which calls the one under it, at most once (a second call is a bug in the
  * caller: it would read or write twice, so it throws instead, and the write's transaction rolls back).
  */
-import type { CollectionPage, Entity, ProcessContext, StateContext, StateLogger, StateProcessor, StateProvider } from './contracts.js';
+import type { CollectionPage, Entity, ProcessContext, StateContext, StateLogger, StateProcessor, StateProvider } from '../metadata/types.js';
 
 /** Providers from the outermost (the operation's) to the innermost (the built-in one). */
 export type ProviderChain = readonly StateProvider[];

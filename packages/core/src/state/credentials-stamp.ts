@@ -8,9 +8,8 @@
  * The value rides on the entities read as a non-enumerable symbol property: serializers, spreads and comparisons of
  * items never see it, and it is never written back from an entity (only the processor sets it).
  */
-import type { ResourceMetadata } from '../metadata/types.js';
+import type { Entity, ResourceMetadata } from '../metadata/types.js';
 import { RESERVED_COLUMN_PREFIX } from '../metadata/reserved-names.js';
-import type { Entity } from './contracts.js';
 
 /** The column; the reserved prefix keeps it apart from every declared column. */
 export const TOKENS_VALID_AFTER_COLUMN = `${RESERVED_COLUMN_PREFIX}tokens_valid_after`;

@@ -3,8 +3,7 @@
  * knex state in batches, or a resource's own state provider, asked item by item through its item operation.
  */
 import { builtinOperation } from '../metadata/builtin-operation.js';
-import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import type { Entity } from './contracts.js';
+import type { Entity, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { readsOnItsOwn, SILENT_LOGGER } from './compose.js';
 import type { Database } from './database.js';
 import type { UniquenessCheck } from '../validation/validate.js';

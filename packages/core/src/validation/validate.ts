@@ -6,8 +6,14 @@
  * must hold a value), which holds whatever the groups.
  */
 import type { ConstraintViolation } from '../errors.js';
-import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
-import { type Entity, NestedWrite } from '../state/contracts.js';
+import {
+  type Entity,
+  type MetadataRegistry,
+  NestedWrite,
+  type ResourceMetadata,
+  type ScalarFieldMetadata,
+  type ToOneFieldMetadata,
+} from '../metadata/types.js';
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from '../metadata/constraints.js';
 import { MESSAGES } from './messages.js';

@@ -10,8 +10,8 @@ import type { InferResource, InferWriteData, Unvalidated } from '../../src/decla
 import type { OperationDeclaration, ResourceDeclaration } from '../../src/declare/types.js';
 import type { AccessRule, AccessRuleContext, ValidationGroupsContext, ValidationGroupsDeclaration } from '../../src/metadata/declared.js';
 import type { ResourceInput } from '../../src/metadata/passes/collect-declarations.js';
+import type { Entity, StateProcessor, StateProvider } from '../../src/metadata/types.js';
 import type { UserResourceOptions } from '../../src/security/config.js';
-import type { Entity, StateProcessor, StateProvider } from '../../src/state/contracts.js';
 
 const fields = {
   title: { type: 'string' },

@@ -8,7 +8,7 @@ import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData } from '../../src/declare/infer.js';
 import type { FieldDeclaration } from '../../src/declare/types.js';
 import type { JsonValue } from '../../src/metadata/declared.js';
-import type { Entity, NestedWrite } from '../../src/state/contracts.js';
+import type { Entity, NestedWrite } from '../../src/metadata/types.js';
 
 const Book = defineResource({
   name: 'Book',

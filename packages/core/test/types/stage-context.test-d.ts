@@ -6,8 +6,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { defineShape } from '../../src/declare/define-resource.js';
 import type { InferShape } from '../../src/declare/infer.js';
+import type { Entity, ProcessContext, StateContext } from '../../src/metadata/types.js';
 import type { After, StageContext } from '../../src/pipeline/operation-context.js';
-import type { Entity, ProcessContext, StateContext } from '../../src/state/contracts.js';
 import type { ConstraintViolation } from '../../src/errors.js';
 
 describe('the context by stage', () => {

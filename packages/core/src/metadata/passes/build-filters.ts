@@ -5,7 +5,6 @@
  */
 import type { DateNullMode, FilterDeclaration, OrderPropertyOptions, ResourceDeclaration, SearchStrategy } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import type { Filter } from '../../query/filter.js';
 import { createDateFilter } from '../../query/filters/date-filter.js';
 import { createBooleanFilter, createNumericFilter } from '../../query/filters/equality-filters.js';
 import { createExistsFilter } from '../../query/filters/exists-filter.js';
@@ -15,7 +14,7 @@ import { createSearchFilter } from '../../query/filters/search-filter.js';
 import { isNumeric, isTemporal, isText } from '../../query/filters/values.js';
 import { didYouMean } from '../did-you-mean.js';
 import { type ResolvedPath, resolvePath } from '../property-path.js';
-import type { FieldMetadata } from '../types.js';
+import type { FieldMetadata, Filter } from '../types.js';
 
 export const FILTER_TYPES = ['search', 'range', 'date', 'boolean', 'numeric', 'exists', 'order'] as const;
 const STRATEGIES: readonly SearchStrategy[] = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'];

@@ -3,13 +3,21 @@
  * and the stages they run. Stages are decided here once, never per request.
  */
 import type { GroupsOptions, SecurityOptions, OperationDeclaration, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
-import type { PaginationOptions } from '../../query/pagination.js';
 import { DeclarationError } from '../../errors.js';
 import type { OperationKind } from '../declared.js';
 import { didYouMean } from '../did-you-mean.js';
 import { checkExpression } from '../../security/expression.js';
-import type { AccessRuleMetadata, HooksMetadata, HttpMethod, OperationMetadata, OperationStages, PaginationMetadata } from '../types.js';
-import type { WriteHook, WriteHooks } from '../../state/contracts.js';
+import type {
+  AccessRuleMetadata,
+  HooksMetadata,
+  HttpMethod,
+  OperationMetadata,
+  OperationStages,
+  PaginationMetadata,
+  PaginationOptions,
+  WriteHook,
+  WriteHooks,
+} from '../types.js';
 import { WRITE_MODES } from '../../schema/input-schema.js';
 import { toSnakeCase } from '../naming.js';
 import type { ShapeBuilder } from './build-shapes.js';

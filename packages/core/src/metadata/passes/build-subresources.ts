@@ -6,9 +6,8 @@
  */
 import { builtinOperation } from '../builtin-operation.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
-import type { PaginationOptions } from '../../query/pagination.js';
 import { toSnakeCase } from '../naming.js';
-import type { OperationMetadata, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
+import type { OperationMetadata, PaginationOptions, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
 import { NO_HOOKS, resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
 
 export function buildSubresources(

@@ -8,9 +8,9 @@
  * for anonymous callers, 403 with the message. Items written through relations run their own resource's rules too
  * (`security/nested-writes.ts`: `security` from the deserialize stage, `securityPostDenormalize` here).
  */
+import type { Entity } from '../../metadata/types.js';
 import { denial, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
 import { authorizeNestedStates, nestedItems } from '../../security/nested-writes.js';
-import type { Entity } from '../../state/contracts.js';
 import type { After, RequestScope, StageContext } from '../operation-context.js';
 
 const scope = (context: RequestScope, object: Entity | null, previousObject: Entity | null): RuleScope => ({

@@ -3,8 +3,7 @@
  * (`context.collection`). Throws 404 when the item does not exist (or what the authorize stage set for that case).
  */
 import { ApiError } from '../../errors.js';
-import type { ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
-import type { CollectionPage, Entity } from '../../state/contracts.js';
+import type { CollectionPage, Entity, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { StageContext } from '../operation-context.js';
 import { responsePlan } from '../response-plan.js';
 import { provide } from '../../state/compose.js';

@@ -7,9 +7,8 @@
  * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
  * processor throws before the commit.
  */
-import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
+import { type Entity, type MetadataRegistry, NestedWrite, type ProcessContext, type ResourceMetadata, type WriteHook } from '../../metadata/types.js';
 import { hashPassword } from '../../security/password.js';
-import { type Entity, NestedWrite, type ProcessContext, type WriteHook } from '../../state/contracts.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
 import { stateContext } from '../state-context.js';

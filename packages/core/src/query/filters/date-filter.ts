@@ -5,7 +5,8 @@
 import type { DateNullMode } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { allOf, anyOf, compare, exists, not } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter, singleValue } from '../filter.js';
 import { schemaOf, toDateValue } from './values.js';
 
 export interface DateProperty {

@@ -1,7 +1,8 @@
 /** The boolean (`available=true`) and numeric (`pages=3`, `pages[]=3&pages[]=4`) filters: equality, values ORed. */
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { isIn } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter, singleValue, valuesOf } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter, singleValue, valuesOf } from '../filter.js';
 import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
 
 function equalityFilter(

@@ -4,7 +4,8 @@
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { exists, not } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter, singleValue } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter, singleValue } from '../filter.js';
 import { toBoolean } from './values.js';
 
 export function createExistsFilter(properties: readonly ResolvedPath[], parameterName: string): Filter {

@@ -6,7 +6,8 @@
 import type { OrderPropertyOptions } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { type NullsPlacement, type OrderDirection, orderBy } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter, invalidParameter } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter, invalidParameter } from '../filter.js';
 
 export interface OrderProperty {
   readonly resolved: ResolvedPath;

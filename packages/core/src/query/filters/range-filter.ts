@@ -4,7 +4,8 @@
  */
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { allOf, compare, type ComparisonOperator } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter, invalidParameter, singleValue } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter, invalidParameter, singleValue } from '../filter.js';
 import { isInteger, isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
 
 const OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;

@@ -6,7 +6,8 @@
 import type { SearchStrategy } from '../../declare/types.js';
 import type { ResolvedPath } from '../../metadata/property-path.js';
 import { anyOf, compare, type Condition, match, type MatchPattern } from '../../metadata/conditions.js';
-import { defineFilter, type Filter, type FilterParameter } from '../filter.js';
+import type { Filter, FilterParameter } from '../../metadata/types.js';
+import { defineFilter } from '../filter.js';
 import { valuesOf } from '../filter.js';
 import { isText, schemaOf, toLeafValue } from './values.js';
 

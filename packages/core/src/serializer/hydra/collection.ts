@@ -4,9 +4,8 @@
  * order (page last) for page numbers; partial pagination has no first/last (no count); cursor pagination links with
  * `id[lt]` / `id[gt]`. Plain JSON gets a bare array.
  */
-import type { PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
+import type { CollectionPage, PageRequest, PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { CURSOR_PARAMETERS, lastPageOf } from '../../query/pagination.js';
-import type { CollectionPage, PageRequest } from '../../state/contracts.js';
 import type { Caller } from '../../security/access.js';
 import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';

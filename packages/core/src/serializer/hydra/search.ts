@@ -2,8 +2,7 @@
  * `hydra:search`: an IriTemplate listing every filter variable of a collection, with one `IriTemplateMapping` per
  * variable, so Hydra clients (API Platform Admin) discover the filters. Built once per resource.
  */
-import type { ResourceMetadata } from '../../metadata/types.js';
-import type { FilterParameter } from '../../query/filter.js';
+import type { FilterParameter, ResourceMetadata } from '../../metadata/types.js';
 
 /** A collection path's search template, and its JSON: the same for every page of the path, so made once. */
 export interface SearchTemplate {

@@ -2,8 +2,8 @@
  * What differs between the databases, and nothing else: how a value of each field type is stored and read back,
  * whether foreign keys can be declared inside CREATE TABLE, and how constraint violations are recognized.
  */
+import type { MatchPattern } from '../../metadata/conditions.js';
 import type { ScalarType } from '../../metadata/declared.js';
-import type { MatchPattern } from '../../query/filter.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 

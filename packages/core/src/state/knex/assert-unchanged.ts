@@ -19,8 +19,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import type { ResourceMetadata } from '../../metadata/types.js';
-import type { Entity } from '../contracts.js';
+import type { Entity, ResourceMetadata } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 
 export interface AssertUnchangedOptions {

@@ -5,8 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
-import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
-import type { Entity } from '../contracts.js';
+import type { Entity, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { readsOnItsOwn } from '../compose.js';
 import type { RowMapper } from './row-mapper.js';
 

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { type CollectionPage, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../contracts.js';
+import { type CollectionPage, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
 import { assertUnchanged } from './assert-unchanged.js';

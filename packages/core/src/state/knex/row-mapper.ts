@@ -2,8 +2,7 @@
  * Between table rows and entities, for one resource: the columns to select, a row → entity conversion, and an
  * entity → row conversion for writes. Built once per resource and kept.
  */
-import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
-import type { Entity } from '../contracts.js';
+import type { Entity, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { attachTokensValidAfter, holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 

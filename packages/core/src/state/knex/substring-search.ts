@@ -10,8 +10,7 @@
  * changed since, the plan may be the slower one for a few reads, never the answer wrong.
  */
 import type { Knex } from 'knex';
-import type { ResourceMetadata } from '../../metadata/types.js';
-import type { PageRequest } from '../contracts.js';
+import type { PageRequest, ResourceMetadata } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { Condition } from '../../metadata/conditions.js';
 import type { SubstringIndexUse } from '../sql/conditions-sql.js';

@@ -5,11 +5,10 @@
  * (cascadePersist, nested updates) are all searched, so a nested item's path reads `author.name`.
  */
 import { ApiError } from '../../errors.js';
-import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
+import { type Entity, type MetadataRegistry, NestedWrite, type ResourceMetadata } from '../../metadata/types.js';
 import { MESSAGES } from '../../validation/messages.js';
 import { lowerUniqueIndexName, uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
 import { violation } from '../../validation/violation.js';
-import { type Entity, NestedWrite } from '../contracts.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { uniqueIndexName } from '../schema-sync.js';
 

@@ -13,9 +13,8 @@
  *   (`credentials-stamp.ts`), and once
  *   for them all the framework's refresh token table (`refresh-token-table.ts`).
  */
-import type { MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type { Filter, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
-import type { Filter } from '../../query/filter.js';
 import { lowerUniqueIndexName, uniqueConstraints } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 import { holdsCredentials, PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';

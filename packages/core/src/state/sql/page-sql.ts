@@ -7,7 +7,7 @@
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import type { Condition, NullsPlacement, Order, OrderDirection } from '../../metadata/conditions.js';
-import type { CursorRequest } from '../contracts.js';
+import type { CursorRequest } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { EmbedJoin } from '../knex/embed-joins.js';
 import type { ToManyLinks } from '../knex/row-mapper.js';
