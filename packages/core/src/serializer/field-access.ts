@@ -1,0 +1,61 @@
+/**
+ * What the documents say about each field of a resource (or shape) as a whole, over its operations: whether some read
+ * operation sends it (through the normalizer's plan for the operation's read groups) and whether some write
+ * operation accepts it (through the input schema's `writableFields`). Groups chosen per request by a function cannot
+ * be known in advance: such an operation counts as "every readable / writable field". It lives beside the normalizer
+ * whose plans it reads; openapi/ and the Hydra documentation (`hydra/documentation.ts`) ask it.
+ */
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import { type WriteMode, writableFields } from '../schema/input-schema.js';
+import type { ActiveGroups, NormalizationPlan } from './normalize.js';
+
+/** The normalizer's plan for a resource and read groups (`normalizer.plan`). */
+export type PlanOf = (resource: ResourceMetadata, groups: ActiveGroups) => NormalizationPlan;
+
+/** The groups the documents use for a declaration: a fixed list as a set; none, or a function, as null (every field). */
+export const documentedGroups = (declaration: OperationMetadata['normalizationGroups']): ActiveGroups =>
+  declaration === null || typeof declaration === 'function' ? null : new Set(declaration);
+
+/** How an operation applies its body onto the resource's fields, or undefined when it reads none (or a shape). */
+export function writeModeOf(operation: OperationMetadata): WriteMode | undefined {
+  return operation.writeMode ?? undefined;
+}
+
+/** The names of the fields some read operation of the resource sends (one sending an output shape sends none of them). */
+export function readableFieldNames(resource: ResourceMetadata, planOf: PlanOf): Set<string> {
+  const names = new Set<string>();
+  for (const operation of resource.operations) {
+    if (operation.method !== 'GET' || operation.output) continue;
+    for (const field of planOf(resource, documentedGroups(operation.normalizationGroups)).fields) names.add(field.name);
+  }
+  return names;
+}
+
+/** The names of the fields some write operation of the resource accepts (one reading an input shape accepts none of them). */
+export function writableFieldNames(resource: ResourceMetadata): Set<string> {
+  const names = new Set<string>();
+  for (const operation of resource.operations) {
+    const mode = writeModeOf(operation);
+    if (!mode) continue;
+    for (const field of writableFields(resource, mode, documentedGroups(operation.denormalizationGroups))) names.add(field.name);
+  }
+  return names;
+}
+
+/**
+ * The names of the fields of a shape (an operation's DTO) that some operation sends (the shape is its output) and
+ * accepts (the shape is its input), over every operation of the registry.
+ */
+export function shapeFieldNames(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): { readable: Set<string>; writable: Set<string> } {
+  const readable = new Set<string>();
+  const writable = new Set<string>();
+  for (const operation of registry.resources.flatMap((resource) => resource.operations)) {
+    if (operation.output?.name === shape.name && operation.stages.serialize) {
+      for (const field of planOf(shape, documentedGroups(operation.normalizationGroups)).fields) readable.add(field.name);
+    }
+    if (operation.input?.name === shape.name && operation.stages.deserialize) {
+      for (const field of writableFields(shape, 'create', documentedGroups(operation.denormalizationGroups))) writable.add(field.name);
+    }
+  }
+  return { readable, writable };
+}
