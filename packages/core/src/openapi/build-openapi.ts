@@ -8,7 +8,7 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
-import { documentedGroups, type PlanOf, writeModeOf } from '../schema/field-access.js';
+import { documentedGroups, type PlanOf, writeModeOf } from '../serializer/field-access.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import { conditionalParameters, type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';

@@ -10,7 +10,7 @@
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { buildInputSchema, fieldInputSchema, type JsonSchema, type WriteMode, writableFields } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
-import { type PlanOf, writableFieldNames } from '../schema/field-access.js';
+import { type PlanOf, writableFieldNames } from '../serializer/field-access.js';
 import { isRequiredField } from '../schema/required-fields.js';
 
 /** The output formats documented for every operation. */

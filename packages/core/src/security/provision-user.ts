@@ -9,7 +9,7 @@
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
 import type { Entity, MetadataRegistry } from '../metadata/types.js';
-import { initialValue } from '../serializer/denormalize.js';
+import { initialValue } from '../schema/initial-values.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ResolvedSecurity } from './config.js';

@@ -5,6 +5,3 @@ export function formatDateTime(value: Date): string {
   const iso = value.toISOString();
   return `${iso.endsWith('.000Z') ? iso.slice(0, -5) : iso.slice(0, -1)}+00:00`;
 }
-
-/** Today's date in UTC, `YYYY-MM-DD`. */
-export const today = (): string => new Date().toISOString().slice(0, 10);

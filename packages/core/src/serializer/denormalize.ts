@@ -16,12 +16,11 @@ import {
   type MetadataRegistry,
   NestedWrite,
   type ResourceMetadata,
-  type ScalarFieldMetadata,
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
+import { initialValue } from '../schema/initial-values.js';
 import { acceptsNested, buildInputSchema, WRITE_MODES, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
-import { today } from './datetime.js';
 import { groupsKey } from './groups-key.js';
 import { iriOf, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -91,16 +90,6 @@ const toPropertyPath = (instancePath: string): string =>
     .split('/')
     .map((segment, index) => (index === 0 ? segment : /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
     .join('');
-
-function resolveDefault(field: ScalarFieldMetadata): unknown {
-  if (field.default === 'now') return field.type === 'date' ? today() : new Date();
-  if (field.default === undefined) return null;
-  if (field.type === 'datetime' && typeof field.default === 'string') return new Date(field.default);
-  return structuredClone(field.default);
-}
-
-/** The value a field starts with on create when the body gives none: its default, null, or an empty list. */
-export const initialValue = (field: FieldMetadata): unknown => (field.kind === 'scalar' ? resolveDefault(field) : field.kind === 'toMany' ? [] : null);
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 

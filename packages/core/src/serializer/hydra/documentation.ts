@@ -9,7 +9,7 @@
  */
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
-import { readableFieldNames, type PlanOf, shapeFieldNames, writableFieldNames } from '../../schema/field-access.js';
+import { readableFieldNames, type PlanOf, shapeFieldNames, writableFieldNames } from '../field-access.js';
 import { isRequiredField } from '../../schema/required-fields.js';
 import { docsUrl, entrypointResources } from '../jsonld/context.js';
 import { HYDRA_NS } from '../vocabulary.js';
