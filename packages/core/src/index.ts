@@ -83,9 +83,9 @@ export { buildGraphQLSchema, printGraphQLSchema } from './graphql/build-schema.j
 export type { GraphQLOptions } from './graphql/graphql-routes.js';
 
 /** Build the frozen metadata without starting a server (tools, tests, the CLI). */
-export { buildMetadata } from './metadata/build-metadata.js';
-export type { BuildMetadataOptions } from './metadata/build-metadata.js';
-export type { ResourceInput } from './metadata/passes/collect-declarations.js';
+export { buildMetadata } from './build/build-metadata.js';
+export type { BuildMetadataOptions } from './build/build-metadata.js';
+export type { ResourceInput } from './build/passes/collect-declarations.js';
 export type {
   FieldMetadata,
   HooksMetadata,
@@ -144,8 +144,8 @@ export { syncSchema } from './state/schema-sync.js';
 export { hasTable } from './state/migrations/desired-schema.js';
 
 /** Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See docs/deployment.md. */
-export { generateMigration } from './state/migrations/generate-migration.js';
-export type { GenerateMigrationOptions } from './state/migrations/generate-migration.js';
+export { generateMigration } from './generate-migration.js';
+export type { GenerateMigrationOptions } from './generate-migration.js';
 export { rollbackMigrations, runMigrations } from './state/migrations/run-migrations.js';
 export type { MigrationOptions } from './state/migrations/run-migrations.js';
 

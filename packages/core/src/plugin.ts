@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Knex } from 'knex';
-import { buildMetadata } from './metadata/build-metadata.js';
-import type { ResourceInput } from './metadata/passes/collect-declarations.js';
+import { buildMetadata } from './build/build-metadata.js';
+import type { ResourceInput } from './build/passes/collect-declarations.js';
 import type { Entity, MetadataRegistry, OperationMetadata, PaginationOptions, StateProcessor, StateProvider } from './metadata/types.js';
 import { createFirstUseSchemas } from './graphql/first-use-schemas.js';
 import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';

@@ -1,6 +1,6 @@
 /**
  * The plain-object form of a declaration. It returns the declaration unchanged (typed, so later stages can infer the
- * item type from it); checking and normalizing happen in `metadata/build-metadata.ts`, shared with decorators.
+ * item type from it); checking and normalizing happen in `build/build-metadata.ts`, shared with decorators.
  */
 import type { ItemOf, Unvalidated, WriteDataOf } from './infer.js';
 import type { FieldDeclaration, ResourceDeclaration, ScalarFieldDeclaration, ShapeDeclaration } from './types.js';

@@ -1,7 +1,7 @@
 /**
  * What a user writes to declare a resource. The plain-object form (`defineResource`) takes these types as they are;
  * the decorator form (`@ApiResource`, `@ApiProperty`) collects the very same objects from a class. Both go through
- * `metadata/build-metadata.ts`, which checks them and turns them into frozen metadata. The parts the metadata keeps as
+ * `build/build-metadata.ts`, which checks them and turns them into frozen metadata. The parts the metadata keeps as
  * written (field types, operation kinds, access rules, groups) are declared under it, in `metadata/declared.ts`.
  */
 import type { NullsPlacement, OrderDirection } from '../metadata/conditions.js';

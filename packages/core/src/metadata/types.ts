@@ -1,6 +1,6 @@
 /**
- * Frozen metadata: what every other folder reads. Built once from the declarations by `build-metadata.ts`; never
- * changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
+ * Frozen metadata: what every other folder reads. Built once from the declarations by `build/build-metadata.ts`;
+ * never changed afterwards (every object is frozen). Which stages an operation runs is decided here, not per request.
  *
  * With it, in the same file because each refers to the other, the contracts of the code the metadata holds: the
  * filter contract (a resource's filters) and the persistence contracts (its providers, processors and write hooks,

@@ -9,7 +9,7 @@ import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData, Unvalidated } from '../../src/declare/infer.js';
 import type { OperationDeclaration, ResourceDeclaration } from '../../src/declare/types.js';
 import type { AccessRule, AccessRuleContext, ValidationGroupsContext, ValidationGroupsDeclaration } from '../../src/metadata/declared.js';
-import type { ResourceInput } from '../../src/metadata/passes/collect-declarations.js';
+import type { ResourceInput } from '../../src/build/passes/collect-declarations.js';
 import type { Entity, StateProcessor, StateProvider } from '../../src/metadata/types.js';
 import type { UserResourceOptions } from '../../src/security/config.js';
 

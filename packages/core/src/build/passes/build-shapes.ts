@@ -6,9 +6,9 @@
 import { shapeDeclarationOf } from '../../declare/decorators.js';
 import type { ShapeDeclaration, ShapeInput } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../did-you-mean.js';
-import { RESERVED_CONTEXT_NAMES } from '../reserved-names.js';
-import type { ResourceMetadata } from '../types.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import { RESERVED_CONTEXT_NAMES } from '../../metadata/reserved-names.js';
+import type { ResourceMetadata } from '../../metadata/types.js';
 import { buildFields } from './build-fields.js';
 
 export interface ShapeBuilder {

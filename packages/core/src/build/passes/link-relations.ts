@@ -4,8 +4,8 @@
  * side from its owning side. The metadata then states each relation fully on both ends.
  */
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../did-you-mean.js';
-import type { FieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../types.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import type { FieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -12,9 +12,9 @@ import { createOrderFilter } from '../../query/filters/order-filter.js';
 import { createRangeFilter } from '../../query/filters/range-filter.js';
 import { createSearchFilter } from '../../query/filters/search-filter.js';
 import { isNumeric, isTemporal, isText } from '../../query/filters/values.js';
-import { didYouMean } from '../did-you-mean.js';
-import { type ResolvedPath, resolvePath } from '../property-path.js';
-import type { FieldMetadata, Filter } from '../types.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
+import type { FieldMetadata, Filter } from '../../metadata/types.js';
 
 export const FILTER_TYPES = ['search', 'range', 'date', 'boolean', 'numeric', 'exists', 'order'] as const;
 const STRATEGIES: readonly SearchStrategy[] = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'];

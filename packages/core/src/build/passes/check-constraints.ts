@@ -3,9 +3,9 @@
  * suits its field (Length on text, Count on lists, Valid on relations, Unique on stored fields).
  */
 import { DeclarationError } from '../../errors.js';
-import type { Constraint } from '../constraints.js';
-import { didYouMean } from '../did-you-mean.js';
-import type { FieldMetadata, ResourceMetadata } from '../types.js';
+import type { Constraint } from '../../metadata/constraints.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import type { FieldMetadata, ResourceMetadata } from '../../metadata/types.js';
 
 const KINDS = [
   'NotBlank', 'NotNull', 'Blank', 'IsNull', 'Length', 'Count', 'Range', 'Positive', 'PositiveOrZero', 'Negative', 'NegativeOrZero',

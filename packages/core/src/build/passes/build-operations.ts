@@ -4,8 +4,8 @@
  */
 import type { GroupsOptions, SecurityOptions, OperationDeclaration, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import type { OperationKind } from '../declared.js';
-import { didYouMean } from '../did-you-mean.js';
+import type { OperationKind } from '../../metadata/declared.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
 import { checkExpression } from '../../security/expression.js';
 import type {
   AccessRuleMetadata,
@@ -17,9 +17,9 @@ import type {
   PaginationOptions,
   WriteHook,
   WriteHooks,
-} from '../types.js';
+} from '../../metadata/types.js';
 import { WRITE_MODES } from '../../schema/input-schema.js';
-import { toSnakeCase } from '../naming.js';
+import { toSnakeCase } from '../../metadata/naming.js';
 import type { ShapeBuilder } from './build-shapes.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];

@@ -4,10 +4,10 @@
  * `maxDepth` allows. The operation takes the target collection's pagination, groups and provider, so the target's
  * settings apply wherever its collection is served.
  */
-import { builtinOperation } from '../builtin-operation.js';
+import { builtinOperation } from '../../metadata/builtin-operation.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
-import { toSnakeCase } from '../naming.js';
-import type { OperationMetadata, PaginationOptions, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../types.js';
+import { toSnakeCase } from '../../metadata/naming.js';
+import type { OperationMetadata, PaginationOptions, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../../metadata/types.js';
 import { NO_HOOKS, resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
 
 export function buildSubresources(

@@ -1,15 +1,16 @@
 /**
  * Compares the declared resources with the database and writes a knex migration for the difference: new tables,
- * columns, foreign keys and indexes (see `diff-schema.ts`), with the `down` that undoes them. Nothing is written when
- * the database already matches. It refuses while migrations of the folder have not run on the database, since the
- * diff would repeat what they do.
+ * columns, foreign keys and indexes (see `state/migrations/diff-schema.ts`), with the `down` that undoes them. Nothing
+ * is written when the database already matches. It refuses while migrations of the folder have not run on the
+ * database, since the diff would repeat what they do. It builds the metadata (`build/`) and runs the migrations of
+ * `state/`, which sits under the build, so it lives beside plugin.ts.
  */
-import { SchemaNotMigratedError } from '../../errors.js';
-import { buildMetadata } from '../../metadata/build-metadata.js';
-import type { ResourceInput } from '../../metadata/passes/collect-declarations.js';
-import { diffDatabase } from './diff-schema.js';
-import { type MigrationOptions, pendingMigrations, withDatabase } from './run-migrations.js';
-import { defaultMigrationName, renderMigration, writeMigrationFile } from './write-migration.js';
+import { SchemaNotMigratedError } from './errors.js';
+import { buildMetadata } from './build/build-metadata.js';
+import type { ResourceInput } from './build/passes/collect-declarations.js';
+import { diffDatabase } from './state/migrations/diff-schema.js';
+import { type MigrationOptions, pendingMigrations, withDatabase } from './state/migrations/run-migrations.js';
+import { defaultMigrationName, renderMigration, writeMigrationFile } from './state/migrations/write-migration.js';
 
 /** What `generateMigration` compares: the resources against the database, with the folder's migrations run. */
 export interface GenerateMigrationOptions extends MigrationOptions {

@@ -3,10 +3,12 @@
  * collect declarations → build fields → link relations → build filters → build operations → check constraints →
  * build subresources → freeze.
  * Every mistake is a `DeclarationError` naming the resource and the field, thrown at start-up.
+ * build/ sits above the folders whose work it checks or builds with (the built-in filters of query/, the access rule
+ * expressions of security/, the providers of state/), and under everything that reads a built registry.
  */
 import { DeclarationError } from '../errors.js';
-import { didYouMean } from './did-you-mean.js';
-import { toPathSegment, toSnakeCase } from './naming.js';
+import { didYouMean } from '../metadata/did-you-mean.js';
+import { toPathSegment, toSnakeCase } from '../metadata/naming.js';
 import { DEFAULT_PAGINATION } from '../query/pagination.js';
 import { buildFields } from './passes/build-fields.js';
 import { buildFilters } from './passes/build-filters.js';
@@ -18,7 +20,7 @@ import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, PaginationOptions, ResourceMetadata } from './types.js';
+import type { FieldMetadata, MetadataRegistry, OperationMetadata, PaginationOptions, ResourceMetadata } from '../metadata/types.js';
 
 /** What `buildMetadata` needs: the resources and the settings of the plugin that shape the metadata. */
 export interface BuildMetadataOptions {

@@ -5,8 +5,8 @@
 import { declarationOf } from '../../declare/decorators.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../did-you-mean.js';
-import { toPathSegment } from '../naming.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import { toPathSegment } from '../../metadata/naming.js';
 import { GROUPS_KEYS, PAGINATION_KEYS, SECURITY_KEYS } from './build-operations.js';
 
 /** A resource given to the plugin: a `defineResource` object or an `@ApiResource` class. */

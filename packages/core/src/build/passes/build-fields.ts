@@ -6,11 +6,11 @@ import type { FieldDeclaration, ResourceDeclaration, ScalarFieldDeclaration, ToM
 import { declarationOf } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
-import type { AccessRule, JsonValue, ScalarType } from '../declared.js';
-import { didYouMean } from '../did-you-mean.js';
-import { toSnakeCase } from '../naming.js';
-import { RESERVED_COLUMN_PREFIX } from '../reserved-names.js';
-import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../types.js';
+import type { AccessRule, JsonValue, ScalarType } from '../../metadata/declared.js';
+import { didYouMean } from '../../metadata/did-you-mean.js';
+import { toSnakeCase } from '../../metadata/naming.js';
+import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
+import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 
 export const SCALAR_TYPES: readonly ScalarType[] = [
   'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
