@@ -12,9 +12,9 @@
  * accounts would each buy a fresh count of password guesses. Both limits apply, so guesses spread over many addresses
  * stop at the account's, and one address trying many accounts stops at its own. The GraphQL endpoint counts each root
  * field of the document it runs (`{ a: books … b: books … }` counts 2): the request counts once on arrival, as every
- * other, and the rest once the document is parsed (`request-cost.ts`). @fastify/rate-limit counts one per call and
- * has no per-request cost, so both extra counts go through its `createRateLimit` limiter, against the same store and
- * key as the route's own count.
+ * other, and the rest once the document is parsed (`routing/request-cost.ts`). @fastify/rate-limit counts one per
+ * call and has no per-request cost, so both extra counts go through its `createRateLimit` limiter, against the same
+ * store and key as the route's own count.
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';

@@ -80,7 +80,7 @@ function localImports(path: string, text: string): string[] {
   return found;
 }
 
-/** The folder a file of src/ is in (its first segment, subfolders included); a file at the root is a node of its own. */
+/** The folder a file of src/ is in (its first segment; subfolders belong to it); a file at the root is its own node. */
 const folderOf = (path: string): string => path.split('/')[0]!;
 
 /**
