@@ -1,5 +1,5 @@
 /**
- * Conditions (`query/conditions.ts`) → SQL. A property path through relations becomes nested `IN (SELECT …)`
+ * Conditions (`metadata/conditions.ts`) → SQL. A property path through relations becomes nested `IN (SELECT …)`
  * sub-queries, one per hop, so to-many paths never duplicate rows and counts stay right; the leaf conditions of one
  * `all` or `any` group on the same relation path share one sub-query (the same related item meets them). `not` of a
  * condition through relations keeps the items no related item meets it for (`id NOT IN (…)`), those without related
