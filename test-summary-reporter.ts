@@ -16,7 +16,10 @@ export default class SummaryReporter implements Reporter {
       }
     }
     const skippedPostgres = process.env.RESOURCE_API_POSTGRES_SKIPPED;
-    if (skippedPostgres) process.stdout.write(`\n*** PostgreSQL was SKIPPED (unreachable at ${skippedPostgres}): only the SQLite half ran. ***\n`);
+    if (skippedPostgres)
+      process.stdout.write(
+        `\n*** PostgreSQL was SKIPPED (unreachable at ${skippedPostgres}): only the SQLite half ran. ***\n`,
+      );
     process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
 }

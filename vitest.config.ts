@@ -17,7 +17,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'docs/test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'docs/test/**/*.test.ts',
+    ],
     globalSetup: ['./packages/core/test/global-setup.ts'],
     reporters: ['default', './test-summary-reporter.ts'],
     testTimeout: 30_000,

@@ -30,11 +30,166 @@ export function createRandom(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Alan', 'Ann', 'Boris', 'Chloe', 'Clara', 'David', 'Elena', 'Emil', 'Farah', 'Frank', 'Grace', 'Hana', 'Hugo', 'Ines', 'Ivan', 'Jane', 'Jorge', 'Karin', 'Kenji', 'Lena', 'Liam', 'Maya', 'Mikhail', 'Nadia', 'Noah', 'Olga', 'Omar', 'Paula', 'Pierre', 'Quinn', 'Rosa', 'Sara', 'Tomas', 'Ursula', 'Victor', 'Wanda', 'Xavier', 'Yuki', 'Zoe'];
-const LAST = ['Abbott', 'Bauer', 'Castro', 'Dumas', 'Eriksen', 'Fischer', 'Garcia', 'Horvat', 'Ibsen', 'Jansen', 'Kowalski', 'Larsen', 'Moreau', 'Novak', 'Okafor', 'Petrov', 'Quiroga', 'Rossi', 'Silva', 'Tanaka', 'Ueda', 'Varga', 'Weber', 'Xu', 'Yilmaz', 'Zhang', 'Brennan', 'Costa', 'Delgado', 'Evans'];
-const ADJECTIVES = ['Silent', 'Golden', 'Broken', 'Hidden', 'Last', 'Burning', 'Frozen', 'Distant', 'Crimson', 'Quiet', 'Wild', 'Lost', 'Bright', 'Hollow', 'Ancient', 'Restless', 'Bitter', 'Gentle', 'Secret', 'Endless', 'Painted', 'Iron', 'Glass', 'Paper', 'Velvet', 'Winter', 'Summer', 'Northern', 'Southern', 'Shining', 'Sleeping', 'Wandering'];
-const NOUNS = ['River', 'Garden', 'Tower', 'Empire', 'Harbor', 'Forest', 'Mirror', 'Kingdom', 'Letter', 'Voyage', 'Island', 'Bridge', 'Orchard', 'Machine', 'Lantern', 'Station', 'Archive', 'Compass', 'Meadow', 'Cathedral', 'Desert', 'Signal', 'Theory', 'Season', 'Engine', 'Valley', 'Promise', 'Shadow', 'Market', 'Country', 'Storm', 'Dream'];
-const PLACES = ['Avalon', 'Lisbon', 'Kyoto', 'the North', 'the Sea', 'Tomorrow', 'Prague', 'the Plains', 'Marrakesh', 'Oslo', 'the Moon', 'Atlantis', 'Vienna', 'the Delta', 'Samarkand', 'the Hills'];
+const FIRST = [
+  'Ada',
+  'Alan',
+  'Ann',
+  'Boris',
+  'Chloe',
+  'Clara',
+  'David',
+  'Elena',
+  'Emil',
+  'Farah',
+  'Frank',
+  'Grace',
+  'Hana',
+  'Hugo',
+  'Ines',
+  'Ivan',
+  'Jane',
+  'Jorge',
+  'Karin',
+  'Kenji',
+  'Lena',
+  'Liam',
+  'Maya',
+  'Mikhail',
+  'Nadia',
+  'Noah',
+  'Olga',
+  'Omar',
+  'Paula',
+  'Pierre',
+  'Quinn',
+  'Rosa',
+  'Sara',
+  'Tomas',
+  'Ursula',
+  'Victor',
+  'Wanda',
+  'Xavier',
+  'Yuki',
+  'Zoe',
+];
+const LAST = [
+  'Abbott',
+  'Bauer',
+  'Castro',
+  'Dumas',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Horvat',
+  'Ibsen',
+  'Jansen',
+  'Kowalski',
+  'Larsen',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Petrov',
+  'Quiroga',
+  'Rossi',
+  'Silva',
+  'Tanaka',
+  'Ueda',
+  'Varga',
+  'Weber',
+  'Xu',
+  'Yilmaz',
+  'Zhang',
+  'Brennan',
+  'Costa',
+  'Delgado',
+  'Evans',
+];
+const ADJECTIVES = [
+  'Silent',
+  'Golden',
+  'Broken',
+  'Hidden',
+  'Last',
+  'Burning',
+  'Frozen',
+  'Distant',
+  'Crimson',
+  'Quiet',
+  'Wild',
+  'Lost',
+  'Bright',
+  'Hollow',
+  'Ancient',
+  'Restless',
+  'Bitter',
+  'Gentle',
+  'Secret',
+  'Endless',
+  'Painted',
+  'Iron',
+  'Glass',
+  'Paper',
+  'Velvet',
+  'Winter',
+  'Summer',
+  'Northern',
+  'Southern',
+  'Shining',
+  'Sleeping',
+  'Wandering',
+];
+const NOUNS = [
+  'River',
+  'Garden',
+  'Tower',
+  'Empire',
+  'Harbor',
+  'Forest',
+  'Mirror',
+  'Kingdom',
+  'Letter',
+  'Voyage',
+  'Island',
+  'Bridge',
+  'Orchard',
+  'Machine',
+  'Lantern',
+  'Station',
+  'Archive',
+  'Compass',
+  'Meadow',
+  'Cathedral',
+  'Desert',
+  'Signal',
+  'Theory',
+  'Season',
+  'Engine',
+  'Valley',
+  'Promise',
+  'Shadow',
+  'Market',
+  'Country',
+  'Storm',
+  'Dream',
+];
+const PLACES = [
+  'Avalon',
+  'Lisbon',
+  'Kyoto',
+  'the North',
+  'the Sea',
+  'Tomorrow',
+  'Prague',
+  'the Plains',
+  'Marrakesh',
+  'Oslo',
+  'the Moon',
+  'Atlantis',
+  'Vienna',
+  'the Delta',
+  'Samarkand',
+  'the Hills',
+];
 const PATTERNS: readonly ((pick: <T>(list: readonly T[]) => T) => string)[] = [
   (pick) => `The ${pick(ADJECTIVES)} ${pick(NOUNS)}`,
   (pick) => `${pick(NOUNS)} of ${pick(PLACES)}`,
@@ -71,14 +226,26 @@ export function generateData(options: { seed: number; authors: number; books: nu
 }
 
 function roman(n: number): string {
-  const table: [number, string][] = [[10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
+  const table: [number, string][] = [
+    [10, 'X'],
+    [9, 'IX'],
+    [5, 'V'],
+    [4, 'IV'],
+    [1, 'I'],
+  ];
   let out = '';
-  for (const [value, letters] of table) while (n >= value) { out += letters; n -= value; }
+  for (const [value, letters] of table)
+    while (n >= value) {
+      out += letters;
+      n -= value;
+    }
   return out;
 }
 
 /** Where a data set goes: an SQLite file, or a schema of a PostgreSQL database. */
-export type DataTarget = { readonly kind: 'sqlite'; readonly file: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+export type DataTarget =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
 
 export function knexFor(target: DataTarget): Knex {
   return target.kind === 'sqlite'
@@ -109,15 +276,19 @@ export async function loadData(target: DataTarget, data: DataSet, log: (line: st
       }
       for (let i = 0; i < data.titles.length; i += chunk) {
         const rows = [];
-        for (let j = i; j < Math.min(i + chunk, data.titles.length); j++) rows.push({ title: data.titles[j], author_id: data.authorIds[j] });
+        for (let j = i; j < Math.min(i + chunk, data.titles.length); j++)
+          rows.push({ title: data.titles[j], author_id: data.authorIds[j] });
         await trx('book').insert(rows);
       }
     });
     const [last] = await knex('book').max({ id: 'id' });
-    if (Number(last?.id) !== data.titles.length) throw new Error(`Expected book ids 1..${data.titles.length}, the last is ${String(last?.id)}.`);
+    if (Number(last?.id) !== data.titles.length)
+      throw new Error(`Expected book ids 1..${data.titles.length}, the last is ${String(last?.id)}.`);
     if (target.kind === 'sqlite') await knex.raw('PRAGMA journal_mode = DELETE');
     else await knex.raw('ANALYZE author, book');
-    log(`  ${target.kind}: ${data.authors.length} authors, ${data.titles.length} books inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `  ${target.kind}: ${data.authors.length} authors, ${data.titles.length} books inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await knex.destroy();
   }

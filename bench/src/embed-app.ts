@@ -6,7 +6,14 @@
  * other resource, and the security settings, are the bookshop's own.
  */
 import type { FastifyInstance } from 'fastify';
-import { Length, NotBlank, Valid, defineResource, type OperationDeclaration, type ResourceInput } from '@resource-api/core';
+import {
+  Length,
+  NotBlank,
+  Valid,
+  defineResource,
+  type OperationDeclaration,
+  type ResourceInput,
+} from '@resource-api/core';
 import { buildBookshop, resources as bookshopResources } from 'bookshop/dist/app.js';
 import { Author as BookshopAuthor, Book as BookshopBook } from 'bookshop/dist/resources/index.js';
 import { titleOrAuthor } from 'bookshop/dist/resources/book.js';
@@ -33,9 +40,18 @@ const NOTHING = (): void => {};
 const Author = defineResource({
   name: 'Author',
   description: 'A writer of books.',
-  filters: [{ type: 'order', properties: ['name', 'id'] }, { type: 'search', properties: { name: 'ipartial' } }],
+  filters: [
+    { type: 'order', properties: ['name', 'id'] },
+    { type: 'search', properties: { name: 'ipartial' } },
+  ],
   fields: {
-    name: { type: 'string', iri: 'https://schema.org/name', groups: EMBED, constraints: [NotBlank()], description: 'The name of the author.' },
+    name: {
+      type: 'string',
+      iri: 'https://schema.org/name',
+      groups: EMBED,
+      constraints: [NotBlank()],
+      description: 'The name of the author.',
+    },
     books: { toMany: 'Book', mappedBy: 'author', subresource: true, description: 'The books this author wrote.' },
   },
 });
@@ -49,26 +65,52 @@ const PAGING: Record<CollectionPaging, Partial<OperationDeclaration>> = {
   cursor: { paginationViaCursor: { direction: 'asc' } },
 };
 
-const bookOf = ({ paging = 'pages', embed = true, substringIndex = false, hook = 'none' }: Variant) => defineResource({
-  name: 'Book',
-  ...(hook === 'none' ? {} : { hooks: { [hook]: NOTHING } }),
-  description: 'A book, written by one author.',
-  filters: [
-    titleOrAuthor,
-    { type: 'order', properties: ['id', 'title'] },
-    { type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } },
-    { type: 'search', properties: { title: 'ipartial' }, substringIndex },
-  ],
-  operations: [{ kind: 'getCollection', ...(embed ? { normalizationGroups: EMBED } : {}), ...PAGING[paging] } as OperationDeclaration, 'post', 'get', 'put', 'patch', 'delete'],
-  fields: {
-    title: { type: 'string', groups: EMBED, constraints: [NotBlank(), Length({ min: 3 })], description: 'The title of the book.' },
-    author: { toOne: 'Author', inversedBy: 'books', cascadePersist: true, groups: EMBED, constraints: [Valid()], description: 'Who wrote the book.' },
-  },
-});
+const bookOf = ({ paging = 'pages', embed = true, substringIndex = false, hook = 'none' }: Variant) =>
+  defineResource({
+    name: 'Book',
+    ...(hook === 'none' ? {} : { hooks: { [hook]: NOTHING } }),
+    description: 'A book, written by one author.',
+    filters: [
+      titleOrAuthor,
+      { type: 'order', properties: ['id', 'title'] },
+      { type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } },
+      { type: 'search', properties: { title: 'ipartial' }, substringIndex },
+    ],
+    operations: [
+      {
+        kind: 'getCollection',
+        ...(embed ? { normalizationGroups: EMBED } : {}),
+        ...PAGING[paging],
+      } as OperationDeclaration,
+      'post',
+      'get',
+      'put',
+      'patch',
+      'delete',
+    ],
+    fields: {
+      title: {
+        type: 'string',
+        groups: EMBED,
+        constraints: [NotBlank(), Length({ min: 3 })],
+        description: 'The title of the book.',
+      },
+      author: {
+        toOne: 'Author',
+        inversedBy: 'books',
+        cascadePersist: true,
+        groups: EMBED,
+        constraints: [Valid()],
+        description: 'Who wrote the book.',
+      },
+    },
+  });
 
 /** Every resource of a variant: the bookshop's, with Author and Book declared as above. */
 export const embedResources = (variant: Variant): ResourceInput[] =>
-  bookshopResources.map((resource) => (resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(variant) : resource));
+  bookshopResources.map((resource) =>
+    resource === BookshopAuthor ? Author : resource === BookshopBook ? bookOf(variant) : resource,
+  );
 
 /**
  * The bookshop, as `buildBookshop` builds it, with the resources above. The variant options change only Book: how its

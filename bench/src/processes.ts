@@ -48,10 +48,16 @@ export function freePort(): Promise<number> {
  * the two cannot drift apart.
  */
 export function appNodeFlags(): string[] {
-  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/bookshop/package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+  const manifest = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../examples/bookshop/package.json', import.meta.url)), 'utf8'),
+  ) as { scripts: { start: string } };
   const match = /^node((?:\s+--\S+)*)\s+dist\/main\.js$/.exec(manifest.scripts.start.trim());
-  if (!match) throw new Error(`The bookshop's start script is not "node [flags] dist/main.js": ${manifest.scripts.start}`);
-  return match[1]!.trim().split(/\s+/).filter((flag) => flag !== '');
+  if (!match)
+    throw new Error(`The bookshop's start script is not "node [flags] dist/main.js": ${manifest.scripts.start}`);
+  return match[1]!
+    .trim()
+    .split(/\s+/)
+    .filter((flag) => flag !== '');
 }
 
 /** VmRSS of a process in MiB (0 when it is gone). */
@@ -89,7 +95,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function status(url: string): Promise<number> {
   try {
-    const response = await fetch(url, { headers: { accept: 'application/ld+json' }, signal: AbortSignal.timeout(2000) });
+    const response = await fetch(url, {
+      headers: { accept: 'application/ld+json' },
+      signal: AbortSignal.timeout(2000),
+    });
     await response.arrayBuffer();
     return response.status;
   } catch {
@@ -119,7 +128,9 @@ export async function startServer(options: {
   readonly nodeFlags?: readonly string[];
 }): Promise<ServerProcess> {
   const port = await freePort();
-  const script = isAbsolute(options.script) ? options.script : fileURLToPath(new URL(`./servers/${options.script}`, import.meta.url));
+  const script = isAbsolute(options.script)
+    ? options.script
+    : fileURLToPath(new URL(`./servers/${options.script}`, import.meta.url));
   // The child writes its output straight to the file (no pipe through the runner, which would spend CPU on every
   // line of a request log while wrk and the server share the host's cores).
   const log = openSync(options.logFile, 'a');
@@ -143,7 +154,8 @@ export async function startServer(options: {
   const url = `http://127.0.0.1:${port}${options.probe}`;
   const deadline = started + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (exited !== undefined) throw new Error(`${options.name} exited with ${String(exited)} before answering; see ${options.logFile}`);
+    if (exited !== undefined)
+      throw new Error(`${options.name} exited with ${String(exited)} before answering; see ${options.logFile}`);
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${options.name} did not answer 200 on ${options.probe} in time; see ${options.logFile}`);
@@ -178,7 +190,10 @@ export async function startServer(options: {
  * Runs `work` while sampling the RSS of a server every 200 ms (keeping its peak), and returns what `work` returned
  * with the CPU time the server used meanwhile.
  */
-export async function whileSampling<T>(server: ServerProcess, work: () => Promise<T>): Promise<{ value: T; cpuSeconds: number }> {
+export async function whileSampling<T>(
+  server: ServerProcess,
+  work: () => Promise<T>,
+): Promise<{ value: T; cpuSeconds: number }> {
   const timer = setInterval(() => {
     server.peakRssMiB = Math.max(server.peakRssMiB, rssMiB(server.pid));
   }, 200);

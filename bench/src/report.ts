@@ -30,7 +30,12 @@ export interface Report {
   readonly seconds: number;
   readonly warmup: number;
   readonly rounds: number;
-  readonly workloads: readonly { id: string; title: string; targets: readonly TargetName[]; reference: { workload: string; target: TargetName } }[];
+  readonly workloads: readonly {
+    id: string;
+    title: string;
+    targets: readonly TargetName[];
+    reference: { workload: string; target: TargetName };
+  }[];
   readonly measurements: readonly Measurement[];
   readonly bodyBytes: Record<string, number>;
   readonly servers: readonly { name: string; startupMs: number; idleRssMiB: number; peakRssMiB: number }[];
@@ -43,22 +48,35 @@ function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 const rpsOf = (m: Measurement) => m.requestsPerSecond;
 const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
 /** Median figures of one workload on one target, and their ratios to the reference (per round, then the median). */
-export function summarize(report: Report, workload: string, target: TargetName, reference: { workload: string; target: TargetName }) {
+export function summarize(
+  report: Report,
+  workload: string,
+  target: TargetName,
+  reference: { workload: string; target: TargetName },
+) {
   const own = report.measurements.filter((m) => m.workload === workload && m.target === target);
   const roundRatios = (pick: (m: Measurement) => number) =>
     own.flatMap((m) => {
-      const ref = report.measurements.find((r) => r.round === m.round && r.workload === reference.workload && r.target === reference.target);
-      return ref && ref.requests > 0 && pick(ref) > 0 && (m.requests > 0 || pick === rpsOf) ? [pick(m) / pick(ref)] : [];
+      const ref = report.measurements.find(
+        (r) => r.round === m.round && r.workload === reference.workload && r.target === reference.target,
+      );
+      return ref && ref.requests > 0 && pick(ref) > 0 && (m.requests > 0 || pick === rpsOf)
+        ? [pick(m) / pick(ref)]
+        : [];
     });
   const ratios = (pick: (m: Measurement) => number) => median(roundRatios(pick));
-  const refRps = median(report.measurements.filter((r) => r.workload === reference.workload && r.target === reference.target).map(rpsOf));
+  const refRps = median(
+    report.measurements.filter((r) => r.workload === reference.workload && r.target === reference.target).map(rpsOf),
+  );
   const logged = own.filter((m) => m.logLinesPerRequest !== undefined && m.requests > 0);
   return {
     rps: median(own.map((m) => m.requestsPerSecond)),
@@ -104,19 +122,30 @@ export function renderReport(report: Report): string {
   }
   lines.push(
     '',
-    'The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline\'s W4. `requests`: completed in the measured',
-    'seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`: the server process\'s CPU time (user and system, all',
-    'its threads) during the measurement, per completed request; PostgreSQL\'s own processes are not counted.',
+    "The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline's W4. `requests`: completed in the measured",
+    "seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`: the server process's CPU time (user and system, all",
+    "its threads) during the measurement, per completed request; PostgreSQL's own processes are not counted.",
     '`bookshop` is the example app as `buildBookshop` builds it (no request log, no rate limit); `bookshop-shipped` is the app as `pnpm start`',
     'runs it (`dist/main.js` with its default settings: request log at `info`, rate limits on with a ceiling wrk cannot reach; see `shippedEnv`).',
   );
-  if (report.shippedSettings) lines.push(`The app as shipped ran with ${Object.entries(report.shippedSettings).map(([k, v]) => `\`${k}=${v}\``).join(', ')} (and its database and JWT secret); every other setting at its default.`);
+  if (report.shippedSettings)
+    lines.push(
+      `The app as shipped ran with ${Object.entries(report.shippedSettings)
+        .map(([k, v]) => `\`${k}=${v}\``)
+        .join(', ')} (and its database and JWT secret); every other setting at its default.`,
+    );
   lines.push('');
   for (const workload of report.workloads) lines.push(`- **${workload.id}**: ${workload.title}`);
 
-  const shippedRows = report.workloads.flatMap((w) => w.targets.filter((t) => SHIPPED_TARGETS.has(t)).map((t) => ({ workload: w, target: t })));
+  const shippedRows = report.workloads.flatMap((w) =>
+    w.targets.filter((t) => SHIPPED_TARGETS.has(t)).map((t) => ({ workload: w, target: t })),
+  );
   if (shippedRows.length > 0) {
-    lines.push('', '| request log of the app as shipped | target | lines per request | bytes per request |', '|---|---|--:|--:|');
+    lines.push(
+      '',
+      '| request log of the app as shipped | target | lines per request | bytes per request |',
+      '|---|---|--:|--:|',
+    );
     for (const { workload, target } of shippedRows) {
       const s = summarize(report, workload.id, target, workload.reference);
       lines.push(`| ${workload.id} | ${target} | ${fixed(s.logLines, 2)} | ${fixed(s.logBytes, 0)} |`);
@@ -125,7 +154,9 @@ export function renderReport(report: Report): string {
 
   lines.push('', '| server | start-up (spawn to first 200) | idle RSS | peak RSS under load |', '|---|--:|--:|--:|');
   for (const server of report.servers) {
-    lines.push(`| ${server.name} | ${fixed(server.startupMs, 0)} ms | ${fixed(server.idleRssMiB, 1)} MiB | ${fixed(server.peakRssMiB, 1)} MiB |`);
+    lines.push(
+      `| ${server.name} | ${fixed(server.startupMs, 0)} ms | ${fixed(server.idleRssMiB, 1)} MiB | ${fixed(server.peakRssMiB, 1)} MiB |`,
+    );
   }
 
   lines.push('', '| SQL statements per request (the example app) | request | statements |', '|---|---|--:|');
@@ -133,8 +164,8 @@ export function renderReport(report: Report): string {
 
   lines.push(
     '',
-    'Targets of req/s are judged on the median of the per-round ratios; the next column gives each round\'s ratio, then the ratio of the medians',
-    '(median req/s ÷ the reference\'s median req/s), for comparison. The rows of `bookshop-shipped` hold the app as `pnpm start` runs it to the',
+    "Targets of req/s are judged on the median of the per-round ratios; the next column gives each round's ratio, then the ratio of the medians",
+    "(median req/s ÷ the reference's median req/s), for comparison. The rows of `bookshop-shipped` hold the app as `pnpm start` runs it to the",
     'same targets.',
     '',
     '| issue 9 target | measured | rounds; ratio of medians | |',
@@ -143,11 +174,23 @@ export function renderReport(report: Report): string {
   const target = (label: string, value: number, goal: number, higherIsBetter: boolean, unit = '', detail = '') => {
     if (!Number.isFinite(value)) return;
     const met = higherIsBetter ? value >= goal : value <= goal;
-    const by = higherIsBetter ? `${fixed((100 * value) / goal, 0)} % of the goal` : `${fixed(value - goal, unit ? 0 : 2)}${unit} over`;
+    const by = higherIsBetter
+      ? `${fixed((100 * value) / goal, 0)} % of the goal`
+      : `${fixed(value - goal, unit ? 0 : 2)}${unit} over`;
     lines.push(`| ${label} | ${fixed(value, unit ? 0 : 2)}${unit} | ${detail} | ${met ? 'met' : `missed (${by})`} |`);
   };
-  const ratioTarget = (label: string, w: string, t: TargetName, ref: { workload: string; target: TargetName }, goal: number) => {
-    if (!report.workloads.some((x) => x.id === w && x.targets.includes(t)) || !report.workloads.some((x) => x.id === ref.workload)) return;
+  const ratioTarget = (
+    label: string,
+    w: string,
+    t: TargetName,
+    ref: { workload: string; target: TargetName },
+    goal: number,
+  ) => {
+    if (
+      !report.workloads.some((x) => x.id === w && x.targets.includes(t)) ||
+      !report.workloads.some((x) => x.id === ref.workload)
+    )
+      return;
     const s = summarize(report, w, t, ref);
     const detail = `${s.rpsRoundRatios.map((r) => fixed(r, 2)).join(', ')}; ${fixed(s.rpsRatioOfMedians, 2)}`;
     target(SHIPPED_TARGETS.has(t) ? `${label}, as shipped (${t})` : label, s.rpsRatio, goal, true, '', detail);
@@ -159,20 +202,47 @@ export function renderReport(report: Report): string {
   };
   both('W1 ≥ 1.5 × baseline', 'W1', { workload: 'W1', target: 'baseline' }, 1.5);
   both('W2 ≥ 1.0 × baseline', 'W2', { workload: 'W2', target: 'baseline' }, 1.0);
-  ratioTarget('W2 with a trigram index ≥ 5 × baseline', 'W2-index', 'bookshop-trigram', { workload: 'W2', target: 'baseline' }, 5);
+  ratioTarget(
+    'W2 with a trigram index ≥ 5 × baseline',
+    'W2-index',
+    'bookshop-trigram',
+    { workload: 'W2', target: 'baseline' },
+    5,
+  );
   both('W3 ≥ 2.0 × baseline', 'W3', { workload: 'W3', target: 'baseline' }, 2.0);
   ratioTarget('W4 ≥ 1.3 × baseline', 'W4', 'bookshop-embed', { workload: 'W4', target: 'baseline' }, 1.3);
   both('W5 ≥ 1.0 × baseline with WAL', 'W5', { workload: 'W5', target: 'baseline-wal' }, 1.0);
-  ratioTarget('W5 with an afterCommit hook that does nothing ≥ 0.95 × without (issue 33)', 'W5-hook', 'bookshop-hook', { workload: 'W5-hook', target: 'bookshop-nohook' }, 0.95);
-  ratioTarget('W5 with an afterWrite hook that does nothing (in the write\'s transaction) ≥ 0.95 × without (issue 33)', 'W5-hook', 'bookshop-hook-tx', { workload: 'W5-hook', target: 'bookshop-nohook' }, 0.95);
-  both('W6 ≥ 1.0 × baseline\'s W4', 'W6', { workload: 'W4', target: 'baseline' }, 1.0);
+  ratioTarget(
+    'W5 with an afterCommit hook that does nothing ≥ 0.95 × without (issue 33)',
+    'W5-hook',
+    'bookshop-hook',
+    { workload: 'W5-hook', target: 'bookshop-nohook' },
+    0.95,
+  );
+  ratioTarget(
+    "W5 with an afterWrite hook that does nothing (in the write's transaction) ≥ 0.95 × without (issue 33)",
+    'W5-hook',
+    'bookshop-hook-tx',
+    { workload: 'W5-hook', target: 'bookshop-nohook' },
+    0.95,
+  );
+  both("W6 ≥ 1.0 × baseline's W4", 'W6', { workload: 'W4', target: 'baseline' }, 1.0);
   if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
-    const deep = summarize(report, 'W8-deep', 'bookshop-cursor', { workload: 'W8-deep', target: 'bookshop-cursor' }).p50;
+    const deep = summarize(report, 'W8-deep', 'bookshop-cursor', {
+      workload: 'W8-deep',
+      target: 'bookshop-cursor',
+    }).p50;
     const first = summarize(report, 'W8', 'bookshop-cursor', { workload: 'W8', target: 'bookshop-cursor' }).p50;
     target('cursor: a deep page ≤ 1.5 × the time of the first page (p50)', deep / first, 1.5, false);
   }
   const partial = report.statements.find((s) => s.label.startsWith('partial page'));
-  if (partial) target('partial pagination makes no count (COUNT statements for a partial page)', (partial.sql ?? []).filter((sql) => /\bcount\(/i.test(sql)).length, 0, false);
+  if (partial)
+    target(
+      'partial pagination makes no count (COUNT statements for a partial page)',
+      (partial.sql ?? []).filter((sql) => /\bcount\(/i.test(sql)).length,
+      0,
+      false,
+    );
   for (const name of ['bookshop', 'bookshop-shipped']) {
     const app = report.servers.find((s) => s.name === name);
     if (!app) continue;
@@ -184,14 +254,20 @@ export function renderReport(report: Report): string {
   for (const t of ['bookshop-pg', 'bookshop-shipped-pg'] as const) {
     if (!report.workloads.some((w) => w.id === 'W7' && w.targets.includes(t))) continue;
     const s = summarize(report, 'W7', t, { workload: 'W7', target: 'baseline-pg' });
-    lines.push(`| W7 (W1 on PostgreSQL), no target: ${t} | ${fixed(s.rpsRatio, 2)} | ${s.rpsRoundRatios.map((r) => fixed(r, 2)).join(', ')}; ${fixed(s.rpsRatioOfMedians, 2)} | reported |`);
+    lines.push(
+      `| W7 (W1 on PostgreSQL), no target: ${t} | ${fixed(s.rpsRatio, 2)} | ${s.rpsRoundRatios.map((r) => fixed(r, 2)).join(', ')}; ${fixed(s.rpsRatioOfMedians, 2)} | reported |`,
+    );
   }
   if (report.workloads.some((w) => w.id === 'W1-deep') && report.workloads.some((w) => w.id === 'W1')) {
     // The issue's target is for cursor pagination (above); the example app pages by offset, so this is its cost for
     // comparison, not a target: an offset makes the database walk every row before the page.
     const deep = summarize(report, 'W1-deep', 'bookshop', { workload: 'W1-deep', target: 'baseline' }).p50;
     const first = summarize(report, 'W1', 'bookshop', { workload: 'W1', target: 'baseline' }).p50;
-    if (Number.isFinite(deep / first)) lines.push('', `Offset pagination, for comparison (no target): a deep page (W1-deep) takes ${fixed(deep / first, 1)} × the time of page 3 (W1), p50.`);
+    if (Number.isFinite(deep / first))
+      lines.push(
+        '',
+        `Offset pagination, for comparison (no target): a deep page (W1-deep) takes ${fixed(deep / first, 1)} × the time of page 3 (W1), p50.`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

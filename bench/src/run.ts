@@ -16,7 +16,18 @@
  *   --no-pg             skip W7; --pg <url> the PostgreSQL database (default $BENCH_POSTGRES_URL or
  *                       postgres://postgres@127.0.0.1:5432/test), used in a schema of its own, dropped at the end
  */
-import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -78,7 +89,12 @@ const SHIPPED_MAIN = fileURLToPath(new URL('../../examples/bookshop/dist/main.js
  * (`--shipped-env CORS_ORIGIN=https://admin.example.com` turns it on). One process (`WEB_CONCURRENCY` 1).
  */
 function shippedEnv(database: string): Record<string, string> {
-  const env: Record<string, string> = { HOST: '127.0.0.1', DATABASE_URL: database, JWT_SECRET, RATE_LIMIT_MAX: '1000000000' };
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1',
+    DATABASE_URL: database,
+    JWT_SECRET,
+    RATE_LIMIT_MAX: '1000000000',
+  };
   for (const setting of args['shipped-env']) {
     const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(setting);
     if (!match) throw new Error(`--shipped-env ${setting}: expected NAME=value`);
@@ -124,11 +140,15 @@ async function cleanUp(success: boolean): Promise<void> {
     const target = pgTarget;
     pgTarget = undefined;
     const knex = knexFactory({ client: 'pg', connection: target.url, pool: { min: 0, max: 1 } });
-    await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [target.schema]).catch((error: unknown) => console.error(`Could not drop schema ${target.schema}:`, error));
+    await knex
+      .raw('DROP SCHEMA IF EXISTS ?? CASCADE', [target.schema])
+      .catch((error: unknown) => console.error(`Could not drop schema ${target.schema}:`, error));
     await knex.destroy();
   }
   if (success) rmSync(runDir, { recursive: true, force: true });
-  else for (const file of readdirSync(runDir)) if (/\.db(-wal|-shm|-journal)?$/.test(file)) rmSync(`${runDir}${file}`, { force: true });
+  else
+    for (const file of readdirSync(runDir))
+      if (/\.db(-wal|-shm|-journal)?$/.test(file)) rmSync(`${runDir}${file}`, { force: true });
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -160,7 +180,12 @@ async function startTimed(options: Parameters<typeof startServer>[0]): Promise<S
     samples.push(server);
     if (samples.length >= startups) {
       const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-      return { ...server, startupMs: median(samples.map((s) => s.startupMs)), idleRssMiB: median(samples.map((s) => s.idleRssMiB)), peakRssMiB: server.idleRssMiB };
+      return {
+        ...server,
+        startupMs: median(samples.map((s) => s.startupMs)),
+        idleRssMiB: median(samples.map((s) => s.idleRssMiB)),
+        peakRssMiB: server.idleRssMiB,
+      };
     }
     await server.stop();
   }
@@ -179,14 +204,21 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-async function fetchResponse(server: ServerProcess, request: ReturnType<Workload['request']>): Promise<{ status: number; body: string; contentType: string }> {
+async function fetchResponse(
+  server: ServerProcess,
+  request: ReturnType<Workload['request']>,
+): Promise<{ status: number; body: string; contentType: string }> {
   const response = await fetch(`http://127.0.0.1:${server.port}${request.path}`, {
     method: request.method,
     headers: { accept: 'application/ld+json', ...(request.contentType ? { 'content-type': request.contentType } : {}) },
     ...(request.body ? { body: request.body } : {}),
     signal: AbortSignal.timeout(60_000),
   });
-  return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') ?? '' };
+  return {
+    status: response.status,
+    body: await response.text(),
+    contentType: response.headers.get('content-type') ?? '',
+  };
 }
 
 /**
@@ -211,7 +243,10 @@ async function undoWrites(target: TargetName): Promise<void> {
 }
 
 /** Checks a target's answer to a workload; throws when it is wrong, so a broken target cannot post a number. */
-async function check(workload: Workload, target: TargetName): Promise<{ status: number; body: string; contentType: string; ms: number }> {
+async function check(
+  workload: Workload,
+  target: TargetName,
+): Promise<{ status: number; body: string; contentType: string; ms: number }> {
   const server = servers.get(target);
   if (!server) throw new Error(`${target} is not running`);
   const started = performance.now();
@@ -220,7 +255,9 @@ async function check(workload: Workload, target: TargetName): Promise<{ status: 
   const problems = workload.check(response.status, response.body);
   if (workload.writes) await undoWrites(target);
   if (problems.length > 0) {
-    throw new Error(`${workload.id} on ${target}: the response is wrong, not measuring it.\n  ${problems.join('\n  ')}\n  body: ${response.body.slice(0, 400)}`);
+    throw new Error(
+      `${workload.id} on ${target}: the response is wrong, not measuring it.\n  ${problems.join('\n  ')}\n  body: ${response.body.slice(0, 400)}`,
+    );
   }
   return response;
 }
@@ -233,8 +270,11 @@ function firstDifference(a: string, b: string): string {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
-  if (args['shipped-env'].length > 0) log(`The app as shipped runs with ${args['shipped-env'].join(' ')} over the bench's settings.`);
-  log(`resource-api bench: ${AUTHORS} authors, ${BOOKS.toLocaleString('en')} books; ${wrk} -t${threads} -c${connections}, ${seconds} s per measurement after ${warmup} s of warm-up, ${rounds} rounds; ${cpus().length} CPUs, Node ${process.version}`);
+  if (args['shipped-env'].length > 0)
+    log(`The app as shipped runs with ${args['shipped-env'].join(' ')} over the bench's settings.`);
+  log(
+    `resource-api bench: ${AUTHORS} authors, ${BOOKS.toLocaleString('en')} books; ${wrk} -t${threads} -c${connections}, ${seconds} s per measurement after ${warmup} s of warm-up, ${rounds} rounds; ${cpus().length} CPUs, Node ${process.version}`,
+  );
 
   const generating = Date.now();
   const data = generateData({ seed: SEED, authors: AUTHORS, books: BOOKS });
@@ -242,12 +282,24 @@ async function main(): Promise<void> {
   let workloads = buildWorkloads(data);
   if (args.only) {
     const only = new Set(args.only.split(',').map((id) => id.trim().toUpperCase()));
-    workloads = workloads.filter((w) => only.has(w.id.toUpperCase()) || (only.has('W6') && w.id === 'W4') || (only.has('W8-DEEP') && w.id === 'W8') || (only.has('W2-INDEX') && w.id === 'W2'));
+    workloads = workloads.filter(
+      (w) =>
+        only.has(w.id.toUpperCase()) ||
+        (only.has('W6') && w.id === 'W4') ||
+        (only.has('W8-DEEP') && w.id === 'W8') ||
+        (only.has('W2-INDEX') && w.id === 'W2'),
+    );
   }
-  if (args['no-shipped']) workloads = workloads.map((w) => ({ ...w, targets: w.targets.filter((t) => !SHIPPED_TARGETS.has(t)) }));
+  if (args['no-shipped'])
+    workloads = workloads.map((w) => ({ ...w, targets: w.targets.filter((t) => !SHIPPED_TARGETS.has(t)) }));
   const usePg = !args['no-pg'] && workloads.some((w) => w.id === 'W7') && (await postgresAnswers(args.pg));
   if (!usePg) {
-    if (workloads.some((w) => w.id === 'W7')) log(args['no-pg'] ? 'W7 skipped (--no-pg).' : `W7 skipped: PostgreSQL does not answer at ${args.pg.replace(/\/\/[^@]*@/, '//')}.`);
+    if (workloads.some((w) => w.id === 'W7'))
+      log(
+        args['no-pg']
+          ? 'W7 skipped (--no-pg).'
+          : `W7 skipped: PostgreSQL does not answer at ${args.pg.replace(/\/\/[^@]*@/, '//')}.`,
+      );
     workloads = workloads.filter((w) => w.id !== 'W7');
   }
 
@@ -258,7 +310,18 @@ async function main(): Promise<void> {
     pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
     await loadData(pgTarget, data, log);
   }
-  for (const target of ['bookshop', 'bookshop-shipped', 'bookshop-embed', 'bookshop-cursor', 'bookshop-trigram', 'baseline', 'baseline-wal', 'bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'] as const) {
+  for (const target of [
+    'bookshop',
+    'bookshop-shipped',
+    'bookshop-embed',
+    'bookshop-cursor',
+    'bookshop-trigram',
+    'baseline',
+    'baseline-wal',
+    'bookshop-nohook',
+    'bookshop-hook',
+    'bookshop-hook-tx',
+  ] as const) {
     const file = `${runDir}${target}.db`;
     copyFileSync(dataFile, file);
     sqliteFiles.set(target, file);
@@ -268,54 +331,98 @@ async function main(): Promise<void> {
   // (an FTS5 table filled from the 10,000 or 1,000,000 titles) is made here by a generated migration, as in production
   // (schema sync at start would too, but a million rows outlast Fastify's plugin timeout).
   const trigramStarted = performance.now();
-  const migrations = { database: `sqlite:${sqliteFiles.get('bookshop-trigram')}`, directory: `${runDir}trigram-migrations` };
-  await generateMigration({ ...migrations, resources: embedResources({ embed: false, substringIndex: true }), name: 'trigram' });
+  const migrations = {
+    database: `sqlite:${sqliteFiles.get('bookshop-trigram')}`,
+    directory: `${runDir}trigram-migrations`,
+  };
+  await generateMigration({
+    ...migrations,
+    resources: embedResources({ embed: false, substringIndex: true }),
+    name: 'trigram',
+  });
   await runMigrations(migrations);
-  log(`Trigram index of the bookshop-trigram copy built in ${((performance.now() - trigramStarted) / 1000).toFixed(1)} s (a generated migration)`);
+  log(
+    `Trigram index of the bookshop-trigram copy built in ${((performance.now() - trigramStarted) / 1000).toFixed(1)} s (a generated migration)`,
+  );
 
   log('Counting SQL statements per request (in-process, knex query events):');
   copyFileSync(dataFile, `${runDir}count-bookshop.db`);
   copyFileSync(dataFile, `${runDir}count-embed.db`);
-  const statements = await countStatements({ bookshopFile: `${runDir}count-bookshop.db`, embedFile: `${runDir}count-embed.db` });
+  const statements = await countStatements({
+    bookshopFile: `${runDir}count-bookshop.db`,
+    embedFile: `${runDir}count-embed.db`,
+  });
   for (const s of statements) log(`  ${s.label}: ${s.statements}`);
 
   log(`Starting the servers, one at a time (${startups} times each, to time the start-up):`);
   const needed = new Set(workloads.flatMap((w) => [...w.targets, w.reference.target]));
   // The example app as shipped: its own entry point, its environment alone (see shippedEnv), on the port it reads.
   const shipped = { isolatedEnv: true, portVariable: 'PORT' } as const;
-  const definitions: [TargetName, string, Record<string, string>, { isolatedEnv?: boolean; portVariable?: string }?][] = [
-    ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
-    ['bookshop-shipped', SHIPPED_MAIN, shippedEnv(`sqlite:${sqliteFiles.get('bookshop-shipped')}`), shipped],
-    ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
-    ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
-    ['bookshop-trigram', 'bookshop-trigram.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-trigram')}` }],
-    ['bookshop-nohook', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-nohook')}`, BENCH_HOOK: 'none' }],
-    ['bookshop-hook', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook')}`, BENCH_HOOK: 'afterCommit' }],
-    ['bookshop-hook-tx', 'bookshop-hook.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook-tx')}`, BENCH_HOOK: 'afterWrite' }],
-    ['baseline', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline')}` }],
-    ['baseline-wal', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline-wal')}`, BENCH_WAL: '1' }],
-    ...(pgTarget
-      ? ([
-          ['bookshop-pg', 'bookshop.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
-          ['baseline-pg', 'baseline.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
-          // The example app's settings name no schema: the connection's options set the search path instead.
-          ['bookshop-shipped-pg', SHIPPED_MAIN, shippedEnv(`${pgTarget.url}${pgTarget.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgTarget.schema}`)}`), shipped],
-        ] as typeof definitions)
-      : []),
-  ];
+  const definitions: [TargetName, string, Record<string, string>, { isolatedEnv?: boolean; portVariable?: string }?][] =
+    [
+      ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
+      ['bookshop-shipped', SHIPPED_MAIN, shippedEnv(`sqlite:${sqliteFiles.get('bookshop-shipped')}`), shipped],
+      ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
+      ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
+      ['bookshop-trigram', 'bookshop-trigram.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-trigram')}` }],
+      [
+        'bookshop-nohook',
+        'bookshop-hook.js',
+        { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-nohook')}`, BENCH_HOOK: 'none' },
+      ],
+      [
+        'bookshop-hook',
+        'bookshop-hook.js',
+        { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook')}`, BENCH_HOOK: 'afterCommit' },
+      ],
+      [
+        'bookshop-hook-tx',
+        'bookshop-hook.js',
+        { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-hook-tx')}`, BENCH_HOOK: 'afterWrite' },
+      ],
+      ['baseline', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline')}` }],
+      ['baseline-wal', 'baseline.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('baseline-wal')}`, BENCH_WAL: '1' }],
+      ...(pgTarget
+        ? ([
+            ['bookshop-pg', 'bookshop.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
+            ['baseline-pg', 'baseline.js', { BENCH_DATABASE: pgTarget.url, BENCH_SCHEMA: pgTarget.schema }],
+            // The example app's settings name no schema: the connection's options set the search path instead.
+            [
+              'bookshop-shipped-pg',
+              SHIPPED_MAIN,
+              shippedEnv(
+                `${pgTarget.url}${pgTarget.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgTarget.schema}`)}`,
+              ),
+              shipped,
+            ],
+          ] as typeof definitions)
+        : []),
+    ];
   const appFlags = appNodeFlags();
-  if (appFlags.length > 0) log(`The example app's targets run with its start script's Node.js flags: ${appFlags.join(' ')}`);
+  if (appFlags.length > 0)
+    log(`The example app's targets run with its start script's Node.js flags: ${appFlags.join(' ')}`);
   for (const [name, script, env, options] of definitions) {
     if (!needed.has(name)) continue;
     // The example app's targets run with the Node.js flags of its start script; the hand-written references with none.
     const nodeFlags = name.startsWith('bookshop') ? appFlags : [];
-    const server = await startTimed({ name, script, env, ...options, nodeFlags, probe: '/api/books/1', logFile: `${runDir}${name}.log` });
+    const server = await startTimed({
+      name,
+      script,
+      env,
+      ...options,
+      nodeFlags,
+      probe: '/api/books/1',
+      logFile: `${runDir}${name}.log`,
+    });
     servers.set(name, server);
-    log(`  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`);
+    log(
+      `  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`,
+    );
   }
 
   log('Checking every target, and recording the bodies the floor will send:');
-  const recorded: { method: string; route: string; url: string; status: number; contentType: string; body: string }[] = [];
+  const recorded: { method: string; route: string; url: string; status: number; contentType: string; body: string }[] =
+    [];
   const bodyBytes = new Map<string, number>();
   for (const workload of workloads) {
     const responses = new Map<TargetName, { status: number; body: string; contentType: string }>();
@@ -326,26 +433,47 @@ async function main(): Promise<void> {
       bodyBytes.set(`${workload.id} ${target}`, Buffer.byteLength(response.body));
     }
     // The floor sends what the baseline sent; for GraphQL, which the baseline does not serve, what the app sent.
-    const source = workload.reference.workload === workload.id ? workload.reference.target : (workload.targets[0] as TargetName);
+    const source =
+      workload.reference.workload === workload.id ? workload.reference.target : (workload.targets[0] as TargetName);
     const sourceResponse = responses.get(source);
     if (!sourceResponse) throw new Error(`${workload.id}: no response of ${source} to give the floor`);
     const request = workload.request('floor');
-    recorded.push({ method: request.method, route: workload.floorRoute, url: request.path, status: sourceResponse.status, contentType: sourceResponse.contentType, body: sourceResponse.body });
+    recorded.push({
+      method: request.method,
+      route: workload.floorRoute,
+      url: request.path,
+      status: sourceResponse.status,
+      contentType: sourceResponse.contentType,
+      body: sourceResponse.body,
+    });
     // Same workload, same bytes: the app and the baseline must send the same body (ids of new items aside).
     const baseline = workload.targets.find((t) => t.startsWith('baseline'));
     for (const app of baseline ? workload.targets.filter((t) => t.startsWith('bookshop')) : []) {
       const normalize = (body: string) => (workload.writes ? body.replace(/\/api\/books\/\d+|"id":\d+/g, '#') : body);
       const a = normalize(responses.get(app)?.body ?? '');
       const b = normalize(responses.get(baseline as TargetName)?.body ?? '');
-      if (a !== b) log(`  warning: ${workload.id}: ${app} and ${baseline} send different bodies (${a.length} and ${b.length} bytes), ${firstDifference(a, b)}`);
+      if (a !== b)
+        log(
+          `  warning: ${workload.id}: ${app} and ${baseline} send different bodies (${a.length} and ${b.length} bytes), ${firstDifference(a, b)}`,
+        );
     }
-    log(`  ${workload.id}: ${[...responses.keys()].map((t) => `${t} ok (${bodyBytes.get(`${workload.id} ${t}`)} bytes)`).join(', ')}`);
+    log(
+      `  ${workload.id}: ${[...responses.keys()].map((t) => `${t} ok (${bodyBytes.get(`${workload.id} ${t}`)} bytes)`).join(', ')}`,
+    );
   }
   const responsesFile = `${runDir}floor-responses.json`;
   writeFileSync(responsesFile, JSON.stringify(recorded));
-  const floor = await startTimed({ name: 'floor', script: 'floor.js', env: { BENCH_RESPONSES: responsesFile }, probe: '/ready', logFile: `${runDir}floor.log` });
+  const floor = await startTimed({
+    name: 'floor',
+    script: 'floor.js',
+    env: { BENCH_RESPONSES: responsesFile },
+    probe: '/ready',
+    logFile: `${runDir}floor.log`,
+  });
   servers.set('floor', floor);
-  log(`  floor: pid ${floor.pid}, port ${floor.port}, first 200 after ${floor.startupMs.toFixed(0)} ms, idle RSS ${floor.idleRssMiB.toFixed(1)} MiB`);
+  log(
+    `  floor: pid ${floor.pid}, port ${floor.port}, first 200 after ${floor.startupMs.toFixed(0)} ms, idle RSS ${floor.idleRssMiB.toFixed(1)} MiB`,
+  );
 
   const measurements: Measurement[] = [];
   for (let round = 1; round <= rounds; round++) {
@@ -361,7 +489,10 @@ async function main(): Promise<void> {
       // With -c32 on a server that runs one query at a time, a request waits for the 31 before it: a measurement
       // must last a few times that, or slow targets complete nothing. Same duration for every target of a workload.
       const duration = Math.min(MAX_SECONDS, Math.max(seconds, Math.ceil((3 * connections * slowest) / 1000)));
-      if (duration > seconds) log(`  ${workload.id}: one request takes up to ${slowest.toFixed(0)} ms alone; measuring ${duration} s per target`);
+      if (duration > seconds)
+        log(
+          `  ${workload.id}: one request takes up to ${slowest.toFixed(0)} ms alone; measuring ${duration} s per target`,
+        );
       for (const target of order) {
         const server = servers.get(target) as ServerProcess;
         const request = workload.request(target);
@@ -372,17 +503,29 @@ async function main(): Promise<void> {
         // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
         const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
         const logOffset = logFile ? statSync(logFile).size : 0;
-        const { value: result, cpuSeconds } = await whileSampling(server, () => runWrk({ port: server.port, request, seconds: duration, connections, threads }));
+        const { value: result, cpuSeconds } = await whileSampling(server, () =>
+          runWrk({ port: server.port, request, seconds: duration, connections, threads }),
+        );
         await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
         const written = logFile ? logGrowth(logFile, logOffset) : undefined;
         // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
         if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
         if (workload.writes) await undoWrites(target);
         const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
-        const logged = written && result.requests > 0 ? { logLinesPerRequest: written.lines / result.requests, logBytesPerRequest: written.bytes / result.requests } : undefined;
+        const logged =
+          written && result.requests > 0
+            ? {
+                logLinesPerRequest: written.lines / result.requests,
+                logBytesPerRequest: written.bytes / result.requests,
+              }
+            : undefined;
         measurements.push({ round, workload: workload.id, target, ...result, cpuUsPerRequest, ...logged });
-        const logNote = logged ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req` : '';
-        log(`  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}`);
+        const logNote = logged
+          ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
+          : '';
+        log(
+          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}`,
+        );
       }
     }
   }
@@ -401,10 +544,19 @@ async function main(): Promise<void> {
     workloads: workloads.map((w) => ({ id: w.id, title: w.title, targets: [...w.targets], reference: w.reference })),
     measurements,
     bodyBytes: Object.fromEntries(bodyBytes),
-    servers: [...servers.values()].map((s) => ({ name: s.name, startupMs: s.startupMs, idleRssMiB: s.idleRssMiB, peakRssMiB: s.peakRssMiB })),
+    servers: [...servers.values()].map((s) => ({
+      name: s.name,
+      startupMs: s.startupMs,
+      idleRssMiB: s.idleRssMiB,
+      peakRssMiB: s.peakRssMiB,
+    })),
     statements: statements.map(({ label, request, statements: n }) => ({ label, request, statements: n })),
     ...(servers.has('bookshop-shipped') || servers.has('bookshop-shipped-pg')
-      ? { shippedSettings: Object.fromEntries(Object.entries(shippedEnv('')).filter(([name]) => name !== 'DATABASE_URL' && name !== 'JWT_SECRET')) }
+      ? {
+          shippedSettings: Object.fromEntries(
+            Object.entries(shippedEnv('')).filter(([name]) => name !== 'DATABASE_URL' && name !== 'JWT_SECRET'),
+          ),
+        }
       : {}),
   };
   const markdown = renderReport(report);

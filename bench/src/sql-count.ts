@@ -15,7 +15,11 @@ export interface StatementCount {
   readonly sql: readonly string[];
 }
 
-async function count(app: FastifyInstance, label: string, request: { method: 'GET' | 'POST'; url: string; payload?: string; contentType?: string }): Promise<StatementCount> {
+async function count(
+  app: FastifyInstance,
+  label: string,
+  request: { method: 'GET' | 'POST'; url: string; payload?: string; contentType?: string },
+): Promise<StatementCount> {
   const sql: string[] = [];
   const listener = (query: { sql: string }) => sql.push(query.sql);
   const { knex } = app.resourceApi.database;
@@ -24,25 +28,43 @@ async function count(app: FastifyInstance, label: string, request: { method: 'GE
     const response = await app.inject({
       method: request.method,
       url: request.url,
-      headers: { accept: 'application/ld+json', ...(request.contentType ? { 'content-type': request.contentType } : {}) },
+      headers: {
+        accept: 'application/ld+json',
+        ...(request.contentType ? { 'content-type': request.contentType } : {}),
+      },
       ...(request.payload ? { payload: request.payload } : {}),
     });
-    if (response.statusCode >= 300) throw new Error(`${request.method} ${request.url} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+    if (response.statusCode >= 300)
+      throw new Error(
+        `${request.method} ${request.url} answered ${response.statusCode}: ${response.body.slice(0, 300)}`,
+      );
   } finally {
     knex.removeListener('query', listener);
   }
-  const shown = request.payload && request.url === '/graphql' ? `POST /graphql ${(JSON.parse(request.payload) as { query: string }).query}` : `${request.method} ${request.url}`;
+  const shown =
+    request.payload && request.url === '/graphql'
+      ? `POST /graphql ${(JSON.parse(request.payload) as { query: string }).query}`
+      : `${request.method} ${request.url}`;
   return { label, request: shown, statements: sql.length, sql };
 }
 
-const graphql = (first: number) => JSON.stringify({ query: `{ books(first: ${first}) { totalCount edges { node { id title author { name } } } } }` });
+const graphql = (first: number) =>
+  JSON.stringify({ query: `{ books(first: ${first}) { totalCount edges { node { id title author { name } } } } }` });
 
 export async function countStatements(options: { bookshopFile: string; embedFile: string }): Promise<StatementCount[]> {
   const bookshop = await buildBookshop({ database: `sqlite:${options.bookshopFile}`, jwtSecret: JWT_SECRET });
   const embed = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET });
   // The same file as `embed` (read only here), with Book's collection paged otherwise.
-  const partial = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET, paging: 'client-partial' });
-  const cursor = await buildEmbedApp({ database: `sqlite:${options.embedFile}`, jwtSecret: JWT_SECRET, paging: 'cursor' });
+  const partial = await buildEmbedApp({
+    database: `sqlite:${options.embedFile}`,
+    jwtSecret: JWT_SECRET,
+    paging: 'client-partial',
+  });
+  const cursor = await buildEmbedApp({
+    database: `sqlite:${options.embedFile}`,
+    jwtSecret: JWT_SECRET,
+    paging: 'cursor',
+  });
   try {
     return [
       await count(bookshop, 'W1', { method: 'GET', url: '/api/books?page=3' }),
@@ -50,9 +72,24 @@ export async function countStatements(options: { bookshopFile: string; embedFile
       await count(bookshop, 'W3', { method: 'GET', url: '/api/books/1234' }),
       await count(embed, 'W4, 10 per page', { method: 'GET', url: '/api/books?page=3' }),
       await count(embed, 'W4, 50 per page', { method: 'GET', url: '/api/books?page=3&itemsPerPage=50' }),
-      await count(bookshop, 'W5', { method: 'POST', url: '/api/books', payload: JSON.stringify({ title: 'Counted', author: '/api/authors/7' }), contentType: 'application/ld+json' }),
-      await count(bookshop, 'W6, first 10', { method: 'POST', url: '/graphql', payload: graphql(10), contentType: 'application/json' }),
-      await count(bookshop, 'W6, first 50', { method: 'POST', url: '/graphql', payload: graphql(50), contentType: 'application/json' }),
+      await count(bookshop, 'W5', {
+        method: 'POST',
+        url: '/api/books',
+        payload: JSON.stringify({ title: 'Counted', author: '/api/authors/7' }),
+        contentType: 'application/ld+json',
+      }),
+      await count(bookshop, 'W6, first 10', {
+        method: 'POST',
+        url: '/graphql',
+        payload: graphql(10),
+        contentType: 'application/json',
+      }),
+      await count(bookshop, 'W6, first 50', {
+        method: 'POST',
+        url: '/graphql',
+        payload: graphql(50),
+        contentType: 'application/json',
+      }),
       await count(partial, 'partial page (no count)', { method: 'GET', url: '/api/books?page=3&partial=true' }),
       await count(cursor, 'W8-deep, cursor', { method: 'GET', url: '/api/books?id%5Bgt%5D=5000' }),
     ];

@@ -7,9 +7,20 @@ import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
 
 export type TargetName =
-  | 'bookshop' | 'bookshop-embed' | 'bookshop-cursor' | 'bookshop-trigram' | 'baseline' | 'baseline-wal' | 'floor' | 'bookshop-pg' | 'baseline-pg'
-  | 'bookshop-nohook' | 'bookshop-hook' | 'bookshop-hook-tx'
-  | 'bookshop-shipped' | 'bookshop-shipped-pg';
+  | 'bookshop'
+  | 'bookshop-embed'
+  | 'bookshop-cursor'
+  | 'bookshop-trigram'
+  | 'baseline'
+  | 'baseline-wal'
+  | 'floor'
+  | 'bookshop-pg'
+  | 'baseline-pg'
+  | 'bookshop-nohook'
+  | 'bookshop-hook'
+  | 'bookshop-hook-tx'
+  | 'bookshop-shipped'
+  | 'bookshop-shipped-pg';
 
 /**
  * The example app as `pnpm start` runs it (issue 35): `examples/bookshop/dist/main.js` with its environment settings,
@@ -48,11 +59,17 @@ function parse(body: string): Json | undefined {
 }
 
 function expectEqual(problems: string[], what: string, actual: unknown, expected: unknown): void {
-  if (actual !== expected) problems.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (actual !== expected)
+    problems.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 /** A Hydra collection page: status 200, the number of members, the total (none: undefined), the first member's title (and author name). */
-function collectionCheck(expected: { count: number; total: number | undefined; firstTitle: string; firstAuthorName?: string }) {
+function collectionCheck(expected: {
+  count: number;
+  total: number | undefined;
+  firstTitle: string;
+  firstAuthorName?: string;
+}) {
   return (status: number, body: string): string[] => {
     const problems: string[] = [];
     expectEqual(problems, 'status', status, 200);
@@ -62,7 +79,13 @@ function collectionCheck(expected: { count: number; total: number | undefined; f
     expectEqual(problems, 'members', members?.length, expected.count);
     expectEqual(problems, 'hydra:totalItems', json['hydra:totalItems'], expected.total);
     expectEqual(problems, 'first title', members?.[0]?.title, expected.firstTitle);
-    if (expected.firstAuthorName !== undefined) expectEqual(problems, 'first author name', (members?.[0]?.author as Json | undefined)?.name, expected.firstAuthorName);
+    if (expected.firstAuthorName !== undefined)
+      expectEqual(
+        problems,
+        'first author name',
+        (members?.[0]?.author as Json | undefined)?.name,
+        expected.firstAuthorName,
+      );
     return problems;
   };
 }
@@ -73,7 +96,10 @@ export function buildWorkloads(data: DataSet): Workload[] {
   const page3 = { count: PAGE_SIZE, total, firstTitle: data.titles[2 * PAGE_SIZE] as string };
 
   const deepPage = Math.floor(total / PAGE_SIZE / 2);
-  const matches = data.titles.filter((title) => title.toLowerCase().includes(SEARCH_TERM)).sort().reverse();
+  const matches = data.titles
+    .filter((title) => title.toLowerCase().includes(SEARCH_TERM))
+    .sort()
+    .reverse();
   const itemId = Math.min(1234, total);
   const postBody = { title: 'A Book Written During The Bench', author: '/api/authors/7' };
   const postCheck = (status: number, body: string): string[] => {
@@ -82,7 +108,8 @@ export function buildWorkloads(data: DataSet): Workload[] {
     const json = parse(body);
     expectEqual(problems, 'title', json?.title, postBody.title);
     expectEqual(problems, 'author', json?.author, postBody.author);
-    if (typeof json?.id !== 'number' || json.id <= total) problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
+    if (typeof json?.id !== 'number' || json.id <= total)
+      problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
     return problems;
   };
   const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
@@ -106,7 +133,11 @@ export function buildWorkloads(data: DataSet): Workload[] {
       reference: { workload: 'W2', target: 'baseline' },
       request: () => ({ method: 'GET', path: `/api/books?title=${SEARCH_TERM}&order%5Btitle%5D=desc` }),
       floorRoute: '/api/books',
-      check: collectionCheck({ count: Math.min(PAGE_SIZE, matches.length), total: matches.length, firstTitle: matches[0] as string }),
+      check: collectionCheck({
+        count: Math.min(PAGE_SIZE, matches.length),
+        total: matches.length,
+        firstTitle: matches[0] as string,
+      }),
     },
     {
       id: 'W2-index',
@@ -115,7 +146,11 @@ export function buildWorkloads(data: DataSet): Workload[] {
       reference: { workload: 'W2', target: 'baseline' },
       request: () => ({ method: 'GET', path: `/api/books?title=${SEARCH_TERM}&order%5Btitle%5D=desc` }),
       floorRoute: '/api/books',
-      check: collectionCheck({ count: Math.min(PAGE_SIZE, matches.length), total: matches.length, firstTitle: matches[0] as string }),
+      check: collectionCheck({
+        count: Math.min(PAGE_SIZE, matches.length),
+        total: matches.length,
+        firstTitle: matches[0] as string,
+      }),
     },
     {
       id: 'W3',
@@ -139,7 +174,10 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: 'a page of books with the author embedded (`GET /api/books?page=3`, author as `{@id, @type, id, name}`)',
       targets: ['bookshop-embed', 'baseline', 'floor'],
       reference: { workload: 'W4', target: 'baseline' },
-      request: (target) => ({ method: 'GET', path: target === 'bookshop-embed' ? '/api/books?page=3' : '/api/books-with-authors?page=3' }),
+      request: (target) => ({
+        method: 'GET',
+        path: target === 'bookshop-embed' ? '/api/books?page=3' : '/api/books-with-authors?page=3',
+      }),
       floorRoute: '/api/books-with-authors',
       check: collectionCheck({ ...page3, firstAuthorName: authorName(2 * PAGE_SIZE) as string }),
     },
@@ -148,17 +186,28 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: 'POST a book (`POST /api/books`, author by IRI)',
       targets: ['bookshop', 'bookshop-shipped', 'baseline-wal', 'baseline', 'floor'],
       reference: { workload: 'W5', target: 'baseline-wal' },
-      request: () => ({ method: 'POST', path: '/api/books', body: JSON.stringify(postBody), contentType: 'application/ld+json' }),
+      request: () => ({
+        method: 'POST',
+        path: '/api/books',
+        body: JSON.stringify(postBody),
+        contentType: 'application/ld+json',
+      }),
       floorRoute: '/api/books',
       writes: true,
       check: postCheck,
     },
     {
       id: 'W5-hook',
-      title: 'W5 with a write hook on Book that does nothing (`afterCommit`; `afterWrite`, in the transaction), against Book without hooks',
+      title:
+        'W5 with a write hook on Book that does nothing (`afterCommit`; `afterWrite`, in the transaction), against Book without hooks',
       targets: ['bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'],
       reference: { workload: 'W5-hook', target: 'bookshop-nohook' },
-      request: () => ({ method: 'POST', path: '/api/books', body: JSON.stringify(postBody), contentType: 'application/ld+json' }),
+      request: () => ({
+        method: 'POST',
+        path: '/api/books',
+        body: JSON.stringify(postBody),
+        contentType: 'application/ld+json',
+      }),
       floorRoute: '/api/books',
       writes: true,
       check: postCheck,
@@ -168,7 +217,12 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: `GraphQL: a page of books with their authors (\`POST /graphql\`, \`${graphqlQuery}\`); ratio to the baseline's W4`,
       targets: ['bookshop', 'bookshop-shipped', 'floor'],
       reference: { workload: 'W4', target: 'baseline' },
-      request: () => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: graphqlQuery }), contentType: 'application/json' }),
+      request: () => ({
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify({ query: graphqlQuery }),
+        contentType: 'application/json',
+      }),
       floorRoute: '/graphql',
       check: (status, body) => {
         const problems: string[] = [];
@@ -193,18 +247,28 @@ export function buildWorkloads(data: DataSet): Workload[] {
             reference: { workload: 'W1-deep', target: 'baseline' },
             request: () => ({ method: 'GET', path: `/api/books?page=${deepPage}` }),
             floorRoute: '/api/books',
-            check: collectionCheck({ count: PAGE_SIZE, total, firstTitle: data.titles[(deepPage - 1) * PAGE_SIZE] as string }),
+            check: collectionCheck({
+              count: PAGE_SIZE,
+              total,
+              firstTitle: data.titles[(deepPage - 1) * PAGE_SIZE] as string,
+            }),
           } satisfies Workload,
         ]
       : []),
     {
       id: 'W8',
-      title: 'cursor pagination, first page (`GET /api/books`, keyset on the id, no count; Book paged by cursor, author embedded)',
+      title:
+        'cursor pagination, first page (`GET /api/books`, keyset on the id, no count; Book paged by cursor, author embedded)',
       targets: ['bookshop-cursor'],
       reference: { workload: 'W8', target: 'bookshop-cursor' },
       request: () => ({ method: 'GET', path: '/api/books' }),
       floorRoute: '/api/books',
-      check: collectionCheck({ count: PAGE_SIZE, total: undefined, firstTitle: data.titles[0] as string, firstAuthorName: authorName(0) as string }),
+      check: collectionCheck({
+        count: PAGE_SIZE,
+        total: undefined,
+        firstTitle: data.titles[0] as string,
+        firstAuthorName: authorName(0) as string,
+      }),
     },
     {
       id: 'W8-deep',
@@ -213,7 +277,12 @@ export function buildWorkloads(data: DataSet): Workload[] {
       reference: { workload: 'W8', target: 'bookshop-cursor' },
       request: () => ({ method: 'GET', path: `/api/books?id%5Bgt%5D=${cursorAfter}` }),
       floorRoute: '/api/books',
-      check: collectionCheck({ count: PAGE_SIZE, total: undefined, firstTitle: data.titles[cursorAfter] as string, firstAuthorName: authorName(cursorAfter) as string }),
+      check: collectionCheck({
+        count: PAGE_SIZE,
+        total: undefined,
+        firstTitle: data.titles[cursorAfter] as string,
+        firstAuthorName: authorName(cursorAfter) as string,
+      }),
     },
     {
       id: 'W7',

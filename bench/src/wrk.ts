@@ -32,7 +32,13 @@ export function wrkVersion(): string | undefined {
     const { stdout, code } = error as { stdout?: Buffer; code?: string };
     if (code === 'ENOENT') return undefined;
     // "wrk debian/4.1.0-3+b2 [epoll] Copyright (C) 2012 Will Glozer" → "wrk debian/4.1.0-3+b2"
-    return stdout?.toString().split('\n')[0]?.replace(/\s*\[.*$/, '').trim() || 'wrk';
+    return (
+      stdout
+        ?.toString()
+        .split('\n')[0]
+        ?.replace(/\s*\[.*$/, '')
+        .trim() || 'wrk'
+    );
   }
   return 'wrk';
 }
@@ -46,7 +52,19 @@ export function runWrk(options: {
 }): Promise<WrkResult> {
   const { request } = options;
   const url = `http://127.0.0.1:${options.port}${request.path}`;
-  const args = ['-t', String(options.threads), '-c', String(options.connections), '-d', `${options.seconds}s`, '--timeout', '30s', '-s', SCRIPT, url];
+  const args = [
+    '-t',
+    String(options.threads),
+    '-c',
+    String(options.connections),
+    '-d',
+    `${options.seconds}s`,
+    '--timeout',
+    '30s',
+    '-s',
+    SCRIPT,
+    url,
+  ];
   const env = {
     ...process.env,
     BENCH_METHOD: request.method,

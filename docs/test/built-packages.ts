@@ -19,7 +19,11 @@ export async function buildPackages(): Promise<string> {
   const built = join(cli, 'dist/index.js');
   if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(cli, 'src'))) return '';
   try {
-    await promisify(execFile)(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: cli, timeout: 120_000 });
+    await promisify(execFile)(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: cli, timeout: 120_000 },
+    );
     return '';
   } catch (error) {
     const { stdout, message } = error as { stdout?: string; message: string };

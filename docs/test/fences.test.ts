@@ -10,7 +10,9 @@ describe('the code blocks of the docs', () => {
   });
 
   it('refuses a program block no test runs, naming the page and line', () => {
-    expect(() => samplesOf('docs/x.md', 'text\n\n```js\nconsole.log(1);\n```\n')).toThrow(/docs\/x\.md:3: a `js` block, which no test runs/);
+    expect(() => samplesOf('docs/x.md', 'text\n\n```js\nconsole.log(1);\n```\n')).toThrow(
+      /docs\/x\.md:3: a `js` block, which no test runs/,
+    );
     expect(() => samplesOf('docs/x.md', '```\nconst a = 1;\n```\n')).toThrow(/docs\/x\.md:1: a `` block/);
     expect(samplesOf('docs/x.md', '```sh\nls\n```\n\n```ts\nconsole.log(1);\n```\n')).toHaveLength(1);
   });

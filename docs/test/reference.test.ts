@@ -16,7 +16,10 @@ beforeAll(() => {
 
 describe('docs/reference.md', () => {
   it('is generated from the doc comments of the code', () => {
-    expect(readFileSync(file, 'utf8'), 'docs/reference.md is out of date: run `pnpm docs:reference` and commit it').toBe(reference.markdown);
+    expect(
+      readFileSync(file, 'utf8'),
+      'docs/reference.md is out of date: run `pnpm docs:reference` and commit it',
+    ).toBe(reference.markdown);
   });
 
   it('documents every public option: none lacks a doc comment', () => {

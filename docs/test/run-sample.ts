@@ -32,7 +32,11 @@ function answers(port: number): Promise<boolean> {
 export async function runSample(script: string, cwd: string, port: number): Promise<SampleRun> {
   // Only what a shell would pass on, so a sample cannot lean on the test runner's environment.
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, PORT: String(port) };
-  const child = spawn(process.execPath, ['--enable-source-maps', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', script], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

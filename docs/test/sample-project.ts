@@ -29,7 +29,11 @@ const TSCONFIG = {
 };
 
 /** Where the libraries a user's project would have installed are found, first match wins. */
-const DEPENDENCY_FOLDERS = ['packages/core/node_modules', 'packages/cli/node_modules', 'examples/bookshop/node_modules'];
+const DEPENDENCY_FOLDERS = [
+  'packages/core/node_modules',
+  'packages/cli/node_modules',
+  'examples/bookshop/node_modules',
+];
 
 export interface SampleProject {
   readonly dir: string;
@@ -57,7 +61,9 @@ function linkDependencies(modules: string): void {
     if (!existsSync(folder)) continue;
     for (const entry of readdirSync(folder)) {
       if (entry.startsWith('.')) continue;
-      const names = entry.startsWith('@') ? readdirSync(join(folder, entry)).map((name) => `${entry}/${name}`) : [entry];
+      const names = entry.startsWith('@')
+        ? readdirSync(join(folder, entry)).map((name) => `${entry}/${name}`)
+        : [entry];
       for (const name of names) link(join(folder, name), join(modules, name));
     }
   }
@@ -78,15 +84,20 @@ export function compileSamples(samples: readonly Sample[]): SampleProject {
     writeFileSync(source(sample), sample.code);
   }
 
-  const config = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(dir, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  })!;
+  )!;
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
   const global = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
-  if (global.length > 0) throw new Error(global.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
+  if (global.length > 0)
+    throw new Error(global.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
   program.emit();
 
   const errors = (sample: Sample): string => {
@@ -104,9 +115,14 @@ export function compileSamples(samples: readonly Sample[]): SampleProject {
   };
 
   const mapOutput = (sample: Sample, output: string): string => {
-    const compiled = source(sample).replace(/\.ts$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const compiled = source(sample)
+      .replace(/\.ts$/, '')
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const location = new RegExp(`(?:file://)?${compiled}\\.[jt]s:(\\d+)`, 'g');
-    return output.replace(location, (_, line: string) => `${sample.page}:${sample.lines[Number(line) - 1] ?? `(sample line ${line})`}`);
+    return output.replace(
+      location,
+      (_, line: string) => `${sample.page}:${sample.lines[Number(line) - 1] ?? `(sample line ${line})`}`,
+    );
   };
 
   return {

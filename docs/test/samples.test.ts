@@ -53,7 +53,9 @@ describe.concurrent('the code samples of the docs', () => {
       if (sample.code.includes("'@resource-api/cli")) expect(cliErrors, sample.name).toBe('');
       expect(built.errors(sample), `${sample.name} does not type-check`).toBe('');
       const run = await running(async () => runSample(built.script(sample), built.folder(sample), await freePort()));
-      expect(run.outcome, `${sample.name} failed:\n${built.mapOutput(sample, run.output)}`).toMatch(/^(exited 0|served)$/);
+      expect(run.outcome, `${sample.name} failed:\n${built.mapOutput(sample, run.output)}`).toMatch(
+        /^(exited 0|served)$/,
+      );
     }, 600_000);
   }
 });

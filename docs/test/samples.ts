@@ -23,7 +23,9 @@ export interface Sample {
 
 /** The pages whose samples are checked: the root README.md and docs/*.md, in a stable order. */
 export function samplePages(): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 
@@ -56,10 +58,14 @@ export function samplesOf(page: string, markdown: string): Sample[] {
     while (end < text.length && !close.test(text[end]!)) end++;
     const elsewhere = RUN_ELSEWHERE[language];
     if (language !== 'ts' && !NOT_PROGRAMS.has(language) && elsewhere?.page !== page) {
-      throw new Error(`${page}:${i + 1}: a \`${language}\` block, which no test runs: write samples as \`ts\` (see docs/README.md#code-samples).`);
+      throw new Error(
+        `${page}:${i + 1}: a \`${language}\` block, which no test runs: write samples as \`ts\` (see docs/README.md#code-samples).`,
+      );
     }
     if (language === 'ts') {
-      const body = text.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
+      const body = text
+        .slice(i + 1, end)
+        .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
       const lines = body.map((_, k) => i + 2 + k);
       const previous = samples.at(-1);
       if (rest.trim() === 'continued') {
@@ -68,14 +74,22 @@ export function samplesOf(page: string, markdown: string): Sample[] {
         previous.code.push(...body);
         previous.lines.push(...lines);
       } else if (rest.trim() !== '') {
-        throw new Error(`${page}:${i + 1}: unknown info string "ts ${rest.trim()}" (a sample is \`ts\` or \`ts continued\`).`);
+        throw new Error(
+          `${page}:${i + 1}: unknown info string "ts ${rest.trim()}" (a sample is \`ts\` or \`ts continued\`).`,
+        );
       } else {
         samples.push({ fences: [i + 1], code: body, lines });
       }
     }
     i = end;
   }
-  return samples.map(({ fences, code, lines }) => ({ name: `${page}:${fences[0]}`, page, fences, code: `${code.join('\n')}\n`, lines }));
+  return samples.map(({ fences, code, lines }) => ({
+    name: `${page}:${fences[0]}`,
+    page,
+    fences,
+    code: `${code.join('\n')}\n`,
+    lines,
+  }));
 }
 
 /** Every sample of every page. */

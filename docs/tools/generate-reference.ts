@@ -51,8 +51,23 @@ const STATE_GUIDE = 'declaring-resources.md#custom-state-providers-and-processor
 const CONTRACT_SECTIONS: Record<string, string> = {
   ...Object.fromEntries(
     [
-      'Entity', 'CollectionPage', 'CursorRequest', 'PageRequest', 'ParentLink', 'AppliedFilter', 'StateCaller', 'StateRequest', 'StateLogger',
-      'StateContext', 'StateProvider', 'ProvideNext', 'ProcessContext', 'StateProcessor', 'ProcessNext', 'WriteHook', 'WriteHooks',
+      'Entity',
+      'CollectionPage',
+      'CursorRequest',
+      'PageRequest',
+      'ParentLink',
+      'AppliedFilter',
+      'StateCaller',
+      'StateRequest',
+      'StateLogger',
+      'StateContext',
+      'StateProvider',
+      'ProvideNext',
+      'ProcessContext',
+      'StateProcessor',
+      'ProcessNext',
+      'WriteHook',
+      'WriteHooks',
     ].map((name) => [name, STATE_GUIDE]),
   ),
   Filter: 'collections.md#custom-filters',
@@ -93,15 +108,20 @@ const code = (text: string) => (text.includes('`') ? `\`\` ${cell(text)} \`\`` :
 const anchor = (name: string) => `#${name.toLowerCase()}`;
 const isCore = (node: ts.Node) => node.getSourceFile().fileName.startsWith(coreSource);
 const isLiteralUnion = (node: ts.TypeNode): boolean =>
-  ts.isLiteralTypeNode(node) || (ts.isUnionTypeNode(node) && node.types.every((member) => ts.isLiteralTypeNode(member)));
+  ts.isLiteralTypeNode(node) ||
+  (ts.isUnionTypeNode(node) && node.types.every((member) => ts.isLiteralTypeNode(member)));
 
 function createProgram(): ts.Program {
-  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'packages/core/tsconfig.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, 'packages/core/tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  })!;
+  )!;
   return ts.createProgram({ rootNames: [join(coreSource, 'index.ts')], options: { ...config.options, noEmit: true } });
 }
 
@@ -146,7 +166,8 @@ export function generateReference(): Reference {
     const declaration = symbol.declarations![0]!;
     const fileGuide = CONTRACTS[relative(coreSource, declaration.getSourceFile().fileName)];
     const guide = fileGuide === undefined ? undefined : (CONTRACT_SECTIONS[symbol.name] ?? fileGuide);
-    if (guide === undefined || (ts.isTypeAliasDeclaration(declaration) && isLiteralUnion(declaration.type))) return undefined;
+    if (guide === undefined || (ts.isTypeAliasDeclaration(declaration) && isLiteralUnion(declaration.type)))
+      return undefined;
     // A contract file's option types (DocumentationOptions next to OpenApiDocument) are options all the same.
     return /(Options|Declaration)$/.test(symbol.name) ? undefined : guide;
   };
@@ -180,19 +201,36 @@ export function generateReference(): Reference {
       const declaration = member.valueDeclaration ?? member.declarations?.[0];
       if (!declaration || !isCore(declaration)) continue;
       const name = `${prefix}${member.name}`;
-      const typeNode = (ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration) || ts.isMethodSignature(declaration)) ? declaration.type : undefined;
+      const typeNode =
+        ts.isPropertySignature(declaration) ||
+        ts.isPropertyDeclaration(declaration) ||
+        ts.isMethodSignature(declaration)
+          ? declaration.type
+          : undefined;
       const type = ts.isMethodSignature(declaration)
         ? oneLine(declaration.getText().replace(/\/\*\*[\s\S]*?\*\//g, ''))
         : typeNode
           ? oneLine(typeNode.getText())
-          : checker.typeToString(checker.getTypeOfSymbolAtLocation(member, declaration), declaration, ts.TypeFormatFlags.NoTruncation);
+          : checker.typeToString(
+              checker.getTypeOfSymbolAtLocation(member, declaration),
+              declaration,
+              ts.TypeFormatFlags.NoTruncation,
+            );
       const references = typeNode ? referencedBy(typeNode) : [];
       references.forEach(enqueue);
       const doc = docOf(member);
       if (!doc) undocumented.push(`${owner}.${name}`);
-      rows.push({ name, required: !(member.flags & ts.SymbolFlags.Optional), type, links: references.map((s) => s.name), doc });
+      rows.push({
+        name,
+        required: !(member.flags & ts.SymbolFlags.Optional),
+        type,
+        links: references.map((s) => s.name),
+        doc,
+      });
       // `{ … }`, alone or in a union: its members are options too.
-      const literals = typeNode ? (ts.isUnionTypeNode(typeNode) ? typeNode.types : [typeNode]).filter(ts.isTypeLiteralNode) : [];
+      const literals = typeNode
+        ? (ts.isUnionTypeNode(typeNode) ? typeNode.types : [typeNode]).filter(ts.isTypeLiteralNode)
+        : [];
       for (const literal of literals) {
         const nested = checker.getTypeAtLocation(literal).getProperties();
         rows.push(...rowsOf(owner, nested, `${name}.`));
@@ -208,36 +246,56 @@ export function generateReference(): Reference {
     const file = relative(root, declaration.getSourceFile().fileName);
     const objectLike =
       ts.isInterfaceDeclaration(declaration) ||
-      (ts.isTypeAliasDeclaration(declaration) && (ts.isTypeLiteralNode(declaration.type) || ts.isIntersectionTypeNode(declaration.type) || ts.isMappedTypeNode(declaration.type)));
+      (ts.isTypeAliasDeclaration(declaration) &&
+        (ts.isTypeLiteralNode(declaration.type) ||
+          ts.isIntersectionTypeNode(declaration.type) ||
+          ts.isMappedTypeNode(declaration.type)));
     if (objectLike) {
       const type = checker.getDeclaredTypeOfSymbol(symbol);
       // An interface lists its inherited options as rows; an intersection links the types it joins.
       const links = ts.isTypeAliasDeclaration(declaration) ? referencedBy(declaration.type) : [];
       links.forEach(enqueue);
-      return { name: symbol.name, doc, file, alias: undefined, links: links.map((s) => s.name), rows: rowsOf(symbol.name, type.getProperties(), '') };
+      return {
+        name: symbol.name,
+        doc,
+        file,
+        alias: undefined,
+        links: links.map((s) => s.name),
+        rows: rowsOf(symbol.name, type.getProperties(), ''),
+      };
     }
     const aliased = ts.isTypeAliasDeclaration(declaration) ? declaration.type : declaration;
     const links = referencedBy(aliased);
     links.forEach(enqueue);
-    const text = ts.isTypeAliasDeclaration(declaration) ? oneLine(declaration.type.getText()).replace(/^\|\s*/, '') : '';
+    const text = ts.isTypeAliasDeclaration(declaration)
+      ? oneLine(declaration.type.getText()).replace(/^\|\s*/, '')
+      : '';
     return { name: symbol.name, doc, file, alias: text, links: links.map((s) => s.name), rows: [] };
   };
 
   for (const name of ROOTS) {
     const symbol = exported.get(name);
-    if (!symbol) throw new Error(`docs/tools/generate-reference.ts: "${name}" is not exported by packages/core/src/index.ts.`);
+    if (!symbol)
+      throw new Error(`docs/tools/generate-reference.ts: "${name}" is not exported by packages/core/src/index.ts.`);
     enqueue(symbol);
   }
   const sections: Section[] = [];
   for (let i = 0; i < queue.length; i++) sections.push(sectionOf(queue[i]!));
   const names = sections.map((section) => section.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
-  if (twice) throw new Error(`docs/tools/generate-reference.ts: two option types are named "${twice}"; their sections would share an anchor.`);
+  if (twice)
+    throw new Error(
+      `docs/tools/generate-reference.ts: two option types are named "${twice}"; their sections would share an anchor.`,
+    );
   const documented = new Set(sections.map((section) => section.name));
 
   const constraints = [...exported.values()].filter((symbol) => {
     const declaration = symbol.valueDeclaration;
-    return declaration !== undefined && declaration.getSourceFile().fileName === CONSTRAINTS_FILE && ts.isVariableDeclaration(declaration);
+    return (
+      declaration !== undefined &&
+      declaration.getSourceFile().fileName === CONSTRAINTS_FILE &&
+      ts.isVariableDeclaration(declaration)
+    );
   });
   const constraintRows = constraints.map((symbol) => {
     const doc = docOf(symbol);
@@ -247,14 +305,23 @@ export function generateReference(): Reference {
       const type = checker.getTypeOfSymbolAtLocation(parameter, symbol.valueDeclaration!);
       // The options object of a factory: its own keys, without those every constraint takes.
       const own = type.getProperties().filter((p) => p.name !== 'groups' && p.name !== 'message');
-      if (parameter.name === 'options') return own.length ? `{ ${own.map((p) => `${p.name}${p.flags & ts.SymbolFlags.Optional ? '?' : ''}: ${checker.typeToString(checker.getTypeOfSymbol(p)).replace(/ \| undefined$/, '')}`).join('; ')} }` : '';
+      if (parameter.name === 'options')
+        return own.length
+          ? `{ ${own.map((p) => `${p.name}${p.flags & ts.SymbolFlags.Optional ? '?' : ''}: ${checker.typeToString(checker.getTypeOfSymbol(p)).replace(/ \| undefined$/, '')}`).join('; ')} }`
+          : '';
       return `${parameter.name}: ${checker.typeToString(type)}`;
     });
     return `| \`${symbol.name}\` | ${parameters.filter(Boolean).map(code).join(', ') || '—'} | ${cell(doc)} |`;
   });
 
   const linkList = (names: readonly string[]) =>
-    names.flatMap((name) => (documented.has(name) ? [`[${name}](${anchor(name)})`] : guides.has(name) ? [`[${name}](${guides.get(name)})`] : []));
+    names.flatMap((name) =>
+      documented.has(name)
+        ? [`[${name}](${anchor(name)})`]
+        : guides.has(name)
+          ? [`[${name}](${guides.get(name)})`]
+          : [],
+    );
   const lines = [
     '# Reference',
     '',

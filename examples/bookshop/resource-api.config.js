@@ -17,7 +17,8 @@ export default defineConfig({
   database: DEFAULT_DATABASE_URL,
   documentation: {
     title: 'Bookshop API',
-    description: 'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
+    description:
+      'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
     version: '1.0.0',
   },
   security: {

@@ -20,7 +20,12 @@ const postgres = database.startsWith('postgres');
 const wal = process.env.BENCH_WAL === '1';
 
 const knex: Knex = postgres
-  ? knexFactory({ client: 'pg', connection: database, searchPath: [setting('BENCH_SCHEMA')], pool: { min: 0, max: 10 } })
+  ? knexFactory({
+      client: 'pg',
+      connection: database,
+      searchPath: [setting('BENCH_SCHEMA')],
+      pool: { min: 0, max: 10 },
+    })
   : knexFactory({
       client: 'better-sqlite3',
       connection: { filename: database.replace(/^sqlite:/, '') },
@@ -28,7 +33,10 @@ const knex: Knex = postgres
       pool: {
         min: 1,
         max: 1,
-        afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(
+          connection: { pragma(source: string): unknown },
+          done: (error: Error | null, connection: unknown) => void,
+        ) {
           connection.pragma('foreign_keys = ON');
           if (wal) connection.pragma('journal_mode = WAL');
           done(null, connection);
@@ -68,7 +76,12 @@ function docsLink(request: FastifyRequest): string {
 }
 
 function sendError(reply: FastifyReply, status: number, title: string, description: string) {
-  return reply.code(status).type(CONTENT_TYPE).send({ '@context': '/api/contexts/Error', '@type': 'hydra:Error', 'hydra:title': title, 'hydra:description': description });
+  return reply.code(status).type(CONTENT_TYPE).send({
+    '@context': '/api/contexts/Error',
+    '@type': 'hydra:Error',
+    'hydra:title': title,
+    'hydra:description': description,
+  });
 }
 
 function bookItem(row: BookRow, withAuthor: boolean) {
@@ -84,13 +97,20 @@ function bookItem(row: BookRow, withAuthor: boolean) {
 }
 
 // View links keep the client's other parameters in their order, RFC 3986-encoded, with `page` last.
-const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function pageView(rawQuery: string, page: number, lastPage: number) {
   const kept: string[] = [];
-  for (const [key, value] of new URLSearchParams(rawQuery)) if (key !== 'page') kept.push(`${encode(key)}=${encode(value)}`);
+  for (const [key, value] of new URLSearchParams(rawQuery))
+    if (key !== 'page') kept.push(`${encode(key)}=${encode(value)}`);
   const link = (n: number) => `/api/books?${[...kept, `page=${n}`].join('&')}`;
-  const view: Record<string, string> = { '@id': link(page), '@type': 'hydra:PartialCollectionView', 'hydra:first': link(1), 'hydra:last': link(lastPage) };
+  const view: Record<string, string> = {
+    '@id': link(page),
+    '@type': 'hydra:PartialCollectionView',
+    'hydra:first': link(1),
+    'hydra:last': link(lastPage),
+  };
   if (page > 1) view['hydra:previous'] = link(page - 1);
   if (page < lastPage) view['hydra:next'] = link(page + 1);
   return view;
@@ -103,15 +123,22 @@ function positiveInteger(value: unknown, fallback: number): number | undefined {
 
 type BookQuery = { page?: string; itemsPerPage?: string; title?: string; 'order[title]'?: string };
 
-async function listBooks(request: FastifyRequest<{ Querystring: BookQuery }>, reply: FastifyReply, withAuthors: boolean) {
+async function listBooks(
+  request: FastifyRequest<{ Querystring: BookQuery }>,
+  reply: FastifyReply,
+  withAuthors: boolean,
+) {
   const query = request.query;
   const page = positiveInteger(query.page, 1);
   const itemsPerPage = positiveInteger(query.itemsPerPage, 10);
-  if (page === undefined || page < 1) return sendError(reply, 400, 'An error occurred', 'Page should not be less than 1 (query parameter "page").');
-  if (itemsPerPage === undefined) return sendError(reply, 400, 'An error occurred', 'Query parameter "itemsPerPage" must be an integer.');
+  if (page === undefined || page < 1)
+    return sendError(reply, 400, 'An error occurred', 'Page should not be less than 1 (query parameter "page").');
+  if (itemsPerPage === undefined)
+    return sendError(reply, 400, 'An error occurred', 'Query parameter "itemsPerPage" must be an integer.');
   const limit = Math.min(itemsPerPage, 100);
   const direction = query['order[title]']?.toLowerCase();
-  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') return sendError(reply, 400, 'An error occurred', 'order[title] must be asc or desc.');
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc')
+    return sendError(reply, 400, 'An error occurred', 'order[title] must be asc or desc.');
 
   const books = knex('book');
   if (typeof query.title === 'string') {
@@ -120,12 +147,25 @@ async function listBooks(request: FastifyRequest<{ Querystring: BookQuery }>, re
   }
   const [{ total }] = (await books.clone().count({ total: '*' })) as [{ total: number | string }];
   const rows: BookRow[] = withAuthors
-    ? await books.clone().join('author', 'author.id', 'book.author_id').select('book.id', 'book.title', 'book.author_id', 'author.name as author_name')
-        .modify((q) => { if (direction) q.orderBy('book.title', direction); })
-        .orderBy('book.id', 'asc').limit(limit).offset((page - 1) * limit)
-    : await books.clone().select('id', 'title', 'author_id')
-        .modify((q) => { if (direction) q.orderBy('title', direction); })
-        .orderBy('id', 'asc').limit(limit).offset((page - 1) * limit);
+    ? await books
+        .clone()
+        .join('author', 'author.id', 'book.author_id')
+        .select('book.id', 'book.title', 'book.author_id', 'author.name as author_name')
+        .modify((q) => {
+          if (direction) q.orderBy('book.title', direction);
+        })
+        .orderBy('book.id', 'asc')
+        .limit(limit)
+        .offset((page - 1) * limit)
+    : await books
+        .clone()
+        .select('id', 'title', 'author_id')
+        .modify((q) => {
+          if (direction) q.orderBy('title', direction);
+        })
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset((page - 1) * limit);
 
   const totalItems = Number(total);
   const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
@@ -152,27 +192,49 @@ await serve(async () => {
 
   app.get<{ Params: { id: string } }>('/api/books/:id', async (request, reply) => {
     const id = request.params.id;
-    if (!/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > 2147483647) return sendError(reply, 404, 'An error occurred', 'Not Found');
+    if (!/^[1-9][0-9]{0,9}$/.test(id) || Number(id) > 2147483647)
+      return sendError(reply, 404, 'An error occurred', 'Not Found');
     const row = (await knex('book').where('id', Number(id)).first('id', 'title', 'author_id')) as BookRow | undefined;
     if (!row) return sendError(reply, 404, 'An error occurred', 'Not Found');
-    return reply.type(CONTENT_TYPE).header('link', docsLink(request)).send({ '@context': '/api/contexts/Book', ...bookItem(row, false) });
+    return reply
+      .type(CONTENT_TYPE)
+      .header('link', docsLink(request))
+      .send({ '@context': '/api/contexts/Book', ...bookItem(row, false) });
   });
 
   app.post<{ Body: { title?: unknown; author?: unknown } }>('/api/books', async (request, reply) => {
     const { title, author } = request.body ?? {};
     const violations: { propertyPath: string; message: string }[] = [];
-    if (typeof title !== 'string' || title.trim() === '') violations.push({ propertyPath: 'title', message: 'This value should not be blank.' });
-    else if ([...title].length < 3) violations.push({ propertyPath: 'title', message: 'This value is too short. It should have 3 characters or more.' });
+    if (typeof title !== 'string' || title.trim() === '')
+      violations.push({ propertyPath: 'title', message: 'This value should not be blank.' });
+    else if ([...title].length < 3)
+      violations.push({
+        propertyPath: 'title',
+        message: 'This value is too short. It should have 3 characters or more.',
+      });
     const authorId = typeof author === 'string' ? /^\/api\/authors\/([1-9][0-9]{0,9})$/.exec(author)?.[1] : undefined;
-    if (authorId === undefined) violations.push({ propertyPath: 'author', message: 'This value should be a valid IRI of an Author.' });
-    else if (!(await knex('author').where('id', Number(authorId)).first('id'))) violations.push({ propertyPath: 'author', message: `Item not found for "${String(author)}".` });
+    if (authorId === undefined)
+      violations.push({ propertyPath: 'author', message: 'This value should be a valid IRI of an Author.' });
+    else if (!(await knex('author').where('id', Number(authorId)).first('id')))
+      violations.push({ propertyPath: 'author', message: `Item not found for "${String(author)}".` });
     if (violations.length > 0) {
-      return reply.code(400).type(CONTENT_TYPE).send({ '@context': '/api/contexts/ConstraintViolationList', '@type': 'ConstraintViolationList', violations });
+      return reply
+        .code(400)
+        .type(CONTENT_TYPE)
+        .send({ '@context': '/api/contexts/ConstraintViolationList', '@type': 'ConstraintViolationList', violations });
     }
     const [inserted] = await knex('book').insert({ title, author_id: Number(authorId) }, ['id']);
     const id = Number(typeof inserted === 'object' ? inserted.id : inserted);
-    const item = { '@context': '/api/contexts/Book', ...bookItem({ id, title: title as string, author_id: Number(authorId) }, false) };
-    return reply.code(201).type(CONTENT_TYPE).header('location', `/api/books/${id}`).header('link', docsLink(request)).send(item);
+    const item = {
+      '@context': '/api/contexts/Book',
+      ...bookItem({ id, title: title as string, author_id: Number(authorId) }, false),
+    };
+    return reply
+      .code(201)
+      .type(CONTENT_TYPE)
+      .header('location', `/api/books/${id}`)
+      .header('link', docsLink(request))
+      .send(item);
   });
 
   await knex.raw('select 1'); // open the connection (and set the pragmas) before the first request

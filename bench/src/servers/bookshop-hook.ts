@@ -7,4 +7,11 @@ import { JWT_SECRET } from '../data.js';
 import { buildEmbedApp, type WriteHookKind } from '../embed-app.js';
 import { serve, setting } from './serve.js';
 
-await serve(() => buildEmbedApp({ database: setting('BENCH_DATABASE'), jwtSecret: JWT_SECRET, embed: false, hook: setting('BENCH_HOOK') as WriteHookKind }));
+await serve(() =>
+  buildEmbedApp({
+    database: setting('BENCH_DATABASE'),
+    jwtSecret: JWT_SECRET,
+    embed: false,
+    hook: setting('BENCH_HOOK') as WriteHookKind,
+  }),
+);

@@ -3,4 +3,6 @@ import { JWT_SECRET } from '../data.js';
 import { buildEmbedApp } from '../embed-app.js';
 import { serve, setting } from './serve.js';
 
-await serve(() => buildEmbedApp({ database: setting('BENCH_DATABASE'), jwtSecret: JWT_SECRET, embed: false, substringIndex: true }));
+await serve(() =>
+  buildEmbedApp({ database: setting('BENCH_DATABASE'), jwtSecret: JWT_SECRET, embed: false, substringIndex: true }),
+);

@@ -7,4 +7,10 @@ import { JWT_SECRET } from '../data.js';
 import { serve, setting } from './serve.js';
 
 const schema = process.env.BENCH_SCHEMA;
-await serve(() => buildBookshop({ database: setting('BENCH_DATABASE'), ...(schema ? { databaseSchema: schema } : {}), jwtSecret: JWT_SECRET }));
+await serve(() =>
+  buildBookshop({
+    database: setting('BENCH_DATABASE'),
+    ...(schema ? { databaseSchema: schema } : {}),
+    jwtSecret: JWT_SECRET,
+  }),
+);

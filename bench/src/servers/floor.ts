@@ -37,7 +37,11 @@ await serve(async () => {
         },
       });
     }
-    routes.get(key)?.set(response.url, { status: response.status, contentType: response.contentType, bytes: Buffer.from(response.body) });
+    routes.get(key)?.set(response.url, {
+      status: response.status,
+      contentType: response.contentType,
+      bytes: Buffer.from(response.body),
+    });
   }
   // What the runner polls to time the start-up (the recorded routes may all be POSTs).
   app.get('/ready', (_request, reply) => reply.send('ready'));

@@ -15,7 +15,10 @@ export async function serve(build: () => Promise<FastifyInstance>): Promise<void
   let app: FastifyInstance | undefined;
   const close = () => {
     const closing = app ? app.close() : Promise.resolve();
-    closing.then(() => process.exit(0), () => process.exit(1));
+    closing.then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once('SIGTERM', close);
   process.once('SIGINT', close);

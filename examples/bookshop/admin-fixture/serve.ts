@@ -11,7 +11,12 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 /** Builds the admin into a fresh temporary directory; returns it. */
 export async function buildAdmin(): Promise<string> {
@@ -36,10 +41,13 @@ export async function serveAdmin(options: { readonly dir: string; readonly apiPo
   const server: Server = createServer((incoming, outgoing) => {
     const url = incoming.url ?? '/';
     if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
-      const forward = request({ host: '127.0.0.1', port: options.apiPort, method: incoming.method, path: url, headers: incoming.headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const forward = request(
+        { host: '127.0.0.1', port: options.apiPort, method: incoming.method, path: url, headers: incoming.headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       forward.on('error', () => outgoing.writeHead(502).end());
       incoming.pipe(forward);
       return;
@@ -47,7 +55,8 @@ export async function serveAdmin(options: { readonly dir: string; readonly apiPo
     const path = normalize(url.split('?')[0]!).replace(/^(\.\.[/\\])+/, '');
     const file = join(options.dir, path === '/' ? 'index.html' : path);
     readFile(file).then(
-      (body) => outgoing.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
+      (body) =>
+        outgoing.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
       () => outgoing.writeHead(404).end(),
     );
   });

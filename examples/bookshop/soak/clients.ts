@@ -45,7 +45,13 @@ interface Answer {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const JSON_LD = 'application/ld+json';
 
-async function send(context: LoadContext, operation: Operation, method: string, path: string, payload?: unknown): Promise<Answer> {
+async function send(
+  context: LoadContext,
+  operation: Operation,
+  method: string,
+  path: string,
+  payload?: unknown,
+): Promise<Answer> {
   const started = performance.now();
   let outcome: Outcome;
   let body: Record<string, unknown> | undefined;
@@ -53,7 +59,12 @@ async function send(context: LoadContext, operation: Operation, method: string, 
   try {
     const response = await fetch(`${context.base}${path}`, {
       method,
-      headers: { accept: JSON_LD, ...(payload === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : JSON_LD }) },
+      headers: {
+        accept: JSON_LD,
+        ...(payload === undefined
+          ? {}
+          : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : JSON_LD }),
+      },
       ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
       signal: AbortSignal.timeout(context.hangAfter),
     });
@@ -65,7 +76,8 @@ async function send(context: LoadContext, operation: Operation, method: string, 
       body = undefined;
     }
     if (outcome === 503) {
-      wellFormed503 = response.headers.get('retry-after') === '5' && body?.['@type'] === 'hydra:Error' && body.status === 503;
+      wellFormed503 =
+        response.headers.get('retry-after') === '5' && body?.['@type'] === 'hydra:Error' && body.status === 503;
     } else if (outcome >= 300) {
       context.surprises.push(`${operation} ${path}: ${outcome} ${text.slice(0, 200)}`);
     }
@@ -75,7 +87,13 @@ async function send(context: LoadContext, operation: Operation, method: string, 
     context.surprises.push(`${operation} ${path}: ${outcome} (${String((error as Error).cause ?? error)})`);
   }
   const duration = performance.now() - started;
-  context.records.push({ operation, start: started - context.origin, duration, outcome, ...(wellFormed503 === undefined ? {} : { wellFormed503 }) });
+  context.records.push({
+    operation,
+    start: started - context.origin,
+    duration,
+    outcome,
+    ...(wellFormed503 === undefined ? {} : { wellFormed503 }),
+  });
   return { outcome, body };
 }
 
@@ -103,7 +121,10 @@ export async function runClient(context: LoadContext, index: number): Promise<vo
 
   const postBook = async () => {
     const title = `soak client ${index} book ${++sequence}`;
-    const answer = await send(context, 'POST book', 'POST', '/api/books', { title, author: `/api/authors/${authorId}` });
+    const answer = await send(context, 'POST book', 'POST', '/api/books', {
+      title,
+      author: `/api/authors/${authorId}`,
+    });
     if (answer.outcome === 201) {
       ledger.ackBook(idOf(answer.body), title, authorId!);
       books.push(idOf(answer.body));
@@ -125,7 +146,9 @@ export async function runClient(context: LoadContext, index: number): Promise<vo
       const answer = await send(context, 'GET item', 'GET', `/api/books/${id}`);
       const title = answer.body?.title;
       if (answer.outcome === 200 && !ledger.allowedTitles(id).includes(String(title))) {
-        context.staleReads.push(`book ${id}: read "${String(title)}", may be ${JSON.stringify(ledger.allowedTitles(id))}`);
+        context.staleReads.push(
+          `book ${id}: read "${String(title)}", may be ${JSON.stringify(ledger.allowedTitles(id))}`,
+        );
       }
     } else if (dice < 0.85) {
       await postBook();

@@ -64,7 +64,10 @@ export class Ledger {
   }
 
   /** Compares the ledger with the rows of the `book` and `author` tables. */
-  verify(rows: { books: ReadonlyArray<{ id: number; title: string; author_id: number }>; authors: ReadonlyArray<{ id: number; name: string }> }): Verification {
+  verify(rows: {
+    books: ReadonlyArray<{ id: number; title: string; author_id: number }>;
+    authors: ReadonlyArray<{ id: number; name: string }>;
+  }): Verification {
     const lost: string[] = [];
     const phantoms: string[] = [];
     let committedDespite503 = 0;
@@ -73,8 +76,10 @@ export class Ledger {
     for (const [id, entry] of this.books) {
       const row = bookRows.get(id);
       if (!row) lost.push(`book ${id} ("${entry.acked}") is missing`);
-      else if (!this.allowedTitles(id).includes(row.title)) lost.push(`book ${id} has title "${row.title}", acknowledged "${entry.acked}"`);
-      else if (Number(row.author_id) !== entry.authorId) lost.push(`book ${id} has author ${row.author_id}, acknowledged ${entry.authorId}`);
+      else if (!this.allowedTitles(id).includes(row.title))
+        lost.push(`book ${id} has title "${row.title}", acknowledged "${entry.acked}"`);
+      else if (Number(row.author_id) !== entry.authorId)
+        lost.push(`book ${id} has author ${row.author_id}, acknowledged ${entry.authorId}`);
       if (row && row.title !== entry.acked) committedDespite503++;
     }
     for (const [id, name] of this.authors) {

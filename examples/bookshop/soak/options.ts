@@ -46,13 +46,17 @@ was lost. Exits 1 when a check fails. Loopback only; restarting the cluster need
 
 const positive = (name: string, raw: string, allowZero = false): number => {
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number (got "${raw}").`);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0))
+    throw new Error(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number (got "${raw}").`);
   return value;
 };
 
 function defaultCluster(): [string, string] {
   const versions = readdirSync('/etc/postgresql', { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  if (versions.length !== 1) throw new Error(`Found ${versions.length} PostgreSQL versions in /etc/postgresql: name one with --cluster <version>/<name>.`);
+  if (versions.length !== 1)
+    throw new Error(
+      `Found ${versions.length} PostgreSQL versions in /etc/postgresql: name one with --cluster <version>/<name>.`,
+    );
   return [versions[0]!.name, 'main'];
 }
 
@@ -81,14 +85,22 @@ export function parseOptions(argv: readonly string[]): SoakOptions | undefined {
     return undefined;
   }
   const duration = positive('duration', values.duration);
-  const restartAt = values['no-restart'] ? undefined : values['restart-at'] === undefined ? duration / 2 : positive('restart-at', values['restart-at']);
-  if (restartAt !== undefined && restartAt >= duration) throw new Error(`--restart-at (${restartAt}) must come before the end of --duration (${duration}).`);
-  const databaseUrl = values['database-url'] ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const restartAt = values['no-restart']
+    ? undefined
+    : values['restart-at'] === undefined
+      ? duration / 2
+      : positive('restart-at', values['restart-at']);
+  if (restartAt !== undefined && restartAt >= duration)
+    throw new Error(`--restart-at (${restartAt}) must come before the end of --duration (${duration}).`);
+  const databaseUrl =
+    values['database-url'] ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const host = new URL(databaseUrl).hostname;
   // The soak restarts the local cluster; a remote URL would load one server and restart another.
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`--database-url must be a loopback PostgreSQL (got host "${host}").`);
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
+    throw new Error(`--database-url must be a loopback PostgreSQL (got host "${host}").`);
   const cluster = values.cluster?.split('/') ?? defaultCluster();
-  if (cluster.length !== 2) throw new Error(`--cluster must be <version>/<name>, e.g. 15/main (got "${values.cluster}").`);
+  if (cluster.length !== 2)
+    throw new Error(`--cluster must be <version>/<name>, e.g. 15/main (got "${values.cluster}").`);
   return {
     duration,
     clients: Math.floor(positive('clients', values.clients)),

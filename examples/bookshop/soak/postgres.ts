@@ -41,7 +41,13 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** Stops and starts the cluster `at` ms after `origin` (a `performance.now()`), timing it. */
-export async function restartPostgres(options: { url: string; cluster: readonly [string, string]; origin: number; at: number; downFor: number }): Promise<Restart> {
+export async function restartPostgres(options: {
+  url: string;
+  cluster: readonly [string, string];
+  origin: number;
+  at: number;
+  downFor: number;
+}): Promise<Restart> {
   const { url, origin } = options;
   const now = () => performance.now() - origin;
   await sleep(Math.max(0, options.at - now()));
@@ -66,7 +72,10 @@ export async function restartPostgres(options: { url: string; cluster: readonly 
   const begin = now();
   let error: string | undefined;
   try {
-    const pgCtlCluster = (action: string) => promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', ...options.cluster, action], { timeout: 60_000 });
+    const pgCtlCluster = (action: string) =>
+      promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', ...options.cluster, action], {
+        timeout: 60_000,
+      });
     if (options.downFor > 0) {
       try {
         await pgCtlCluster('stop');

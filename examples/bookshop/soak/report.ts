@@ -10,7 +10,6 @@ import type { Restart } from './postgres.js';
 /** After PostgreSQL is back, 503s are still allowed this long (the Retry-After the app sends). */
 export const GRACE_MS = 5_000;
 
-
 export interface RunFacts {
   readonly durationMs: number;
   readonly clients: number;
@@ -40,14 +39,21 @@ export interface Check {
 /** The operations that must answer again after the outage (POST author is too rare to be sure to come up). */
 const MAIN_OPERATIONS = ['GET collection', 'GET item', 'POST book', 'PATCH book'] as const;
 
-const percentile = (sorted: readonly number[], p: number): number => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
-const ms = (value: number): string => (Number.isNaN(value) ? '-' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const ms = (value: number): string =>
+  Number.isNaN(value) ? '-' : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
 const seconds = (value: number): string => `${(value / 1000).toFixed(2)} s`;
 const isSuccess = (outcome: Outcome): boolean => typeof outcome === 'number' && outcome < 300;
 
 function latencies(records: readonly RequestRecord[]): { p50: number; p99: number; max: number; count: number } {
   const sorted = records.map((record) => record.duration).sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN, count: sorted.length };
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+    count: sorted.length,
+  };
 }
 
 export interface Summary {
@@ -64,15 +70,18 @@ export function summarize(facts: RunFacts): Summary {
   const failures = records.filter((record) => !isSuccess(record.outcome));
   const unavailable = records.filter((record) => record.outcome === 503);
   const byOperation = new Map<string, RequestRecord[]>();
-  for (const record of successes) byOperation.set(record.operation, [...(byOperation.get(record.operation) ?? []), record]);
+  for (const record of successes)
+    byOperation.set(record.operation, [...(byOperation.get(record.operation) ?? []), record]);
 
   // The outage as clients saw it: from the first failed request's start to the last failed request's answer.
   const firstFailure = failures[0] && Math.min(...failures.map((record) => record.start));
   const lastFailureEnd = failures[0] && Math.max(...failures.map((record) => record.start + record.duration));
   const lastFailureStart = failures[0] && Math.max(...failures.map((record) => record.start));
-  const firstSuccessAfter = lastFailureStart === undefined ? undefined : successes.find((record) => record.start > lastFailureStart);
+  const firstSuccessAfter =
+    lastFailureStart === undefined ? undefined : successes.find((record) => record.start > lastFailureStart);
   const notReady = probes.filter((probe) => probe.ready !== 200);
-  const readyAgain = notReady.length === 0 ? undefined : probes.find((probe) => probe.at > notReady.at(-1)!.at && probe.ready === 200);
+  const readyAgain =
+    notReady.length === 0 ? undefined : probes.find((probe) => probe.at > notReady.at(-1)!.at && probe.ready === 200);
   const rssValues = facts.rss.map(([, mb]) => mb);
   const rssMax = rssValues.length ? Math.max(...rssValues) : Number.NaN;
   const afterWarmUp = facts.rss.find(([second]) => second >= 10)?.[1] ?? rssValues[0] ?? Number.NaN;
@@ -84,12 +93,39 @@ export function summarize(facts: RunFacts): Summary {
     answered: latencies(successes),
     unavailable: latencies(unavailable),
     byOperation: Object.fromEntries([...byOperation].map(([operation, list]) => [operation, latencies(list)])),
-    writes: { ackedBooks: verification.ackedBooks, ackedAuthors: verification.ackedAuthors, ackedPatches: verification.ackedPatches, unknownOutcome: verification.unknownOutcome, committedDespite503: verification.committedDespite503 },
-    restart: restart && { begin: restart.begin, end: restart.end, took: restart.end - restart.begin, databaseDown: restart.down, databaseUp: restart.up },
+    writes: {
+      ackedBooks: verification.ackedBooks,
+      ackedAuthors: verification.ackedAuthors,
+      ackedPatches: verification.ackedPatches,
+      unknownOutcome: verification.unknownOutcome,
+      committedDespite503: verification.committedDespite503,
+    },
+    restart: restart && {
+      begin: restart.begin,
+      end: restart.end,
+      took: restart.end - restart.begin,
+      databaseDown: restart.down,
+      databaseUp: restart.up,
+    },
     databaseOutage: restart?.down !== undefined && restart.up !== undefined ? restart.up - restart.down : undefined,
-    clientOutage: firstFailure === undefined ? undefined : { first: firstFailure, lastAnswered: lastFailureEnd, span: lastFailureEnd! - firstFailure },
-    recovery: restart && firstSuccessAfter ? { firstSuccessAfterOutage: firstSuccessAfter.start, afterDatabaseUp: firstSuccessAfter.start - (restart.up ?? restart.end), afterRestartBegan: firstSuccessAfter.start - restart.begin } : undefined,
-    readiness: { probes: probes.length, notReady: notReady.length, firstNotReady: notReady[0]?.at, readyAgain: readyAgain?.at },
+    clientOutage:
+      firstFailure === undefined
+        ? undefined
+        : { first: firstFailure, lastAnswered: lastFailureEnd, span: lastFailureEnd! - firstFailure },
+    recovery:
+      restart && firstSuccessAfter
+        ? {
+            firstSuccessAfterOutage: firstSuccessAfter.start,
+            afterDatabaseUp: firstSuccessAfter.start - (restart.up ?? restart.end),
+            afterRestartBegan: firstSuccessAfter.start - restart.begin,
+          }
+        : undefined,
+    readiness: {
+      probes: probes.length,
+      notReady: notReady.length,
+      firstNotReady: notReady[0]?.at,
+      readyAgain: readyAgain?.at,
+    },
     rssMb: { afterWarmUp, max: rssMax, end: rssValues.at(-1) },
     exitCode: facts.exitCode,
   };
@@ -99,8 +135,12 @@ export function summarize(facts: RunFacts): Summary {
   const allowedUntil = restart ? Math.min(restart.up ?? restart.end, restart.end) + GRACE_MS : Number.NEGATIVE_INFINITY;
   const hung = records.filter((record) => record.outcome === 'hang');
   const network = records.filter((record) => record.outcome === 'network');
-  const otherStatuses = records.filter((record) => typeof record.outcome === 'number' && !isSuccess(record.outcome) && record.outcome !== 503);
-  const outside = unavailable.filter((record) => record.start + record.duration < allowedFrom || record.start > allowedUntil);
+  const otherStatuses = records.filter(
+    (record) => typeof record.outcome === 'number' && !isSuccess(record.outcome) && record.outcome !== 503,
+  );
+  const outside = unavailable.filter(
+    (record) => record.start + record.duration < allowedFrom || record.start > allowedUntil,
+  );
   const malformed = unavailable.filter((record) => record.wellFormed503 === false);
   const afterGrace = successes.filter((record) => record.start > allowedUntil);
   const operationsAfter = new Set(afterGrace.map((record) => record.operation));
@@ -108,15 +148,45 @@ export function summarize(facts: RunFacts): Summary {
   const notLive = probes.filter((probe) => probe.live !== 200);
 
   const checks: Check[] = [
-    { name: 'no request hung', ok: hung.length === 0, detail: `${hung.length} without an answer within ${seconds(facts.hangAfter)}; slowest answer ${ms(Math.max(0, ...records.map((r) => r.duration)))}` },
-    { name: 'the app never dropped a connection', ok: network.length === 0, detail: `${network.length} connection errors between the clients and the app` },
-    { name: 'only 2xx and 503 answers', ok: otherStatuses.length === 0, detail: otherStatuses.length === 0 ? 'none other' : `${otherStatuses.length}: ${facts.surprises.slice(0, 3).join(' | ')}` },
-    { name: '503s only during the outage', ok: outside.length === 0, detail: restart ? `${unavailable.length} 503s, ${outside.length} outside [restart, PostgreSQL back + ${seconds(GRACE_MS)}]` : `${unavailable.length} 503s without a restart` },
-    { name: 'every 503 is a hydra:Error with Retry-After: 5', ok: malformed.length === 0, detail: `${malformed.length} of ${unavailable.length} not` },
+    {
+      name: 'no request hung',
+      ok: hung.length === 0,
+      detail: `${hung.length} without an answer within ${seconds(facts.hangAfter)}; slowest answer ${ms(Math.max(0, ...records.map((r) => r.duration)))}`,
+    },
+    {
+      name: 'the app never dropped a connection',
+      ok: network.length === 0,
+      detail: `${network.length} connection errors between the clients and the app`,
+    },
+    {
+      name: 'only 2xx and 503 answers',
+      ok: otherStatuses.length === 0,
+      detail:
+        otherStatuses.length === 0
+          ? 'none other'
+          : `${otherStatuses.length}: ${facts.surprises.slice(0, 3).join(' | ')}`,
+    },
+    {
+      name: '503s only during the outage',
+      ok: outside.length === 0,
+      detail: restart
+        ? `${unavailable.length} 503s, ${outside.length} outside [restart, PostgreSQL back + ${seconds(GRACE_MS)}]`
+        : `${unavailable.length} 503s without a restart`,
+    },
+    {
+      name: 'every 503 is a hydra:Error with Retry-After: 5',
+      ok: malformed.length === 0,
+      detail: `${malformed.length} of ${unavailable.length} not`,
+    },
     {
       name: 'the app recovered by itself',
-      ok: !restart || (MAIN_OPERATIONS.every((operation) => operationsAfter.has(operation)) && !failures.some((record) => record.start > allowedUntil)),
-      detail: restart ? `${afterGrace.length} answered requests after PostgreSQL was back (operations: ${[...operationsAfter].join(', ')}); failures after the grace: ${failures.filter((record) => record.start > allowedUntil).length}` : 'no restart',
+      ok:
+        !restart ||
+        (MAIN_OPERATIONS.every((operation) => operationsAfter.has(operation)) &&
+          !failures.some((record) => record.start > allowedUntil)),
+      detail: restart
+        ? `${afterGrace.length} answered requests after PostgreSQL was back (operations: ${[...operationsAfter].join(', ')}); failures after the grace: ${failures.filter((record) => record.start > allowedUntil).length}`
+        : 'no restart',
     },
     {
       // Probes run every 250 ms: an outage under a second may fall between two.
@@ -124,19 +194,63 @@ export function summarize(facts: RunFacts): Summary {
       ok: (!restart || (figures.databaseOutage ?? 0) < 1000 || notReady.length > 0) && lastProbe?.ready === 200,
       detail: `${notReady.length} of ${probes.length} probes not ready; last probe ${String(lastProbe?.ready)}`,
     },
-    { name: 'liveness always 200', ok: notLive.length === 0, detail: `${notLive.length} of ${probes.length} probes not 200` },
-    { name: 'no acknowledged write lost', ok: verification.lost.length === 0, detail: verification.lost.length === 0 ? `${verification.ackedBooks} books, ${verification.ackedAuthors} authors, ${verification.ackedPatches} PATCHes, all present with their values` : verification.lost.slice(0, 5).join('; ') },
-    { name: 'no row that no request wrote', ok: verification.phantoms.length === 0, detail: verification.phantoms.length === 0 ? 'none' : verification.phantoms.slice(0, 5).join('; ') },
-    { name: 'each client read back what it wrote', ok: facts.staleReads.length === 0, detail: facts.staleReads.length === 0 ? `${byOperation.get('GET item')?.length ?? 0} reads of own books` : facts.staleReads.slice(0, 3).join('; ') },
+    {
+      name: 'liveness always 200',
+      ok: notLive.length === 0,
+      detail: `${notLive.length} of ${probes.length} probes not 200`,
+    },
+    {
+      name: 'no acknowledged write lost',
+      ok: verification.lost.length === 0,
+      detail:
+        verification.lost.length === 0
+          ? `${verification.ackedBooks} books, ${verification.ackedAuthors} authors, ${verification.ackedPatches} PATCHes, all present with their values`
+          : verification.lost.slice(0, 5).join('; '),
+    },
+    {
+      name: 'no row that no request wrote',
+      ok: verification.phantoms.length === 0,
+      detail: verification.phantoms.length === 0 ? 'none' : verification.phantoms.slice(0, 5).join('; '),
+    },
+    {
+      name: 'each client read back what it wrote',
+      ok: facts.staleReads.length === 0,
+      detail:
+        facts.staleReads.length === 0
+          ? `${byOperation.get('GET item')?.length ?? 0} reads of own books`
+          : facts.staleReads.slice(0, 3).join('; '),
+    },
     {
       name: 'PostgreSQL restarted',
       ok: !restart || (restart.error === undefined && restart.down !== undefined && restart.up !== undefined),
-      detail: restart ? (restart.error ?? `pg_ctlcluster restart took ${seconds(restart.end - restart.begin)}; direct connections failed for ${figures.databaseOutage === undefined ? '-' : seconds(figures.databaseOutage)}`) : 'not asked (--no-restart)',
+      detail: restart
+        ? (restart.error ??
+          `pg_ctlcluster restart took ${seconds(restart.end - restart.begin)}; direct connections failed for ${figures.databaseOutage === undefined ? '-' : seconds(figures.databaseOutage)}`)
+        : 'not asked (--no-restart)',
     },
-    { name: 'the process stayed alive, and exited 0 on SIGTERM', ok: facts.aliveAtEnd && facts.exitCode === 0, detail: `alive at the end: ${facts.aliveAtEnd}; exit code ${String(facts.exitCode)}` },
-    { name: 'no error logged by the server', ok: facts.serverErrors.length === 0, detail: facts.serverErrors.length === 0 ? 'none' : facts.serverErrors.slice(0, 2).join(' | ') },
-    { name: 'the server log is JSON lines only', ok: facts.serverOther.length === 0, detail: facts.serverOther.length === 0 ? 'every line parses' : `${facts.serverOther.length} other lines, e.g. ${facts.serverOther[0]!.slice(0, 120)}` },
-    { name: `resident memory under ${facts.maxRssMb} MB`, ok: rssMax <= facts.maxRssMb, detail: `${afterWarmUp.toFixed(0)} MB after 10 s, ${rssMax.toFixed(0)} MB at most, ${(rssValues.at(-1) ?? Number.NaN).toFixed(0)} MB at the end` },
+    {
+      name: 'the process stayed alive, and exited 0 on SIGTERM',
+      ok: facts.aliveAtEnd && facts.exitCode === 0,
+      detail: `alive at the end: ${facts.aliveAtEnd}; exit code ${String(facts.exitCode)}`,
+    },
+    {
+      name: 'no error logged by the server',
+      ok: facts.serverErrors.length === 0,
+      detail: facts.serverErrors.length === 0 ? 'none' : facts.serverErrors.slice(0, 2).join(' | '),
+    },
+    {
+      name: 'the server log is JSON lines only',
+      ok: facts.serverOther.length === 0,
+      detail:
+        facts.serverOther.length === 0
+          ? 'every line parses'
+          : `${facts.serverOther.length} other lines, e.g. ${facts.serverOther[0]!.slice(0, 120)}`,
+    },
+    {
+      name: `resident memory under ${facts.maxRssMb} MB`,
+      ok: rssMax <= facts.maxRssMb,
+      detail: `${afterWarmUp.toFixed(0)} MB after 10 s, ${rssMax.toFixed(0)} MB at most, ${(rssValues.at(-1) ?? Number.NaN).toFixed(0)} MB at the end`,
+    },
   ];
 
   const lines = [

@@ -45,10 +45,20 @@ async function soak(options: SoakOptions): Promise<boolean> {
       surprises: [],
       staleReads: [],
     };
-    console.log(`Load for ${options.duration} s on ${server.base}${options.restartAt === undefined ? '' : `, PostgreSQL restarted at ${options.restartAt} s`}…`);
+    console.log(
+      `Load for ${options.duration} s on ${server.base}${options.restartAt === undefined ? '' : `, PostgreSQL restarted at ${options.restartAt} s`}…`,
+    );
     const probes: ProbeRecord[] = [];
     const [restart] = await Promise.all([
-      options.restartAt === undefined ? undefined : restartPostgres({ url: options.databaseUrl, cluster: options.cluster, origin, at: options.restartAt * 1000, downFor: options.downFor }),
+      options.restartAt === undefined
+        ? undefined
+        : restartPostgres({
+            url: options.databaseUrl,
+            cluster: options.cluster,
+            origin,
+            at: options.restartAt * 1000,
+            downFor: options.downFor,
+          }),
       runProbes(context, probes),
       ...Array.from({ length: options.clients }, (_, index) => runClient(context, index + 1)),
     ]);
@@ -78,11 +88,21 @@ async function soak(options: SoakOptions): Promise<boolean> {
     });
     console.log(`\n${summary.text}`);
     const jsonFile = join(varDirectory, `soak-${stamp}.json`);
-    writeFileSync(jsonFile, JSON.stringify({ options, figures: summary.figures, checks: summary.checks, surprises: context.surprises.slice(0, 50) }, null, 2));
+    writeFileSync(
+      jsonFile,
+      JSON.stringify(
+        { options, figures: summary.figures, checks: summary.checks, surprises: context.surprises.slice(0, 50) },
+        null,
+        2,
+      ),
+    );
     console.log(`\nFigures: ${jsonFile}`);
     return summary.checks.every((check) => check.ok);
   } finally {
-    if (!options.keepSchema) await dropSchema(options.databaseUrl, schema).catch((error: unknown) => console.error(`Could not drop schema ${schema}:`, error));
+    if (!options.keepSchema)
+      await dropSchema(options.databaseUrl, schema).catch((error: unknown) =>
+        console.error(`Could not drop schema ${schema}:`, error),
+      );
   }
 }
 

@@ -39,7 +39,10 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
 
 /** What a deployment runs before starting the server. */
 export async function runMigrations(url: string): Promise<void> {
-  await promisify(execFile)(process.execPath, [migrationsJs, 'run'], { env: { PATH: process.env.PATH ?? '', DATABASE_URL: url }, timeout: 60_000 });
+  await promisify(execFile)(process.execPath, [migrationsJs, 'run'], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: url },
+    timeout: 60_000,
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -48,7 +51,9 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -100,7 +105,8 @@ export async function startServer(url: string, stamp: string): Promise<RunningSe
   }
   const deadline = Date.now() + 30_000;
   while (!listening) {
-    if (exitCode !== undefined || Date.now() > deadline) throw new Error(`The bookshop did not start (see ${logFile}).`);
+    if (exitCode !== undefined || Date.now() > deadline)
+      throw new Error(`The bookshop did not start (see ${logFile}).`);
     await sleep(50);
   }
 

@@ -4,7 +4,14 @@
  * only wires it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { AccountNotProvisionedError, type CorsOptions, genRequestId, type RateLimitOptions, type ResourceInput, resourceApi } from '@resource-api/core';
+import {
+  AccountNotProvisionedError,
+  type CorsOptions,
+  genRequestId,
+  type RateLimitOptions,
+  type ResourceInput,
+  resourceApi,
+} from '@resource-api/core';
 import { OneLineRequestLog, turnBufferedStdout } from './request-log.js';
 import { resources } from './resources/index.js';
 
@@ -71,11 +78,16 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
       documentation: {
         title: 'Bookshop API',
-        description: 'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
+        description:
+          'The example app of resource-api: books, authors, users and their comments, a product catalog, articles.',
         version: '1.0.0',
       },
       security: {
-        jwt: { secret: options.jwtSecret, ttl: options.jwtTtl ?? 3600, ...(options.jwtRefreshTtl === undefined ? {} : { refreshTtl: options.jwtRefreshTtl }) },
+        jwt: {
+          secret: options.jwtSecret,
+          ttl: options.jwtTtl ?? 3600,
+          ...(options.jwtRefreshTtl === undefined ? {} : { refreshTtl: options.jwtRefreshTtl }),
+        },
         users: {
           resource: 'User',
           identifier: 'email',
@@ -110,7 +122,12 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
  */
 async function ensureAdmin(app: FastifyInstance, admin: { email: string; password: string }): Promise<void> {
   try {
-    await app.resourceApi.provisionUser({ identifier: admin.email, password: admin.password, roles: ['ROLE_SUPER_ADMIN'], adopt: ['ROLE_ADMIN'] });
+    await app.resourceApi.provisionUser({
+      identifier: admin.email,
+      password: admin.password,
+      roles: ['ROLE_SUPER_ADMIN'],
+      adopt: ['ROLE_ADMIN'],
+    });
   } catch (error) {
     if (!(error instanceof AccountNotProvisionedError)) throw error;
     throw new Error(`ADMIN_EMAIL names an account the app did not create: the app refuses to start. ${error.message}`);

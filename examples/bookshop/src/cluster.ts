@@ -69,7 +69,10 @@ export function runPrimary({ workers, shutdownTimeout, log }: ClusterOptions): v
       else worker.process.kill('SIGTERM');
     }
     setTimeout(() => {
-      log.error({ workers: live().map((worker) => worker.process.pid) }, `workers still running after ${shutdownTimeout} ms: killing them`);
+      log.error(
+        { workers: live().map((worker) => worker.process.pid) },
+        `workers still running after ${shutdownTimeout} ms: killing them`,
+      );
       for (const worker of live()) worker.process.kill('SIGKILL');
       process.exit(1);
     }, shutdownTimeout + 1000).unref();

@@ -19,7 +19,9 @@ export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL?.trim();
   if (!url) return DEFAULT_DATABASE_URL;
   if (!/^(postgres(ql)?:\/\/|sqlite:)/.test(url)) {
-    throw new Error(`DATABASE_URL "${url}" is not supported: use postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:.`);
+    throw new Error(
+      `DATABASE_URL "${url}" is not supported: use postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:.`,
+    );
   }
   return url;
 }
@@ -29,7 +31,8 @@ export function listenAddress(env: NodeJS.ProcessEnv = process.env): { host: str
   const host = env.HOST?.trim() || '127.0.0.1';
   const raw = env.PORT?.trim() || '8000';
   const port = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65535) throw new Error(`PORT "${raw}" must be a number from 1 to 65535.`);
+  if (!/^[0-9]+$/.test(raw) || port < 1 || port > 65535)
+    throw new Error(`PORT "${raw}" must be a number from 1 to 65535.`);
   return { host, port };
 }
 
@@ -43,7 +46,11 @@ export const DEFAULT_SECRET_FILE = fileURLToPath(new URL('../var/jwt-secret', im
  * `JWT_SECRET` (HS256). In production (`NODE_ENV=production`) it is required. In development, when unset, a random one
  * is generated once, kept in `var/jwt-secret` and reused, with a warning.
  */
-export function jwtSecret(env: NodeJS.ProcessEnv = process.env, file = DEFAULT_SECRET_FILE, warn: (message: string) => void = console.warn): string {
+export function jwtSecret(
+  env: NodeJS.ProcessEnv = process.env,
+  file = DEFAULT_SECRET_FILE,
+  warn: (message: string) => void = console.warn,
+): string {
   const problem = jwtSecretProblem(env);
   if (problem) throw new Error(problem);
   const secret = env.JWT_SECRET?.trim();
@@ -71,7 +78,9 @@ export function jwtSecret(env: NodeJS.ProcessEnv = process.env, file = DEFAULT_S
 function jwtSecretProblem(env: NodeJS.ProcessEnv): string | undefined {
   const secret = env.JWT_SECRET?.trim();
   if (secret) return Buffer.byteLength(secret) < 32 ? 'JWT_SECRET must be at least 32 bytes long.' : undefined;
-  return env.NODE_ENV === 'production' ? 'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.' : undefined;
+  return env.NODE_ENV === 'production'
+    ? 'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.'
+    : undefined;
 }
 
 /** `JWT_TTL`: token lifetime in seconds (default 3600). */
@@ -94,32 +103,85 @@ export function firstAdmin(env: NodeJS.ProcessEnv = process.env): { email: strin
 const ENV_SCHEMA = {
   type: 'object',
   properties: {
-    NODE_ENV: { type: 'string', enum: ['development', 'production', 'test'], default: 'development', description: 'must be development, production or test' },
+    NODE_ENV: {
+      type: 'string',
+      enum: ['development', 'production', 'test'],
+      default: 'development',
+      description: 'must be development, production or test',
+    },
     HOST: { type: 'string', default: '127.0.0.1', description: 'must be a host name or an IP address' },
-    PORT: { type: 'integer', minimum: 1, maximum: 65535, default: 8000, description: 'must be a number from 1 to 65535' },
-    DATABASE_URL: { type: 'string', pattern: '^(postgres(ql)?://|sqlite:)', description: 'must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:' },
-    DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: 'must be a number of connections from 1 to 1000' },
-    WEB_CONCURRENCY: { type: 'string', pattern: '^([1-9][0-9]{0,2}|auto)$', default: '1', description: 'must be a number of worker processes from 1 to 999, or auto (one per core)' },
+    PORT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 65535,
+      default: 8000,
+      description: 'must be a number from 1 to 65535',
+    },
+    DATABASE_URL: {
+      type: 'string',
+      pattern: '^(postgres(ql)?://|sqlite:)',
+      description: 'must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:',
+    },
+    DATABASE_POOL_MAX: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 10,
+      description: 'must be a number of connections from 1 to 1000',
+    },
+    WEB_CONCURRENCY: {
+      type: 'string',
+      pattern: '^([1-9][0-9]{0,2}|auto)$',
+      default: '1',
+      description: 'must be a number of worker processes from 1 to 999, or auto (one per core)',
+    },
     JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     JWT_TTL: { type: 'integer', minimum: 1, default: 3600, description: 'must be a positive number of seconds' },
-    JWT_REFRESH_TTL: { type: 'integer', minimum: 1, default: 2_592_000, description: 'must be a positive number of seconds' },
+    JWT_REFRESH_TTL: {
+      type: 'integer',
+      minimum: 1,
+      default: 2_592_000,
+      description: 'must be a positive number of seconds',
+    },
     ADMIN_EMAIL: { type: 'string', pattern: '^[^@\\s]+@[^@\\s]+$', description: 'must be an e-mail address' },
     ADMIN_PASSWORD: { type: 'string', description: 'must be a password' },
-    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'must be fatal, error, warn, info, debug, trace or silent' },
+    LOG_LEVEL: {
+      type: 'string',
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      default: 'info',
+      description: 'must be fatal, error, warn, info, debug, trace or silent',
+    },
     CORS_ORIGIN: {
       type: 'string',
       pattern: '^(\\*|https?://[^/\\s,]+(\\s*,\\s*https?://[^/\\s,]+)*)$',
-      description: 'must be * or a comma-separated list of origins such as https://admin.example.com (no path, no trailing slash)',
+      description:
+        'must be * or a comma-separated list of origins such as https://admin.example.com (no path, no trailing slash)',
     },
-    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: 300, description: 'must be a number of requests per window (0 turns rate limiting off)' },
-    RATE_LIMIT_WINDOW: { type: 'integer', minimum: 1, default: 60, description: 'must be a positive number of seconds' },
-    RATE_LIMIT_LOGIN_MAX: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of login attempts per window' },
+    RATE_LIMIT_MAX: {
+      type: 'integer',
+      minimum: 0,
+      default: 300,
+      description: 'must be a number of requests per window (0 turns rate limiting off)',
+    },
+    RATE_LIMIT_WINDOW: {
+      type: 'integer',
+      minimum: 1,
+      default: 60,
+      description: 'must be a positive number of seconds',
+    },
+    RATE_LIMIT_LOGIN_MAX: {
+      type: 'integer',
+      minimum: 1,
+      default: 10,
+      description: 'must be a positive number of login attempts per window',
+    },
     REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
     TRUST_PROXY: { type: 'boolean', default: false, description: 'must be true or false' },
     TRUSTED_HOSTS: {
       type: 'string',
       pattern: '^\\s*[^\\s/:?#@,]+(\\s*,\\s*[^\\s/:?#@,]+)*\\s*$',
-      description: 'must be a comma-separated list of host names such as api.example.com,www.example.com (no scheme, port or path)',
+      description:
+        'must be a comma-separated list of host names such as api.example.com,www.example.com (no scheme, port or path)',
     },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
@@ -150,7 +212,14 @@ export interface ServerConfig {
   /** The origins CORS allows (`['*']` for any), or undefined: no CORS. */
   readonly corsOrigins: readonly string[] | undefined;
   /** Requests per window and client, the login route's own limit, and the Redis store's URL; false: no rate limiting. */
-  readonly rateLimit: { readonly max: number; readonly timeWindow: number; readonly loginMax: number; readonly redis: string | undefined } | false;
+  readonly rateLimit:
+    | {
+        readonly max: number;
+        readonly timeWindow: number;
+        readonly loginMax: number;
+        readonly redis: string | undefined;
+      }
+    | false;
   readonly trustProxy: boolean;
   /** The host names the API answers for (`TRUSTED_HOSTS`), or undefined: any host. */
   readonly trustedHosts: readonly string[] | undefined;
@@ -175,7 +244,10 @@ interface SchemaError {
  * Reads and checks the server's environment variables. Empty values count as unset. Throws a `ConfigError` listing
  * every problem; writes the development JWT secret (see `jwtSecret`) only once everything else is valid.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secretFile?: string; warn?: (message: string) => void } = {}): ServerConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secretFile?: string; warn?: (message: string) => void } = {},
+): ServerConfig {
   const raw: Record<string, string> = {};
   for (const name of Object.keys(ENV_SCHEMA.properties)) {
     const value = name === 'ADMIN_PASSWORD' ? env[name] : env[name]?.trim();
@@ -187,7 +259,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
   try {
     values = envSchema({ schema: structuredClone(ENV_SCHEMA) as never, data: raw, env: false });
   } catch (error) {
-    const errors = ((error as { errors?: SchemaError[] }).errors ?? []).map((e) => (e.instancePath.slice(1) || e.params.missingProperty) as Variable);
+    const errors = ((error as { errors?: SchemaError[] }).errors ?? []).map(
+      (e) => (e.instancePath.slice(1) || e.params.missingProperty) as Variable,
+    );
     for (const name of new Set(errors)) {
       const got = SECRET.has(name) ? '' : ` (got "${redact(raw[name] ?? '')}")`;
       problems.push(`${name} ${ENV_SCHEMA.properties[name].description}${got}.`);
@@ -204,7 +278,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
   }
   // Each process of a cluster opens the database on its own: an in-memory one would be a different database in each.
   if (raw.DATABASE_URL === 'sqlite::memory:' && raw.WEB_CONCURRENCY !== undefined && raw.WEB_CONCURRENCY !== '1') {
-    problems.push('WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.');
+    problems.push(
+      'WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.',
+    );
   }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
@@ -224,7 +300,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: { secr
     admin,
     logLevel: values.LOG_LEVEL as string,
     corsOrigins: cors === undefined ? undefined : cors.split(',').map((origin) => origin.trim()),
-    rateLimit: max === 0 ? false : { max, timeWindow: seconds('RATE_LIMIT_WINDOW'), loginMax: Number(values.RATE_LIMIT_LOGIN_MAX), redis: values.REDIS_URL as string | undefined },
+    rateLimit:
+      max === 0
+        ? false
+        : {
+            max,
+            timeWindow: seconds('RATE_LIMIT_WINDOW'),
+            loginMax: Number(values.RATE_LIMIT_LOGIN_MAX),
+            redis: values.REDIS_URL as string | undefined,
+          },
     trustProxy: values.TRUST_PROXY === true,
     trustedHosts: (values.TRUSTED_HOSTS as string | undefined)?.split(',').map((host) => host.trim()),
     requestTimeout: seconds('REQUEST_TIMEOUT'),

@@ -48,8 +48,18 @@ export interface DemoDataResult {
 }
 
 /** POSTs one item as the token's user and returns its IRI; any other answer than 201 stops the load with the API's reason. */
-async function create(app: FastifyInstance, token: string, collection: string, payload: Record<string, unknown>): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: `/api/${collection}`, headers: { authorization: `Bearer ${token}` }, payload });
+async function create(
+  app: FastifyInstance,
+  token: string,
+  collection: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/${collection}`,
+    headers: { authorization: `Bearer ${token}` },
+    payload,
+  });
   if (response.statusCode !== 201) {
     throw new Error(`POST /api/${collection} answered ${response.statusCode}: ${response.body}`);
   }
@@ -62,8 +72,10 @@ async function create(app: FastifyInstance, token: string, collection: string, p
  */
 export async function loadDemoData(app: FastifyInstance, token: string): Promise<DemoDataResult> {
   const existing = await app.inject({ method: 'GET', url: '/api/authors?itemsPerPage=0' });
-  if (existing.statusCode !== 200) throw new Error(`GET /api/authors answered ${existing.statusCode}: ${existing.body}`);
-  if ((existing.json() as { 'hydra:totalItems': number })['hydra:totalItems'] > 0) return { loaded: false, created: {} };
+  if (existing.statusCode !== 200)
+    throw new Error(`GET /api/authors answered ${existing.statusCode}: ${existing.body}`);
+  if ((existing.json() as { 'hydra:totalItems': number })['hydra:totalItems'] > 0)
+    return { loaded: false, created: {} };
 
   const authors: string[] = [];
   for (const name of AUTHORS) authors.push(await create(app, token, 'authors', { name }));
@@ -82,7 +94,13 @@ export async function loadDemoData(app: FastifyInstance, token: string): Promise
   }
   return {
     loaded: true,
-    created: { authors: AUTHORS.length, books: BOOKS.length, categories: CATEGORIES.length, brands: BRANDS.length, products: PRODUCTS.length },
+    created: {
+      authors: AUTHORS.length,
+      books: BOOKS.length,
+      categories: CATEGORIES.length,
+      brands: BRANDS.length,
+      products: PRODUCTS.length,
+    },
   };
 }
 
@@ -105,7 +123,10 @@ export interface DemoOptions {
 /** What `pnpm --filter bookshop demo` does: starts the app with an admin, loads the data set as that admin, closes. */
 export async function runDemo(options: DemoOptions): Promise<DemoDataResult> {
   const oneOff = options.admin === undefined;
-  const admin = options.admin ?? { email: `demo-loader-${randomBytes(6).toString('hex')}@bookshop.invalid`, password: randomBytes(24).toString('base64url') };
+  const admin = options.admin ?? {
+    email: `demo-loader-${randomBytes(6).toString('hex')}@bookshop.invalid`,
+    password: randomBytes(24).toString('base64url'),
+  };
   const app = await buildBookshop({
     database: options.database,
     ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
@@ -127,8 +148,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoDataResult> {
 /** Deletes the one-off admin through the API (`DELETE /api/users/{id}`, as itself). */
 async function removeOneOffAdmin(app: FastifyInstance, token: string): Promise<void> {
   const sub = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub: string };
-  const response = await app.inject({ method: 'DELETE', url: `/api/users/${sub.sub}`, headers: { authorization: `Bearer ${token}` } });
-  if (response.statusCode !== 204) throw new Error(`DELETE /api/users/${sub.sub} answered ${response.statusCode}: ${response.body}`);
+  const response = await app.inject({
+    method: 'DELETE',
+    url: `/api/users/${sub.sub}`,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (response.statusCode !== 204)
+    throw new Error(`DELETE /api/users/${sub.sub} answered ${response.statusCode}: ${response.body}`);
 }
 
 async function main(): Promise<void> {
@@ -137,7 +163,9 @@ async function main(): Promise<void> {
   const result = await runDemo({ database, ...(admin ? { admin } : {}) });
   const as = admin ? `as the admin ${admin.email}` : 'as a one-off admin, deleted again';
   if (result.loaded) {
-    const counts = Object.entries(result.created).map(([collection, count]) => `${count} ${collection}`).join(', ');
+    const counts = Object.entries(result.created)
+      .map(([collection, count]) => `${count} ${collection}`)
+      .join(', ');
     console.log(`Demo data loaded into ${redact(database)} (${as}): ${counts}.`);
   } else {
     console.log(`Authors already exist in ${redact(database)}: the demo data was not loaded again.`);

@@ -20,7 +20,11 @@ async function main(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) {
     // Synchronous writes: the primary's last lines come right before process.exit.
     const log = pino({ level: config.logLevel }, pino.destination({ sync: true }));
-    if (config.rateLimit && !config.rateLimit.redis) log.warn({ workers: config.workers }, 'rate limits are counted by each worker on its own: set REDIS_URL to share one count');
+    if (config.rateLimit && !config.rateLimit.redis)
+      log.warn(
+        { workers: config.workers },
+        'rate limits are counted by each worker on its own: set REDIS_URL to share one count',
+      );
     runPrimary({ workers: config.workers, shutdownTimeout: config.shutdownTimeout, log });
     return;
   }

@@ -47,10 +47,18 @@ async function main(command: string | undefined, name: string | undefined): Prom
   const directory = migrationsDirectory(database);
   if (command === 'generate') {
     const file = await generate(database, directory, name);
-    console.log(file ? `Wrote ${file}: review it, then run it with migrations:run.` : `The migrations in ${directory} already make what the resources declare: nothing to write.`);
+    console.log(
+      file
+        ? `Wrote ${file}: review it, then run it with migrations:run.`
+        : `The migrations in ${directory} already make what the resources declare: nothing to write.`,
+    );
   } else if (command === 'run') {
     const ran = await runMigrations({ database, directory });
-    console.log(ran.length > 0 ? `Ran ${ran.length} migration(s) on ${redact(database)}: ${ran.join(', ')}.` : `${redact(database)} is up to date: no pending migration in ${directory}.`);
+    console.log(
+      ran.length > 0
+        ? `Ran ${ran.length} migration(s) on ${redact(database)}: ${ran.join(', ')}.`
+        : `${redact(database)} is up to date: no pending migration in ${directory}.`,
+    );
   } else {
     throw new Error(`Unknown command "${command ?? ''}": use "generate [name]" or "run".`);
   }

@@ -58,7 +58,7 @@ describe.each(databases)('authors and books on $name', (database) => {
     expect(read.body).toEqual(response.body);
   });
 
-  it('lists the IRIs of an author\'s books once books point at the author', async () => {
+  it("lists the IRIs of an author's books once books point at the author", async () => {
     const { app } = bookshop();
     await create(app, 'authors', { name: 'Ursula K. Le Guin' });
     await create(app, 'authors', { name: 'Frank Herbert' });
@@ -99,7 +99,8 @@ describe.each(databases)('authors and books on $name', (database) => {
       ],
       'hydra:search': {
         '@type': 'hydra:IriTemplate',
-        'hydra:template': '/api/books{?q,order[id],order[title],author,author[],author.name,author.name[],title,title[]}',
+        'hydra:template':
+          '/api/books{?q,order[id],order[title],author,author[],author.name,author.name[],title,title[]}',
         'hydra:variableRepresentation': 'BasicRepresentation',
         'hydra:mapping': [
           { '@type': 'IriTemplateMapping', variable: 'q', property: null, required: false },
@@ -122,7 +123,11 @@ describe.each(databases)('authors and books on $name', (database) => {
     await create(app, 'authors', { name: 'Brian Herbert' });
     await create(app, 'books', { title: 'Dune', author: '/api/authors/1' });
 
-    const response = await call(app, { method: 'PUT', url: '/api/books/1', payload: { title: 'Dune: House Atreides', author: '/api/authors/2' } });
+    const response = await call(app, {
+      method: 'PUT',
+      url: '/api/books/1',
+      payload: { title: 'Dune: House Atreides', author: '/api/authors/2' },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       '@context': '/api/contexts/Book',
@@ -144,9 +149,16 @@ describe.each(databases)('authors and books on $name', (database) => {
     const response = await call(app, { method: 'PUT', url: '/api/books/1', payload: { title: 'Dune Messiah' } });
     expect(response.status).toBe(400);
     expect(response.body.violations).toEqual([
-      { propertyPath: 'author', message: 'This value should not be null.', code: 'ad32d13f-c3d4-423b-909a-857b961eb720' },
+      {
+        propertyPath: 'author',
+        message: 'This value should not be null.',
+        code: 'ad32d13f-c3d4-423b-909a-857b961eb720',
+      },
     ]);
-    expect((await call(app, { method: 'GET', url: '/api/books/1' })).body).toMatchObject({ title: 'Dune', author: '/api/authors/1' });
+    expect((await call(app, { method: 'GET', url: '/api/books/1' })).body).toMatchObject({
+      title: 'Dune',
+      author: '/api/authors/1',
+    });
   });
 
   it('changes only the given fields with a merge-patch PATCH', async () => {
@@ -191,7 +203,14 @@ describe.each(databases)('authors and books on $name', (database) => {
 
   it('answers 404 for an id that does not exist and for ids that are not positive integers', async () => {
     const { app } = bookshop();
-    for (const url of ['/api/books/42', '/api/books/abc', '/api/books/0', '/api/books/-1', '/api/books/1.5', '/api/authors/99999999999']) {
+    for (const url of [
+      '/api/books/42',
+      '/api/books/abc',
+      '/api/books/0',
+      '/api/books/-1',
+      '/api/books/1.5',
+      '/api/authors/99999999999',
+    ]) {
       const response = await call(app, { method: 'GET', url });
       expect(response.status, url).toBe(404);
       expect(response.headers['content-type'], url).toBe(JSONLD);
@@ -213,7 +232,11 @@ describe.each(databases)('authors and books on $name', (database) => {
     await create(app, 'authors', { name: 'Frank Herbert' });
     await create(app, 'brands', { name: 'Penguin' }, adminToken);
 
-    const response = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Dune', author: '/api/brands/1' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'Dune', author: '/api/brands/1' },
+    });
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toBe(JSONLD);
     expect(response.body).toEqual({
@@ -222,7 +245,11 @@ describe.each(databases)('authors and books on $name', (database) => {
       'hydra:title': 'An error occurred',
       'hydra:description': 'author: IRI "/api/brands/1" is not an item of type "Author".',
       violations: [
-        { propertyPath: 'author', message: 'IRI "/api/brands/1" is not an item of type "Author".', code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10' },
+        {
+          propertyPath: 'author',
+          message: 'IRI "/api/brands/1" is not an item of type "Author".',
+          code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
+        },
       ],
     });
     expect((await call(app, { method: 'GET', url: '/api/books' })).body['hydra:totalItems']).toBe(0);
@@ -233,10 +260,18 @@ describe.each(databases)('authors and books on $name', (database) => {
     await create(app, 'authors', { name: 'Frank Herbert' });
     await create(app, 'books', { title: 'Dune', author: '/api/authors/1' });
 
-    const created = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Dune Messiah', author: '/api/authors/7' } });
+    const created = await call(app, {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'Dune Messiah', author: '/api/authors/7' },
+    });
     expect(created.status).toBe(400);
     expect(created.body.violations).toEqual([
-      { propertyPath: 'author', message: 'Item not found for "/api/authors/7".', code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10' },
+      {
+        propertyPath: 'author',
+        message: 'Item not found for "/api/authors/7".',
+        code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
+      },
     ]);
     expect(created.body['hydra:description']).toBe('author: Item not found for "/api/authors/7".');
 
@@ -248,7 +283,11 @@ describe.each(databases)('authors and books on $name', (database) => {
     });
     expect(patched.status).toBe(400);
     expect(patched.body.violations).toEqual([
-      { propertyPath: 'author', message: 'Item not found for "/api/authors/7".', code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10' },
+      {
+        propertyPath: 'author',
+        message: 'Item not found for "/api/authors/7".',
+        code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
+      },
     ]);
     expect((await call(app, { method: 'GET', url: '/api/books/1' })).body.author).toBe('/api/authors/1');
   });
@@ -259,7 +298,11 @@ describe.each(databases)('authors and books on $name', (database) => {
       const response = await call(app, { method: 'POST', url: '/api/books', payload });
       expect(response.status).toBe(400);
       expect(response.body.violations).toEqual([
-        { propertyPath: 'author', message: 'This value should not be null.', code: 'ad32d13f-c3d4-423b-909a-857b961eb720' },
+        {
+          propertyPath: 'author',
+          message: 'This value should not be null.',
+          code: 'ad32d13f-c3d4-423b-909a-857b961eb720',
+        },
       ]);
     }
   });

@@ -43,10 +43,14 @@ const logLines = (server: Started): LogLine[] =>
     .map((line) => JSON.parse(line) as LogLine);
 
 /** The worker pids the primary reported listening, in order. */
-const listeningWorkers = (server: Started): number[] => logLines(server).filter((l) => l.msg === 'worker listening').map((l) => l.worker as number);
+const listeningWorkers = (server: Started): number[] =>
+  logLines(server)
+    .filter((l) => l.msg === 'worker listening')
+    .map((l) => l.worker as number);
 
 /** The pid of the process that completed the request `reqId`. */
-const servedBy = (server: Started, reqId: string): number | undefined => logLines(server).find((l) => l.reqId === reqId && l.msg === 'request completed')?.pid;
+const servedBy = (server: Started, reqId: string): number | undefined =>
+  logLines(server).find((l) => l.reqId === reqId && l.msg === 'request completed')?.pid;
 
 /** Whether a process is still there (signal 0 only checks). */
 function alive(pid: number): boolean {
@@ -62,10 +66,21 @@ function alive(pid: number): boolean {
  * One request on a connection of its own (no keep-alive): the primary hands each new connection to the next worker,
  * so consecutive requests go to both. The status and the parsed body.
  */
-async function send(port: number, method: string, path: string, requestId: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function send(
+  port: number,
+  method: string,
+  path: string,
+  requestId: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
-    headers: { 'x-request-id': requestId, connection: 'close', accept: 'application/ld+json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-request-id': requestId,
+      connection: 'close',
+      accept: 'application/ld+json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -90,7 +105,9 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     port = await freePort();
     server = startNode(mainJs, { ...env, PORT: String(port) });
     // The primary logs "worker listening" when a worker's port is up; the worker prints its own line just after: both.
-    const bothListening = () => listeningWorkers(server).length === 2 && listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
+    const bothListening = () =>
+      listeningWorkers(server).length === 2 &&
+      listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
     await until(() => bothListening() || server.child.exitCode !== null, 'two workers to listen', server);
     expect(server.child.exitCode, server.output()).toBeNull();
   }, 150_000);
@@ -106,7 +123,11 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     expect(new Set([first, second, server.child.pid]).size).toBe(3);
     const lines = logLines(server);
     // Rate limiting is on (RATE_LIMIT_MAX defaults to 300) without REDIS_URL: each worker counts alone, and it says so.
-    expect(lines[0]).toMatchObject({ pid: server.child.pid, level: 40, msg: 'rate limits are counted by each worker on its own: set REDIS_URL to share one count' });
+    expect(lines[0]).toMatchObject({
+      pid: server.child.pid,
+      level: 40,
+      msg: 'rate limits are counted by each worker on its own: set REDIS_URL to share one count',
+    });
     expect(lines[1]).toMatchObject({ pid: server.child.pid, workers: 2, msg: 'starting the workers' });
     // Each worker prints its own listening line; the second only started once the first listened.
     expect(server.output()).toContain(`worker process ${first})`);
@@ -147,7 +168,14 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     process.kill(victim!, 'SIGKILL');
     await until(() => listeningWorkers(server).length === 3, 'a new worker to listen', server);
     const replacement = listeningWorkers(server)[2]!;
-    expect(logLines(server)).toContainEqual(expect.objectContaining({ pid: server.child.pid, worker: victim, signal: 'SIGKILL', msg: 'worker died: starting another' }));
+    expect(logLines(server)).toContainEqual(
+      expect.objectContaining({
+        pid: server.child.pid,
+        worker: victim,
+        signal: 'SIGKILL',
+        msg: 'worker died: starting another',
+      }),
+    );
     expect(alive(victim!)).toBe(false);
 
     const served = new Set<number>();
@@ -166,7 +194,11 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
     await inFlight.arrived;
 
     server.child.kill('SIGTERM');
-    await until(() => workers.every((pid) => logLines(server).some((l) => l.pid === pid && l.msg === 'closing the server')), 'both workers to start closing', server);
+    await until(
+      () => workers.every((pid) => logLines(server).some((l) => l.pid === pid && l.msg === 'closing the server')),
+      'both workers to start closing',
+      server,
+    );
     expect(server.child.exitCode).toBeNull();
     const { response, text } = await inFlight.finish();
     expect(response.statusCode).toBe(201);
@@ -174,12 +206,16 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
 
     expect(await server.exit).toBe(0);
     const lines = logLines(server);
-    expect(lines).toContainEqual(expect.objectContaining({ pid: server.child.pid, reason: 'SIGTERM', workers: 2, msg: 'stopping the workers' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ pid: server.child.pid, reason: 'SIGTERM', workers: 2, msg: 'stopping the workers' }),
+    );
     for (const pid of workers) {
       // The worker closed gracefully (with the primary's signal), and its process is gone.
       expect(lines).toContainEqual(expect.objectContaining({ pid, signal: 'SIGTERM', msg: 'closing the server' }));
       expect(lines).toContainEqual(expect.objectContaining({ pid, msg: 'the server is closed' }));
-      expect(lines).toContainEqual(expect.objectContaining({ pid: server.child.pid, worker: pid, code: 0, msg: 'worker stopped' }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ pid: server.child.pid, worker: pid, code: 0, msg: 'worker stopped' }),
+      );
       expect(alive(pid)).toBe(false);
     }
     expect(lines.at(-1)).toMatchObject({ pid: server.child.pid, msg: 'every worker stopped' });
@@ -201,8 +237,10 @@ describe('a cluster whose primary is killed', () => {
     });
     try {
       // The primary logs "worker listening" when a worker's port is up; the worker prints its own line just after: both.
-    const bothListening = () => listeningWorkers(server).length === 2 && listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
-    await until(() => bothListening() || server.child.exitCode !== null, 'two workers to listen', server);
+      const bothListening = () =>
+        listeningWorkers(server).length === 2 &&
+        listeningWorkers(server).every((pid) => server.output().includes(`worker process ${pid})`));
+      await until(() => bothListening() || server.child.exitCode !== null, 'two workers to listen', server);
       const workers = listeningWorkers(server);
       expect(workers).toHaveLength(2);
       server.child.kill('SIGKILL');
@@ -234,7 +272,9 @@ describe('a cluster that cannot start', () => {
       expect(await server.exit, server.output()).toBe(1);
       expect(server.output()).toContain('The database lacks what the resources need');
       const lines = logLines(server);
-      expect(lines).toContainEqual(expect.objectContaining({ msg: 'a worker stopped before it listened: stopping the server', code: 1 }));
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'a worker stopped before it listened: stopping the server', code: 1 }),
+      );
       // Only the first worker was ever started.
       expect(server.output().match(/The bookshop could not start/g)).toHaveLength(1);
     } finally {
@@ -249,7 +289,9 @@ describe('a cluster that cannot start', () => {
       const file = join(dir, 'jwt-secret');
       const configJs = pathToFileURL(join(root, 'examples/bookshop/dist/config.js')).href;
       const script = `import(${JSON.stringify(configJs)}).then((m) => console.log('secret=' + m.jwtSecret({}, ${JSON.stringify(file)}, () => {})))`;
-      const processes = Array.from({ length: 4 }, () => execFileAsync(process.execPath, ['--input-type=module', '-e', script], { cwd: root }));
+      const processes = Array.from({ length: 4 }, () =>
+        execFileAsync(process.execPath, ['--input-type=module', '-e', script], { cwd: root }),
+      );
       const secrets = (await Promise.all(processes)).map(({ stdout }) => /secret=(\S+)/.exec(stdout)?.[1]);
       expect(secrets[0]).toMatch(/^[\w-]{64}$/);
       expect(new Set(secrets)).toEqual(new Set([readFileSync(file, 'utf8')]));
@@ -263,7 +305,9 @@ describe('a cluster that cannot start', () => {
   it('refuses WEB_CONCURRENCY above 1 on an in-memory SQLite database, and values that are no number of processes', () => {
     const base = { JWT_SECRET: TEST_JWT_SECRET };
     expect(() => loadConfig({ ...base, DATABASE_URL: 'sqlite::memory:', WEB_CONCURRENCY: '2' })).toThrow(
-      new ConfigError(['WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.']),
+      new ConfigError([
+        'WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.',
+      ]),
     );
     expect(() => loadConfig({ ...base, WEB_CONCURRENCY: '0', DATABASE_POOL_MAX: '0' })).toThrow(
       new ConfigError([
@@ -272,6 +316,9 @@ describe('a cluster that cannot start', () => {
       ]),
     );
     expect(loadConfig({ ...base, DATABASE_URL: 'sqlite::memory:' })).toMatchObject({ workers: 1, databasePoolMax: 10 });
-    expect(loadConfig({ ...base, WEB_CONCURRENCY: 'auto', DATABASE_POOL_MAX: '25' })).toMatchObject({ workers: expect.any(Number), databasePoolMax: 25 });
+    expect(loadConfig({ ...base, WEB_CONCURRENCY: 'auto', DATABASE_POOL_MAX: '25' })).toMatchObject({
+      workers: expect.any(Number),
+      databasePoolMax: 25,
+    });
   });
 });

@@ -5,7 +5,8 @@ import { bearer, call, databases, registerAndLogin, useBookshop } from './suppor
 describe.each(databases)('bookshop collections on $name', (database) => {
   const shop = useBookshop(database);
   /** A POST, anonymous unless a token is given (authors and books have no access rule). */
-  const post = (url: string, payload: object, token?: string) => call(shop().app, { method: 'POST', url, payload, ...(token ? { headers: bearer(token) } : {}) });
+  const post = (url: string, payload: object, token?: string) =>
+    call(shop().app, { method: 'POST', url, payload, ...(token ? { headers: bearer(token) } : {}) });
   /** The admin, for the admin-only writes (categories, brands, products). */
   const asAdmin = (url: string, payload: object) => post(url, payload, shop().adminToken);
   /** A GET, anonymous unless a token is given (products need ROLE_USER). */
@@ -17,7 +18,12 @@ describe.each(databases)('bookshop collections on $name', (database) => {
 
   async function seedBooks() {
     for (const name of ['Ann Never', 'Victor Hugo', 'Zoë']) await post('/api/authors', { name });
-    for (const [title, author] of [['Verse', 1], ['never again', 2], ['Prose', 3], ['VERY old', 2]] as const) {
+    for (const [title, author] of [
+      ['Verse', 1],
+      ['never again', 2],
+      ['Prose', 3],
+      ['VERY old', 2],
+    ] as const) {
       expect((await post('/api/books', { title, author: `/api/authors/${author}` })).status).toBe(201);
     }
   }
@@ -73,13 +79,23 @@ describe.each(databases)('bookshop collections on $name', (database) => {
     expect(await list('/api/products?price[between]=30..50', 'price', token)).toEqual([30, 40, 50]);
     expect(await list('/api/products?price[gt]=100&price[lt]=120', 'price', token)).toEqual([110]);
     expect(await list('/api/products?price[gte]=110', 'price', token)).toEqual([110, 120]);
-    expect(await list('/api/products?category=/api/categories/2&order[price]=desc&itemsPerPage=2', 'price', token)).toEqual([120, 110]);
+    expect(
+      await list('/api/products?category=/api/categories/2&order[price]=desc&itemsPerPage=2', 'price', token),
+    ).toEqual([120, 110]);
     expect(await list('/api/products?category.name=Games&itemsPerPage=50', 'id', token)).toEqual([7, 8, 9, 10, 11, 12]);
     expect(await list('/api/products?category.name=games', 'id', token)).toEqual([]);
     expect(await list('/api/products?brand.name=GLOB', 'id', token)).toEqual([3, 6, 9, 12]);
     expect(await list('/api/products?order[createdAt]=desc', 'id', token)).toEqual([12, 11, 10, 9, 8]);
-    expect(await list('/api/products?order[name]=asc&itemsPerPage=3', 'name', token)).toEqual(['Red thing 1', 'Red thing 11', 'Red thing 3']);
-    const bad = await call(shop().app, { method: 'GET', url: '/api/products?price[gte]=cheap', headers: bearer(token) });
+    expect(await list('/api/products?order[name]=asc&itemsPerPage=3', 'name', token)).toEqual([
+      'Red thing 1',
+      'Red thing 11',
+      'Red thing 3',
+    ]);
+    const bad = await call(shop().app, {
+      method: 'GET',
+      url: '/api/products?price[gte]=cheap',
+      headers: bearer(token),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toBe('Query parameter "price[gte]": expected a number, "cheap" given.');
   });
@@ -89,17 +105,29 @@ describe.each(databases)('bookshop collections on $name', (database) => {
     const a = await registerAndLogin(shop().app, 'a@example.com', { plainPassword: 'secret-one' });
     const b = await registerAndLogin(shop().app, 'b@example.com', { plainPassword: 'secret-two' });
     expect([a.iri, b.iri]).toEqual(['/api/users/2', '/api/users/3']);
-    for (const [content, user] of [['first', a], ['second', b], ['third', a]] as const) {
+    for (const [content, user] of [
+      ['first', a],
+      ['second', b],
+      ['third', a],
+    ] as const) {
       expect((await post('/api/comments', { content }, user.token)).status).toBe(201);
     }
     expect(await list('/api/comments?user=/api/users/2', 'content')).toEqual(['first', 'third']);
     expect(await list('/api/comments?user=/api/users/2&order[id]=desc', 'content')).toEqual(['third', 'first']);
     expect(await list('/api/comments?user=/api/users/3', 'content')).toEqual(['second']);
-    expect(await list('/api/comments?order[createdAt]=desc&order[id]=desc', 'content')).toEqual(['third', 'second', 'first']);
+    expect(await list('/api/comments?order[createdAt]=desc&order[id]=desc', 'content')).toEqual([
+      'third',
+      'second',
+      'first',
+    ]);
   });
 
   it('describes the filters in hydra:search, so Hydra clients discover them', async () => {
-    const response = await call(shop().app, { method: 'GET', url: '/api/products', headers: bearer(shop().adminToken) });
+    const response = await call(shop().app, {
+      method: 'GET',
+      url: '/api/products',
+      headers: bearer(shop().adminToken),
+    });
     expect(response.status).toBe(200);
     expect(response.body['hydra:search']['hydra:template']).toBe(
       '/api/products{?name,name[],category,category[],category.name,category.name[],brand.name,brand.name[],price[between],price[gt],price[gte],price[lt],price[lte],order[createdAt],order[price],order[name]}',

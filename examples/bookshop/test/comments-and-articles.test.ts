@@ -45,11 +45,20 @@ describe.each(databases)('comments and articles on $name', (database) => {
 
   it('gives a comment sent without a user its author as user, and refuses an anonymous one', async () => {
     const { app, grace } = await twoUsers();
-    const response = await call(app, { method: 'POST', url: '/api/comments', headers: grace.auth, payload: { content: 'Who wrote this?' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/comments',
+      headers: grace.auth,
+      payload: { content: 'Who wrote this?' },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ '@id': '/api/comments/1', content: 'Who wrote this?', user: '/api/users/3' });
 
-    const anonymous = await call(app, { method: 'POST', url: '/api/comments', payload: { content: 'Who wrote this?', user: grace.iri } });
+    const anonymous = await call(app, {
+      method: 'POST',
+      url: '/api/comments',
+      payload: { content: 'Who wrote this?', user: grace.iri },
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.detail).toBe('Full authentication is required to access this resource.');
     expect((await call(app, { method: 'GET', url: '/api/comments' })).body['hydra:totalItems']).toBe(1);
@@ -61,7 +70,12 @@ describe.each(databases)('comments and articles on $name', (database) => {
     expect(created.user).toBe(ada.iri);
 
     // The user is always the author: a client value is ignored on update too.
-    const put = await call(app, { method: 'PUT', url: '/api/comments/1', headers: ada.auth, payload: { content: 'A fine book, really.', user: grace.iri, createdAt: '2001-01-01T00:00:00+00:00' } });
+    const put = await call(app, {
+      method: 'PUT',
+      url: '/api/comments/1',
+      headers: ada.auth,
+      payload: { content: 'A fine book, really.', user: grace.iri, createdAt: '2001-01-01T00:00:00+00:00' },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ ...created, content: 'A fine book, really.' });
 
@@ -78,7 +92,12 @@ describe.each(databases)('comments and articles on $name', (database) => {
 
   it('creates an article with and without a body, leaving a missing body out of the response', async () => {
     const { app, ada, grace } = await twoUsers();
-    const withBody = await call(app, { method: 'POST', url: '/api/articles', headers: ada.auth, payload: { title: 'On engines', body: 'The Analytical Engine weaves algebraic patterns.', owner: ada.iri } });
+    const withBody = await call(app, {
+      method: 'POST',
+      url: '/api/articles',
+      headers: ada.auth,
+      payload: { title: 'On engines', body: 'The Analytical Engine weaves algebraic patterns.', owner: ada.iri },
+    });
     expect(withBody.status).toBe(201);
     expect(withBody.headers.location).toBe('/api/articles/1');
     expect(withBody.body).toEqual({
@@ -92,7 +111,12 @@ describe.each(databases)('comments and articles on $name', (database) => {
       published: false,
     });
 
-    const withoutBody = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Nanoseconds', owner: grace.iri } });
+    const withoutBody = await call(app, {
+      method: 'POST',
+      url: '/api/articles',
+      headers: grace.auth,
+      payload: { title: 'Nanoseconds', owner: grace.iri },
+    });
     expect(withoutBody.status).toBe(201);
     expect(withoutBody.body).toEqual({
       '@context': '/api/contexts/Article',
@@ -107,14 +131,34 @@ describe.each(databases)('comments and articles on $name', (database) => {
 
   it('gives an article sent without an owner its author as owner, refuses a null owner and an anonymous article', async () => {
     const { app, grace } = await twoUsers();
-    const response = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Orphan' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/articles',
+      headers: grace.auth,
+      payload: { title: 'Orphan' },
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'Orphan', owner: '/api/users/3', published: false });
+    expect(response.body).toEqual({
+      '@context': '/api/contexts/Article',
+      '@id': '/api/articles/1',
+      '@type': 'Article',
+      id: 1,
+      title: 'Orphan',
+      owner: '/api/users/3',
+      published: false,
+    });
 
     // A relation set to null where it is required is a NotNull violation.
-    const nullOwner = await call(app, { method: 'POST', url: '/api/articles', headers: grace.auth, payload: { title: 'Orphan', owner: null } });
+    const nullOwner = await call(app, {
+      method: 'POST',
+      url: '/api/articles',
+      headers: grace.auth,
+      payload: { title: 'Orphan', owner: null },
+    });
     expect(nullOwner.status).toBe(400);
-    expect(nullOwner.body.violations).toEqual([{ propertyPath: 'owner', message: 'This value should not be null.', code: NOT_NULL }]);
+    expect(nullOwner.body.violations).toEqual([
+      { propertyPath: 'owner', message: 'This value should not be null.', code: NOT_NULL },
+    ]);
 
     const anonymous = await call(app, { method: 'POST', url: '/api/articles', payload: { title: 'Orphan' } });
     expect(anonymous.status).toBe(401);
@@ -125,9 +169,22 @@ describe.each(databases)('comments and articles on $name', (database) => {
     const { app, ada } = await twoUsers();
     await create(app, 'articles', { title: 'On engines', body: 'First draft.', owner: ada.iri }, ada.token);
 
-    const put = await call(app, { method: 'PUT', url: '/api/articles/1', headers: ada.auth, payload: { title: 'On engines (revised)', owner: ada.iri } });
+    const put = await call(app, {
+      method: 'PUT',
+      url: '/api/articles/1',
+      headers: ada.auth,
+      payload: { title: 'On engines (revised)', owner: ada.iri },
+    });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ '@context': '/api/contexts/Article', '@id': '/api/articles/1', '@type': 'Article', id: 1, title: 'On engines (revised)', owner: '/api/users/2', published: false });
+    expect(put.body).toEqual({
+      '@context': '/api/contexts/Article',
+      '@id': '/api/articles/1',
+      '@type': 'Article',
+      id: 1,
+      title: 'On engines (revised)',
+      owner: '/api/users/2',
+      published: false,
+    });
 
     const patch = await call(app, {
       method: 'PATCH',
@@ -154,6 +211,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
     expect((await call(app, { method: 'DELETE', url: '/api/comments/1', headers: ada.auth })).status).toBe(204);
     expect((await call(app, { method: 'GET', url: '/api/comments/1' })).status).toBe(404);
     expect((await call(app, { method: 'DELETE', url: '/api/comments/1', headers: ada.auth })).status).toBe(404);
-    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: bearer(ada.token) })).body.comments).toEqual([]);
+    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: bearer(ada.token) })).body.comments).toEqual(
+      [],
+    );
   });
 });

@@ -31,7 +31,10 @@ export function newestSource(dir: string): number {
 function buildIsCurrent(): boolean {
   if (!existsSync(mainJs) || !existsSync(demoJs) || !existsSync(coreJs)) return false;
   const built = Math.min(statSync(mainJs).mtimeMs, statSync(demoJs).mtimeMs);
-  return built >= newestSource(join(root, 'examples/bookshop/src')) && statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'));
+  return (
+    built >= newestSource(join(root, 'examples/bookshop/src')) &&
+    statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'))
+  );
 }
 
 /** `pnpm -r build`; where pnpm is not on the PATH, the same two compilations with the workspace's TypeScript. */
@@ -55,7 +58,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * CLI's and the docs' tests build too), so two compilations never write the same dist/ at once; the check is made
  * again once the lock is held.
  */
-export async function underBuildLock(isCurrent: () => boolean, build: () => Promise<void>, waitMs = 150_000): Promise<void> {
+export async function underBuildLock(
+  isCurrent: () => boolean,
+  build: () => Promise<void>,
+  waitMs = 150_000,
+): Promise<void> {
   if (isCurrent()) return;
   const lock = join(tmpdir(), `bookshop-build-${Buffer.from(root).toString('base64url').slice(-24)}.lock`);
   const deadline = Date.now() + waitMs;
@@ -88,7 +95,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -103,7 +112,11 @@ export interface Started {
 
 /** Starts `node <script>` from the repository root with exactly `env` (plus PATH), collecting its output. */
 export function startNode(script: string, env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -124,7 +137,12 @@ export function halfSentPost(port: string | number, requestId: string, name: str
     port,
     method: 'POST',
     path: '/api/authors',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, expect: '100-continue' },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      expect: '100-continue',
+    },
   });
   const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
     inFlight.on('response', (response) => {

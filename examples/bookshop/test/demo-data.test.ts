@@ -33,7 +33,12 @@ describe.each(databases)('the demo data on $name', (database) => {
     const herbert = (await call(app, { method: 'GET', url: '/api/authors/2' })).body;
     expect(herbert).toMatchObject({ name: 'Frank Herbert', books: ['/api/books/3'] });
     const notebook = (await call(app, { method: 'GET', url: '/api/products/3', headers: bearer(adminToken) })).body;
-    expect(notebook).toMatchObject({ name: 'Classic notebook, large', price: 21.9, category: expect.objectContaining({ '@id': '/api/categories/2' }), brand: expect.objectContaining({ '@id': '/api/brands/2' }) });
+    expect(notebook).toMatchObject({
+      name: 'Classic notebook, large',
+      price: 21.9,
+      category: expect.objectContaining({ '@id': '/api/categories/2' }),
+      brand: expect.objectContaining({ '@id': '/api/brands/2' }),
+    });
   });
 
   it('loads nothing the second time', async () => {
@@ -41,10 +46,12 @@ describe.each(databases)('the demo data on $name', (database) => {
     await loadDemoData(app, adminToken);
     expect(await loadDemoData(app, adminToken)).toEqual({ loaded: false, created: {} });
     expect((await call(app, { method: 'GET', url: '/api/authors' })).body['hydra:totalItems']).toBe(3);
-    expect((await call(app, { method: 'GET', url: '/api/products', headers: bearer(adminToken) })).body['hydra:totalItems']).toBe(6);
+    expect(
+      (await call(app, { method: 'GET', url: '/api/products', headers: bearer(adminToken) })).body['hydra:totalItems'],
+    ).toBe(6);
   });
 
-  it('stops with the API\'s answer when the token is not an admin\'s', async () => {
+  it("stops with the API's answer when the token is not an admin's", async () => {
     const { app } = bookshop();
     const ann = await registerAndLogin(app, 'ann@example.com');
     // A bad token is refused on the first write, public ones included: nothing is created.
@@ -65,12 +72,22 @@ describe.each(databases)('the demo command (runDemo) on $name', (database) => {
   const open = () => (shared = sharedDatabase(database)).options;
   /** The users left in the database, read by an admin of a bookshop started on it. */
   async function usersIn(where: { database: string; databaseSchema?: string }): Promise<string[]> {
-    const app = await buildBookshop({ ...where, jwtSecret: TEST_JWT_SECRET, admin: { email: 'reader@example.com', password: 'reader-password' } });
+    const app = await buildBookshop({
+      ...where,
+      jwtSecret: TEST_JWT_SECRET,
+      admin: { email: 'reader@example.com', password: 'reader-password' },
+    });
     try {
       const reader = await app.resourceApi.database.knex('user').where('email', 'reader@example.com').first();
-      const list = await call(app, { method: 'GET', url: '/api/users?pagination=false', headers: bearer(await app.resourceApi.issueToken(reader)) });
+      const list = await call(app, {
+        method: 'GET',
+        url: '/api/users?pagination=false',
+        headers: bearer(await app.resourceApi.issueToken(reader)),
+      });
       expect(list.status).toBe(200);
-      return list.body['hydra:member'].map((user: { email: string }) => user.email).filter((email: string) => email !== 'reader@example.com');
+      return list.body['hydra:member']
+        .map((user: { email: string }) => user.email)
+        .filter((email: string) => email !== 'reader@example.com');
     } finally {
       await app.close();
     }
@@ -78,7 +95,10 @@ describe.each(databases)('the demo command (runDemo) on $name', (database) => {
 
   it('writes as a one-off admin and leaves no account behind', async () => {
     const where = open();
-    expect(await runDemo(where)).toEqual({ loaded: true, created: { authors: 3, books: 5, categories: 3, brands: 3, products: 6 } });
+    expect(await runDemo(where)).toEqual({
+      loaded: true,
+      created: { authors: 3, books: 5, categories: 3, brands: 3, products: 6 },
+    });
     expect(await usersIn(where)).toEqual([]);
     expect(await runDemo(where)).toEqual({ loaded: false, created: {} });
     expect(await usersIn(where)).toEqual([]);
@@ -109,18 +129,22 @@ describe('the compiled demo command', () => {
       const url = `sqlite:${join(dir, 'shop.db')}`;
       const first = startNode(demoJs, { DATABASE_URL: url });
       expect(await first.exit, first.output()).toBe(0);
-      expect(first.output()).toContain(`Demo data loaded into ${url} (as a one-off admin, deleted again): 3 authors, 5 books, 3 categories, 3 brands, 6 products.`);
+      expect(first.output()).toContain(
+        `Demo data loaded into ${url} (as a one-off admin, deleted again): 3 authors, 5 books, 3 categories, 3 brands, 6 products.`,
+      );
       const second = startNode(demoJs, { DATABASE_URL: url });
       expect(await second.exit, second.output()).toBe(0);
       expect(second.output()).toContain(`Authors already exist in ${url}: the demo data was not loaded again.`);
-      expect(await (async () => {
-        const app = await buildBookshop({ database: url, jwtSecret: TEST_JWT_SECRET });
-        try {
-          return (await call(app, { method: 'GET', url: '/api/books' })).body['hydra:totalItems'];
-        } finally {
-          await app.close();
-        }
-      })()).toBe(5);
+      expect(
+        await (async () => {
+          const app = await buildBookshop({ database: url, jwtSecret: TEST_JWT_SECRET });
+          try {
+            return (await call(app, { method: 'GET', url: '/api/books' })).body['hydra:totalItems'];
+          } finally {
+            await app.close();
+          }
+        })(),
+      ).toBe(5);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -34,7 +34,12 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
       await settled();
       if ((await title.inputValue()) !== value) await title.fill(value);
       if (!(await save.isEnabled())) continue;
-      const sent = page.waitForRequest((r) => r.method() === method && r.url().includes('/api/books'), { timeout: 5_000 }).then(() => true, () => false);
+      const sent = page
+        .waitForRequest((r) => r.method() === method && r.url().includes('/api/books'), { timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
       await save.click({ timeout: 5_000 }).catch(() => {});
       if (await sent) return;
     }
@@ -42,18 +47,25 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
   }
 
   const api = async (path: string, init?: RequestInit) => {
-    const response = await fetch(`${admin.url}${path}`, { ...init, headers: { 'content-type': 'application/ld+json', ...init?.headers } });
+    const response = await fetch(`${admin.url}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/ld+json', ...init?.headers },
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
     const dir = await buildAdmin();
     app = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: 'a-test-secret-of-at-least-32-bytes!!' });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     admin = await serveAdmin({ dir, apiPort: typeof address === 'object' && address ? address.port : 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage();
     page.on('request', (request) => {
       if (request.method() !== 'GET') writes.push(`${request.method()} ${request.url().slice(admin.url.length)}`);
@@ -84,7 +96,8 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     await page.goto(`${admin.url}/#/books`);
     await expect.poll(() => page.locator('.RaSidebar-fixed').innerText(), { timeout: 30_000 }).toContain('Books');
     const menu = await page.locator('.RaSidebar-fixed').innerText();
-    for (const name of ['Authors', 'Books', 'Users', 'Comments', 'Categories', 'Brands', 'Products', 'Articles']) expect(menu).toContain(name);
+    for (const name of ['Authors', 'Books', 'Users', 'Comments', 'Categories', 'Brands', 'Products', 'Articles'])
+      expect(menu).toContain(name);
     const row = page.locator('tr', { hasText: 'Kindred' });
     await row.waitFor({ timeout: 30_000 });
     // The author shows by name (schema.org/name), not by IRI.
@@ -96,13 +109,16 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     await page.goto(`${admin.url}/#/books/create`);
     await page.locator('input[name="title"]').waitFor({ timeout: 20_000 });
     // hydra:required (NotBlank on the title, a non-nullable author) marks both inputs as required.
-    const labels = async () => (await page.locator('form .MuiInputLabel-root').allInnerTexts()).map((label) => label.replace(/\s+/g, ' '));
+    const labels = async () =>
+      (await page.locator('form .MuiInputLabel-root').allInnerTexts()).map((label) => label.replace(/\s+/g, ' '));
     await expect.poll(labels, { timeout: 20_000 }).toEqual(['Title *', 'Author *']);
     await settled();
     await page.getByLabel('author').click();
     await page.getByRole('option', { name: 'Ursula K. Le Guin' }).click();
     await saveTitle('The Dispossessed', 'POST');
-    await expect.poll(async () => (await api('/api/books/2')).body, { timeout: 20_000 }).toMatchObject({ title: 'The Dispossessed', author: '/api/authors/1' });
+    await expect
+      .poll(async () => (await api('/api/books/2')).body, { timeout: 20_000 })
+      .toMatchObject({ title: 'The Dispossessed', author: '/api/authors/1' });
     expect(writes).toContain('POST /api/books');
   }, 60_000);
 
@@ -115,7 +131,9 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     // Two characters pass the form (only required) and break the API's Length min 3: a 400 ConstraintViolationList.
     await saveTitle('ab', 'POST');
     const helper = page.locator('form .ra-input-title .MuiFormHelperText-root');
-    await expect.poll(() => helper.innerText().catch(() => ''), { timeout: 20_000 }).toContain('This value is too short. It should have 3 characters or more.');
+    await expect
+      .poll(() => helper.innerText().catch(() => ''), { timeout: 20_000 })
+      .toContain('This value is too short. It should have 3 characters or more.');
     expect((await api('/api/books?title=ab')).body['hydra:totalItems']).toBe(0);
   }, 60_000);
 
@@ -123,9 +141,13 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     await page.goto(`${admin.url}/#/books/${encodeURIComponent('/api/books/2')}`);
     const title = page.locator('input[name="title"]');
     await expect.poll(() => title.inputValue(), { timeout: 20_000 }).toBe('The Dispossessed');
-    await expect.poll(() => page.locator('form .ra-input-author').innerText(), { timeout: 20_000 }).toContain('Ursula K. Le Guin');
+    await expect
+      .poll(() => page.locator('form .ra-input-author').innerText(), { timeout: 20_000 })
+      .toContain('Ursula K. Le Guin');
     await saveTitle('The Dispossessed: An Ambiguous Utopia', 'PUT');
-    await expect.poll(async () => (await api('/api/books/2')).body.title, { timeout: 20_000 }).toBe('The Dispossessed: An Ambiguous Utopia');
+    await expect
+      .poll(async () => (await api('/api/books/2')).body.title, { timeout: 20_000 })
+      .toBe('The Dispossessed: An Ambiguous Utopia');
     expect(writes).toContain('PUT /api/books/2');
     await page.goto(`${admin.url}/#/books`);
     await page.locator('tr', { hasText: 'The Dispossessed: An Ambiguous Utopia' }).waitFor({ timeout: 20_000 });

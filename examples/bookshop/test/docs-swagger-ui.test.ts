@@ -21,10 +21,18 @@ describe('Swagger UI at /api in Chromium', () => {
   const requested: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
-    app = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: 'a-test-secret-of-at-least-32-bytes!!', admin: ADMIN });
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
+    app = await buildBookshop({
+      database: 'sqlite::memory:',
+      jwtSecret: 'a-test-secret-of-at-least-32-bytes!!',
+      admin: ADMIN,
+    });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     page = await browser.newPage();
     page.on('request', (request) => requested.push(request.url()));
     await page.goto(`${base}/api`);
@@ -38,7 +46,9 @@ describe('Swagger UI at /api in Chromium', () => {
 
   it('shows the Swagger UI page to a browser, and JSON-LD to everyone else', async () => {
     expect(await page.title()).toBe('Bookshop API');
-    const html = await fetch(`${base}/api`, { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    const html = await fetch(`${base}/api`, {
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     for (const accept of ['*/*', 'application/ld+json']) {
       const entrypoint = await fetch(`${base}/api`, { headers: { accept } });
@@ -48,10 +58,19 @@ describe('Swagger UI at /api in Chromium', () => {
   });
 
   it('lists every operation of every resource, and the login routes', async () => {
-    const expected = app.resourceApi.metadata.resources.flatMap((r) => r.operations.map((o) => `operations-${r.name}-${o.name}`));
+    const expected = app.resourceApi.metadata.resources.flatMap((r) =>
+      r.operations.map((o) => `operations-${r.name}-${o.name}`),
+    );
     expect(expected.length).toBeGreaterThan(40);
     const shown = await page.locator('.opblock').evaluateAll((blocks) => blocks.map((b) => b.id));
-    expect(shown.sort()).toEqual([...expected, 'operations-Login-login_check_post', 'operations-Login-login_refresh_post', 'operations-Login-login_logout_post'].sort());
+    expect(shown.sort()).toEqual(
+      [
+        ...expected,
+        'operations-Login-login_check_post',
+        'operations-Login-login_refresh_post',
+        'operations-Login-login_logout_post',
+      ].sort(),
+    );
   });
 
   it('loads nothing from outside the API', () => {
@@ -63,7 +82,11 @@ describe('Swagger UI at /api in Chromium', () => {
   it('authorizes with a token from POST /api/auth and runs a protected request from the page', async () => {
     const anonymous = await fetch(`${base}/api/users`);
     expect(anonymous.status).toBe(401);
-    const login = await fetch(`${base}/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const login = await fetch(`${base}/api/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
 

@@ -13,13 +13,20 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { bearer, call } from './support.js';
-import { COLLECTIONS, type Collection, Ref } from './fuzz-arbitraries.js';
+import { COLLECTIONS, type Collection, type Ref } from './fuzz-arbitraries.js';
 
 type Item = Record<string, unknown>;
 
 /** Table per collection, for the row counts. */
 const TABLES: Record<Collection, string> = {
-  authors: 'author', books: 'book', users: 'user', comments: 'comment', categories: 'category', brands: 'brand', products: 'product', articles: 'article',
+  authors: 'author',
+  books: 'book',
+  users: 'user',
+  comments: 'comment',
+  categories: 'category',
+  brands: 'brand',
+  products: 'product',
+  articles: 'article',
 };
 
 /** Fields that are the inverse side of a relation: they change when the other side is written. */
@@ -37,7 +44,10 @@ function project(item: Item): Item {
   const projected: Item = {};
   for (const [key, value] of Object.entries(item)) {
     if (INVERSE[collection]?.field === key || key === '@context') continue;
-    projected[key] = value !== null && typeof value === 'object' && !Array.isArray(value) && '@id' in value ? (value as Item)['@id'] : value;
+    projected[key] =
+      value !== null && typeof value === 'object' && !Array.isArray(value) && '@id' in value
+        ? (value as Item)['@id']
+        : value;
   }
   return projected;
 }
@@ -53,7 +63,8 @@ function relatedIris(item: Item): string[] {
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
       if (typeof v === 'string' && /^\/api\/[a-z]+\/\d+$/.test(v)) found.push(v);
-      else if (v !== null && typeof v === 'object' && typeof (v as Item)['@id'] === 'string') found.push((v as Item)['@id'] as string);
+      else if (v !== null && typeof v === 'object' && typeof (v as Item)['@id'] === 'string')
+        found.push((v as Item)['@id'] as string);
     }
   }
   return found;
@@ -101,7 +112,8 @@ export class BookshopModel {
     this.items.clear();
     this.audited = [];
     this.auditedBefore = (await this.auditTrail()).length;
-    for (const collection of COLLECTIONS) for (const item of await this.list(collection)) this.items.set(item['@id'] as string, project(item));
+    for (const collection of COLLECTIONS)
+      for (const item of await this.list(collection)) this.items.set(item['@id'] as string, project(item));
   }
 
   /**
@@ -118,7 +130,8 @@ export class BookshopModel {
     }
     const stored = project(await this.read(iri));
     const answered = project(body!);
-    for (const [key, value] of Object.entries(answered)) expect(stored[key], `${iri}.${key} as answered and as stored`).toEqual(value);
+    for (const [key, value] of Object.entries(answered))
+      expect(stored[key], `${iri}.${key} as answered and as stored`).toEqual(value);
     this.items.set(iri, stored);
     for (const related of relatedIris(body!)) {
       if (!this.items.has(related) || nestedWrite) this.items.set(related, project(await this.read(related)));
@@ -126,21 +139,31 @@ export class BookshopModel {
   }
 
   private async list(collection: Collection): Promise<Item[]> {
-    const response = await call(this.app, { method: 'GET', url: `/api/${collection}?pagination=false`, headers: bearer(this.adminToken) });
+    const response = await call(this.app, {
+      method: 'GET',
+      url: `/api/${collection}?pagination=false`,
+      headers: bearer(this.adminToken),
+    });
     expect(response.status, `GET /api/${collection}: ${response.text.slice(0, 300)}`).toBe(200);
     return response.body['hydra:member'] as Item[];
   }
 
   /** Every audit entry, in id order, as `[action, resource]`. */
   private async auditTrail(): Promise<[string, string][]> {
-    const response = await call(this.app, { method: 'GET', url: '/api/audit_entries?pagination=false&order[id]=asc', headers: bearer(this.adminToken) });
+    const response = await call(this.app, {
+      method: 'GET',
+      url: '/api/audit_entries?pagination=false&order[id]=asc',
+      headers: bearer(this.adminToken),
+    });
     expect(response.status, `GET /api/audit_entries: ${response.text.slice(0, 300)}`).toBe(200);
     return (response.body['hydra:member'] as Item[]).map((entry) => [entry.action as string, entry.resource as string]);
   }
 
   /** Every collection, read through the API and counted in the database, is exactly the model; so is the audit trail. */
   async expectStoredAsModelled(): Promise<void> {
-    expect((await this.auditTrail()).slice(this.auditedBefore), 'audit entries of the accepted writes').toEqual(this.audited);
+    expect((await this.auditTrail()).slice(this.auditedBefore), 'audit entries of the accepted writes').toEqual(
+      this.audited,
+    );
     const { knex } = this.app.resourceApi.database;
     for (const collection of COLLECTIONS) {
       const listed = await this.list(collection);
@@ -162,7 +185,9 @@ export class BookshopModel {
     for (const value of Object.values(item)) {
       if (value !== null && typeof value === 'object' && !Array.isArray(value) && 'name' in value) {
         const embedded = value as Item;
-        expect(embedded.name, `${embedded['@id'] as string} embedded in ${item['@id'] as string}`).toBe(this.items.get(embedded['@id'] as string)?.name);
+        expect(embedded.name, `${embedded['@id'] as string} embedded in ${item['@id'] as string}`).toBe(
+          this.items.get(embedded['@id'] as string)?.name,
+        );
       }
     }
   }

@@ -5,6 +5,8 @@ import { resources } from '../src/app.js';
 
 describe('the bookshop GraphQL schema', () => {
   it('matches the reviewed SDL in bookshop.graphql', async () => {
-    await expect(printGraphQLSchema(buildMetadata({ resources }))).toMatchFileSnapshot('./__snapshots__/bookshop.graphql');
+    await expect(printGraphQLSchema(buildMetadata({ resources }))).toMatchFileSnapshot(
+      './__snapshots__/bookshop.graphql',
+    );
   });
 });

@@ -13,8 +13,12 @@ const ENV = { JWT_SECRET: TEST_JWT_SECRET, RATE_LIMIT_MAX: '1000', RATE_LIMIT_LO
 
 describe.each(databases)('login throttling on $name', (database) => {
   const shop = useBookshop(database, { rateLimit: rateLimitOptions(loadConfig(ENV, { warn: () => {} }).rateLimit) });
-  const attempt = (email: string, remoteAddress: string, headers: Record<string, string> = {}, password = 'a wrong guess') =>
-    call(shop().app, { method: 'POST', url: '/api/auth', payload: { email, password }, headers, remoteAddress });
+  const attempt = (
+    email: string,
+    remoteAddress: string,
+    headers: Record<string, string> = {},
+    password = 'a wrong guess',
+  ) => call(shop().app, { method: 'POST', url: '/api/auth', payload: { email, password }, headers, remoteAddress });
 
   it('limits one address to RATE_LIMIT_LOGIN_MAX attempts, whatever token each attempt carries', async () => {
     // Throw-away accounts, each logged in (from addresses of their own) with a valid token.
@@ -27,14 +31,31 @@ describe.each(databases)('login throttling on $name', (database) => {
       throwaways.push({ id: created.id as number, auth: bearer(login.body.token as string) });
     }
     const targets = ['target1@example.com', 'target2@example.com', 'target3@example.com', ADMIN.email];
-    for (let index = 0; index < 3; index++) expect((await attempt(targets[index]!, '198.51.100.20', throwaways[index]!.auth)).status, `attempt ${index + 1}`).toBe(401);
+    for (let index = 0; index < 3; index++)
+      expect(
+        (await attempt(targets[index]!, '198.51.100.20', throwaways[index]!.auth)).status,
+        `attempt ${index + 1}`,
+      ).toBe(401);
     const limited = await attempt(targets[3]!, '198.51.100.20', throwaways[3]!.auth, ADMIN.password);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited.body).toMatchObject({ '@type': 'hydra:Error', status: 429, detail: expect.stringMatching(/^Rate limit exceeded: at most 3 requests in the window/) });
+    expect(limited.body).toMatchObject({
+      '@type': 'hydra:Error',
+      status: 429,
+      detail: expect.stringMatching(/^Rate limit exceeded: at most 3 requests in the window/),
+    });
     // No token was issued for the right password sent over the limit; the tokens still work elsewhere.
     expect(limited.body.token).toBeUndefined();
-    expect((await call(shop().app, { method: 'GET', url: `/api/users/${throwaways[0]!.id}`, headers: throwaways[0]!.auth, remoteAddress: '198.51.100.20' })).status).toBe(200);
+    expect(
+      (
+        await call(shop().app, {
+          method: 'GET',
+          url: `/api/users/${throwaways[0]!.id}`,
+          headers: throwaways[0]!.auth,
+          remoteAddress: '198.51.100.20',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('limits one e-mail address to RATE_LIMIT_LOGIN_MAX attempts over every address, letter case ignored', async () => {

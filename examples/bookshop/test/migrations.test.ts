@@ -19,7 +19,11 @@ const JWT_SECRET = 'a-migrations-test-secret-that-is-long-enough-0123456789';
 /** `node dist/migrations.js <args>` with exactly `env` (plus PATH); its output, and its exit code. */
 async function migrations(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [migrationsJs, ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [migrationsJs, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 60_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -61,7 +65,9 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
 
     const refused = startNode(mainJs, production);
     expect(await refused.exit).toBe(1);
-    expect(refused.output()).toMatch(/The database lacks what the resources need \(create table author; create table book; .*\).*run the migrations/);
+    expect(refused.output()).toMatch(
+      /The database lacks what the resources need \(create table author; create table book; .*\).*run the migrations/,
+    );
 
     const files = readdirSync(committed);
     // The initial schema, then Article's published/publishedAt and the AuditEntry table (the "Beyond CRUD" section),
@@ -82,7 +88,8 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
     try {
       const base = `http://127.0.0.1:${port}`;
       for (let tries = 0; ; tries++) {
-        if (server.child.exitCode !== null) throw new Error(`The server exited with ${server.child.exitCode}:\n${server.output()}`);
+        if (server.child.exitCode !== null)
+          throw new Error(`The server exited with ${server.child.exitCode}:\n${server.output()}`);
         try {
           await fetch(`${base}/api`);
           break;
@@ -91,12 +98,24 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       }
-      const created = await fetch(`${base}/api/authors`, { method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ name: 'Octavia E. Butler' }) });
+      const created = await fetch(`${base}/api/authors`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ name: 'Octavia E. Butler' }),
+      });
       expect(created.status).toBe(201);
-      const book = await fetch(`${base}/api/books`, { method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ title: 'Kindred', author: '/api/authors/1' }) });
+      const book = await fetch(`${base}/api/books`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ title: 'Kindred', author: '/api/authors/1' }),
+      });
       expect(book.status).toBe(201);
       // The foreign key made by the migration: a book of an author that does not exist is a 400, and nothing is written.
-      const orphan = await fetch(`${base}/api/books`, { method: 'POST', headers: { 'content-type': 'application/ld+json' }, body: JSON.stringify({ title: 'Lost', author: '/api/authors/9' }) });
+      const orphan = await fetch(`${base}/api/books`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ title: 'Lost', author: '/api/authors/9' }),
+      });
       expect(orphan.status).toBe(400);
       const books = (await (await fetch(`${base}/api/books`)).json()) as { 'hydra:totalItems': number };
       expect(books['hydra:totalItems']).toBe(1);
@@ -112,8 +131,14 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
     const MIGRATIONS_DIR = join(folder, 'migrations');
     cpSync(committed, MIGRATIONS_DIR, { recursive: true });
     const generated = await migrations(['generate'], { DATABASE_URL, MIGRATIONS_DIR });
-    expect(generated).toEqual({ code: 0, output: `The migrations in ${MIGRATIONS_DIR} already make what the resources declare: nothing to write.\n` });
+    expect(generated).toEqual({
+      code: 0,
+      output: `The migrations in ${MIGRATIONS_DIR} already make what the resources declare: nothing to write.\n`,
+    });
     expect(readdirSync(MIGRATIONS_DIR)).toEqual(readdirSync(committed));
-    expect(await migrations(['drop'], { DATABASE_URL, MIGRATIONS_DIR })).toEqual({ code: 1, output: 'migrations drop: Unknown command "drop": use "generate [name]" or "run".\n' });
+    expect(await migrations(['drop'], { DATABASE_URL, MIGRATIONS_DIR })).toEqual({
+      code: 1,
+      output: 'migrations drop: Unknown command "drop": use "generate [name]" or "run".\n',
+    });
   });
 });

@@ -8,8 +8,12 @@ import { call, databases, useBookshop } from './support.js';
 describe.each(databases)('a too-long nested value on $name', (database) => {
   const shop = useBookshop(database);
 
-  it('names author.name, not the parent\'s title, when a nested author\'s name cannot be stored', async () => {
-    const response = await call(shop().app, { method: 'POST', url: '/api/books', payload: { title: 'Fine title', author: { name: 'x'.repeat(400_000) } } });
+  it("names author.name, not the parent's title, when a nested author's name cannot be stored", async () => {
+    const response = await call(shop().app, {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'Fine title', author: { name: 'x'.repeat(400_000) } },
+    });
     if (response.status !== 201) {
       expect(response.status).toBe(400);
       expect(response.body.violations.map((v: { propertyPath: string }) => v.propertyPath)).toEqual(['author.name']);

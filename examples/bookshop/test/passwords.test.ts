@@ -16,11 +16,20 @@ describe.each(databases)('passwords on $name', (database) => {
     expect((await row('user', ada.id))!.password).not.toBe(HASH_SHAPED);
 
     const next = `${HASH_SHAPED}x`;
-    const patched = await call(app, { method: 'PATCH', url: ada.iri, headers: { ...MERGE_PATCH, ...ada.auth }, payload: { plainPassword: next } });
+    const patched = await call(app, {
+      method: 'PATCH',
+      url: ada.iri,
+      headers: { ...MERGE_PATCH, ...ada.auth },
+      payload: { plainPassword: next },
+    });
     expect(patched.status).toBe(200);
     expect((await row('user', ada.id))!.password).not.toBe(next);
     await login(app, ada.email, next);
-    const old = await call(app, { method: 'POST', url: '/api/auth', payload: { email: ada.email, password: HASH_SHAPED } });
+    const old = await call(app, {
+      method: 'POST',
+      url: '/api/auth',
+      payload: { email: ada.email, password: HASH_SHAPED },
+    });
     expect(old.status).toBe(401);
   });
 
@@ -29,9 +38,19 @@ describe.each(databases)('passwords on $name', (database) => {
     const ada = await registerAndLogin(app, 'ada@example.com');
     const stored = (await row('user', ada.id))!.password;
 
-    const patched = await call(app, { method: 'PATCH', url: ada.iri, headers: { ...MERGE_PATCH, ...ada.auth }, payload: { plainPassword: '' } });
+    const patched = await call(app, {
+      method: 'PATCH',
+      url: ada.iri,
+      headers: { ...MERGE_PATCH, ...ada.auth },
+      payload: { plainPassword: '' },
+    });
     expect(patched.status).toBe(200);
-    const put = await call(app, { method: 'PUT', url: ada.iri, headers: ada.auth, payload: { email: ada.email, plainPassword: '' } });
+    const put = await call(app, {
+      method: 'PUT',
+      url: ada.iri,
+      headers: ada.auth,
+      payload: { email: ada.email, plainPassword: '' },
+    });
     expect(put.status).toBe(200);
 
     expect((await row('user', ada.id))!.password).toBe(stored);
@@ -42,7 +61,11 @@ describe.each(databases)('passwords on $name', (database) => {
 
   it('still refuses an empty password on registration', async () => {
     const { app, adminToken } = bookshop();
-    const response = await call(app, { method: 'POST', url: '/api/users', payload: { email: 'bob@example.com', plainPassword: '' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: 'bob@example.com', plainPassword: '' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.violations.map((v: { propertyPath: string }) => v.propertyPath)).toContain('plainPassword');
     const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(adminToken) });

@@ -57,8 +57,13 @@ async function start(env: Record<string, string>): Promise<{ server: Started; ba
   const port = await freePort();
   const server = startNode(mainJs, { ...env, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  await until(() => server.output().includes('Bookshop API listening') || server.child.exitCode !== null, 'the server to listen', server.output);
-  if (server.child.exitCode !== null) throw new Error(`The server exited with ${server.child.exitCode}:\n${server.output()}`);
+  await until(
+    () => server.output().includes('Bookshop API listening') || server.child.exitCode !== null,
+    'the server to listen',
+    server.output,
+  );
+  if (server.child.exitCode !== null)
+    throw new Error(`The server exited with ${server.child.exitCode}:\n${server.output()}`);
   return { server, base };
 }
 
@@ -89,17 +94,34 @@ describe('the compiled server in production', () => {
     const response = await fetch(`${base}/api/books/999`, { headers: { 'x-request-id': 'trace-7f3a' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toBe('trace-7f3a');
-    await until(() => logLines(server.output()).some((l) => l.reqId === 'trace-7f3a' && l.msg === 'request completed'), 'the request log', server.output);
+    await until(
+      () => logLines(server.output()).some((l) => l.reqId === 'trace-7f3a' && l.msg === 'request completed'),
+      'the request log',
+      server.output,
+    );
     const lines = logLines(server.output()).filter((line) => line.reqId === 'trace-7f3a');
     // One line per request at info (no "incoming request"), besides the error's own line.
     expect(lines.map((line) => line.msg)).toEqual(['Not Found', 'request completed']);
     expect(lines[0]).toMatchObject({ code: 'API_ERR_STATE_NOT_FOUND', status: 404 });
-    expect(lines[1]).toMatchObject({ level: 30, req: { method: 'GET', url: '/api/books/999', remoteAddress: '127.0.0.1' }, res: { statusCode: 404 }, responseTime: expect.any(Number) });
+    expect(lines[1]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/api/books/999', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 404 },
+      responseTime: expect.any(Number),
+    });
 
     const ok = await fetch(`${base}/api/books`, { headers: { 'x-request-id': 'trace-ok-1' } });
     expect(ok.status).toBe(200);
-    await until(() => logLines(server.output()).some((l) => l.reqId === 'trace-ok-1'), 'the request log', server.output);
-    expect(logLines(server.output()).filter((line) => line.reqId === 'trace-ok-1').map((line) => line.msg)).toEqual(['request completed']);
+    await until(
+      () => logLines(server.output()).some((l) => l.reqId === 'trace-ok-1'),
+      'the request log',
+      server.output,
+    );
+    expect(
+      logLines(server.output())
+        .filter((line) => line.reqId === 'trace-ok-1')
+        .map((line) => line.msg),
+    ).toEqual(['request completed']);
 
     const generated = await fetch(`${base}/api/books`);
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
@@ -116,7 +138,11 @@ describe('the compiled server in production', () => {
   it('answers preflights from the origins of CORS_ORIGIN, and exposes Link and Location to them', async () => {
     const preflight = await fetch(`${base}/api/authors`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -145,7 +171,12 @@ describe('the compiled server in production', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-    expect(await limited.json()).toEqual({ type: '/errors/429', title: 'An error occurred', detail: expect.stringMatching(/^Rate limit exceeded: at most 2 requests/), status: 429 });
+    expect(await limited.json()).toEqual({
+      type: '/errors/429',
+      title: 'An error occurred',
+      detail: expect.stringMatching(/^Rate limit exceeded: at most 2 requests/),
+      status: 429,
+    });
     // Other routes count on their own (RATE_LIMIT_MAX).
     expect((await fetch(`${base}/api/books`)).status).toBe(200);
   });
@@ -156,7 +187,11 @@ describe('the compiled server in production', () => {
     await inFlight.arrived;
 
     server.child.kill('SIGTERM');
-    await until(() => logLines(server.output()).some((l) => l.msg === 'closing the server'), 'the server to start closing', server.output);
+    await until(
+      () => logLines(server.output()).some((l) => l.msg === 'closing the server'),
+      'the server to start closing',
+      server.output,
+    );
     // No new connection is accepted any more.
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     expect(server.child.exitCode).toBeNull();
@@ -203,9 +238,13 @@ describe('the compiled server started with a bad environment', () => {
     expect(output).toContain('The bookshop could not start: Invalid configuration:');
     expect(output).toContain('JWT_TTL must be a positive number of seconds (got "an hour").');
     expect(output).toContain('LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent (got "loud").');
-    expect(output).toContain('CORS_ORIGIN must be * or a comma-separated list of origins such as https://admin.example.com (no path, no trailing slash) (got "https://admin.example.com/").');
+    expect(output).toContain(
+      'CORS_ORIGIN must be * or a comma-separated list of origins such as https://admin.example.com (no path, no trailing slash) (got "https://admin.example.com/").',
+    );
     expect(output).toContain('REDIS_URL must be a redis:// or rediss:// URL (got "http://127.0.0.1:6379").');
-    expect(output).toContain('RATE_LIMIT_MAX must be a number of requests per window (0 turns rate limiting off) (got "-1").');
+    expect(output).toContain(
+      'RATE_LIMIT_MAX must be a number of requests per window (0 turns rate limiting off) (got "-1").',
+    );
     expect(output).toContain('JWT_SECRET must be at least 32 bytes long.');
     expect(output).not.toContain('short secret');
     expect(output).not.toContain('Bookshop API listening');
@@ -219,10 +258,14 @@ describe('Swagger UI and GraphiQL in Chromium under the security headers', () =>
   let base = '';
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it).`);
     app = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: ENV.JWT_SECRET });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -231,7 +274,10 @@ describe('Swagger UI and GraphiQL in Chromium under the security headers', () =>
   });
 
   /** Opens `path`, waits for `selector`; returns what the page reported: CSP violations and script errors. */
-  async function open(path: string, selector: string): Promise<{ violations: string[]; errors: string[]; csp: string | undefined; posted: string[] }> {
+  async function open(
+    path: string,
+    selector: string,
+  ): Promise<{ violations: string[]; errors: string[]; csp: string | undefined; posted: string[] }> {
     const page = await browser.newPage();
     const violations: string[] = [];
     const errors: string[] = [];

@@ -20,15 +20,37 @@ describe.each(databases)('categories, brands and products on $name', (database) 
 
   it('creates a category and a brand under their English plural paths', async () => {
     const { app, adminToken } = bookshop();
-    const category = await call(app, { method: 'POST', url: '/api/categories', headers: bearer(adminToken), payload: { name: 'Books' } });
+    const category = await call(app, {
+      method: 'POST',
+      url: '/api/categories',
+      headers: bearer(adminToken),
+      payload: { name: 'Books' },
+    });
     expect(category.status).toBe(201);
     expect(category.headers.location).toBe('/api/categories/1');
-    expect(category.body).toEqual({ '@context': '/api/contexts/Category', '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' });
+    expect(category.body).toEqual({
+      '@context': '/api/contexts/Category',
+      '@id': '/api/categories/1',
+      '@type': 'Category',
+      id: 1,
+      name: 'Books',
+    });
 
-    const brand = await call(app, { method: 'POST', url: '/api/brands', headers: bearer(adminToken), payload: { name: 'Penguin' } });
+    const brand = await call(app, {
+      method: 'POST',
+      url: '/api/brands',
+      headers: bearer(adminToken),
+      payload: { name: 'Penguin' },
+    });
     expect(brand.status).toBe(201);
     expect(brand.headers.location).toBe('/api/brands/1');
-    expect(brand.body).toEqual({ '@context': '/api/contexts/Brand', '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' });
+    expect(brand.body).toEqual({
+      '@context': '/api/contexts/Brand',
+      '@id': '/api/brands/1',
+      '@type': 'Brand',
+      id: 1,
+      name: 'Penguin',
+    });
   });
 
   it('creates a product with the creation date it is given and its category and brand embedded', async () => {
@@ -37,7 +59,13 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       method: 'POST',
       url: '/api/products',
       headers: admin,
-      payload: { name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' },
+      payload: {
+        name: 'Dune (paperback)',
+        price: 10.99,
+        createdAt: '2024-03-01T10:00:00+00:00',
+        category: '/api/categories/1',
+        brand: '/api/brands/1',
+      },
     });
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe('/api/products/1');
@@ -58,7 +86,12 @@ describe.each(databases)('categories, brands and products on $name', (database) 
   it('dates a product created without a creation date now', async () => {
     const { app, admin } = await catalog();
     const before = Date.now();
-    const response = await call(app, { method: 'POST', url: '/api/products', headers: admin, payload: { name: 'Pocket notebook', price: 14.5, category: '/api/categories/2', brand: '/api/brands/2' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/products',
+      headers: admin,
+      payload: { name: 'Pocket notebook', price: 14.5, category: '/api/categories/2', brand: '/api/brands/2' },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       '@context': '/api/contexts/Product',
@@ -79,7 +112,18 @@ describe.each(databases)('categories, brands and products on $name', (database) 
 
   it('replaces a product with PUT: left-out fields go back to their default, the creation date is kept', async () => {
     const { app, admin, adminToken, reader } = await catalog();
-    await create(app, 'products', { name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' }, adminToken);
+    await create(
+      app,
+      'products',
+      {
+        name: 'Dune (paperback)',
+        price: 10.99,
+        createdAt: '2024-03-01T10:00:00+00:00',
+        category: '/api/categories/1',
+        brand: '/api/brands/1',
+      },
+      adminToken,
+    );
 
     const response = await call(app, {
       method: 'PUT',
@@ -103,7 +147,18 @@ describe.each(databases)('categories, brands and products on $name', (database) 
 
   it('changes only the price with a merge-patch PATCH and ignores a new creation date', async () => {
     const { app, admin, adminToken } = await catalog();
-    await create(app, 'products', { name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' }, adminToken);
+    await create(
+      app,
+      'products',
+      {
+        name: 'Dune (paperback)',
+        price: 10.99,
+        createdAt: '2024-03-01T10:00:00+00:00',
+        category: '/api/categories/1',
+        brand: '/api/brands/1',
+      },
+      adminToken,
+    );
 
     const response = await call(app, {
       method: 'PATCH',
@@ -127,17 +182,48 @@ describe.each(databases)('categories, brands and products on $name', (database) 
 
   it('refuses a category IRI that names a brand, with a violation on category', async () => {
     const { app, admin } = await catalog();
-    const response = await call(app, { method: 'POST', url: '/api/products', headers: admin, payload: { name: 'Pen', price: 2, category: '/api/brands/1' } });
+    const response = await call(app, {
+      method: 'POST',
+      url: '/api/products',
+      headers: admin,
+      payload: { name: 'Pen', price: 2, category: '/api/brands/1' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.violations).toEqual([
-      { propertyPath: 'category', message: 'IRI "/api/brands/1" is not an item of type "Category".', code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10' },
+      {
+        propertyPath: 'category',
+        message: 'IRI "/api/brands/1" is not an item of type "Category".',
+        code: 'a3a2b3a1-7c49-4c5c-9d7e-2f0c6f1e4d10',
+      },
     ]);
   });
 
   it('serves the products as a Hydra collection with category and brand embedded', async () => {
     const { app, adminToken, reader } = await catalog();
-    await create(app, 'products', { name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: '/api/categories/1', brand: '/api/brands/1' }, adminToken);
-    await create(app, 'products', { name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: '/api/categories/2', brand: '/api/brands/2' }, adminToken);
+    await create(
+      app,
+      'products',
+      {
+        name: 'Dune (paperback)',
+        price: 10.99,
+        createdAt: '2024-03-01T10:00:00+00:00',
+        category: '/api/categories/1',
+        brand: '/api/brands/1',
+      },
+      adminToken,
+    );
+    await create(
+      app,
+      'products',
+      {
+        name: 'Pocket notebook',
+        price: 14.5,
+        createdAt: '2024-03-02T09:30:00.250+00:00',
+        category: '/api/categories/2',
+        brand: '/api/brands/2',
+      },
+      adminToken,
+    );
 
     const response = await call(app, { method: 'GET', url: '/api/products', headers: reader });
     expect(response.status).toBe(200);
@@ -147,8 +233,26 @@ describe.each(databases)('categories, brands and products on $name', (database) 
       '@type': 'hydra:Collection',
       'hydra:totalItems': 2,
       'hydra:member': [
-        { '@id': '/api/products/1', '@type': 'Product', id: 1, name: 'Dune (paperback)', price: 10.99, createdAt: '2024-03-01T10:00:00+00:00', category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' }, brand: { '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' } },
-        { '@id': '/api/products/2', '@type': 'Product', id: 2, name: 'Pocket notebook', price: 14.5, createdAt: '2024-03-02T09:30:00.250+00:00', category: { '@id': '/api/categories/2', '@type': 'Category', id: 2, name: 'Stationery' }, brand: { '@id': '/api/brands/2', '@type': 'Brand', id: 2, name: 'Moleskine' } },
+        {
+          '@id': '/api/products/1',
+          '@type': 'Product',
+          id: 1,
+          name: 'Dune (paperback)',
+          price: 10.99,
+          createdAt: '2024-03-01T10:00:00+00:00',
+          category: { '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' },
+          brand: { '@id': '/api/brands/1', '@type': 'Brand', id: 1, name: 'Penguin' },
+        },
+        {
+          '@id': '/api/products/2',
+          '@type': 'Product',
+          id: 2,
+          name: 'Pocket notebook',
+          price: 14.5,
+          createdAt: '2024-03-02T09:30:00.250+00:00',
+          category: { '@id': '/api/categories/2', '@type': 'Category', id: 2, name: 'Stationery' },
+          brand: { '@id': '/api/brands/2', '@type': 'Brand', id: 2, name: 'Moleskine' },
+        },
       ],
       'hydra:search': expect.objectContaining({ '@type': 'hydra:IriTemplate' }),
     });

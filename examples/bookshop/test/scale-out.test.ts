@@ -49,8 +49,11 @@ if (!POSTGRES_URL) {
 }
 const redisAvailable = await redisAnswers(REDIS_URL);
 if (!redisAvailable) {
-  if (process.env.CI === 'true') throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
-  console.warn(`\n*** Redis is unreachable at ${REDIS_URL}: the scale-out check of the shared rate limit is SKIPPED. ***\n`);
+  if (process.env.CI === 'true')
+    throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
+  console.warn(
+    `\n*** Redis is unreachable at ${REDIS_URL}: the scale-out check of the shared rate limit is SKIPPED. ***\n`,
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,7 +72,8 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   const server = startNode(mainJs, { ...env, PORT: String(port) });
   const deadline = Date.now() + 30_000;
   while (!server.output().includes('Bookshop API listening')) {
-    if (server.child.exitCode !== null) throw new Error(`Instance ${name} exited with ${server.child.exitCode}:\n${server.output()}`);
+    if (server.child.exitCode !== null)
+      throw new Error(`Instance ${name} exited with ${server.child.exitCode}:\n${server.output()}`);
     if (Date.now() > deadline) throw new Error(`Instance ${name} did not listen within 30 s:\n${server.output()}`);
     await sleep(50);
   }
@@ -90,11 +94,20 @@ interface Answer {
 }
 
 /** One JSON request to an instance; the body parsed when there is one. */
-async function send(instance: Instance, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function send(
+  instance: Instance,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const type = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
   const response = await fetch(`${instance.base}${path}`, {
     method,
-    headers: { accept: 'application/ld+json', ...(options.body === undefined ? {} : { 'content-type': type }), ...options.headers },
+    headers: {
+      accept: 'application/ld+json',
+      ...(options.body === undefined ? {} : { 'content-type': type }),
+      ...options.headers,
+    },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
   const text = await response.text();
@@ -103,8 +116,12 @@ async function send(instance: Instance, method: string, path: string, options: {
 
 /** `POST /api/auth` from an address of its own (logins are rate limited per address); the token. */
 async function login(instance: Instance, email: string, password: string): Promise<string> {
-  const answer = await send(instance, 'POST', '/api/auth', { body: { email, password }, headers: { 'x-forwarded-for': clientAddress() } });
-  if (answer.status !== 200) throw new Error(`Login on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  const answer = await send(instance, 'POST', '/api/auth', {
+    body: { email, password },
+    headers: { 'x-forwarded-for': clientAddress() },
+  });
+  if (answer.status !== 200)
+    throw new Error(`Login on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body.token as string;
 }
 
@@ -123,13 +140,18 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     // A schema of its own, named in the URL's search path: the servers and the migration command see only it.
     database = await openDatabase({ url: POSTGRES_URL, schema });
     // Each instance names its connections (application_name), so the test can count them in pg_stat_activity.
-    const url = (name: string) => `${POSTGRES_URL}?application_name=${schema}_${name}&options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const url = (name: string) =>
+      `${POSTGRES_URL}?application_name=${schema}_${name}&options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const DATABASE_URL = url('migrate');
-    const migrated = await promisify(execFile)(process.execPath, [join(root, 'examples/bookshop/dist/migrations.js'), 'run'], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL },
-      timeout: 60_000,
-    });
+    const migrated = await promisify(execFile)(
+      process.execPath,
+      [join(root, 'examples/bookshop/dist/migrations.js'), 'run'],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL },
+        timeout: 60_000,
+      },
+    );
     // The initial schema, then Article's published/publishedAt and the audit trail, the framework's refresh tokens and
     // user columns, and the unique index on lower(email).
     expect(migrated.stdout).toContain('Ran 4 migration(s)');
@@ -149,7 +171,10 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
       ...(redisAvailable ? { REDIS_URL } : {}),
     };
     // Both at once, as a deployment of several replicas starts them: each creates the first admin when it finds none.
-    [a, b] = await Promise.all([startInstance('A', { ...env, DATABASE_URL: url('a') }), startInstance('B', { ...env, DATABASE_URL: url('b') })]);
+    [a, b] = await Promise.all([
+      startInstance('A', { ...env, DATABASE_URL: url('a') }),
+      startInstance('B', { ...env, DATABASE_URL: url('b') }),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -186,30 +211,42 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     expect(users.status).toBe(200);
     expect(users.body['hydra:member']).toContainEqual(expect.objectContaining({ email: ADMIN.email }));
 
-    const registered = await send(B(), 'POST', '/api/users', { body: { email: 'reader@example.com', plainPassword: 'a reader password' } });
+    const registered = await send(B(), 'POST', '/api/users', {
+      body: { email: 'reader@example.com', plainPassword: 'a reader password' },
+    });
     expect(registered.status).toBe(201);
     const userToken = await login(B(), 'reader@example.com', 'a reader password');
     const self = await send(A(), 'GET', registered.body['@id'], { headers: bearer(userToken) });
     expect(self.status).toBe(200);
     expect(self.body.email).toBe('reader@example.com');
     // And what the token may not do, it may not do on either instance.
-    for (const instance of [A(), B()]) expect((await send(instance, 'GET', '/api/users', { headers: bearer(userToken) })).status).toBe(403);
+    for (const instance of [A(), B()])
+      expect((await send(instance, 'GET', '/api/users', { headers: bearer(userToken) })).status).toBe(403);
   });
 
   it('stores each of 200 concurrent creates, alternating between A and B, exactly once', async () => {
     const author = await send(A(), 'POST', '/api/authors', { body: { name: 'Stanisław Lem' } });
     expect(author.status).toBe(201);
     const titles = Array.from({ length: 200 }, (_, i) => `Concurrent book ${String(i).padStart(3, '0')}`);
-    const answers = await Promise.all(titles.map((title, i) => send(i % 2 === 0 ? A() : B(), 'POST', '/api/books', { body: { title, author: author.body['@id'] } })));
+    const answers = await Promise.all(
+      titles.map((title, i) =>
+        send(i % 2 === 0 ? A() : B(), 'POST', '/api/books', { body: { title, author: author.body['@id'] } }),
+      ),
+    );
 
     expect(answers.map((answer) => answer.status)).toEqual(titles.map(() => 201));
     expect(answers.map((answer) => answer.body.title)).toEqual(titles);
     expect(new Set(answers.map((answer) => answer.body['@id'])).size).toBe(200);
 
-    const rows = (await database!.knex('book').select('id', 'title').where('author_id', author.body.id)) as { id: number; title: string }[];
+    const rows = (await database!.knex('book').select('id', 'title').where('author_id', author.body.id)) as {
+      id: number;
+      title: string;
+    }[];
     expect(rows).toHaveLength(200);
     expect(rows.map((row) => row.title).sort()).toEqual(titles);
-    expect(rows.map((row) => `/api/books/${row.id}`).sort()).toEqual(answers.map((answer) => answer.body['@id']).sort());
+    expect(rows.map((row) => `/api/books/${row.id}`).sort()).toEqual(
+      answers.map((answer) => answer.body['@id']).sort(),
+    );
     for (const instance of [A(), B()]) {
       const page = await send(instance, 'GET', `/api/books?author=${encodeURIComponent(author.body['@id'])}`);
       expect(page.body['hydra:totalItems'], instance.name).toBe(200);
@@ -232,7 +269,11 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
   it('registers an e-mail sent to A and B at once exactly once: one 201, one 400', async () => {
     for (let round = 0; round < 5; round++) {
       const email = `race-${round}@example.com`;
-      const answers = await Promise.all([A(), B()].map((instance) => send(instance, 'POST', '/api/users', { body: { email, plainPassword: 'a racing password' } })));
+      const answers = await Promise.all(
+        [A(), B()].map((instance) =>
+          send(instance, 'POST', '/api/users', { body: { email, plainPassword: 'a racing password' } }),
+        ),
+      );
       expect(answers.map((answer) => answer.status).sort(), `round ${round}`).toEqual([201, 400]);
       const refused = answers.find((answer) => answer.status === 400)!;
       expect(refused.body).toMatchObject({
@@ -252,9 +293,15 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     expect(etag).toMatch(/^"[^"]+"$/);
     expect(viaB.headers.get('etag')).toBe(etag);
 
-    const updated = await send(A(), 'PATCH', iri, { body: { title: 'Kindred (1979)' }, headers: { 'if-match': etag! } });
+    const updated = await send(A(), 'PATCH', iri, {
+      body: { title: 'Kindred (1979)' },
+      headers: { 'if-match': etag! },
+    });
     expect(updated.status).toBe(200);
-    const stale = await send(B(), 'PATCH', iri, { body: { title: 'Parable of the Sower' }, headers: { 'if-match': etag! } });
+    const stale = await send(B(), 'PATCH', iri, {
+      body: { title: 'Parable of the Sower' },
+      headers: { 'if-match': etag! },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body).toMatchObject({ status: 412 });
     const current = await send(B(), 'GET', iri);
@@ -264,7 +311,12 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     // Both instances at once with the same, current ETag: the check is atomic with the write, so one wins.
     const fresh = current.headers.get('etag')!;
     const racing = await Promise.all(
-      [A(), B()].map((instance) => send(instance, 'PATCH', iri, { body: { title: `Written through ${instance.name}` }, headers: { 'if-match': fresh } })),
+      [A(), B()].map((instance) =>
+        send(instance, 'PATCH', iri, {
+          body: { title: `Written through ${instance.name}` },
+          headers: { 'if-match': fresh },
+        }),
+      ),
     );
     expect(racing.map((answer) => answer.status).sort()).toEqual([200, 412]);
     const winner = racing.find((answer) => answer.status === 200)!;
@@ -275,7 +327,8 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     const address = { 'x-forwarded-for': clientAddress() };
     // An account no other test logs in to: the login is counted per e-mail address too, whatever the client address.
     const email = `guessed-${randomBytes(4).toString('hex')}@example.com`;
-    const attempt = (instance: Instance) => send(instance, 'POST', '/api/auth', { body: { email, password: 'a wrong guess' }, headers: address });
+    const attempt = (instance: Instance) =>
+      send(instance, 'POST', '/api/auth', { body: { email, password: 'a wrong guess' }, headers: address });
     // LOGIN_MAX (3) attempts allowed in the window, whichever instance gets them: A, B, A; then both refuse.
     const statuses = [];
     for (const instance of [A(), B(), A(), B(), A()]) statuses.push((await attempt(instance)).status);
@@ -284,24 +337,50 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     expect(limited.status).toBe(429);
     expect(limited.headers.get('x-ratelimit-limit')).toBe(String(LOGIN_MAX));
     // Another address still has its own count, but not for that account: its own count is spent on every instance.
-    expect((await send(B(), 'POST', '/api/auth', { body: { email: ADMIN.email, password: 'a wrong guess' }, headers: { 'x-forwarded-for': clientAddress() } })).status).toBe(401);
-    expect((await send(A(), 'POST', '/api/auth', { body: { email, password: 'a wrong guess' }, headers: { 'x-forwarded-for': clientAddress() } })).status).toBe(429);
+    expect(
+      (
+        await send(B(), 'POST', '/api/auth', {
+          body: { email: ADMIN.email, password: 'a wrong guess' },
+          headers: { 'x-forwarded-for': clientAddress() },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await send(A(), 'POST', '/api/auth', {
+          body: { email, password: 'a wrong guess' },
+          headers: { 'x-forwarded-for': clientAddress() },
+        })
+      ).status,
+    ).toBe(429);
   });
 });
 
 describe('the pool size option', () => {
   it('refuses a databasePoolMax that is not a whole number from 1 up, naming it', async () => {
     for (const databasePoolMax of [0, 2.5, -1]) {
-      await expect(buildBookshop({ database: 'sqlite::memory:', jwtSecret: TEST_JWT_SECRET, databasePoolMax })).rejects.toThrow(
-        new DeclarationError(`databasePoolMax must be a whole number of connections from 1 up, got ${databasePoolMax}.`),
+      await expect(
+        buildBookshop({ database: 'sqlite::memory:', jwtSecret: TEST_JWT_SECRET, databasePoolMax }),
+      ).rejects.toThrow(
+        new DeclarationError(
+          `databasePoolMax must be a whole number of connections from 1 up, got ${databasePoolMax}.`,
+        ),
       );
     }
   });
 
   it.skipIf(!POSTGRES_URL)('gives the PostgreSQL pool that many connections at most, 10 by default', async () => {
-    for (const [databasePoolMax, expected] of [[undefined, 10], [3, 3]] as const) {
+    for (const [databasePoolMax, expected] of [
+      [undefined, 10],
+      [3, 3],
+    ] as const) {
       const schema = `pool_${randomBytes(5).toString('hex')}`;
-      const app = await buildBookshop({ database: POSTGRES_URL, databaseSchema: schema, jwtSecret: TEST_JWT_SECRET, ...(databasePoolMax ? { databasePoolMax } : {}) });
+      const app = await buildBookshop({
+        database: POSTGRES_URL,
+        databaseSchema: schema,
+        jwtSecret: TEST_JWT_SECRET,
+        ...(databasePoolMax ? { databasePoolMax } : {}),
+      });
       try {
         const { knex } = app.resourceApi.database;
         expect((knex.client as { pool: { max: number } }).pool.max).toBe(expected);

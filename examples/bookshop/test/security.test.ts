@@ -74,7 +74,8 @@ function expectInvalidToken(response: JsonResponse, what: string): void {
 }
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const hmac = (input: string, secret: string, algorithm = 'sha256') => createHmac(algorithm, secret).update(input).digest('base64url');
+const hmac = (input: string, secret: string, algorithm = 'sha256') =>
+  createHmac(algorithm, secret).update(input).digest('base64url');
 
 /** A JWT made here, byte by byte: HS256 (or `alg`) with `secret`. */
 function craft(payload: object, options: { secret?: string; alg?: string; hash?: string } = {}): string {
@@ -87,9 +88,23 @@ const now = () => Math.floor(Date.now() / 1000);
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One request: a bearer token when given, a JSON body (merge-patch for PATCH) when given. */
-function request(app: FastifyInstance, method: Method, url: string, token?: string, payload?: object): Promise<JsonResponse> {
-  const headers: Record<string, string> = { ...(token === undefined ? {} : bearer(token)), ...(method === 'PATCH' ? MERGE_PATCH : {}) };
-  return call(app, { method, url, headers, ...(payload === undefined ? {} : { payload: method === 'PATCH' ? JSON.stringify(payload) : payload }) });
+function request(
+  app: FastifyInstance,
+  method: Method,
+  url: string,
+  token?: string,
+  payload?: object,
+): Promise<JsonResponse> {
+  const headers: Record<string, string> = {
+    ...(token === undefined ? {} : bearer(token)),
+    ...(method === 'PATCH' ? MERGE_PATCH : {}),
+  };
+  return call(app, {
+    method,
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: method === 'PATCH' ? JSON.stringify(payload) : payload }),
+  });
 }
 
 describe.each(databases)('security on $name', (database) => {
@@ -98,7 +113,8 @@ describe.each(databases)('security on $name', (database) => {
   let admin: string;
   let ann: TestUser;
   let bob: TestUser;
-  const send = (method: Method, url: string, token?: string, payload?: object) => request(app, method, url, token, payload);
+  const send = (method: Method, url: string, token?: string, payload?: object) =>
+    request(app, method, url, token, payload);
 
   beforeEach(async () => {
     app = shop().app;
@@ -117,10 +133,25 @@ describe.each(databases)('security on $name', (database) => {
 
   describe('registration and roles', () => {
     it('gives ROLE_USER on registration and ignores client roles, from anonymous callers and from users', async () => {
-      const anonymous = await send('POST', '/api/users', undefined, { email: 'eve@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] });
+      const anonymous = await send('POST', '/api/users', undefined, {
+        email: 'eve@example.com',
+        plainPassword: PASSWORD,
+        roles: ['ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
+      });
       expect(anonymous.status).toBe(201);
-      expect(anonymous.body).toEqual({ '@context': '/api/contexts/User', '@id': '/api/users/4', '@type': 'User', id: 4, email: 'eve@example.com', comments: [] });
-      const byUser = await send('POST', '/api/users', ann.token, { email: 'mallory@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN'] });
+      expect(anonymous.body).toEqual({
+        '@context': '/api/contexts/User',
+        '@id': '/api/users/4',
+        '@type': 'User',
+        id: 4,
+        email: 'eve@example.com',
+        comments: [],
+      });
+      const byUser = await send('POST', '/api/users', ann.token, {
+        email: 'mallory@example.com',
+        plainPassword: PASSWORD,
+        roles: ['ROLE_ADMIN'],
+      });
       expect(byUser.status).toBe(201);
       expect(byUser.body).not.toHaveProperty('roles');
 
@@ -135,10 +166,21 @@ describe.each(databases)('security on $name', (database) => {
       expect((await asAdminSees(company.id)).roles).toEqual(['ROLE_USER', 'ROLE_COMPANY']);
       const self = await send('GET', company.iri, company.token);
       expect(self.status).toBe(200);
-      expect(self.body).toEqual({ '@context': '/api/contexts/User', '@id': company.iri, '@type': 'User', id: company.id, email: 'shop@example.com', comments: [] });
+      expect(self.body).toEqual({
+        '@context': '/api/contexts/User',
+        '@id': company.iri,
+        '@type': 'User',
+        id: company.id,
+        email: 'shop@example.com',
+        comments: [],
+      });
       expect(self.text).not.toContain('ROLE_');
 
-      const byAdmin = await send('POST', '/api/users', admin, { email: 'boss@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN', 'ROLE_ADMIN'] });
+      const byAdmin = await send('POST', '/api/users', admin, {
+        email: 'boss@example.com',
+        plainPassword: PASSWORD,
+        roles: ['ROLE_ADMIN', 'ROLE_ADMIN'],
+      });
       expect(byAdmin.status).toBe(201);
       expect(byAdmin.body.roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
       const boss = await login(app, 'boss@example.com');
@@ -149,15 +191,33 @@ describe.each(databases)('security on $name', (database) => {
       // The first admin (ADMIN_EMAIL) is a super admin: it makes an admin, who cannot give ROLE_SUPER_ADMIN (403).
       await create(app, 'users', { email: 'boss@example.com', plainPassword: PASSWORD, roles: ['ROLE_ADMIN'] }, admin);
       const boss = await login(app, 'boss@example.com');
-      expect((await send('POST', '/api/users', boss, { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] })).status).toBe(403);
-      expect((await send('POST', '/api/users', admin, { email: 'root@example.com', plainPassword: PASSWORD, roles: ['ROLE_SUPER_ADMIN'] })).status).toBe(201);
+      expect(
+        (
+          await send('POST', '/api/users', boss, {
+            email: 'root@example.com',
+            plainPassword: PASSWORD,
+            roles: ['ROLE_SUPER_ADMIN'],
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await send('POST', '/api/users', admin, {
+            email: 'root@example.com',
+            plainPassword: PASSWORD,
+            roles: ['ROLE_SUPER_ADMIN'],
+          })
+        ).status,
+      ).toBe(201);
       const root = await login(app, 'root@example.com');
       expect((await send('POST', '/api/categories', root, { name: 'Books' })).status).toBe(201);
       expect((await send('GET', '/api/users', root)).status).toBe(200);
       expect((await send('GET', '/api/products', root)).status).toBe(200);
       // An admin holds ROLE_ADMIN, and through it ROLE_USER.
       expect((await send('GET', '/api/users', boss)).status).toBe(200);
-      expect((await send('POST', '/api/comments', boss, { content: 'An admin is a user too.' })).body.user).toMatch(/^\/api\/users\/\d+$/);
+      expect((await send('POST', '/api/comments', boss, { content: 'An admin is a user too.' })).body.user).toMatch(
+        /^\/api\/users\/\d+$/,
+      );
     });
   });
 
@@ -173,24 +233,48 @@ describe.each(databases)('security on $name', (database) => {
     });
 
     it('answers 401 for a wrong password or an unknown e-mail', async () => {
-      for (const payload of [{ email: 'ann@example.com', password: 'wrong password' }, { email: 'nobody@example.com', password: PASSWORD }, { email: ADMIN.email, password: PASSWORD }]) {
+      for (const payload of [
+        { email: 'ann@example.com', password: 'wrong password' },
+        { email: 'nobody@example.com', password: PASSWORD },
+        { email: ADMIN.email, password: PASSWORD },
+      ]) {
         const response = await send('POST', '/api/auth', undefined, payload);
         expect(response.status, payload.email).toBe(401);
         expect(response.body, payload.email).toEqual(errorBody(401, 'Invalid credentials.'));
         expect(response.headers['www-authenticate']).toBe('Bearer');
         expect(response.headers.link).toBe(HYDRA_LINK);
       }
-      const plain = await call(app, { method: 'POST', url: '/api/auth', headers: { accept: 'application/json' }, payload: { email: 'ann@example.com', password: 'wrong password' } });
+      const plain = await call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        headers: { accept: 'application/json' },
+        payload: { email: 'ann@example.com', password: 'wrong password' },
+      });
       expect(plain.status).toBe(401);
       expect(plain.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(plain.body).toEqual({ type: '/errors/401', title: 'An error occurred', detail: 'Invalid credentials.', status: 401 });
+      expect(plain.body).toEqual({
+        type: '/errors/401',
+        title: 'An error occurred',
+        detail: 'Invalid credentials.',
+        status: 401,
+      });
     });
 
     it('answers 413 to a body above 1 MiB and 415 to a body that is not JSON', async () => {
-      const big = await call(app, { method: 'POST', url: '/api/auth', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'ann@example.com', password: 'x'.repeat(1024 * 1024) }) });
+      const big = await call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'ann@example.com', password: 'x'.repeat(1024 * 1024) }),
+      });
       expect(big.status).toBe(413);
       expect(big.body).toEqual(errorBody(413, 'The request body is too large.'));
-      const form = await call(app, { method: 'POST', url: '/api/auth', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'email=ann%40example.com&password=correct+horse+battery' });
+      const form = await call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=ann%40example.com&password=correct+horse+battery',
+      });
       expect(form.status).toBe(415);
     });
 
@@ -205,7 +289,9 @@ describe.each(databases)('security on $name', (database) => {
       for (const [payload, missing] of cases) {
         const response = await send('POST', '/api/auth', undefined, payload);
         expect(response.status, JSON.stringify(payload)).toBe(400);
-        expect(response.body, JSON.stringify(payload)).toEqual(errorBody(400, `The key "${missing}" must be provided.`));
+        expect(response.body, JSON.stringify(payload)).toEqual(
+          errorBody(400, `The key "${missing}" must be provided.`),
+        );
       }
     });
   });
@@ -220,14 +306,27 @@ describe.each(databases)('security on $name', (database) => {
       const body = claims(token);
       // `sid` names the login (logout revokes its refresh tokens); `iat_ms` is `iat` in milliseconds, precise enough to
       // tell a token issued just before a password change from one issued just after.
-      expect(body).toEqual({ sub: '2', email: 'ann@example.com', sid: expect.any(String), iat: expect.any(Number), iat_ms: expect.any(Number), exp: expect.any(Number) });
+      expect(body).toEqual({
+        sub: '2',
+        email: 'ann@example.com',
+        sid: expect.any(String),
+        iat: expect.any(Number),
+        iat_ms: expect.any(Number),
+        exp: expect.any(Number),
+      });
       expect(Math.floor((body.iat_ms as number) / 1000)).toBe(body.iat);
       expect(body.iat as number).toBeGreaterThanOrEqual(before - 1);
       expect(body.iat as number).toBeLessThanOrEqual(now() + 1);
       expect((body.exp as number) - (body.iat as number)).toBe(3600);
       // issueToken gives the same claims.
       const issued = claims(await app.resourceApi.issueToken({ id: 3, email: 'bob@example.com' }));
-      expect(issued).toEqual({ sub: '3', email: 'bob@example.com', iat: expect.any(Number), iat_ms: expect.any(Number), exp: (issued.iat as number) + 3600 });
+      expect(issued).toEqual({
+        sub: '3',
+        email: 'bob@example.com',
+        iat: expect.any(Number),
+        iat_ms: expect.any(Number),
+        exp: (issued.iat as number) + 3600,
+      });
     });
 
     it('refuses tampered, expired, wrongly signed, unsigned (alg: none) and malformed tokens with 401, on public operations too', async () => {
@@ -238,8 +337,14 @@ describe.each(databases)('security on $name', (database) => {
         'tampered (sub of the admin, signature kept)': `${head}.${asAdminClaims}.${signature}`,
         'tampered (longer lifetime)': `${head}.${base64url({ ...claims(good), exp: now() + 999_999 })}.${signature}`,
         expired: craft({ sub: '2', email: 'ann@example.com', iat: now() - 7200, exp: now() - 60 }),
-        'signed with another secret': craft({ sub: '2', email: 'ann@example.com', iat: now(), exp: now() + 600 }, { secret: 'another-secret-that-is-long-enough-0123456789' }),
-        'signed with HS512': craft({ sub: '2', email: 'ann@example.com', iat: now(), exp: now() + 600 }, { alg: 'HS512', hash: 'sha512' }),
+        'signed with another secret': craft(
+          { sub: '2', email: 'ann@example.com', iat: now(), exp: now() + 600 },
+          { secret: 'another-secret-that-is-long-enough-0123456789' },
+        ),
+        'signed with HS512': craft(
+          { sub: '2', email: 'ann@example.com', iat: now(), exp: now() + 600 },
+          { alg: 'HS512', hash: 'sha512' },
+        ),
         'alg: none': `${base64url({ alg: 'none', typ: 'JWT' })}.${payload}.`,
         'alg: none, admin claims': `${base64url({ alg: 'none', typ: 'JWT' })}.${asAdminClaims}.`,
         'no subject': craft({ email: 'ann@example.com', iat: now(), exp: now() + 600 }),
@@ -264,7 +369,8 @@ describe.each(databases)('security on $name', (database) => {
         ['GET', '/api/users'],
       ];
       for (const [name, token] of Object.entries(tokens)) {
-        for (const [method, url, body] of operations) expectInvalidToken(await send(method, url, token, body), `${name}: ${method} ${url}`);
+        for (const [method, url, body] of operations)
+          expectInvalidToken(await send(method, url, token, body), `${name}: ${method} ${url}`);
       }
       for (const authorization of ['Basic YW5uOnNlY3JldA==', 'Bearer', `Token ${good}`]) {
         const response = await call(app, { method: 'GET', url: '/api/books', headers: { authorization } });
@@ -278,12 +384,18 @@ describe.each(databases)('security on $name', (database) => {
     it('no longer work once their user is deleted', async () => {
       expect((await send('GET', ann.iri, ann.token)).status).toBe(200);
       expect((await send('DELETE', ann.iri, admin)).status).toBe(204);
-      for (const [method, url] of [['GET', '/api/books'], ['GET', ann.iri], ['POST', '/api/comments']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/books'],
+        ['GET', ann.iri],
+        ['POST', '/api/comments'],
+      ] as const) {
         const response = await send(method, url, ann.token, method === 'POST' ? { content: 'Ghost' } : undefined);
         expectInvalidToken(response, `${method} ${url}`);
         expect(response.body.detail).toBe('Invalid JWT Token: the user no longer exists');
       }
-      expect((await send('POST', '/api/auth', undefined, { email: 'ann@example.com', password: PASSWORD })).status).toBe(401);
+      expect(
+        (await send('POST', '/api/auth', undefined, { email: 'ann@example.com', password: PASSWORD })).status,
+      ).toBe(401);
       expect((await send('GET', '/api/comments')).body['hydra:totalItems']).toBe(0);
     });
 
@@ -298,14 +410,21 @@ describe.each(databases)('security on $name', (database) => {
       ] as const) {
         expect(response.status, what).toBe(401);
         expect(response.headers['www-authenticate'], what).toMatch(/^Bearer error="invalid_token"/);
-        expect(response.body.detail, what).toBe('Invalid JWT Token: the token was issued before the password or the roles of its user changed; log in again');
+        expect(response.body.detail, what).toBe(
+          'Invalid JWT Token: the token was issued before the password or the roles of its user changed; log in again',
+        );
       }
-      expectForbidden(await send('GET', '/api/users', await login(app, 'boss@example.com')), 'a former admin, logged in again, lists the users');
+      expectForbidden(
+        await send('GET', '/api/users', await login(app, 'boss@example.com')),
+        'a former admin, logged in again, lists the users',
+      );
 
       expectForbidden(await send('POST', '/api/brands', ann.token, { name: 'Acme' }), 'ann writes a brand');
       expect((await send('PATCH', ann.iri, admin, { roles: ['ROLE_ADMIN'] })).status).toBe(200);
       expect((await send('POST', '/api/brands', ann.token, { name: 'Acme' })).status).toBe(401);
-      expect((await send('POST', '/api/brands', await login(app, 'ann@example.com'), { name: 'Acme' })).status).toBe(201);
+      expect((await send('POST', '/api/brands', await login(app, 'ann@example.com'), { name: 'Acme' })).status).toBe(
+        201,
+      );
       expect((await send('GET', '/api/categories')).body['hydra:totalItems']).toBe(1);
     });
   });
@@ -347,18 +466,32 @@ describe.each(databases)('security on $name', (database) => {
         ['DELETE', '/api/brands/999'],
       ];
       for (const [method, url] of protectedOperations) {
-        expectUnauthenticated(await send(method, url, undefined, method === 'GET' || method === 'DELETE' ? undefined : body), `${method} ${url}`);
+        expectUnauthenticated(
+          await send(method, url, undefined, method === 'GET' || method === 'DELETE' ? undefined : body),
+          `${method} ${url}`,
+        );
       }
       // With a token the same missing items are looked up, and are 404.
-      for (const [method, url] of [['PUT', '/api/articles/999'], ['PATCH', '/api/comments/999'], ['GET', '/api/users/999'], ['GET', '/api/products/999'], ['DELETE', '/api/brands/999'], ['GET', '/api/categories/999/products']] as const) {
-        expect((await send(method, url, admin, method === 'GET' || method === 'DELETE' ? undefined : body)).status, `${method} ${url}`).toBe(404);
+      for (const [method, url] of [
+        ['PUT', '/api/articles/999'],
+        ['PATCH', '/api/comments/999'],
+        ['GET', '/api/users/999'],
+        ['GET', '/api/products/999'],
+        ['DELETE', '/api/brands/999'],
+        ['GET', '/api/categories/999/products'],
+      ] as const) {
+        expect(
+          (await send(method, url, admin, method === 'GET' || method === 'DELETE' ? undefined : body)).status,
+          `${method} ${url}`,
+        ).toBe(404);
       }
       // Nothing was created.
-      for (const collection of ['articles', 'comments', 'categories', 'brands']) expect((await send('GET', `/api/${collection}`)).body['hydra:totalItems'], collection).toBe(0);
+      for (const collection of ['articles', 'comments', 'categories', 'brands'])
+        expect((await send('GET', `/api/${collection}`)).body['hydra:totalItems'], collection).toBe(0);
       expect((await send('GET', '/api/products', admin)).body['hydra:totalItems']).toBe(0);
     });
 
-    it('read the public operations: categories, brands, comments, articles, users\' comments, authors and books', async () => {
+    it("read the public operations: categories, brands, comments, articles, users' comments, authors and books", async () => {
       await create(app, 'categories', { name: 'Books' }, admin);
       await create(app, 'brands', { name: 'Penguin' }, admin);
       await create(app, 'comments', { content: 'A fine book.' }, ann.token);
@@ -366,12 +499,26 @@ describe.each(databases)('security on $name', (database) => {
       const author = await create(app, 'authors', { name: 'Frank Herbert' });
       const book = await create(app, 'books', { title: 'Dune', author: author['@id'] });
       expect(book.author).toBe('/api/authors/1');
-      for (const url of ['/api/categories', '/api/categories/1', '/api/brands', '/api/brands/1', '/api/comments', '/api/comments/1', '/api/articles', '/api/articles/1', '/api/users/2/comments', '/api/authors/1', '/api/books/1']) {
+      for (const url of [
+        '/api/categories',
+        '/api/categories/1',
+        '/api/brands',
+        '/api/brands/1',
+        '/api/comments',
+        '/api/comments/1',
+        '/api/articles',
+        '/api/articles/1',
+        '/api/users/2/comments',
+        '/api/authors/1',
+        '/api/books/1',
+      ]) {
         const response = await send('GET', url);
         expect(response.status, url).toBe(200);
       }
       const comments = await send('GET', '/api/users/2/comments');
-      expect(comments.body['hydra:member']).toEqual([expect.objectContaining({ '@id': '/api/comments/1', content: 'A fine book.', user: '/api/users/2' })]);
+      expect(comments.body['hydra:member']).toEqual([
+        expect.objectContaining({ '@id': '/api/comments/1', content: 'A fine book.', user: '/api/users/2' }),
+      ]);
       expect((await send('GET', '/api/users/3/comments')).body['hydra:member']).toEqual([]);
       expect((await send('GET', '/api/comments?user=/api/users/2')).body['hydra:totalItems']).toBe(1);
     });
@@ -383,7 +530,10 @@ describe.each(databases)('security on $name', (database) => {
         const created = await send('POST', `/api/${collection}`, admin, { name: 'First' });
         expect(created.status, collection).toBe(201);
         const item = `/api/${collection}/1`;
-        expectForbidden(await send('POST', `/api/${collection}`, ann.token, { name: 'Second' }), `ann POST ${collection}`);
+        expectForbidden(
+          await send('POST', `/api/${collection}`, ann.token, { name: 'Second' }),
+          `ann POST ${collection}`,
+        );
         expectForbidden(await send('PUT', item, ann.token, { name: 'Renamed' }), `ann PUT ${item}`);
         expectForbidden(await send('PATCH', item, ann.token, { name: 'Renamed' }), `ann PATCH ${item}`);
         expectForbidden(await send('DELETE', item, ann.token), `ann DELETE ${item}`);
@@ -391,7 +541,10 @@ describe.each(databases)('security on $name', (database) => {
         expectUnauthenticated(await send('DELETE', item), `anonymous DELETE ${item}`);
         const unchanged = await send('GET', `/api/${collection}`);
         expect(unchanged.status).toBe(200);
-        expect(unchanged.body['hydra:member'].map((member: { name: string }) => member.name), collection).toEqual(['First']);
+        expect(
+          unchanged.body['hydra:member'].map((member: { name: string }) => member.name),
+          collection,
+        ).toEqual(['First']);
 
         expect((await send('PUT', item, admin, { name: 'Renamed' })).body.name).toBe('Renamed');
         expect((await send('PATCH', item, admin, { name: 'Patched' })).body.name).toBe('Patched');
@@ -415,7 +568,9 @@ describe.each(databases)('security on $name', (database) => {
         const read = await send('GET', url, bob.token);
         expect(read.status, url).toBe(200);
       }
-      expect((await send('GET', '/api/categories/1/products', bob.token)).body['hydra:member']).toEqual([expect.objectContaining({ '@id': '/api/products/1', name: 'Dune' })]);
+      expect((await send('GET', '/api/categories/1/products', bob.token)).body['hydra:member']).toEqual([
+        expect.objectContaining({ '@id': '/api/products/1', name: 'Dune' }),
+      ]);
 
       expectForbidden(await send('PUT', '/api/products/1', ann.token, { ...product, price: 1 }), 'ann PUT');
       expectForbidden(await send('PATCH', '/api/products/1', ann.token, { price: 1 }), 'ann PATCH');
@@ -434,7 +589,9 @@ describe.each(databases)('security on $name', (database) => {
       expectForbidden(await send('GET', '/api/users', ann.token), 'ann');
       const list = await send('GET', '/api/users', admin);
       expect(list.status).toBe(200);
-      expect(list.body['hydra:member'].map((user: { email: string; roles: string[] }) => [user.email, user.roles])).toEqual([
+      expect(
+        list.body['hydra:member'].map((user: { email: string; roles: string[] }) => [user.email, user.roles]),
+      ).toEqual([
         [ADMIN.email, ['ROLE_USER', 'ROLE_SUPER_ADMIN']],
         ['ann@example.com', ['ROLE_USER']],
         ['bob@example.com', ['ROLE_USER']],
@@ -443,17 +600,37 @@ describe.each(databases)('security on $name', (database) => {
 
     it('are read, replaced and patched by an admin or themselves only', async () => {
       const self = await send('GET', ann.iri, ann.token);
-      expect(self.body).toEqual({ '@context': '/api/contexts/User', '@id': ann.iri, '@type': 'User', id: 2, email: 'ann@example.com', comments: [] });
+      expect(self.body).toEqual({
+        '@context': '/api/contexts/User',
+        '@id': ann.iri,
+        '@type': 'User',
+        id: 2,
+        email: 'ann@example.com',
+        comments: [],
+      });
       expect((await send('GET', ann.iri, admin)).body).toEqual({ ...self.body, roles: ['ROLE_USER'] });
       expectForbidden(await send('GET', ann.iri, bob.token), 'bob GET ann');
       expectForbidden(await send('PUT', ann.iri, bob.token, { email: 'bob-was-here@example.com' }), 'bob PUT ann');
-      expectForbidden(await send('PATCH', ann.iri, bob.token, { email: 'bob-was-here@example.com', plainPassword: 'bob-knows-it' }), 'bob PATCH ann');
-      expect((await send('POST', '/api/auth', undefined, { email: 'ann@example.com', password: PASSWORD })).status).toBe(200);
+      expectForbidden(
+        await send('PATCH', ann.iri, bob.token, { email: 'bob-was-here@example.com', plainPassword: 'bob-knows-it' }),
+        'bob PATCH ann',
+      );
+      expect(
+        (await send('POST', '/api/auth', undefined, { email: 'ann@example.com', password: PASSWORD })).status,
+      ).toBe(200);
       expect((await send('GET', ann.iri, admin)).body.email).toBe('ann@example.com');
 
-      expect((await send('PATCH', ann.iri, ann.token, { email: 'ann.b@example.com' })).body.email).toBe('ann.b@example.com');
-      expect((await send('PUT', ann.iri, ann.token, { email: 'ann.c@example.com' })).body.email).toBe('ann.c@example.com');
-      expect((await send('PATCH', ann.iri, admin, { email: 'ann.d@example.com' })).body).toEqual({ ...self.body, email: 'ann.d@example.com', roles: ['ROLE_USER'] });
+      expect((await send('PATCH', ann.iri, ann.token, { email: 'ann.b@example.com' })).body.email).toBe(
+        'ann.b@example.com',
+      );
+      expect((await send('PUT', ann.iri, ann.token, { email: 'ann.c@example.com' })).body.email).toBe(
+        'ann.c@example.com',
+      );
+      expect((await send('PATCH', ann.iri, admin, { email: 'ann.d@example.com' })).body).toEqual({
+        ...self.body,
+        email: 'ann.d@example.com',
+        roles: ['ROLE_USER'],
+      });
       expect((await send('PUT', ann.iri, admin, { email: 'ann@example.com' })).body.email).toBe('ann@example.com');
       // The same token still works: the user is found by its id.
       expect((await send('GET', ann.iri, ann.token)).body.email).toBe('ann@example.com');
@@ -478,7 +655,14 @@ describe.each(databases)('security on $name', (database) => {
       for (const [method, payload] of attempts) {
         const response = await send(method, ann.iri, ann.token, payload);
         expect(response.status, JSON.stringify(payload)).toBe(200);
-        expect(response.body).toEqual({ '@context': '/api/contexts/User', '@id': ann.iri, '@type': 'User', id: 2, email: 'ann@example.com', comments: [] });
+        expect(response.body).toEqual({
+          '@context': '/api/contexts/User',
+          '@id': ann.iri,
+          '@type': 'User',
+          id: 2,
+          email: 'ann@example.com',
+          comments: [],
+        });
       }
       expect(storedRoles(await shop().row('user', 2))).toEqual(['ROLE_USER']);
       expect(Boolean((await shop().row('user', 2))!.is_company)).toBe(false);
@@ -491,11 +675,16 @@ describe.each(databases)('security on $name', (database) => {
 
   describe('comments', () => {
     it('are written by users, always as themselves: a client user is ignored on create and on update', async () => {
-      expectUnauthenticated(await send('POST', '/api/comments', undefined, { content: 'Anonymous', user: ann.iri }), 'anonymous POST');
+      expectUnauthenticated(
+        await send('POST', '/api/comments', undefined, { content: 'Anonymous', user: ann.iri }),
+        'anonymous POST',
+      );
       const created = await send('POST', '/api/comments', ann.token, { content: 'Signed by bob?', user: bob.iri });
       expect(created.status).toBe(201);
       expect(created.body.user).toBe(ann.iri);
-      expect((await send('PUT', '/api/comments/1', ann.token, { content: 'Still signed by ann.', user: bob.iri })).body.user).toBe(ann.iri);
+      expect(
+        (await send('PUT', '/api/comments/1', ann.token, { content: 'Still signed by ann.', user: bob.iri })).body.user,
+      ).toBe(ann.iri);
       expect((await send('PATCH', '/api/comments/1', ann.token, { user: bob.iri })).body.user).toBe(ann.iri);
       expect((await send('PATCH', '/api/comments/1', ann.token, { user: null })).body.user).toBe(ann.iri);
       expect((await send('GET', '/api/comments?user=/api/users/3')).body['hydra:totalItems']).toBe(0);
@@ -504,15 +693,29 @@ describe.each(databases)('security on $name', (database) => {
 
     it('are replaced and patched by their user only: others and admins get 403', async () => {
       await create(app, 'comments', { content: 'Written by ann.' }, ann.token);
-      for (const [who, token] of [['bob', bob.token], ['the admin', admin]] as const) {
+      for (const [who, token] of [
+        ['bob', bob.token],
+        ['the admin', admin],
+      ] as const) {
         expectForbidden(await send('PUT', '/api/comments/1', token, { content: `Rewritten by ${who}.` }), `${who} PUT`);
-        expectForbidden(await send('PATCH', '/api/comments/1', token, { content: `Patched by ${who}.` }), `${who} PATCH`);
+        expectForbidden(
+          await send('PATCH', '/api/comments/1', token, { content: `Patched by ${who}.` }),
+          `${who} PATCH`,
+        );
       }
-      expectUnauthenticated(await send('PATCH', '/api/comments/1', undefined, { content: 'Patched by nobody.' }), 'anonymous PATCH');
+      expectUnauthenticated(
+        await send('PATCH', '/api/comments/1', undefined, { content: 'Patched by nobody.' }),
+        'anonymous PATCH',
+      );
       expect((await send('GET', '/api/comments/1')).body.content).toBe('Written by ann.');
       expect((await send('PUT', '/api/comments/1', ann.token, { content: 'Rewritten by ann.' })).status).toBe(200);
-      expect((await send('PATCH', '/api/comments/1', ann.token, { content: 'Patched by ann, herself.' })).status).toBe(200);
-      expect((await send('GET', '/api/comments/1')).body).toMatchObject({ content: 'Patched by ann, herself.', user: ann.iri });
+      expect((await send('PATCH', '/api/comments/1', ann.token, { content: 'Patched by ann, herself.' })).status).toBe(
+        200,
+      );
+      expect((await send('GET', '/api/comments/1')).body).toMatchObject({
+        content: 'Patched by ann, herself.',
+        user: ann.iri,
+      });
     });
 
     it('are deleted by an admin or their user', async () => {
@@ -528,32 +731,61 @@ describe.each(databases)('security on $name', (database) => {
 
   describe('articles', () => {
     // Not published: only `POST /api/articles/{id}/publish` changes that (see beyond-crud.test.ts).
-    const article = (id: number, title: string, owner: string, extra: object = {}) => ({ '@context': '/api/contexts/Article', '@id': `/api/articles/${id}`, '@type': 'Article', id, title, owner, published: false, ...extra });
+    const article = (id: number, title: string, owner: string, extra: object = {}) => ({
+      '@context': '/api/contexts/Article',
+      '@id': `/api/articles/${id}`,
+      '@type': 'Article',
+      id,
+      title,
+      owner,
+      published: false,
+      ...extra,
+    });
 
     it('are written by users, owned by the caller by default', async () => {
       expectUnauthenticated(await send('POST', '/api/articles', undefined, { title: 'Anonymous' }), 'anonymous POST');
       const created = await send('POST', '/api/articles', ann.token, { title: 'Mine' });
       expect(created.status).toBe(201);
       expect(created.body).toEqual(article(1, 'Mine', ann.iri));
-      expect((await send('POST', '/api/articles', bob.token, { title: 'Mine too', owner: bob.iri })).body).toEqual(article(2, 'Mine too', bob.iri));
+      expect((await send('POST', '/api/articles', bob.token, { title: 'Mine too', owner: bob.iri })).body).toEqual(
+        article(2, 'Mine too', bob.iri),
+      );
     });
 
     it('refuse a POST, PUT or PATCH naming someone else as owner with 403, and change nothing', async () => {
       const foreign = await send('POST', '/api/articles', ann.token, { title: 'For bob', owner: bob.iri });
       expectForbidden(foreign, 'ann POSTs an article for bob', OWNER_ONLY);
-      expectForbidden(await send('POST', '/api/articles', admin, { title: 'For ann', owner: ann.iri }), 'the admin POSTs an article for ann', OWNER_ONLY);
+      expectForbidden(
+        await send('POST', '/api/articles', admin, { title: 'For ann', owner: ann.iri }),
+        'the admin POSTs an article for ann',
+        OWNER_ONLY,
+      );
       expect((await send('GET', '/api/articles')).body['hydra:totalItems']).toBe(0);
 
       await create(app, 'articles', { title: 'Mine', body: 'Text.' }, ann.token);
       const before = (await send('GET', '/api/articles/1')).body;
       expect(before).toEqual(article(1, 'Mine', ann.iri, { body: 'Text.' }));
-      expectForbidden(await send('PUT', '/api/articles/1', ann.token, { title: 'Given away', owner: bob.iri }), 'ann PUTs her article to bob', OWNER_ONLY);
-      expectForbidden(await send('PATCH', '/api/articles/1', ann.token, { title: 'Given away', owner: bob.iri }), 'ann PATCHes her article to bob', OWNER_ONLY);
-      expectForbidden(await send('PATCH', '/api/articles/1', ann.token, { owner: ADMIN.iri }), 'ann PATCHes her article to the admin', OWNER_ONLY);
+      expectForbidden(
+        await send('PUT', '/api/articles/1', ann.token, { title: 'Given away', owner: bob.iri }),
+        'ann PUTs her article to bob',
+        OWNER_ONLY,
+      );
+      expectForbidden(
+        await send('PATCH', '/api/articles/1', ann.token, { title: 'Given away', owner: bob.iri }),
+        'ann PATCHes her article to bob',
+        OWNER_ONLY,
+      );
+      expectForbidden(
+        await send('PATCH', '/api/articles/1', ann.token, { owner: ADMIN.iri }),
+        'ann PATCHes her article to the admin',
+        OWNER_ONLY,
+      );
       expect((await send('GET', '/api/articles/1')).body).toEqual(before);
       expect((await shop().row('article', 1))!.owner_id).toBe(2);
       // Naming herself is fine.
-      expect((await send('PATCH', '/api/articles/1', ann.token, { title: 'Still mine', owner: ann.iri })).body).toEqual(article(1, 'Still mine', ann.iri, { body: 'Text.' }));
+      expect((await send('PATCH', '/api/articles/1', ann.token, { title: 'Still mine', owner: ann.iri })).body).toEqual(
+        article(1, 'Still mine', ann.iri, { body: 'Text.' }),
+      );
       // A PUT that leaves the owner out gives it its default back: the caller.
       const replaced = await send('PUT', '/api/articles/1', ann.token, { title: 'Replaced' });
       expect(replaced.status).toBe(200);
@@ -562,24 +794,50 @@ describe.each(databases)('security on $name', (database) => {
 
     it('are replaced and patched by their owner only, admins included, with "Only the owner can edit this article."', async () => {
       await create(app, 'articles', { title: 'Mine' }, ann.token);
-      for (const [who, token] of [['bob', bob.token], ['the admin', admin]] as const) {
-        expectForbidden(await send('PUT', '/api/articles/1', token, { title: `By ${who}`, owner: ann.iri }), `${who} PUT`, OWNER_ONLY);
-        expectForbidden(await send('PATCH', '/api/articles/1', token, { title: `By ${who}` }), `${who} PATCH`, OWNER_ONLY);
+      for (const [who, token] of [
+        ['bob', bob.token],
+        ['the admin', admin],
+      ] as const) {
+        expectForbidden(
+          await send('PUT', '/api/articles/1', token, { title: `By ${who}`, owner: ann.iri }),
+          `${who} PUT`,
+          OWNER_ONLY,
+        );
+        expectForbidden(
+          await send('PATCH', '/api/articles/1', token, { title: `By ${who}` }),
+          `${who} PATCH`,
+          OWNER_ONLY,
+        );
         // Naming themselves as the new owner does not help: the rule is checked against the stored owner first.
         const self = token === admin ? ADMIN.iri : bob.iri;
-        expectForbidden(await send('PATCH', '/api/articles/1', token, { owner: self }), `${who} takes it with PATCH`, OWNER_ONLY);
-        expectForbidden(await send('PUT', '/api/articles/1', token, { title: `Taken by ${who}`, owner: self }), `${who} takes it with PUT`, OWNER_ONLY);
+        expectForbidden(
+          await send('PATCH', '/api/articles/1', token, { owner: self }),
+          `${who} takes it with PATCH`,
+          OWNER_ONLY,
+        );
+        expectForbidden(
+          await send('PUT', '/api/articles/1', token, { title: `Taken by ${who}`, owner: self }),
+          `${who} takes it with PUT`,
+          OWNER_ONLY,
+        );
       }
-      expectUnauthenticated(await send('PATCH', '/api/articles/1', undefined, { title: 'By nobody' }), 'anonymous PATCH');
+      expectUnauthenticated(
+        await send('PATCH', '/api/articles/1', undefined, { title: 'By nobody' }),
+        'anonymous PATCH',
+      );
       expect((await send('GET', '/api/articles/1')).body).toEqual(article(1, 'Mine', ann.iri));
-      expect((await send('PUT', '/api/articles/1', ann.token, { title: 'Replaced', owner: ann.iri })).body).toEqual(article(1, 'Replaced', ann.iri));
-      expect((await send('PATCH', '/api/articles/1', ann.token, { body: 'Patched.' })).body).toEqual(article(1, 'Replaced', ann.iri, { body: 'Patched.' }));
+      expect((await send('PUT', '/api/articles/1', ann.token, { title: 'Replaced', owner: ann.iri })).body).toEqual(
+        article(1, 'Replaced', ann.iri),
+      );
+      expect((await send('PATCH', '/api/articles/1', ann.token, { body: 'Patched.' })).body).toEqual(
+        article(1, 'Replaced', ann.iri, { body: 'Patched.' }),
+      );
     });
 
     it('are deleted by an admin or their owner', async () => {
       await create(app, 'articles', { title: 'By ann' }, ann.token);
       await create(app, 'articles', { title: 'By bob' }, bob.token);
-      expectForbidden(await send('DELETE', '/api/articles/1', bob.token), 'bob deletes ann\'s');
+      expectForbidden(await send('DELETE', '/api/articles/1', bob.token), "bob deletes ann's");
       expectUnauthenticated(await send('DELETE', '/api/articles/1'), 'anonymous DELETE');
       expect((await send('GET', '/api/articles/1')).status).toBe(200);
       expect((await send('DELETE', '/api/articles/1', ann.token)).status).toBe(204);
@@ -608,7 +866,8 @@ describe('the JWT_TTL setting', () => {
   it('defaults to 3600 seconds and takes a positive number of seconds only', () => {
     expect(jwtTtl({})).toBe(3600);
     expect(jwtTtl({ JWT_TTL: '120' })).toBe(120);
-    for (const bad of ['0', '-5', '1.5', 'an hour']) expect(() => jwtTtl({ JWT_TTL: bad }), bad).toThrow(`JWT_TTL "${bad}" must be a positive number of seconds.`);
+    for (const bad of ['0', '-5', '1.5', 'an hour'])
+      expect(() => jwtTtl({ JWT_TTL: bad }), bad).toThrow(`JWT_TTL "${bad}" must be a positive number of seconds.`);
   });
 });
 
@@ -623,13 +882,17 @@ describe('the JWT_SECRET setting', () => {
     const file = join(dir, 'var', 'jwt-secret');
     const warnings: string[] = [];
     for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', JWT_SECRET: '   ' }]) {
-      expect(() => jwtSecret(env, file, (message) => warnings.push(message))).toThrow('JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.');
+      expect(() => jwtSecret(env, file, (message) => warnings.push(message))).toThrow(
+        'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.',
+      );
     }
     expect(existsSync(file)).toBe(false);
     expect(warnings).toEqual([]);
     const secret = 'a-production-secret-that-is-long-enough-0123';
     expect(jwtSecret({ NODE_ENV: 'production', JWT_SECRET: secret }, file)).toBe(secret);
-    expect(() => jwtSecret({ NODE_ENV: 'production', JWT_SECRET: 'too-short' }, file)).toThrow('JWT_SECRET must be at least 32 bytes long.');
+    expect(() => jwtSecret({ NODE_ENV: 'production', JWT_SECRET: 'too-short' }, file)).toThrow(
+      'JWT_SECRET must be at least 32 bytes long.',
+    );
     expect(() => jwtSecret({ JWT_SECRET: 'too-short' }, file)).toThrow('JWT_SECRET must be at least 32 bytes long.');
   });
 
@@ -641,13 +904,17 @@ describe('the JWT_SECRET setting', () => {
     expect(Buffer.byteLength(first)).toBeGreaterThanOrEqual(32);
     expect(readFileSync(file, 'utf8')).toBe(first);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(warnings).toEqual([`JWT_SECRET is not set: generated a development secret in ${file}. Set JWT_SECRET in production.`]);
+    expect(warnings).toEqual([
+      `JWT_SECRET is not set: generated a development secret in ${file}. Set JWT_SECRET in production.`,
+    ]);
 
     expect(jwtSecret({ NODE_ENV: 'development' }, file, warn)).toBe(first);
     expect(jwtSecret({}, file, warn)).toBe(first);
     expect(warnings).toHaveLength(1);
     // JWT_SECRET, when set, wins over the file.
-    expect(jwtSecret({ JWT_SECRET: 'an-explicit-secret-that-is-long-enough-01' }, file, warn)).toBe('an-explicit-secret-that-is-long-enough-01');
+    expect(jwtSecret({ JWT_SECRET: 'an-explicit-secret-that-is-long-enough-01' }, file, warn)).toBe(
+      'an-explicit-secret-that-is-long-enough-01',
+    );
 
     // Another file, another secret.
     const other = jwtSecret({}, join(dir, 'other'), warn);
@@ -655,7 +922,11 @@ describe('the JWT_SECRET setting', () => {
     expect(warnings).toHaveLength(2);
 
     // The generated secret is one the app takes, and tokens signed with it outlive a restart that reads the file again.
-    const shop = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: first, admin: { email: ADMIN.email, password: ADMIN.password } });
+    const shop = await buildBookshop({
+      database: 'sqlite::memory:',
+      jwtSecret: first,
+      admin: { email: ADMIN.email, password: ADMIN.password },
+    });
     try {
       const token = await login(shop, ADMIN.email, ADMIN.password);
       expect(token.split('.')[2]).toBe(hmac(token.split('.').slice(0, 2).join('.'), jwtSecret({}, file, warn)));
@@ -668,12 +939,19 @@ describe('the JWT_SECRET setting', () => {
   it('makes the compiled server exit with a clear message when NODE_ENV=production and JWT_SECRET is unset', async () => {
     await ensureBuilt();
     const port = await freePort();
-    const server = startNode(mainJs, { NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
+    const server = startNode(mainJs, {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: 'sqlite::memory:',
+    });
     const code = await server.exit;
     expect(code, server.output()).not.toBe(0);
     expect(code).not.toBeNull();
     expect(server.output()).toContain('The bookshop could not start:');
-    expect(server.output()).toContain('JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.');
+    expect(server.output()).toContain(
+      'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.',
+    );
     expect(server.output()).not.toContain('Bookshop API listening');
     await expect(fetch(`http://127.0.0.1:${port}/api`)).rejects.toThrow();
   }, 180_000);
@@ -682,9 +960,16 @@ describe('the JWT_SECRET setting', () => {
 describe('the ADMIN_EMAIL / ADMIN_PASSWORD settings', () => {
   it('go together', () => {
     expect(firstAdmin({})).toBeUndefined();
-    expect(firstAdmin({ ADMIN_EMAIL: ' root@example.com ', ADMIN_PASSWORD: 'root-password' })).toEqual({ email: 'root@example.com', password: 'root-password' });
-    expect(() => firstAdmin({ ADMIN_EMAIL: 'root@example.com' })).toThrow('ADMIN_EMAIL and ADMIN_PASSWORD go together.');
-    expect(() => firstAdmin({ ADMIN_PASSWORD: 'root-password' })).toThrow('ADMIN_EMAIL and ADMIN_PASSWORD go together.');
+    expect(firstAdmin({ ADMIN_EMAIL: ' root@example.com ', ADMIN_PASSWORD: 'root-password' })).toEqual({
+      email: 'root@example.com',
+      password: 'root-password',
+    });
+    expect(() => firstAdmin({ ADMIN_EMAIL: 'root@example.com' })).toThrow(
+      'ADMIN_EMAIL and ADMIN_PASSWORD go together.',
+    );
+    expect(() => firstAdmin({ ADMIN_PASSWORD: 'root-password' })).toThrow(
+      'ADMIN_EMAIL and ADMIN_PASSWORD go together.',
+    );
   });
 });
 
@@ -705,7 +990,8 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       await app.close();
     }
   }
-  const auth = (app: FastifyInstance, email: string, password: string) => call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
+  const auth = (app: FastifyInstance, email: string, password: string) =>
+    call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
 
   it('creates the admin at start and, on a later start with another password, updates it', async () => {
     shared = sharedDatabase(database);
@@ -717,8 +1003,26 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       expect(claims(login.body.token)).toMatchObject({ sub: '1', email: 'root@example.com' });
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
       expect(users.status).toBe(200);
-      expect(users.body['hydra:member']).toEqual([{ '@id': '/api/users/1', '@type': 'User', id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'], comments: [] }]);
-      expect((await call(app, { method: 'POST', url: '/api/categories', headers: bearer(login.body.token), payload: { name: 'Books' } })).status).toBe(201);
+      expect(users.body['hydra:member']).toEqual([
+        {
+          '@id': '/api/users/1',
+          '@type': 'User',
+          id: 1,
+          email: 'root@example.com',
+          roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'],
+          comments: [],
+        },
+      ]);
+      expect(
+        (
+          await call(app, {
+            method: 'POST',
+            url: '/api/categories',
+            headers: bearer(login.body.token),
+            payload: { name: 'Books' },
+          })
+        ).status,
+      ).toBe(201);
     });
 
     await start({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'second-password' }, async (app) => {
@@ -730,7 +1034,11 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(login.body.token) });
       // Updated, not created again.
       expect(users.body['hydra:totalItems']).toBe(1);
-      expect(users.body['hydra:member'][0]).toMatchObject({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] });
+      expect(users.body['hydra:member'][0]).toMatchObject({
+        id: 1,
+        email: 'root@example.com',
+        roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'],
+      });
     });
 
     // Without ADMIN_EMAIL the admin stays as it was.
@@ -745,14 +1053,25 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
     await start(env, async (app) => {
       const token = (await auth(app, 'root@example.com', 'root-password')).body.token;
       // The admin takes its roles away from itself; the next start gives ROLE_SUPER_ADMIN back.
-      expect((await call(app, { method: 'PATCH', url: '/api/users/1', headers: { ...bearer(token), ...MERGE_PATCH }, payload: '{"roles": []}' })).body.roles).toEqual(['ROLE_USER']);
+      expect(
+        (
+          await call(app, {
+            method: 'PATCH',
+            url: '/api/users/1',
+            headers: { ...bearer(token), ...MERGE_PATCH },
+            payload: '{"roles": []}',
+          })
+        ).body.roles,
+      ).toEqual(['ROLE_USER']);
     });
     let token = '';
     await start(env, async (app) => {
       token = (await auth(app, 'root@example.com', 'root-password')).body.token;
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
       expect(users.status).toBe(200);
-      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] })]);
+      expect(users.body['hydra:member']).toEqual([
+        expect.objectContaining({ id: 1, email: 'root@example.com', roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'] }),
+      ]);
     });
     await start(env, async (app) => {
       // Same password, same roles: nothing written, the token of the last start still works.
@@ -764,12 +1083,17 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
     shared = sharedDatabase(database);
     await start({}, async (app) => {
       await registerAndLogin(app, 'root@example.com');
-      await app.resourceApi.database.knex('user').where('id', 1).update({ roles: JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']) });
+      await app.resourceApi.database
+        .knex('user')
+        .where('id', 1)
+        .update({ roles: JSON.stringify(['ROLE_USER', 'ROLE_ADMIN']) });
     });
     await start({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password' }, async (app) => {
       const token = (await auth(app, 'root@example.com', 'root-password')).body.token;
       const users = await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) });
-      expect(users.body['hydra:member']).toEqual([expect.objectContaining({ id: 1, roles: ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] })]);
+      expect(users.body['hydra:member']).toEqual([
+        expect.objectContaining({ id: 1, roles: ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'] }),
+      ]);
     });
   });
 
@@ -787,7 +1111,9 @@ describe.each(databases)('the first admin (ADMIN_EMAIL / ADMIN_PASSWORD) on $nam
       expect((await auth(app, 'ann@example.com', 'taken-over')).status).toBe(401);
       const token = (await auth(app, 'ann@example.com', PASSWORD)).body.token;
       expect((await call(app, { method: 'GET', url: '/api/users', headers: bearer(token) })).status).toBe(403);
-      expect(await app.resourceApi.database.knex('user').where('id', 1).first('roles', 'resource_api_provisioned_at')).toMatchObject({ resource_api_provisioned_at: null });
+      expect(
+        await app.resourceApi.database.knex('user').where('id', 1).first('roles', 'resource_api_provisioned_at'),
+      ).toMatchObject({ resource_api_provisioned_at: null });
     });
   });
 });

@@ -67,8 +67,17 @@ describe('the compiled server started with node', () => {
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe('/api/authors/1');
     expect(created.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
-    expect(created.headers.get('link')).toBe(`<${base}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`);
-    const author = { '@context': '/api/contexts/Author', '@id': '/api/authors/1', '@type': 'Author', id: 1, name: 'Octavia E. Butler', books: [] };
+    expect(created.headers.get('link')).toBe(
+      `<${base}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
+    );
+    const author = {
+      '@context': '/api/contexts/Author',
+      '@id': '/api/authors/1',
+      '@type': 'Author',
+      id: 1,
+      name: 'Octavia E. Butler',
+      books: [],
+    };
     expect(await created.json()).toEqual(author);
 
     const book = await fetch(`${base}/api/books`, {
@@ -85,32 +94,64 @@ describe('the compiled server started with node', () => {
 
   it('creates the admin of ADMIN_EMAIL and ADMIN_PASSWORD, whose token of JWT_TTL seconds writes admin-only resources', async () => {
     const base = `http://127.0.0.1:${port}`;
-    const category = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Books' }) };
+    const category = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Books' }),
+    };
     const anonymous = await fetch(`${base}/api/categories`, category);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
 
-    const wrong = await fetch(`${base}/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: 'not the password' }) });
+    const wrong = await fetch(`${base}/api/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: 'not the password' }),
+    });
     expect(wrong.status).toBe(401);
-    const login = await fetch(`${base}/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
+    const login = await fetch(`${base}/api/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    });
     expect(login.status).toBe(200);
     expect(login.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const { token } = (await login.json()) as { token: string };
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
     // iat_ms: when it was issued, to the millisecond (a token older than a password or roles change is refused); sid: its login.
-    expect(claims).toEqual({ sub: '1', email: ADMIN_EMAIL, iat: expect.any(Number), iat_ms: expect.any(Number), sid: expect.any(String), exp: expect.any(Number) });
+    expect(claims).toEqual({
+      sub: '1',
+      email: ADMIN_EMAIL,
+      iat: expect.any(Number),
+      iat_ms: expect.any(Number),
+      sid: expect.any(String),
+      exp: expect.any(Number),
+    });
     expect(claims.exp - claims.iat).toBe(120);
 
-    const created = await fetch(`${base}/api/categories`, { ...category, headers: { ...category.headers, authorization: `Bearer ${token}` } });
+    const created = await fetch(`${base}/api/categories`, {
+      ...category,
+      headers: { ...category.headers, authorization: `Bearer ${token}` },
+    });
     expect(created.status).toBe(201);
-    expect(await created.json()).toEqual({ '@context': '/api/contexts/Category', '@id': '/api/categories/1', '@type': 'Category', id: 1, name: 'Books' });
+    expect(await created.json()).toEqual({
+      '@context': '/api/contexts/Category',
+      '@id': '/api/categories/1',
+      '@type': 'Category',
+      id: 1,
+      name: 'Books',
+    });
     const admin = await fetch(`${base}/api/users/1`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await admin.json()) as { roles: string[] }).roles).toEqual(['ROLE_USER', 'ROLE_SUPER_ADMIN']);
   });
 
   it('logs requests with pino as JSON lines', () => {
-    const lines = output().split('\n').filter((line) => line.startsWith('{'));
-    const completed = lines.map((line) => JSON.parse(line) as { msg?: string; res?: { statusCode: number } }).filter((entry) => entry.msg === 'request completed');
+    const lines = output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    const completed = lines
+      .map((line) => JSON.parse(line) as { msg?: string; res?: { statusCode: number } })
+      .filter((entry) => entry.msg === 'request completed');
     expect(completed.map((entry) => entry.res?.statusCode)).toEqual(expect.arrayContaining([200, 201, 401]));
   });
 
@@ -135,7 +176,8 @@ describe('the settings read from the environment', () => {
   });
 
   it('takes DATABASE_URL for PostgreSQL, an SQLite file or an in-memory SQLite, and refuses anything else', () => {
-    for (const url of ['postgres://user@127.0.0.1:5432/db', 'sqlite:/tmp/shop.db', 'sqlite::memory:']) expect(databaseUrl({ DATABASE_URL: url })).toBe(url);
+    for (const url of ['postgres://user@127.0.0.1:5432/db', 'sqlite:/tmp/shop.db', 'sqlite::memory:'])
+      expect(databaseUrl({ DATABASE_URL: url })).toBe(url);
     expect(() => databaseUrl({ DATABASE_URL: 'mysql://root@localhost/shop' })).toThrow(/is not supported/);
   });
 });
@@ -153,7 +195,11 @@ describe('loadConfig: every variable of the server, checked at once', () => {
     const warnings: string[] = [];
     const secretFile = join(dir, `secret-${Math.random().toString(36).slice(2)}`);
     try {
-      return { config: loadConfig(env, { secretFile, warn: (message) => warnings.push(message) }), warnings, secretFile };
+      return {
+        config: loadConfig(env, { secretFile, warn: (message) => warnings.push(message) }),
+        warnings,
+        secretFile,
+      };
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       return { error, warnings, secretFile };
@@ -181,7 +227,9 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       requestTimeout: 30_000,
       shutdownTimeout: 10_000,
     });
-    expect(warnings).toEqual([`JWT_SECRET is not set: generated a development secret in ${secretFile}. Set JWT_SECRET in production.`]);
+    expect(warnings).toEqual([
+      `JWT_SECRET is not set: generated a development secret in ${secretFile}. Set JWT_SECRET in production.`,
+    ]);
   });
 
   it('reads every variable, trimmed, with numbers and booleans converted and durations in milliseconds', () => {
@@ -264,8 +312,12 @@ describe('loadConfig: every variable of the server, checked at once', () => {
   });
 
   it("keeps the contract's rules: JWT_SECRET required in production and 32 bytes long, ADMIN_EMAIL with ADMIN_PASSWORD", () => {
-    expect(load({ NODE_ENV: 'production' }).error?.problems).toEqual(['JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.']);
+    expect(load({ NODE_ENV: 'production' }).error?.problems).toEqual([
+      'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.',
+    ]);
     expect(load({ JWT_SECRET: 'short' }).error?.problems).toEqual(['JWT_SECRET must be at least 32 bytes long.']);
-    expect(load({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'root@example.com' }).error?.problems).toEqual(['ADMIN_EMAIL and ADMIN_PASSWORD go together.']);
+    expect(load({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'root@example.com' }).error?.problems).toEqual([
+      'ADMIN_EMAIL and ADMIN_PASSWORD go together.',
+    ]);
   });
 });

@@ -17,8 +17,21 @@ const authors = [{ id: 1, name: 'author one' }];
 
 describe('the soak ledger', () => {
   it('passes a database holding every acknowledged write with its last acknowledged values', () => {
-    const result = ledger().verify({ books: [{ id: 10, title: 'first', author_id: 1 }, { id: 11, title: 'second, renamed', author_id: 1 }], authors });
-    expect(result).toMatchObject({ ackedBooks: 2, ackedAuthors: 1, ackedPatches: 1, lost: [], phantoms: [], committedDespite503: 0 });
+    const result = ledger().verify({
+      books: [
+        { id: 10, title: 'first', author_id: 1 },
+        { id: 11, title: 'second, renamed', author_id: 1 },
+      ],
+      authors,
+    });
+    expect(result).toMatchObject({
+      ackedBooks: 2,
+      ackedAuthors: 1,
+      ackedPatches: 1,
+      lost: [],
+      phantoms: [],
+      committedDespite503: 0,
+    });
   });
 
   it('reports a missing row, an overwritten acknowledged PATCH and a changed author as lost', () => {
@@ -34,7 +47,13 @@ describe('the soak ledger', () => {
     const book = ledger();
     book.unknownPatch(10, 'maybe');
     expect(book.allowedTitles(10)).toEqual(['first', 'maybe']);
-    const result = book.verify({ books: [{ id: 10, title: 'maybe', author_id: 1 }, { id: 11, title: 'second, renamed', author_id: 1 }], authors });
+    const result = book.verify({
+      books: [
+        { id: 10, title: 'maybe', author_id: 1 },
+        { id: 11, title: 'second, renamed', author_id: 1 },
+      ],
+      authors,
+    });
     expect(result).toMatchObject({ lost: [], committedDespite503: 1, unknownOutcome: 1 });
     // An acknowledged PATCH after it settles the title again.
     book.ackPatch(10, 'settled');

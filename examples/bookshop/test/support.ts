@@ -28,7 +28,8 @@ export const databases: TestDatabase[] = testDatabases(inject('postgresUrl'));
 /** A date-time as the API writes it: RFC 3339 in UTC with an explicit offset. */
 export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?\+00:00$/;
 
-export const HYDRA_LINK = '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
+export const HYDRA_LINK =
+  '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
 export const JSONLD = 'application/ld+json; charset=utf-8';
 export const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' } as const;
 
@@ -36,7 +37,12 @@ export const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' } as
 export const TEST_JWT_SECRET = 'bookshop-test-secret-0123456789-abcdefghijklmnop';
 
 /** The admin every test bookshop is started with (the `admin` option, as `ADMIN_EMAIL` + `ADMIN_PASSWORD` give it). */
-export const ADMIN = { email: 'admin@example.com', password: 'admin-password-123', id: 1, iri: '/api/users/1' } as const;
+export const ADMIN = {
+  email: 'admin@example.com',
+  password: 'admin-password-123',
+  id: 1,
+  iri: '/api/users/1',
+} as const;
 
 /** The password `registerAndLogin()` registers users with, unless told otherwise. */
 export const PASSWORD = 'correct horse battery';
@@ -60,7 +66,10 @@ export interface OpenOptions {
 }
 
 /** Builds the bookshop on a database of its own, with `ADMIN`; `close()` drops the PostgreSQL schema and closes the app. */
-export async function openBookshop(database: TestDatabase, options: OpenOptions = {}): Promise<Bookshop & { close(): Promise<void> }> {
+export async function openBookshop(
+  database: TestDatabase,
+  options: OpenOptions = {},
+): Promise<Bookshop & { close(): Promise<void> }> {
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const app = await buildBookshop({
     database: database.url,
@@ -80,7 +89,8 @@ export async function openBookshop(database: TestDatabase, options: OpenOptions 
   };
   try {
     const admin = await knex('user').where('email', ADMIN.email).first();
-    if (!admin || Number(admin.id) !== ADMIN.id) throw new Error(`The admin should be user ${ADMIN.id}, found ${JSON.stringify(admin)}.`);
+    if (!admin || Number(admin.id) !== ADMIN.id)
+      throw new Error(`The admin should be user ${ADMIN.id}, found ${JSON.stringify(admin)}.`);
     const adminToken = await app.resourceApi.issueToken({ ...admin, id: Number(admin.id) });
     return { app, adminToken, row: (table, id) => knex(table).where('id', id).first(), close };
   } catch (error) {
@@ -110,8 +120,18 @@ export { injectJson as call, type JsonResponse } from '@resource-api/core/testin
 
 /** POSTs a JSON body (with `token` as the bearer, when given) and insists on 201; returns the created item. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function create(app: FastifyInstance, collection: string, payload: Record<string, unknown>, token?: string): Promise<any> {
-  const response = await call(app, { method: 'POST', url: `/api/${collection}`, payload, ...(token ? { headers: bearer(token) } : {}) });
+export async function create(
+  app: FastifyInstance,
+  collection: string,
+  payload: Record<string, unknown>,
+  token?: string,
+): Promise<any> {
+  const response = await call(app, {
+    method: 'POST',
+    url: `/api/${collection}`,
+    payload,
+    ...(token ? { headers: bearer(token) } : {}),
+  });
   if (response.status !== 201) throw new Error(`POST /api/${collection} answered ${response.status}: ${response.text}`);
   return response.body;
 }
@@ -119,7 +139,8 @@ export async function create(app: FastifyInstance, collection: string, payload: 
 /** `POST /api/auth`, insisting on 200; returns the token. */
 export async function login(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
   const response = await call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
-  if (response.status !== 200) throw new Error(`POST /api/auth for ${email} answered ${response.status}: ${response.text}`);
+  if (response.status !== 200)
+    throw new Error(`POST /api/auth for ${email} answered ${response.status}: ${response.text}`);
   expect(typeof response.body.token).toBe('string');
   return response.body.token as string;
 }
@@ -136,7 +157,11 @@ export interface TestUser {
 }
 
 /** Registers a user anonymously (`POST /api/users`), then logs in (`POST /api/auth`); the user and its token. */
-export async function registerAndLogin(app: FastifyInstance, email: string, extra: Record<string, unknown> = {}): Promise<TestUser> {
+export async function registerAndLogin(
+  app: FastifyInstance,
+  email: string,
+  extra: Record<string, unknown> = {},
+): Promise<TestUser> {
   const password = typeof extra.plainPassword === 'string' ? extra.plainPassword : PASSWORD;
   const created = await create(app, 'users', { email, plainPassword: password, ...extra });
   const token = await login(app, email, password);
@@ -144,7 +169,8 @@ export async function registerAndLogin(app: FastifyInstance, email: string, extr
 }
 
 /** The claims of a JWT, decoded without checking it. */
-export const claims = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+export const claims = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 
 /** The roles stored in a `user` row (a JSON string on SQLite, parsed already on PostgreSQL). */
 export const storedRoles = (row: Record<string, unknown> | undefined): unknown =>
@@ -161,7 +187,10 @@ export interface SharedDatabase {
 export function sharedDatabase(database: TestDatabase): SharedDatabase {
   if (database.name === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'bookshop-test-'));
-    return { options: { database: `sqlite:${join(dir, 'shop.db')}` }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      options: { database: `sqlite:${join(dir, 'shop.db')}` },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   return {

@@ -11,11 +11,21 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildBookshop } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { ensureBuilt, freePort, mainJs, startNode } from './compiled.js';
-import { bearer, call, claims, databases, PASSWORD, registerAndLogin, TEST_JWT_SECRET, useBookshop } from './support.js';
+import {
+  bearer,
+  call,
+  claims,
+  databases,
+  PASSWORD,
+  registerAndLogin,
+  TEST_JWT_SECRET,
+  useBookshop,
+} from './support.js';
 
 describe.each(databases)('refresh tokens, logout and revoked tokens on $name', (database) => {
   const shop = useBookshop(database);
-  const refresh = (token: unknown) => call(shop().app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
+  const refresh = (token: unknown) =>
+    call(shop().app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
   const loginPair = async (email: string, password = PASSWORD) => {
     const response = await call(shop().app, { method: 'POST', url: '/api/auth', payload: { email, password } });
     expect(response.status, response.text).toBe(200);
@@ -30,7 +40,9 @@ describe.each(databases)('refresh tokens, logout and revoked tokens on $name', (
     expect(next.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Object.keys(next.body)).toEqual(['token', 'refresh_token']);
     expect(claims(next.body.token)).toMatchObject({ sub: String(ann.id), email: 'ann@example.com' });
-    expect((await call(shop().app, { method: 'GET', url: ann.iri, headers: bearer(next.body.token) })).status).toBe(200);
+    expect((await call(shop().app, { method: 'GET', url: ann.iri, headers: bearer(next.body.token) })).status).toBe(
+      200,
+    );
 
     const reused = await refresh(first.refresh_token);
     expect(reused.status).toBe(401);
@@ -53,7 +65,12 @@ describe.each(databases)('refresh tokens, logout and revoked tokens on $name', (
   it('refuses a token issued before the user changed their password (401 invalid_token), and its refresh token', async () => {
     const ann = await registerAndLogin(shop().app, 'ann@example.com');
     const pair = await loginPair('ann@example.com');
-    const changed = await call(shop().app, { method: 'POST', url: `${ann.iri}/password`, headers: ann.auth, payload: { currentPassword: PASSWORD, newPassword: 'another-password' } });
+    const changed = await call(shop().app, {
+      method: 'POST',
+      url: `${ann.iri}/password`,
+      headers: ann.auth,
+      payload: { currentPassword: PASSWORD, newPassword: 'another-password' },
+    });
     expect(changed.status, changed.text).toBe(204);
     for (const token of [ann.token, pair.token]) {
       const refused = await call(shop().app, { method: 'GET', url: ann.iri, headers: bearer(token) });
@@ -80,7 +97,9 @@ describe('the JWT_REFRESH_TTL setting', () => {
     expect(loadConfig({ ...base, JWT_REFRESH_TTL: '600' }).jwtRefreshTtl).toBe(600);
     for (const bad of ['0', '-5', 'a month']) {
       expect(() => loadConfig({ ...base, JWT_REFRESH_TTL: bad }), bad).toThrow(ConfigError);
-      expect(() => loadConfig({ ...base, JWT_REFRESH_TTL: bad }), bad).toThrow('JWT_REFRESH_TTL must be a positive number of seconds');
+      expect(() => loadConfig({ ...base, JWT_REFRESH_TTL: bad }), bad).toThrow(
+        'JWT_REFRESH_TTL must be a positive number of seconds',
+      );
     }
   });
 
@@ -88,7 +107,9 @@ describe('the JWT_REFRESH_TTL setting', () => {
     const app = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: TEST_JWT_SECRET, jwtRefreshTtl: 1 });
     try {
       await registerAndLogin(app, 'ann@example.com');
-      const { refresh_token: token } = (await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })).body;
+      const { refresh_token: token } = (
+        await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })
+      ).body;
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const expired = await call(app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
       expect(expired.status).toBe(401);
@@ -116,21 +137,50 @@ describe('the compiled server and an ADMIN_EMAIL someone registered first', () =
       await app.close();
     }
     const port = await freePort();
-    const server = startNode(mainJs, { HOST: '127.0.0.1', PORT: String(port), DATABASE_URL, JWT_SECRET: TEST_JWT_SECRET, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'taken-over-password' });
+    const server = startNode(mainJs, {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL,
+      JWT_SECRET: TEST_JWT_SECRET,
+      ADMIN_EMAIL: 'boss@example.com',
+      ADMIN_PASSWORD: 'taken-over-password',
+    });
     const code = await server.exit;
     const output = server.output();
     expect(code, output).toBe(1);
     expect(output).toContain('The bookshop could not start:');
     expect(output).toContain('ADMIN_EMAIL names an account the app did not create: the app refuses to start.');
     expect(output).not.toContain('Bookshop API listening');
-    const warning = output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.level === 40);
-    expect(warning?.msg).toMatch(/^The account "boss@example\.com" \(user 1\) was not created by the app and lacks ROLE_SUPER_ADMIN: it is not promoted/);
+    const warning = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((line) => line.level === 40);
+    expect(warning?.msg).toMatch(
+      /^The account "boss@example\.com" \(user 1\) was not created by the app and lacks ROLE_SUPER_ADMIN: it is not promoted/,
+    );
 
     // The account is as its owner left it.
     const after = await buildBookshop({ database: DATABASE_URL, jwtSecret: TEST_JWT_SECRET });
     try {
-      expect((await call(after, { method: 'POST', url: '/api/auth', payload: { email: 'boss@example.com', password: 'taken-over-password' } })).status).toBe(401);
-      expect((await call(after, { method: 'POST', url: '/api/auth', payload: { email: 'boss@example.com', password: PASSWORD } })).status).toBe(200);
+      expect(
+        (
+          await call(after, {
+            method: 'POST',
+            url: '/api/auth',
+            payload: { email: 'boss@example.com', password: 'taken-over-password' },
+          })
+        ).status,
+      ).toBe(401);
+      expect(
+        (
+          await call(after, {
+            method: 'POST',
+            url: '/api/auth',
+            payload: { email: 'boss@example.com', password: PASSWORD },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await after.close();
     }

@@ -11,7 +11,11 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { call, databases, TEST_JWT_SECRET } from './support.js';
 
 /** The bookshop as `main.ts` builds it from these environment variables, on a database of its own. */
-async function bookshopFrom(env: Record<string, string>, database: (typeof databases)[number], test: (app: FastifyInstance) => Promise<void>): Promise<void> {
+async function bookshopFrom(
+  env: Record<string, string>,
+  database: (typeof databases)[number],
+  test: (app: FastifyInstance) => Promise<void>,
+): Promise<void> {
   const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, ...env });
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const app = await buildBookshop({
@@ -35,7 +39,11 @@ describe.each(databases)('TRUSTED_HOSTS on $name', (database) => {
       for (const request of [
         { method: 'GET', url: '/api/books' },
         { method: 'POST', url: '/api/authors', payload: { name: 'Forged' } },
-        { method: 'POST', url: '/api/users', payload: { email: 'eve@example.com', plainPassword: 'correct horse battery' } },
+        {
+          method: 'POST',
+          url: '/api/users',
+          payload: { email: 'eve@example.com', plainPassword: 'correct horse battery' },
+        },
         { method: 'POST', url: '/api/auth', payload: { email: 'eve@example.com', password: 'correct horse battery' } },
         { method: 'GET', url: '/api/docs.jsonld' },
         { method: 'GET', url: '/api' },
@@ -43,7 +51,12 @@ describe.each(databases)('TRUSTED_HOSTS on $name', (database) => {
       ] as const) {
         const response = await call(app, { ...request, headers: { host: 'evil.example' } });
         expect(response.status, request.url).toBe(400);
-        expect(response.body, request.url).toMatchObject({ '@context': '/api/contexts/Error', '@type': 'hydra:Error', title: 'An error occurred', status: 400 });
+        expect(response.body, request.url).toMatchObject({
+          '@context': '/api/contexts/Error',
+          '@type': 'hydra:Error',
+          title: 'An error occurred',
+          status: 400,
+        });
         expect(response.body.detail, request.url).toContain('"evil.example"');
       }
       const { knex } = app.resourceApi.database;
@@ -56,22 +69,35 @@ describe.each(databases)('TRUSTED_HOSTS on $name', (database) => {
       for (const host of ['shop.example', 'WWW.Shop.Example:8000']) {
         const response = await call(app, { method: 'GET', url: '/api/books', headers: { host } });
         expect(response.status, host).toBe(200);
-        expect(response.headers.link).toBe(`<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`);
-        expect((await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { host } })).body['@context']['@vocab']).toBe(`http://${host}/api/docs.jsonld#`);
+        expect(response.headers.link).toBe(
+          `<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
+        );
+        expect(
+          (await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { host } })).body['@context']['@vocab'],
+        ).toBe(`http://${host}/api/docs.jsonld#`);
       }
     }));
 
   it('serves any host when unset', () =>
     bookshopFrom({}, database, async (app) => {
-      expect((await call(app, { method: 'GET', url: '/api/books', headers: { host: 'anything.example' } })).status).toBe(200);
+      expect(
+        (await call(app, { method: 'GET', url: '/api/books', headers: { host: 'anything.example' } })).status,
+      ).toBe(200);
     }));
 });
 
 describe('TRUSTED_HOSTS in the configuration', () => {
   it('is read as a list of host names, trimmed; a value with a scheme, a port or a path is refused', () => {
-    expect(loadConfig({ JWT_SECRET: TEST_JWT_SECRET, TRUSTED_HOSTS: ' shop.example ,www.shop.example ' }).trustedHosts).toEqual(['shop.example', 'www.shop.example']);
+    expect(
+      loadConfig({ JWT_SECRET: TEST_JWT_SECRET, TRUSTED_HOSTS: ' shop.example ,www.shop.example ' }).trustedHosts,
+    ).toEqual(['shop.example', 'www.shop.example']);
     expect(loadConfig({ JWT_SECRET: TEST_JWT_SECRET }).trustedHosts).toBeUndefined();
-    for (const value of ['https://shop.example', 'shop.example:8000', 'shop.example/api', 'shop.example,,www.shop.example']) {
+    for (const value of [
+      'https://shop.example',
+      'shop.example:8000',
+      'shop.example/api',
+      'shop.example,,www.shop.example',
+    ]) {
       expect(() => loadConfig({ JWT_SECRET: TEST_JWT_SECRET, TRUSTED_HOSTS: value }), value).toThrow(ConfigError);
     }
   });

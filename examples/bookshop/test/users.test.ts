@@ -4,9 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '@resource-api/core';
-import { ADMIN, bearer, call, create, databases, login, MERGE_PATCH, registerAndLogin, storedRoles, useBookshop } from './support.js';
+import {
+  ADMIN,
+  bearer,
+  call,
+  create,
+  databases,
+  login,
+  MERGE_PATCH,
+  registerAndLogin,
+  storedRoles,
+  useBookshop,
+} from './support.js';
 
-const ADMIN_MEMBER = { '@id': '/api/users/1', '@type': 'User', id: 1, email: ADMIN.email, roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'], comments: [] };
+const ADMIN_MEMBER = {
+  '@id': '/api/users/1',
+  '@type': 'User',
+  id: 1,
+  email: ADMIN.email,
+  roles: ['ROLE_USER', 'ROLE_SUPER_ADMIN'],
+  comments: [],
+};
 
 describe.each(databases)('users on $name', (database) => {
   const bookshop = useBookshop(database);
@@ -20,7 +38,14 @@ describe.each(databases)('users on $name', (database) => {
     });
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe('/api/users/2');
-    const ada = { '@context': '/api/contexts/User', '@id': '/api/users/2', '@type': 'User', id: 2, email: 'ada@example.com', comments: [] };
+    const ada = {
+      '@context': '/api/contexts/User',
+      '@id': '/api/users/2',
+      '@type': 'User',
+      id: 2,
+      email: 'ada@example.com',
+      comments: [],
+    };
     expect(response.body).toEqual(ada);
 
     const token = await login(app, 'ada@example.com', 'correct horse battery');
@@ -38,7 +63,14 @@ describe.each(databases)('users on $name', (database) => {
     expect(list.status).toBe(200);
     expect(list.body['hydra:member']).toEqual([
       ADMIN_MEMBER,
-      { '@id': '/api/users/2', '@type': 'User', id: 2, email: 'ada@example.com', roles: ['ROLE_USER', 'ROLE_COMPANY'], comments: [] },
+      {
+        '@id': '/api/users/2',
+        '@type': 'User',
+        id: 2,
+        email: 'ada@example.com',
+        roles: ['ROLE_USER', 'ROLE_COMPANY'],
+        comments: [],
+      },
     ]);
     expect(list.text).not.toContain('scrypt$');
   });
@@ -66,21 +98,42 @@ describe.each(databases)('users on $name', (database) => {
 
   it('takes the roles given on create from an admin, and ignores them from anyone else', async () => {
     const { app, adminToken } = bookshop();
-    const byAdmin = await create(app, 'users', { email: 'ada@example.com', plainPassword: 'correct horse battery', roles: ['ROLE_USER', 'ROLE_ADMIN'] }, adminToken);
+    const byAdmin = await create(
+      app,
+      'users',
+      { email: 'ada@example.com', plainPassword: 'correct horse battery', roles: ['ROLE_USER', 'ROLE_ADMIN'] },
+      adminToken,
+    );
     expect(byAdmin.roles).toEqual(['ROLE_USER', 'ROLE_ADMIN']);
 
-    const anonymous = await create(app, 'users', { email: 'eve@example.com', plainPassword: 'correct horse battery', roles: ['ROLE_ADMIN'] });
+    const anonymous = await create(app, 'users', {
+      email: 'eve@example.com',
+      plainPassword: 'correct horse battery',
+      roles: ['ROLE_ADMIN'],
+    });
     expect(anonymous).not.toHaveProperty('roles');
-    expect((await call(app, { method: 'GET', url: `/api/users/${anonymous.id}`, headers: bearer(adminToken) })).body.roles).toEqual(['ROLE_USER']);
+    expect(
+      (await call(app, { method: 'GET', url: `/api/users/${anonymous.id}`, headers: bearer(adminToken) })).body.roles,
+    ).toEqual(['ROLE_USER']);
   });
 
   it('replaces a user with PUT: roles left out go back to their default, the password and isCompany are kept', async () => {
     const { app, row, adminToken } = bookshop();
-    await create(app, 'users', { email: 'ada@example.com', plainPassword: 'correct horse battery', roles: ['ROLE_ADMIN'], isCompany: true }, adminToken);
+    await create(
+      app,
+      'users',
+      { email: 'ada@example.com', plainPassword: 'correct horse battery', roles: ['ROLE_ADMIN'], isCompany: true },
+      adminToken,
+    );
     const before = await row('user', 2);
     expect(storedRoles(before)).toEqual(['ROLE_USER', 'ROLE_ADMIN', 'ROLE_COMPANY']);
 
-    const response = await call(app, { method: 'PUT', url: '/api/users/2', headers: bearer(adminToken), payload: { email: 'ada.lovelace@example.com', isCompany: false } });
+    const response = await call(app, {
+      method: 'PUT',
+      url: '/api/users/2',
+      headers: bearer(adminToken),
+      payload: { email: 'ada.lovelace@example.com', isCompany: false },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       '@context': '/api/contexts/User',
@@ -101,18 +154,38 @@ describe.each(databases)('users on $name', (database) => {
     await create(app, 'users', { email: 'ada@example.com', plainPassword: 'correct horse battery', isCompany: true });
     const token = await login(app, 'ada@example.com', 'correct horse battery');
 
-    const response = await call(app, { method: 'PUT', url: '/api/users/2', headers: bearer(token), payload: { email: 'ada.lovelace@example.com', roles: ['ROLE_ADMIN'] } });
+    const response = await call(app, {
+      method: 'PUT',
+      url: '/api/users/2',
+      headers: bearer(token),
+      payload: { email: 'ada.lovelace@example.com', roles: ['ROLE_ADMIN'] },
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ '@context': '/api/contexts/User', '@id': '/api/users/2', '@type': 'User', id: 2, email: 'ada.lovelace@example.com', comments: [] });
+    expect(response.body).toEqual({
+      '@context': '/api/contexts/User',
+      '@id': '/api/users/2',
+      '@type': 'User',
+      id: 2,
+      email: 'ada.lovelace@example.com',
+      comments: [],
+    });
     expect(storedRoles(await row('user', 2))).toEqual(['ROLE_USER', 'ROLE_COMPANY']);
-    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: bearer(adminToken) })).body.roles).toEqual(['ROLE_USER', 'ROLE_COMPANY']);
+    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: bearer(adminToken) })).body.roles).toEqual([
+      'ROLE_USER',
+      'ROLE_COMPANY',
+    ]);
   });
 
   it('hashes a new password given with PUT', async () => {
     const { app, row } = bookshop();
     const ada = await registerAndLogin(app, 'ada@example.com', { plainPassword: 'correct horse battery' });
 
-    const response = await call(app, { method: 'PUT', url: '/api/users/2', headers: ada.auth, payload: { email: 'ada@example.com', plainPassword: 'tr0ub4dor&3' } });
+    const response = await call(app, {
+      method: 'PUT',
+      url: '/api/users/2',
+      headers: ada.auth,
+      payload: { email: 'ada@example.com', plainPassword: 'tr0ub4dor&3' },
+    });
     expect(response.status).toBe(200);
     expect(response.text).not.toContain('tr0ub4dor');
     const stored = (await row('user', 2))!.password as string;
@@ -121,7 +194,15 @@ describe.each(databases)('users on $name', (database) => {
     expect(await verifyPassword('correct horse battery', stored)).toBe(false);
     // The new password logs in, the old one no longer does.
     expect(await login(app, 'ada@example.com', 'tr0ub4dor&3')).toEqual(expect.any(String));
-    expect((await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ada@example.com', password: 'correct horse battery' } })).status).toBe(401);
+    expect(
+      (
+        await call(app, {
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email: 'ada@example.com', password: 'correct horse battery' },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it('changes only the roles with a merge-patch PATCH by an admin, keeping the password', async () => {
@@ -153,7 +234,11 @@ describe.each(databases)('users on $name', (database) => {
     const response = await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ada@example.com' } });
     expect(response.status).toBe(400);
     expect(response.body.violations).toEqual([
-      { propertyPath: 'plainPassword', message: 'This value should not be blank.', code: 'c1051bb4-d103-4f74-8988-acbcafc7fdc3' },
+      {
+        propertyPath: 'plainPassword',
+        message: 'This value should not be blank.',
+        code: 'c1051bb4-d103-4f74-8988-acbcafc7fdc3',
+      },
     ]);
     // Only the admin the bookshop started with.
     const list = await call(app, { method: 'GET', url: '/api/users', headers: bearer(adminToken) });
@@ -169,8 +254,15 @@ describe.each(databases)('users on $name', (database) => {
     await create(app, 'comments', { content: 'Not for me.' }, grace.token);
     await create(app, 'comments', { content: 'Read it twice.' }, ada.token);
 
-    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: ada.auth })).body.comments).toEqual(['/api/comments/1', '/api/comments/3']);
-    expect((await call(app, { method: 'GET', url: '/api/users/3', headers: grace.auth })).body.comments).toEqual(['/api/comments/2']);
-    expect((await call(app, { method: 'GET', url: '/api/users/3', headers: bearer(adminToken) })).body.comments).toEqual(['/api/comments/2']);
+    expect((await call(app, { method: 'GET', url: '/api/users/2', headers: ada.auth })).body.comments).toEqual([
+      '/api/comments/1',
+      '/api/comments/3',
+    ]);
+    expect((await call(app, { method: 'GET', url: '/api/users/3', headers: grace.auth })).body.comments).toEqual([
+      '/api/comments/2',
+    ]);
+    expect(
+      (await call(app, { method: 'GET', url: '/api/users/3', headers: bearer(adminToken) })).body.comments,
+    ).toEqual(['/api/comments/2']);
   });
 });

@@ -7,7 +7,8 @@ const violation = (propertyPath: string, message: string) => ({ propertyPath, me
 describe.each(databases)('bookshop validation on $name', (database) => {
   const shop = useBookshop(database);
   /** A POST, anonymous unless a token is given. */
-  const post = (url: string, payload: object, token?: string) => call(shop().app, { method: 'POST', url, payload, ...(token ? { headers: bearer(token) } : {}) });
+  const post = (url: string, payload: object, token?: string) =>
+    call(shop().app, { method: 'POST', url, payload, ...(token ? { headers: bearer(token) } : {}) });
   /** A POST as the admin (categories, brands and products are admin-only writes). */
   const asAdmin = (url: string, payload: object) => post(url, payload, shop().adminToken);
 
@@ -18,15 +19,21 @@ describe.each(databases)('bookshop validation on $name', (database) => {
       '@context': '/api/contexts/ConstraintViolationList',
       '@type': 'ConstraintViolationList',
       'hydra:title': 'An error occurred',
-      'hydra:description': 'title: This value is too short. It should have 3 characters or more.\nauthor: This value should not be null.',
-      violations: [violation('title', 'This value is too short. It should have 3 characters or more.'), violation('author', 'This value should not be null.')],
+      'hydra:description':
+        'title: This value is too short. It should have 3 characters or more.\nauthor: This value should not be null.',
+      violations: [
+        violation('title', 'This value is too short. It should have 3 characters or more.'),
+        violation('author', 'This value should not be null.'),
+      ],
     });
     expect((await post('/api/books', { title: '', author: { name: '' } })).body.violations).toEqual([
       violation('title', 'This value should not be blank.'),
       violation('title', 'This value is too short. It should have 3 characters or more.'),
       violation('author.name', 'This value should not be blank.'),
     ]);
-    expect((await post('/api/books', { title: 'Dune', author: null })).body.violations).toEqual([violation('author', 'This value should not be null.')]);
+    expect((await post('/api/books', { title: 'Dune', author: null })).body.violations).toEqual([
+      violation('author', 'This value should not be null.'),
+    ]);
     expect((await call(shop().app, { method: 'GET', url: '/api/authors' })).body['hydra:totalItems']).toBe(0);
   });
 
@@ -35,13 +42,22 @@ describe.each(databases)('bookshop validation on $name', (database) => {
       violation('email', 'This value should not be blank.'),
       violation('plainPassword', 'This value is too short. It should have 8 characters or more.'),
     ]);
-    expect((await post('/api/users', { email: 'not-an-email', plainPassword: 'long enough' })).body.violations).toEqual([violation('email', 'This value is not a valid email address.')]);
+    expect((await post('/api/users', { email: 'not-an-email', plainPassword: 'long enough' })).body.violations).toEqual(
+      [violation('email', 'This value is not a valid email address.')],
+    );
     expect((await post('/api/users', { email: 'ann@example.com', plainPassword: 'long enough' })).status).toBe(201);
-    expect((await post('/api/users', { email: 'ann@example.com', plainPassword: 'long enough' })).body.violations).toEqual([
+    expect(
+      (await post('/api/users', { email: 'ann@example.com', plainPassword: 'long enough' })).body.violations,
+    ).toEqual([
       { propertyPath: 'email', message: 'This value is already used.', code: '23bd9dbf-6b9b-41cd-a99e-4844bcf3077f' },
     ]);
     // The password rule is for creation: a later PATCH without it is fine (ann is user 2; user 1 is the admin).
-    const patch = await call(shop().app, { method: 'PATCH', url: '/api/users/2', headers: { ...bearer(shop().adminToken), ...MERGE_PATCH }, payload: '{"roles": ["ROLE_USER"]}' });
+    const patch = await call(shop().app, {
+      method: 'PATCH',
+      url: '/api/users/2',
+      headers: { ...bearer(shop().adminToken), ...MERGE_PATCH },
+      payload: '{"roles": ["ROLE_USER"]}',
+    });
     expect(patch.status).toBe(200);
     expect(patch.body).toMatchObject({ id: 2, email: 'ann@example.com', roles: ['ROLE_USER'] });
   });
@@ -52,10 +68,22 @@ describe.each(databases)('bookshop validation on $name', (database) => {
     expect(blank.status).toBe(400);
     expect(blank.body.violations).toEqual([violation('content', 'This value should not be blank.')]);
     expect((await post('/api/comments', { content: 'short', user: ann.iri }, ann.token)).status).toBe(201);
-    const put = await call(shop().app, { method: 'PUT', url: '/api/comments/1', headers: ann.auth, payload: { content: 'too short', user: ann.iri } });
+    const put = await call(shop().app, {
+      method: 'PUT',
+      url: '/api/comments/1',
+      headers: ann.auth,
+      payload: { content: 'too short', user: ann.iri },
+    });
     expect(put.status).toBe(400);
-    expect(put.body.violations).toEqual([violation('content', 'This value is too short. It should have 10 characters or more.')]);
-    const patch = await call(shop().app, { method: 'PATCH', url: '/api/comments/1', headers: { ...ann.auth, ...MERGE_PATCH }, payload: '{"content": "long enough now"}' });
+    expect(put.body.violations).toEqual([
+      violation('content', 'This value is too short. It should have 10 characters or more.'),
+    ]);
+    const patch = await call(shop().app, {
+      method: 'PATCH',
+      url: '/api/comments/1',
+      headers: { ...ann.auth, ...MERGE_PATCH },
+      payload: '{"content": "long enough now"}',
+    });
     expect(patch.status).toBe(200);
     expect(patch.body.content).toBe('long enough now');
   });
@@ -70,7 +98,9 @@ describe.each(databases)('bookshop validation on $name', (database) => {
       expect(response.status, url).toBe(400);
       expect(response.body.violations, url).toEqual([violation('name', 'This value should not be blank.')]);
     }
-    expect((await post('/api/authors', { name: '' })).body.violations).toEqual([violation('name', 'This value should not be blank.')]);
+    expect((await post('/api/authors', { name: '' })).body.violations).toEqual([
+      violation('name', 'This value should not be blank.'),
+    ]);
     expect((await asAdmin('/api/products', { name: 'Free', price: 0 })).status).toBe(201);
   });
 });

@@ -24,7 +24,12 @@ describe.each(databases)('the wire format on $name', (database) => {
     const author = await call(app, { method: 'GET', url: '/api/authors/1', headers });
     expect(author.body).toEqual({ id: 1, name: 'Frank Herbert', books: ['/api/books/1', '/api/books/2'] });
 
-    const created = await call(app, { method: 'POST', url: '/api/categories', headers: { ...headers, ...bearer(bookshop().adminToken) }, payload: { name: 'Books' } });
+    const created = await call(app, {
+      method: 'POST',
+      url: '/api/categories',
+      headers: { ...headers, ...bearer(bookshop().adminToken) },
+      payload: { name: 'Books' },
+    });
     expect(created.status).toBe(201);
     expect(created.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(created.body).toEqual({ id: 1, name: 'Books' });
@@ -93,7 +98,12 @@ describe.each(databases)('the wire format on $name', (database) => {
     const responses = [
       await call(app, { method: 'GET', url: '/api/books/1' }),
       await call(app, { method: 'GET', url: '/api/books' }),
-      await call(app, { method: 'POST', url: '/api/brands', headers: bearer(bookshop().adminToken), payload: { name: 'Penguin' } }),
+      await call(app, {
+        method: 'POST',
+        url: '/api/brands',
+        headers: bearer(bookshop().adminToken),
+        payload: { name: 'Penguin' },
+      }),
       await call(app, { method: 'GET', url: '/api/contexts/Book' }),
       await call(app, { method: 'GET', url: '/api' }),
       await call(app, { method: 'GET', url: '/api/books/404' }),
@@ -108,7 +118,12 @@ describe.each(databases)('the wire format on $name', (database) => {
     const response = await call(app, { method: 'GET', url: '/api/books/12', headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(response.body).toEqual({ type: '/errors/404', title: 'An error occurred', detail: 'Not Found', status: 404 });
+    expect(response.body).toEqual({
+      type: '/errors/404',
+      title: 'An error occurred',
+      detail: 'Not Found',
+      status: 404,
+    });
   });
 
   it('answers 404 for an unknown type of context', async () => {
@@ -120,7 +135,12 @@ describe.each(databases)('the wire format on $name', (database) => {
 
   it('answers 415 to a PATCH whose body is not merge-patch, JSON or JSON-LD', async () => {
     const app = await oneBook();
-    const response = await call(app, { method: 'PATCH', url: '/api/books/1', headers: { 'content-type': 'text/plain' }, payload: 'title=Dune' });
+    const response = await call(app, {
+      method: 'PATCH',
+      url: '/api/books/1',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'title=Dune',
+    });
     expect(response.status).toBe(415);
     expect((await call(app, { method: 'GET', url: '/api/books/1' })).body.title).toBe('Dune');
   });

@@ -21,7 +21,13 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
 /** The parsed values of `O`: a string or a boolean, or lists of them for `multiple` options. */
 export type OptionValues<O extends OptionSpecs> = {
-  readonly [K in keyof O]?: O[K]['type'] extends 'string' ? (O[K]['multiple'] extends true ? string[] : string) : O[K]['multiple'] extends true ? boolean[] : boolean;
+  readonly [K in keyof O]?: O[K]['type'] extends 'string'
+    ? O[K]['multiple'] extends true
+      ? string[]
+      : string
+    : O[K]['multiple'] extends true
+      ? boolean[]
+      : boolean;
 };
 
 export interface ArgumentSpec {
@@ -69,7 +75,10 @@ export const COMMON_OPTIONS = {
 export const defineCommand = <const O extends OptionSpecs>(command: Command<O>): Command<O> => command;
 
 /** The parsed command line of a command; `help` is true when `--help` was given (nothing else is checked then). */
-export function parseCommandLine(command: Command, argv: readonly string[]): { help: boolean; input: CommandInput<OptionSpecs> } {
+export function parseCommandLine(
+  command: Command,
+  argv: readonly string[],
+): { help: boolean; input: CommandInput<OptionSpecs> } {
   const options = { ...command.options, ...COMMON_OPTIONS };
   const hint = `Run "resource-api ${command.name} --help" for its options.`;
   let parsed: ReturnType<typeof parseArgs>;
@@ -85,8 +94,14 @@ export function parseCommandLine(command: Command, argv: readonly string[]): { h
   const missing = declared.find((argument, index) => argument.required && parsed.positionals[index] === undefined);
   if (missing) throw new UsageError(`Missing argument <${missing.name}>: ${missing.description}`, hint);
   if (parsed.positionals.length > declared.length) {
-    const extra = parsed.positionals.slice(declared.length).map((p) => `"${p}"`).join(', ');
-    throw new UsageError(`Unexpected argument${parsed.positionals.length - declared.length > 1 ? 's' : ''} ${extra}.`, hint);
+    const extra = parsed.positionals
+      .slice(declared.length)
+      .map((p) => `"${p}"`)
+      .join(', ');
+    throw new UsageError(
+      `Unexpected argument${parsed.positionals.length - declared.length > 1 ? 's' : ''} ${extra}.`,
+      hint,
+    );
   }
   return { help: false, input: { options: values, args: parsed.positionals, verbose } };
 }
@@ -95,7 +110,11 @@ export function parseCommandLine(command: Command, argv: readonly string[]): { h
 function usageErrorOf(error: Error & { code?: string }, known: readonly string[], hint: string): Error {
   if (!error.code?.startsWith('ERR_PARSE_ARGS')) return error;
   const unknown = /Unknown option '(-{1,2}[^']*)'/.exec(error.message)?.[1];
-  if (unknown) return new UsageError(`Unknown option "${unknown}".${didYouMean(unknown.replace(/^-+/, ''), known, (name) => `--${name}`)}`, hint);
+  if (unknown)
+    return new UsageError(
+      `Unknown option "${unknown}".${didYouMean(unknown.replace(/^-+/, ''), known, (name) => `--${name}`)}`,
+      hint,
+    );
   // "Option '--out <value>' argument missing", "Option '--json' does not take an argument".
   return new UsageError(error.message.split('\n')[0]!.replace(/'/g, '"'), hint);
 }
@@ -103,7 +122,14 @@ function usageErrorOf(error: Error & { code?: string }, known: readonly string[]
 /** The `--help` text of a command. */
 export function commandHelp(command: Command): string {
   const args = (command.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`));
-  const lines = [`Usage: resource-api ${[command.name, ...args, '[options]'].join(' ')}`, '', command.summary, '', command.description.trim(), ''];
+  const lines = [
+    `Usage: resource-api ${[command.name, ...args, '[options]'].join(' ')}`,
+    '',
+    command.summary,
+    '',
+    command.description.trim(),
+    '',
+  ];
   if (args.length > 0) {
     lines.push('Arguments:');
     lines.push(...columns((command.arguments ?? []).map((a) => [a.name, a.description])), '');

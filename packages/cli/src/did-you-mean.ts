@@ -2,7 +2,11 @@
 import { distance } from 'fastest-levenshtein';
 
 /** ` Did you mean "x"?` or an empty string, to append to a message; `show` formats the suggestion (`--out`). */
-export function didYouMean(name: string, candidates: Iterable<string>, show: (candidate: string) => string = (c) => c): string {
+export function didYouMean(
+  name: string,
+  candidates: Iterable<string>,
+  show: (candidate: string) => string = (c) => c,
+): string {
   const wanted = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;

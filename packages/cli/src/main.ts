@@ -50,7 +50,12 @@ export async function main(argv: readonly string[], context: CommandContext): Pr
   if (name === 'help') return main([rest[0]!, '--help'], context);
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    const what = name.startsWith('-') ? `Unknown option "${name}" before the command.` : `Unknown command "${name}".${didYouMean(name, COMMANDS.map((c) => c.name))}`;
+    const what = name.startsWith('-')
+      ? `Unknown option "${name}" before the command.`
+      : `Unknown command "${name}".${didYouMean(
+          name,
+          COMMANDS.map((c) => c.name),
+        )}`;
     context.stderr.write(`resource-api: ${what}\nRun "resource-api --help" for the list of commands.\n`);
     return EXIT_USAGE;
   }
@@ -83,15 +88,23 @@ async function runCommand(command: Command, argv: readonly string[], context: Co
  * Errors whose message says all there is to say: the CLI's own, and core's declaration and schema errors (known by
  * name: the core is loaded by the commands that need it, not here).
  */
-const isExplained = (error: unknown) => error instanceof CliError || (error instanceof Error && (error.name === 'DeclarationError' || error.name === 'SchemaNotMigratedError'));
+const isExplained = (error: unknown) =>
+  error instanceof CliError ||
+  (error instanceof Error && (error.name === 'DeclarationError' || error.name === 'SchemaNotMigratedError'));
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'failed.';
 
 /** The stack, with the stacks of the causes under it. */
 function stackOf(error: unknown): string {
   const parts: string[] = [];
-  for (let current = error, depth = 0; current !== undefined && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    parts.push(`${depth > 0 ? 'Caused by: ' : ''}${current instanceof Error ? (current.stack ?? current.message) : String(current)}`);
+  for (
+    let current = error, depth = 0;
+    current !== undefined && depth < 5;
+    current = (current as { cause?: unknown }).cause, depth++
+  ) {
+    parts.push(
+      `${depth > 0 ? 'Caused by: ' : ''}${current instanceof Error ? (current.stack ?? current.message) : String(current)}`,
+    );
   }
   return parts.join('\n');
 }

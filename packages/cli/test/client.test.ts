@@ -30,7 +30,8 @@ const DOCS_PAGE = fileURLToPath(new URL('../../../docs/typed-client.md', import.
 const DOCS_BASE_URL = 'http://127.0.0.1:8000';
 
 /** The page's `typescript` blocks (code using the generated client, which the docs harness cannot compile alone). */
-const docsSamples = (): string[] => [...readFileSync(DOCS_PAGE, 'utf8').matchAll(/^```typescript\n([^]*?)^```$/gm)].map((m) => m[1]!);
+const docsSamples = (): string[] =>
+  [...readFileSync(DOCS_PAGE, 'utf8').matchAll(/^```typescript\n([^]*?)^```$/gm)].map((m) => m[1]!);
 
 const Tag = defineResource({
   name: 'Tag',
@@ -43,8 +44,19 @@ const Post = defineResource({
   denormalizationGroups: ['post:write'],
   paginationViaCursor: { direction: 'desc' },
   requireIfMatch: true,
-  operations: ['getCollection', { kind: 'get', normalizationGroups: ['post:read', 'post:detail'] }, 'post', 'put', 'patch', 'delete'],
-  filters: [{ type: 'exists', properties: ['publishedAt'] }, { type: 'date', properties: ['publishedAt'] }, { type: 'boolean', properties: ['draft'] }],
+  operations: [
+    'getCollection',
+    { kind: 'get', normalizationGroups: ['post:read', 'post:detail'] },
+    'post',
+    'put',
+    'patch',
+    'delete',
+  ],
+  filters: [
+    { type: 'exists', properties: ['publishedAt'] },
+    { type: 'date', properties: ['publishedAt'] },
+    { type: 'boolean', properties: ['draft'] },
+  ],
   fields: {
     title: { type: 'string', groups: ['post:read', 'post:write'], constraints: [NotBlank()] },
     body: { type: 'text', nullable: true, groups: ['post:detail', 'post:write'] },
@@ -57,7 +69,8 @@ const Post = defineResource({
 });
 
 const bookshopClient = () => generateClient(buildMetadata({ resources }), { login: { identifier: 'email' } });
-const blogClient = () => generateClient(buildMetadata({ resources: [Tag, Post], prefix: '/v2' }), { baseUrl: 'http://blog.example' });
+const blogClient = () =>
+  generateClient(buildMetadata({ resources: [Tag, Post], prefix: '/v2' }), { baseUrl: 'http://blog.example' });
 const newsroomClient = () => generateClient(buildMetadata({ resources: newsroom }));
 
 /** A fixture with its first line (`// @ts-nocheck`, for the package's own type check) taken off. */
@@ -106,8 +119,20 @@ beforeAll(async () => {
   write('newsroom/api', newsroomClient());
   write('newsroom', { 'usage.ts': fixture('newsroom-usage.ts'), 'scenario.ts': fixture('newsroom-scenario.ts') });
   // Node 20's fetch types (@types/node), emitted for the run below; then the DOM's alone, as a browser app has them.
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true }, include: ['bookshop', 'blog', 'newsroom'] }));
-  writeFileSync(join(dir, 'tsconfig.dom.json'), JSON.stringify({ compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true }, include: ['bookshop', 'blog', 'newsroom'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true },
+      include: ['bookshop', 'blog', 'newsroom'],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.dom.json'),
+    JSON.stringify({
+      compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true },
+      include: ['bookshop', 'blog', 'newsroom'],
+    }),
+  );
   compiled = await tsc(join(dir, 'tsconfig.json'));
 }, 240_000);
 
@@ -140,8 +165,12 @@ describe('generateClient', () => {
     expect(types).toContain("  author: string | AuthorCreate | ({ '@id': string } & AuthorUpdate);");
     expect(types).toContain("  author?: string | AuthorCreate | ({ '@id': string } & AuthorUpdate);");
     // PUT needs what a create needs, except a secret, which a PUT leaving it out keeps.
-    expect(types).toMatch(/export interface UserReplace \{\n {2}\/\*\* The e-mail address, used to log in\. \*\/\n {2}email: string;\n {2}\/\*\* The password \(write-only; stored hashed\)\. \*\/\n {2}plainPassword\?: string;/);
-    expect(types).toMatch(/export interface ProductListParams \{[^]*?\n {2}price\?: \{\n[^]*?between\?: string;[^]*?gt\?: number;[^]*?\n {2}order\?: \{\n[^]*?price\?: 'asc' \| 'desc';/);
+    expect(types).toMatch(
+      /export interface UserReplace \{\n {2}\/\*\* The e-mail address, used to log in\. \*\/\n {2}email: string;\n {2}\/\*\* The password \(write-only; stored hashed\)\. \*\/\n {2}plainPassword\?: string;/,
+    );
+    expect(types).toMatch(
+      /export interface ProductListParams \{[^]*?\n {2}price\?: \{\n[^]*?between\?: string;[^]*?gt\?: number;[^]*?\n {2}order\?: \{\n[^]*?price\?: 'asc' \| 'desc';/,
+    );
     expect(types).toContain("  'author.name'?: string | string[];");
 
     const blog = blogClient()['types.ts']!;
@@ -155,7 +184,9 @@ describe('generateClient', () => {
     expect(blog).toContain('  tag?: string | { [key: string]: unknown } | null;');
     // Tag has no collection operation: the subresource's parameters get a name of their own.
     expect(blog).toMatch(/export interface PostTagsParams \{\n[^]*?page\?: number;/);
-    expect(blogClient()['client.ts']).toContain('  tags(id: number, params?: PostTagsParams, call?: RequestOptions): Promise<HydraCollection<Tag>>;');
+    expect(blogClient()['client.ts']).toContain(
+      '  tags(id: number, params?: PostTagsParams, call?: RequestOptions): Promise<HydraCollection<Tag>>;',
+    );
   });
 
   it('gives every custom operation a method named after it, typed by its path variables, input and output', () => {
@@ -168,25 +199,42 @@ describe('generateClient', () => {
     expect(client).toContain('  stats(id: Id, call?: RequestOptions): Promise<AuthorStats>;');
     expect(client).toContain('  changePassword(id: Id, body: ChangePassword, call?: RequestOptions): Promise<void>;');
     expect(client).toContain("transport.operationPath('/api/articles/by-slug/{slug}', '/api/articles', { slug })");
-    expect(client).toContain("preview: async (body, call) => transport.request<ArticlePreview>('POST', '/api/articles/preview', { body, contentType: 'application/ld+json', options: call })");
+    expect(client).toContain(
+      "preview: async (body, call) => transport.request<ArticlePreview>('POST', '/api/articles/preview', { body, contentType: 'application/ld+json', options: call })",
+    );
     expect(client).toContain('`POST /api/articles/{id}/rename` (the changes to the item: what is left out is kept).');
   });
 
   it('types shapes from their fields, and computed fields in read types only', () => {
     const types = newsroomClient()['types.ts']!;
-    expect(types).toMatch(/export interface AuthorStats \{\n {2}'@context'\?: string;\n[^]*? {2}'@id': string;\n {2}'@type': 'AuthorStats';\n {2}\/\*\* The number of articles\. \*\/\n {2}articleCount: number;\n {2}latestTitle\?: string \| null;\n\}/);
+    expect(types).toMatch(
+      /export interface AuthorStats \{\n {2}'@context'\?: string;\n[^]*? {2}'@id': string;\n {2}'@type': 'AuthorStats';\n {2}\/\*\* The number of articles\. \*\/\n {2}articleCount: number;\n {2}latestTitle\?: string \| null;\n\}/,
+    );
     expect(types).toContain('export interface ChangePassword {\n  currentPassword: string;\n  newPassword: string;\n}');
     expect(types).toContain('export interface ArticleDraft {\n  title: string;\n  body?: string | null;\n}');
-    expect(types).toMatch(/export interface ArticlePreview \{[^}]*?\n {2}\/\*\* A date-time string\. \*\/\n {2}draftedAt: string;\n\}/);
+    expect(types).toMatch(
+      /export interface ArticlePreview \{[^}]*?\n {2}\/\*\* A date-time string\. \*\/\n {2}draftedAt: string;\n\}/,
+    );
     expect(types).toMatch(/export interface Article \{\n(?:.*\n)*? {2}wordCount\?: number \| null;\n\}/);
-    for (const body of ['ArticleCreate', 'ArticleUpdate']) expect(types).not.toMatch(new RegExp(`export interface ${body} \\{[^}]*wordCount`));
+    for (const body of ['ArticleCreate', 'ArticleUpdate'])
+      expect(types).not.toMatch(new RegExp(`export interface ${body} \\{[^}]*wordCount`));
   });
 
   it('names a shape used both ways <Shape>Input for its body', () => {
     const Echo = defineShape({ name: 'Echo', fields: { text: { type: 'string' } } });
     const Note = defineResource({
       name: 'Note',
-      operations: ['get', { kind: 'post', name: 'echo', uriTemplate: '/notes/echo', input: Echo, output: Echo, processor: { process: async (data) => data } }],
+      operations: [
+        'get',
+        {
+          kind: 'post',
+          name: 'echo',
+          uriTemplate: '/notes/echo',
+          input: Echo,
+          output: Echo,
+          processor: { process: async (data) => data },
+        },
+      ],
       fields: { text: { type: 'string' } },
     });
     const { 'client.ts': client, 'types.ts': types } = generateClient(buildMetadata({ resources: [Note] }));
@@ -196,11 +244,25 @@ describe('generateClient', () => {
   });
 
   it('writes query parameters in the syntax the API reads', async () => {
-    const runtime = (await import(pathToFileURL(join(dir, 'dist/bookshop/api/runtime.js')).href)) as { toQueryString(params: object | undefined): string };
-    expect(runtime.toQueryString({ title: ['a b', 'c&d'], order: { title: 'desc' }, price: { gt: 3 }, 'author.name': 'Le Guin', pagination: false, page: undefined, exists: { 'author.country': true } })).toBe(
+    const runtime = (await import(pathToFileURL(join(dir, 'dist/bookshop/api/runtime.js')).href)) as {
+      toQueryString(params: object | undefined): string;
+    };
+    expect(
+      runtime.toQueryString({
+        title: ['a b', 'c&d'],
+        order: { title: 'desc' },
+        price: { gt: 3 },
+        'author.name': 'Le Guin',
+        pagination: false,
+        page: undefined,
+        exists: { 'author.country': true },
+      }),
+    ).toBe(
       '?title[]=a%20b&title[]=c%26d&order[title]=desc&price[gt]=3&author.name=Le%20Guin&pagination=false&exists[author.country]=true',
     );
-    expect(runtime.toQueryString({ publishedAt: { after: new Date(Date.UTC(2024, 0, 2)) } })).toBe('?publishedAt[after]=2024-01-02T00%3A00%3A00.000Z');
+    expect(runtime.toQueryString({ publishedAt: { after: new Date(Date.UTC(2024, 0, 2)) } })).toBe(
+      '?publishedAt[after]=2024-01-02T00%3A00%3A00.000Z',
+    );
     expect(runtime.toQueryString({})).toBe('');
   });
 });
@@ -212,7 +274,9 @@ describe.each(databases)('the generated client against the bookshop on $name', (
     try {
       await shop.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = shop.app.server.address() as AddressInfo;
-      const { scenario } = (await import(`${pathToFileURL(join(dir, 'dist/bookshop/scenario.js')).href}?${database.name}`)) as {
+      const { scenario } = (await import(
+        `${pathToFileURL(join(dir, 'dist/bookshop/scenario.js')).href}?${database.name}`
+      )) as {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
         scenario(baseUrl: string, admin: { email: string; password: string }): Promise<any>;
       };
@@ -220,7 +284,11 @@ describe.each(databases)('the generated client against the bookshop on $name', (
 
       expect(seen.herbert).toMatchObject({ '@type': 'Author', name: 'Frank Herbert' });
       expect(seen.herbert['@id']).toBe(`/api/authors/${seen.herbert.id}`);
-      expect(seen.dune).toMatchObject({ '@id': `/api/books/${seen.dune.id}`, title: 'Dune', author: seen.herbert['@id'] });
+      expect(seen.dune).toMatchObject({
+        '@id': `/api/books/${seen.dune.id}`,
+        title: 'Dune',
+        author: seen.herbert['@id'],
+      });
       expect(seen.leGuin).toMatchObject({ '@type': 'Author', name: 'Ursula K. Le Guin' });
       expect(seen.filtered).toEqual({ titles: ['Dune', 'Children of Dune'], total: 2 });
       expect(seen.byAuthorName).toEqual(['The Dispossessed']);
@@ -265,7 +333,9 @@ describe.each(databases)('the generated client against the bookshop on $name', (
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as AddressInfo;
-      const { scenario } = (await import(`${pathToFileURL(join(dir, 'dist/newsroom/scenario.js')).href}?${database.name}`)) as {
+      const { scenario } = (await import(
+        `${pathToFileURL(join(dir, 'dist/newsroom/scenario.js')).href}?${database.name}`
+      )) as {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
         scenario(baseUrl: string): Promise<any>;
       };
@@ -276,21 +346,37 @@ describe.each(databases)('the generated client against the bookshop on $name', (
       expect(seen.publishedByIri).toMatchObject({ '@id': iri, published: true });
       // A shape-less body is applied as an update: what is left out is kept.
       expect(seen.renamed).toMatchObject({ '@id': iri, title: 'Hello again', slug: 'hello-world', published: true });
-      expect(seen.stats).toEqual({ '@context': '/api/contexts/AuthorStats', '@id': `${seen.author['@id']}/stats`, '@type': 'AuthorStats', articleCount: 2, latestTitle: 'Second thoughts' });
+      expect(seen.stats).toEqual({
+        '@context': '/api/contexts/AuthorStats',
+        '@id': `${seen.author['@id']}/stats`,
+        '@type': 'AuthorStats',
+        articleCount: 2,
+        latestTitle: 'Second thoughts',
+      });
       expect(seen.bySlug).toMatchObject({ '@id': iri, title: 'Hello again' });
-      expect(seen.preview).toEqual({ '@context': '/api/contexts/ArticlePreview', '@id': '/api/articles/preview', '@type': 'ArticlePreview', title: 'Draft', words: 4, draftedAt: '2024-01-02T00:00:00+00:00' });
+      expect(seen.preview).toEqual({
+        '@context': '/api/contexts/ArticlePreview',
+        '@id': '/api/articles/preview',
+        '@type': 'ArticlePreview',
+        title: 'Draft',
+        words: 4,
+        draftedAt: '2024-01-02T00:00:00+00:00',
+      });
       expect(seen.archived).toBeUndefined();
       expect(seen.afterArchive).toMatchObject({ '@id': iri, published: false });
       expect(seen.missing).toMatchObject({ status: 404 });
       expect(seen.changed).toBeUndefined();
       expect(seen.wrong).toMatchObject({ status: 403 });
-      expect(seen.tooShort).toEqual({ status: 400, violations: ['newPassword: This value is too short. It should have 8 characters or more.'] });
+      expect(seen.tooShort).toEqual({
+        status: 400,
+        violations: ['newPassword: This value is too short. It should have 8 characters or more.'],
+      });
     } finally {
       await app.close();
     }
   }, 60_000);
 
-  it("runs the samples of docs/typed-client.md", async () => {
+  it('runs the samples of docs/typed-client.md', async () => {
     expect(compiled.code).toBe(0);
     expect(docsSamples()).toHaveLength(3);
     const shop = await openBookshop(database);
@@ -310,7 +396,16 @@ describe.each(databases)('the generated client against the bookshop on $name', (
         [1, ['Dune']],
         ['Dune (1965)', true],
         [1],
-        [400, [{ propertyPath: 'title', message: 'This value is too short. It should have 3 characters or more.', code: '9ff3fdc4-b214-49db-8718-39c315e33d45' }]],
+        [
+          400,
+          [
+            {
+              propertyPath: 'title',
+              message: 'This value is too short. It should have 3 characters or more.',
+              code: '9ff3fdc4-b214-49db-8718-39c315e33d45',
+            },
+          ],
+        ],
         [[]],
       ]);
       const books = await shop.app.inject({ method: 'GET', url: '/api/books' });
@@ -319,7 +414,9 @@ describe.each(databases)('the generated client against the bookshop on $name', (
       const { rename } = (await sample('docs-3')) as { rename(id: number, title: string): Promise<boolean> };
       const id = books.json()['hydra:member'][0].id as number;
       expect(await rename(id, 'The Dispossessed (1974)')).toBe(true);
-      expect((await shop.app.inject({ method: 'GET', url: `/api/books/${id}` })).json().title).toBe('The Dispossessed (1974)');
+      expect((await shop.app.inject({ method: 'GET', url: `/api/books/${id}` })).json().title).toBe(
+        'The Dispossessed (1974)',
+      );
     } finally {
       log.mockRestore();
       await shop.close();

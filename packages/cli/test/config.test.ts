@@ -30,7 +30,7 @@ function config(name: string, source: string): string {
 }
 
 describe('the config module', () => {
-  it('works as docs/cli.md shows it (the page\'s js block, run by the binary)', async () => {
+  it("works as docs/cli.md shows it (the page's js block, run by the binary)", async () => {
     const page = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
     const blocks = [...page.matchAll(/^```js\n([^]*?)^```$/gm)].map((m) => m[1]!);
     expect(blocks).toHaveLength(1);
@@ -39,7 +39,10 @@ describe('the config module', () => {
     // The page imports defineConfig from the CLI package, as an app that installed it does.
     mkdirSync(join(project, 'node_modules/@resource-api'), { recursive: true });
     symlinkSync(fileURLToPath(new URL('../', import.meta.url)), join(project, 'node_modules/@resource-api/cli'), 'dir');
-    writeFileSync(join(project, 'dist/resources/index.js'), `import { Book } from '../../../book.js';\nexport const resources = [Book];\n`);
+    writeFileSync(
+      join(project, 'dist/resources/index.js'),
+      `import { Book } from '../../../book.js';\nexport const resources = [Book];\n`,
+    );
     writeFileSync(join(project, 'resource-api.config.js'), blocks[0]!);
     const debug = await runCli(['debug:resources', '--json'], { cwd: project });
     expect(debug).toMatchObject({ code: 0, stderr: '' });
@@ -50,12 +53,17 @@ describe('the config module', () => {
   });
 
   it('may default-export an async function; prefix and documentation apply as in the plugin', async () => {
-    const file = config('async.config.js', `import { Book } from './book.js';
+    const file = config(
+      'async.config.js',
+      `import { Book } from './book.js';
 export default async () => ({ resources: [Book], prefix: '/v2', documentation: { title: 'Shelf', version: '2.0.0' } });
-`);
+`,
+    );
     const debug = await runCli(['debug:resources', '--json', '--config', file], { cwd: folder });
     expect(debug).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(debug.stdout)).toEqual([expect.objectContaining({ name: 'Book', path: '/v2/books', table: 'book' })]);
+    expect(JSON.parse(debug.stdout)).toEqual([
+      expect.objectContaining({ name: 'Book', path: '/v2/books', table: 'book' }),
+    ]);
     const openapi = await runCli(['openapi:export', '-c', 'async.config.js'], { cwd: folder });
     expect(openapi).toMatchObject({ code: 0, stderr: '' });
     const document = JSON.parse(openapi.stdout) as { info: unknown; servers: unknown; paths: Record<string, unknown> };
@@ -65,7 +73,10 @@ export default async () => ({ resources: [Book], prefix: '/v2', documentation: {
   });
 
   it('is found in the working directory as resource-api.config.mjs', async () => {
-    const file = config('resource-api.config.mjs', `import { Book } from './book.js';\nexport default { resources: [Book] };\n`);
+    const file = config(
+      'resource-api.config.mjs',
+      `import { Book } from './book.js';\nexport default { resources: [Book] };\n`,
+    );
     try {
       const run = await runCli(['graphql:export'], { cwd: folder });
       expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -76,11 +87,31 @@ export default async () => ({ resources: [Book], prefix: '/v2', documentation: {
   });
 
   it.each([
-    ['no resources', 'export default { database: "sqlite::memory:" };', 'The config file FILE: "resources" must be a non-empty list of declared resources.'],
-    ['no default export', 'export const resources = [];', 'The config file FILE must default-export an object { resources, ... } (or a function returning one).'],
-    ['a database that is no string', `import { Book } from './book.js';\nexport default { resources: [Book], database: 5432 };`, 'The config file FILE: "database" must be a URL string (sqlite:…, postgres://…).'],
-    ['an import that fails', `import { Nope } from './book.js';\nexport default { resources: [Nope] };`, "Cannot load the config file FILE: The requested module './book.js' does not provide an export named 'Nope'"],
-    ['a declaration error', `import { defineResource } from '@resource-api/core';\nexport default { resources: [defineResource({ name: 'Book', fields: { author: { toOne: 'Autor' } } })] };`, 'Resource "Book", field "author": unknown relation target "Autor"'],
+    [
+      'no resources',
+      'export default { database: "sqlite::memory:" };',
+      'The config file FILE: "resources" must be a non-empty list of declared resources.',
+    ],
+    [
+      'no default export',
+      'export const resources = [];',
+      'The config file FILE must default-export an object { resources, ... } (or a function returning one).',
+    ],
+    [
+      'a database that is no string',
+      `import { Book } from './book.js';\nexport default { resources: [Book], database: 5432 };`,
+      'The config file FILE: "database" must be a URL string (sqlite:…, postgres://…).',
+    ],
+    [
+      'an import that fails',
+      `import { Nope } from './book.js';\nexport default { resources: [Nope] };`,
+      "Cannot load the config file FILE: The requested module './book.js' does not provide an export named 'Nope'",
+    ],
+    [
+      'a declaration error',
+      `import { defineResource } from '@resource-api/core';\nexport default { resources: [defineResource({ name: 'Book', fields: { author: { toOne: 'Autor' } } })] };`,
+      'Resource "Book", field "author": unknown relation target "Autor"',
+    ],
   ])('with %s: exit 1, one line', async (_case, source, message) => {
     const file = config('broken.config.js', `${source}\n`);
     const run = await runCli(['debug:resources', '--config', file], { cwd: folder });

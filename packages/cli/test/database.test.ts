@@ -45,14 +45,20 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
       await admin.close();
     };
     const url = `${database.url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    return { url, args: ['--database', database.url, '--schema', schema], tables: () => tablesOf(database.url, schema) };
+    return {
+      url,
+      args: ['--database', database.url, '--schema', schema],
+      tables: () => tablesOf(database.url, schema),
+    };
   }
 
   /** The scratch schemas left in the PostgreSQL database (migrations:generate drops its own). */
   async function scratchSchemas(): Promise<string[]> {
     const opened = await openDatabase({ url: database.url });
     try {
-      const { rows } = (await opened.knex.raw("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'resource\\_api\\_scratch\\_%'")) as { rows: { nspname: string }[] };
+      const { rows } = (await opened.knex.raw(
+        "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'resource\\_api\\_scratch\\_%'",
+      )) as { rows: { nspname: string }[] };
       return rows.map((row) => row.nspname);
     } finally {
       await opened.close();
@@ -77,7 +83,9 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     const run = await runCli(['db:sync', ...target.args]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Synced .*: tables author, book, user, comment, category, brand, product, article, audit_entry and their columns and indexes are there\.\n$/);
+    expect(run.stdout).toMatch(
+      /^Synced .*: tables author, book, user, comment, category, brand, product, article, audit_entry and their columns and indexes are there\.\n$/,
+    );
     expect(await target.tables()).toEqual(TABLES);
     expect((await runCli(['db:sync', ...target.args])).code).toBe(0);
   });
@@ -92,7 +100,9 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     expect(generated.code).toBe(0);
     const files = readdirSync(dir);
     expect(files).toEqual([expect.stringMatching(/^\d{14}_initial\.mjs$/)]);
-    expect(generated.stdout).toBe(`Wrote ${join(dir, files[0]!)}: review it, then run it with "resource-api migrations:run".\n`);
+    expect(generated.stdout).toBe(
+      `Wrote ${join(dir, files[0]!)}: review it, then run it with "resource-api migrations:run".\n`,
+    );
     expect(readFileSync(join(dir, files[0]!), 'utf8')).toMatch(/createTable\('book'/);
     // The scratch database is made from the migrations, not from the target: it is still empty; on PostgreSQL the
     // scratch schema is gone.
@@ -103,11 +113,17 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     expect(ran).toMatchObject({ code: 0, stderr: '' });
     expect(ran.stdout).toMatch(new RegExp(`^Ran 1 migration\\(s\\) on .*: ${files[0]}\\.\\n$`));
     expect(await target.tables()).toEqual(TABLES);
-    expect((await runCli(['migrations:run', '--dir', dir], { env })).stdout).toContain('is up to date: no pending migration');
+    expect((await runCli(['migrations:run', '--dir', dir], { env })).stdout).toContain(
+      'is up to date: no pending migration',
+    );
 
     for (const compare of [[], ['--diff-database']]) {
       const again = await runCli(['migrations:generate', '--dir', dir, ...compare], { env });
-      expect(again).toEqual({ code: 0, stdout: `Nothing to write: the migrations in ${dir} already make what the resources declare.\n`, stderr: '' });
+      expect(again).toEqual({
+        code: 0,
+        stdout: `Nothing to write: the migrations in ${dir} already make what the resources declare.\n`,
+        stderr: '',
+      });
     }
 
     const undone = await runCli(['migrations:rollback', '--dir', dir], { env });
@@ -124,7 +140,9 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     const refused = await runCli(['migrations:generate', '--dir', dir, '--diff-database', ...target.args]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toMatch(/^resource-api migrations:generate: 1 migration\(s\) of .* have not run on this database .*\n$/);
+    expect(refused.stderr).toMatch(
+      /^resource-api migrations:generate: 1 migration\(s\) of .* have not run on this database .*\n$/,
+    );
   });
 
   it("runs the bookshop's committed migrations of this kind of database by default (its config's migrations.directory)", async () => {
@@ -142,18 +160,26 @@ describe('a database that cannot be reached', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'cli-unreachable-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it.each([['db:sync'], ['migrations:run'], ['migrations:generate', '--dir', scratch], ['migrations:generate', '--diff-database', '--dir', scratch]])(
-    '%s: exit 1, one line naming it (password hidden), no stack',
-    async (command, ...options) => {
-      const run = await runCli([command, '--database', 'postgres://shop:secret@127.0.0.1:1/shop', ...options]);
-      expect(run).toEqual({ code: 1, stdout: '', stderr: `resource-api ${command}: Cannot reach the database postgres://shop:***@127.0.0.1:1/shop: connect ECONNREFUSED 127.0.0.1:1\n` });
-    },
-  );
+  it.each([
+    ['db:sync'],
+    ['migrations:run'],
+    ['migrations:generate', '--dir', scratch],
+    ['migrations:generate', '--diff-database', '--dir', scratch],
+  ])('%s: exit 1, one line naming it (password hidden), no stack', async (command, ...options) => {
+    const run = await runCli([command, '--database', 'postgres://shop:secret@127.0.0.1:1/shop', ...options]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `resource-api ${command}: Cannot reach the database postgres://shop:***@127.0.0.1:1/shop: connect ECONNREFUSED 127.0.0.1:1\n`,
+    });
+  });
 
-  it('--verbose adds the stack trace and the driver\'s warnings', async () => {
+  it("--verbose adds the stack trace and the driver's warnings", async () => {
     const run = await runCli(['db:sync', '--verbose', '--database', 'postgres://shop@127.0.0.1:1/shop']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('\nresource-api db:sync: Cannot reach the database postgres://shop@127.0.0.1:1/shop: connect ECONNREFUSED 127.0.0.1:1\nCliError: ');
+    expect(run.stderr).toContain(
+      '\nresource-api db:sync: Cannot reach the database postgres://shop@127.0.0.1:1/shop: connect ECONNREFUSED 127.0.0.1:1\nCliError: ',
+    );
     expect(run.stderr).toMatch(/\n {4}at /);
     // The driver's own warnings are shown too.
     expect(run.stderr).toMatch(/^Acquire connection error: /);
@@ -161,6 +187,11 @@ describe('a database that cannot be reached', () => {
 
   it('an unsupported URL is one line too', async () => {
     const run = await runCli(['db:sync', '--database', 'mysql://shop@127.0.0.1/shop']);
-    expect(run).toEqual({ code: 1, stdout: '', stderr: 'resource-api db:sync: Database URL "mysql://127.0.0.1/shop" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".\n' });
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'resource-api db:sync: Database URL "mysql://127.0.0.1/shop" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".\n',
+    });
   });
 });

@@ -25,7 +25,10 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** What the bookshop server answers at `path`, on an in-memory database. */
 async function served(path: string): Promise<string> {
-  const app = await buildBookshop({ database: 'sqlite::memory:', jwtSecret: 'a-test-secret-that-is-at-least-32-bytes-long' });
+  const app = await buildBookshop({
+    database: 'sqlite::memory:',
+    jwtSecret: 'a-test-secret-that-is-at-least-32-bytes-long',
+  });
   try {
     return (await app.inject({ method: 'GET', url: path })).body;
   } finally {
@@ -37,10 +40,16 @@ describe('openapi:export', () => {
   it('prints, as JSON, the document the bookshop serves at /api/docs.json', async () => {
     const run = await runCli(['openapi:export']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    const document = JSON.parse(run.stdout) as { openapi: string; info: { title: string }; paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(run.stdout) as {
+      openapi: string;
+      info: { title: string };
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Bookshop API');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/books', '/books/{id}', '/authors', '/authors/{id}/books', '/auth']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/books', '/books/{id}', '/authors', '/authors/{id}/books', '/auth']),
+    );
     expect(Object.keys(document.paths['/books']!).sort()).toEqual(['get', 'post']);
     expect(document).toEqual(JSON.parse(await served('/api/docs.json')));
   });
@@ -96,9 +105,12 @@ describe('client:generate', () => {
     const cwd = mkdtempSync(join(folder, 'elsewhere-'));
     const config = join(cwd, 'resource-api.config.js');
     const resourcesUrl = pathToFileURL(join(bookshopDir, 'dist/resources/index.js')).href;
-    writeFileSync(config, `import { resources } from ${JSON.stringify(resourcesUrl)};
+    writeFileSync(
+      config,
+      `import { resources } from ${JSON.stringify(resourcesUrl)};
 export default { resources, security: { jwt: { jwksUrl: 'https://id.example/jwks.json' }, users: { resource: 'User' } } };
-`);
+`,
+    );
     const run = await runCli(['client:generate', '--config', config, '--out', join(cwd, 'client')]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -110,7 +122,11 @@ export default { resources, security: { jwt: { jwksUrl: 'https://id.example/jwks
   it('writes ./api-client in the working directory by default', async () => {
     const cwd = mkdtempSync(join(folder, 'default-'));
     const run = await runCli(['client:generate', '--config', bookshopConfig], { cwd });
-    expect(run).toEqual({ code: 0, stdout: 'Wrote 4 file(s) to api-client: client.ts, index.ts, runtime.ts, types.ts.\n', stderr: '' });
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'Wrote 4 file(s) to api-client: client.ts, index.ts, runtime.ts, types.ts.\n',
+      stderr: '',
+    });
     expect(readdirSync(join(cwd, 'api-client')).sort()).toEqual(['client.ts', 'index.ts', 'runtime.ts', 'types.ts']);
   });
 });

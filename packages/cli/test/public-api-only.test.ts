@@ -17,7 +17,9 @@ function sources(dir: string): string[] {
 
 /** The module specifiers of the import and export statements (and dynamic imports) of a file. */
 const specifiers = (code: string): string[] =>
-  [...code.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map((m) => (m[1] ?? m[2])!);
+  [...code.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
 
 describe('the CLI', () => {
   it('imports the core through its public index only', () => {
@@ -28,7 +30,8 @@ describe('the CLI', () => {
     for (const file of files) {
       for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
         if (specifier === '@resource-api/core') core.push(file);
-        else if (specifier.startsWith('@resource-api/core/') || /(^|\/)core\/(src|dist)\//.test(specifier)) internal.push(`${file}: ${specifier}`);
+        else if (specifier.startsWith('@resource-api/core/') || /(^|\/)core\/(src|dist)\//.test(specifier))
+          internal.push(`${file}: ${specifier}`);
       }
     }
     expect(core.length).toBeGreaterThan(0);
@@ -36,9 +39,10 @@ describe('the CLI', () => {
   });
 
   it('would see an internal import', () => {
-    expect(specifiers("import { x } from '../../core/src/state/database.js';\nconst m = await import('@resource-api/core/testing');")).toEqual([
-      '../../core/src/state/database.js',
-      '@resource-api/core/testing',
-    ]);
+    expect(
+      specifiers(
+        "import { x } from '../../core/src/state/database.js';\nconst m = await import('@resource-api/core/testing');",
+      ),
+    ).toEqual(['../../core/src/state/database.js', '@resource-api/core/testing']);
   });
 });

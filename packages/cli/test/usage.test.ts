@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureCliBuilt, root, runCli } from './support/cli.js';
 
-const COMMANDS = ['debug:resources', 'openapi:export', 'graphql:export', 'client:generate', 'db:sync', 'migrations:generate', 'migrations:run', 'migrations:rollback', 'make:resource'];
+const COMMANDS = [
+  'debug:resources',
+  'openapi:export',
+  'graphql:export',
+  'client:generate',
+  'db:sync',
+  'migrations:generate',
+  'migrations:run',
+  'migrations:rollback',
+  'make:resource',
+];
 
 beforeAll(async () => {
   await ensureCliBuilt();
@@ -39,7 +49,9 @@ describe('help', () => {
   });
 
   it('--version prints the package version', async () => {
-    const { version } = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 });
@@ -54,7 +66,12 @@ describe('usage errors exit 2 with a hint', () => {
 
   it('an unknown command, with the closest one', async () => {
     const run = await runCli(['migration:run']);
-    expect(run).toEqual({ code: 2, stdout: '', stderr: 'resource-api: Unknown command "migration:run". Did you mean "migrations:run"?\nRun "resource-api --help" for the list of commands.\n' });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'resource-api: Unknown command "migration:run". Did you mean "migrations:run"?\nRun "resource-api --help" for the list of commands.\n',
+    });
     const far = await runCli(['deploy']);
     expect(far.code).toBe(2);
     expect(far.stderr).toContain('Unknown command "deploy".\n');
@@ -63,7 +80,9 @@ describe('usage errors exit 2 with a hint', () => {
   it('an unknown option, with the closest one', async () => {
     const run = await runCli(['openapi:export', '--fromat', 'yaml']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('resource-api openapi:export: Unknown option "--fromat". Did you mean "--format"?\nRun "resource-api openapi:export --help" for its options.\n');
+    expect(run.stderr).toBe(
+      'resource-api openapi:export: Unknown option "--fromat". Did you mean "--format"?\nRun "resource-api openapi:export --help" for its options.\n',
+    );
   });
 
   it('an option without its value, an extra argument, a bad value', async () => {
@@ -83,12 +102,16 @@ describe('failures exit 1 with one line', () => {
   it('no config file in the working directory', async () => {
     const run = await runCli(['debug:resources'], { cwd: root });
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`resource-api debug:resources: No config file: create resource-api.config.js in ${root.replace(/\/$/, '')} (it default-exports { resources, ... }), or pass --config <file>.\n`);
+    expect(run.stderr).toBe(
+      `resource-api debug:resources: No config file: create resource-api.config.js in ${root.replace(/\/$/, '')} (it default-exports { resources, ... }), or pass --config <file>.\n`,
+    );
   });
 
   it('a config file that does not exist', async () => {
     const run = await runCli(['graphql:export', '--config', 'nowhere.config.js']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^resource-api graphql:export: The config file \/.*\/nowhere\.config\.js does not exist\.\n$/);
+    expect(run.stderr).toMatch(
+      /^resource-api graphql:export: The config file \/.*\/nowhere\.config\.js does not exist\.\n$/,
+    );
   });
 });

@@ -31,12 +31,19 @@ export async function generateMigration(options: GenerateMigrationOptions): Prom
   return withDatabase(options, async (database) => {
     const pending = await pendingMigrations(database.knex, options.directory);
     if (pending.length > 0) {
-      throw new SchemaNotMigratedError(`${pending.length} migration(s) of ${options.directory} have not run on this database (${pending.join(', ')}): run them (runMigrations) before generating the next one.`);
+      throw new SchemaNotMigratedError(
+        `${pending.length} migration(s) of ${options.directory} have not run on this database (${pending.join(', ')}): run them (runMigrations) before generating the next one.`,
+      );
     }
     const diff = await diffDatabase(database, registry);
     if (diff.changes.length === 0) return null;
     const now = new Date();
     const source = renderMigration(diff, { dialect: database.dialect.name, generatedAt: now });
-    return writeMigrationFile({ directory: options.directory, name: options.name ?? defaultMigrationName(diff), source, now });
+    return writeMigrationFile({
+      directory: options.directory,
+      name: options.name ?? defaultMigrationName(diff),
+      source,
+      now,
+    });
   });
 }

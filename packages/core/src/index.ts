@@ -51,11 +51,42 @@ export type {
 
 /** Constraints (Symfony's), for `constraints: [...]` and `@Assert(...)`. See docs/validation.md. */
 export {
-  Blank, Callback, Choice, Count, DateString, DateTimeString, Email, EqualTo, GreaterThan, GreaterThanOrEqual, IsNull, Length,
-  LessThan, LessThanOrEqual, Negative, NegativeOrZero, NotBlank, NotEqualTo, NotNull, Positive, PositiveOrZero, Range, Regex,
-  Unique, Url, UserPassword, Uuid, Valid,
+  Blank,
+  Callback,
+  Choice,
+  Count,
+  DateString,
+  DateTimeString,
+  Email,
+  EqualTo,
+  GreaterThan,
+  GreaterThanOrEqual,
+  IsNull,
+  Length,
+  LessThan,
+  LessThanOrEqual,
+  Negative,
+  NegativeOrZero,
+  NotBlank,
+  NotEqualTo,
+  NotNull,
+  Positive,
+  PositiveOrZero,
+  Range,
+  Regex,
+  Unique,
+  Url,
+  UserPassword,
+  Uuid,
+  Valid,
 } from './metadata/constraints.js';
-export type { CallbackContext, ComparedValue, Constraint, ConstraintKind, ConstraintOptions } from './metadata/constraints.js';
+export type {
+  CallbackContext,
+  ComparedValue,
+  Constraint,
+  ConstraintKind,
+  ConstraintOptions,
+} from './metadata/constraints.js';
 
 /** The Fastify plugin and its options. */
 export { resourceApi } from './plugin.js';
@@ -106,15 +137,38 @@ export { defineFilter, invalidParameter, singleValue, valuesOf } from './query/f
 export type { Filter, FilterParameter, QueryParameters } from './metadata/types.js';
 /** Conditions and order terms, the data filters and `collectionFilter` return. */
 export { allOf, anyOf, compare, exists, isIn, match, not, orderBy, raw } from './metadata/conditions.js';
-export type { ComparisonOperator, Condition, MatchPattern, NullsPlacement, Order, OrderDirection, QueryNode } from './metadata/conditions.js';
+export type {
+  ComparisonOperator,
+  Condition,
+  MatchPattern,
+  NullsPlacement,
+  Order,
+  OrderDirection,
+  QueryNode,
+} from './metadata/conditions.js';
 /** A collection read's conditions and order terms, for a provider of your own. */
 export { collectionQuery, type CollectionQuery } from './state/collection-query.js';
 
 /** Persistence contracts, to plug in your own provider or processor. */
 export { NestedWrite } from './metadata/types.js';
 export type {
-  AppliedFilter, CollectionPage, CursorRequest, Entity, PageRequest, ParentLink, ProcessContext, ProcessNext, ProvideNext, StateCaller, StateContext,
-  StateLogger, StateProcessor, StateProvider, StateRequest, WriteHook, WriteHooks,
+  AppliedFilter,
+  CollectionPage,
+  CursorRequest,
+  Entity,
+  PageRequest,
+  ParentLink,
+  ProcessContext,
+  ProcessNext,
+  ProvideNext,
+  StateCaller,
+  StateContext,
+  StateLogger,
+  StateProcessor,
+  StateProvider,
+  StateRequest,
+  WriteHook,
+  WriteHooks,
 } from './metadata/types.js';
 /**
  * The built-in database provider and processor, as values: name them on an operation to read or write with the

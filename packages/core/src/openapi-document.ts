@@ -6,7 +6,12 @@
 import type { MetadataRegistry } from './metadata/types.js';
 import { CURSOR_PARAMETERS } from './query/pagination.js';
 import { createNormalizer } from './serializer/normalize.js';
-import { buildOpenApi, type BuildOpenApiOptions, type DocumentationOptions, type OpenApiDocument } from './openapi/build-openapi.js';
+import {
+  buildOpenApi,
+  type BuildOpenApiOptions,
+  type DocumentationOptions,
+  type OpenApiDocument,
+} from './openapi/build-openapi.js';
 
 export interface OpenApiDocumentOptions {
   /** Titles and version; `transformOpenApi` is applied as the server applies it. */
@@ -19,7 +24,11 @@ export interface OpenApiDocumentOptions {
  * The document from normalization plans: what `/api/docs.json` serves (with the running app's normalizer) and what
  * `buildOpenApiDocument` gives tools (with one made for planning only).
  */
-export function composeOpenApiDocument(registry: MetadataRegistry, planOf: BuildOpenApiOptions['planOf'], options: OpenApiDocumentOptions = {}): OpenApiDocument {
+export function composeOpenApiDocument(
+  registry: MetadataRegistry,
+  planOf: BuildOpenApiOptions['planOf'],
+  options: OpenApiDocumentOptions = {},
+): OpenApiDocument {
   const built = buildOpenApi(registry, {
     planOf,
     cursorParameters: CURSOR_PARAMETERS,
@@ -30,8 +39,14 @@ export function composeOpenApiDocument(registry: MetadataRegistry, planOf: Build
   return transform ? transform(structuredClone(built)) : built;
 }
 
-export function buildOpenApiDocument(registry: MetadataRegistry, options: OpenApiDocumentOptions = {}): OpenApiDocument {
+export function buildOpenApiDocument(
+  registry: MetadataRegistry,
+  options: OpenApiDocumentOptions = {},
+): OpenApiDocument {
   // Only the plans are used: nothing is read, so the normalizer never loads items.
-  const normalizer = createNormalizer(registry, { skipNullValues: true, readMany: () => Promise.reject(new Error('Planning only: nothing is read.')) });
+  const normalizer = createNormalizer(registry, {
+    skipNullValues: true,
+    readMany: () => Promise.reject(new Error('Planning only: nothing is read.')),
+  });
   return composeOpenApiDocument(registry, (resource, groups) => normalizer.plan(resource, groups), options);
 }

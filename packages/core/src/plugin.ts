@@ -7,7 +7,14 @@ import fp from 'fastify-plugin';
 import type { Knex } from 'knex';
 import { buildMetadata } from './build/build-metadata.js';
 import type { ResourceInput } from './build/passes/collect-declarations.js';
-import type { Entity, MetadataRegistry, OperationMetadata, PaginationOptions, StateProcessor, StateProvider } from './metadata/types.js';
+import type {
+  Entity,
+  MetadataRegistry,
+  OperationMetadata,
+  PaginationOptions,
+  StateProcessor,
+  StateProvider,
+} from './metadata/types.js';
 import { createFirstUseSchemas } from './graphql/first-use-schemas.js';
 import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
@@ -146,21 +153,36 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const poolMax = options.databasePoolMax;
   assertCount('databasePoolMax', poolMax, 'connections');
-  const database = await openDatabase({ url: options.database ?? 'sqlite:var/data.db', schema: options.databaseSchema, poolMax, log: app.log });
+  const database = await openDatabase({
+    url: options.database ?? 'sqlite:var/data.db',
+    schema: options.databaseSchema,
+    poolMax,
+    log: app.log,
+  });
   app.addHook('onClose', () => database.close());
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);
 
   // Resolved before the state: the state marks the user resource's roles as credentials (a change revokes tokens).
   const settings = options.security ? resolveSecurity(options.security, registry) : undefined;
-  const state = createKnexState(database, registry, settings ? { userRoles: { resource: settings.resource, field: settings.roles } } : {});
+  const state = createKnexState(
+    database,
+    registry,
+    settings ? { userRoles: { resource: settings.resource, field: settings.roles } } : {},
+  );
   const reader = createItemReader(registry, state, database);
   const providers = new Map<OperationMetadata, ProviderChain>();
   const processors = new Map<OperationMetadata, ProcessorChain>();
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
-      providers.set(operation, chainOf<StateProvider>(operation.provider, resource.provider, state.provider, knexProvider));
-      processors.set(operation, chainOf<StateProcessor>(operation.processor, resource.processor, state.processor, knexProcessor));
+      providers.set(
+        operation,
+        chainOf<StateProvider>(operation.provider, resource.provider, state.provider, knexProvider),
+      );
+      processors.set(
+        operation,
+        chainOf<StateProcessor>(operation.processor, resource.processor, state.processor, knexProcessor),
+      );
     }
   }
 
@@ -171,14 +193,21 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   if (settings) {
     tokens = createTokenService(settings);
     security = { settings, authenticate: createAuthenticator(settings, tokens, reader) };
-    refreshTokens = createRefreshTokens({ database, transaction: state.transaction, ttlSeconds: settings.jwt.refreshTtl });
+    refreshTokens = createRefreshTokens({
+      database,
+      transaction: state.transaction,
+      ttlSeconds: settings.jwt.refreshTtl,
+    });
     sessions = createSessions({ security: settings, tokens, refreshTokens, reader, database });
   }
 
   const runtime: Runtime = {
     registry,
     database,
-    normalizer: createNormalizer(registry, { skipNullValues: options.skipNullValues ?? true, readMany: reader.readMany }),
+    normalizer: createNormalizer(registry, {
+      skipNullValues: options.skipNullValues ?? true,
+      readMany: reader.readMany,
+    }),
     denormalizer: createDenormalizer(registry, reader),
     providers,
     processors,
@@ -208,7 +237,10 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     },
     provisionUser: (provision) => {
       if (!settings || !refreshTokens) throw new Error('provisionUser needs the security options.');
-      return provisionUser({ registry, database, security: settings, log: app.log, revokeRefreshTokens: refreshTokens.revokeUser }, provision);
+      return provisionUser(
+        { registry, database, security: settings, log: app.log, revokeRefreshTokens: refreshTokens.revokeUser },
+        provision,
+      );
     },
   });
   await registerProductionPlugins(app, options, {
@@ -217,11 +249,21 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     tokens,
     loginPath: security && security.settings.loginPath !== false ? security.settings.loginPath : undefined,
     loginIdentifier: security?.settings.identifier,
-    graphql: options.graphql === false ? undefined : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
+    graphql:
+      options.graphql === false
+        ? undefined
+        : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  if (options.graphql !== false) await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit, schemas: graphqlSchemas });
-  await app.register(apiRoutes, { prefix: registry.prefix, runtime, bodyLimit, sessions: settings?.jwt.secret ? sessions : undefined, documentation: options.documentation });
+  if (options.graphql !== false)
+    await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit, schemas: graphqlSchemas });
+  await app.register(apiRoutes, {
+    prefix: registry.prefix,
+    runtime,
+    bodyLimit,
+    sessions: settings?.jwt.secret ? sessions : undefined,
+    documentation: options.documentation,
+  });
 }
 
 /**

@@ -19,15 +19,21 @@ export default async function setup(project: TestProject): Promise<void> {
     await client.query('SELECT 1');
     await client.end();
     project.provide('postgresUrl', url);
-    console.log(`PostgreSQL: ${url.replace(/\/\/[^@]*@/, '//')} answers; every persistence test runs on SQLite and PostgreSQL.`);
+    console.log(
+      `PostgreSQL: ${url.replace(/\/\/[^@]*@/, '//')} answers; every persistence test runs on SQLite and PostgreSQL.`,
+    );
   } catch (error) {
     await client.end().catch(() => {});
     if (process.env.CI === 'true') {
-      throw new Error(`PostgreSQL is unreachable at ${url} and CI=true: the PostgreSQL half of the suite must run. (${String(error)})`);
+      throw new Error(
+        `PostgreSQL is unreachable at ${url} and CI=true: the PostgreSQL half of the suite must run. (${String(error)})`,
+      );
     }
     project.provide('postgresUrl', '');
     // Read by the summary reporter (same process), to repeat the notice under the results.
     process.env.RESOURCE_API_POSTGRES_SKIPPED = url;
-    console.warn(`\n*** PostgreSQL is unreachable at ${url}: the PostgreSQL half of the suite is SKIPPED (only SQLite runs). ***\n`);
+    console.warn(
+      `\n*** PostgreSQL is unreachable at ${url}: the PostgreSQL half of the suite is SKIPPED (only SQLite runs). ***\n`,
+    );
   }
 }

@@ -5,7 +5,15 @@
  * an admin); `published` and `publishedAt` are written by that operation only. Every successful write adds an
  * `AuditEntry` (the `auditTrail` hooks).
  */
-import { type Entity, NotBlank, type ProcessContext, type ProcessNext, type StateProcessor, defineResource, validationError } from '@resource-api/core';
+import {
+  type Entity,
+  NotBlank,
+  type ProcessContext,
+  type ProcessNext,
+  type StateProcessor,
+  defineResource,
+  validationError,
+} from '@resource-api/core';
 import { auditTrail } from './audit-entry.js';
 
 const OWNER_ONLY = 'Only the owner can edit this article.';
@@ -56,6 +64,11 @@ export const Article = defineResource({
     owner: { toOne: 'User', currentUser: 'default', description: 'Who owns the article.' },
     // Written by the `publish` operation only: ignored on POST, PUT and PATCH.
     published: { type: 'boolean', default: false, writable: false, description: 'Whether the article is published.' },
-    publishedAt: { type: 'datetime', nullable: true, writable: false, description: 'When the article was published, or null.' },
+    publishedAt: {
+      type: 'datetime',
+      nullable: true,
+      writable: false,
+      description: 'When the article was published, or null.',
+    },
   },
 });

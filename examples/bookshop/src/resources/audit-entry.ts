@@ -25,7 +25,13 @@ export const AuditEntry = defineResource({
     action: { type: 'string', writable: false, description: 'What was done: create, update, delete or publish.' },
     resource: { type: 'string', writable: false, description: 'The IRI of the item written.' },
     // The caller's IRI as a string, not a relation: the trail outlives the users it names (a user may be deleted).
-    user: { type: 'string', nullable: true, column: 'user_iri', writable: false, description: 'The IRI of the user who wrote, or null for an anonymous write.' },
+    user: {
+      type: 'string',
+      nullable: true,
+      column: 'user_iri',
+      writable: false,
+      description: 'The IRI of the user who wrote, or null for an anonymous write.',
+    },
     at: { type: 'datetime', writable: false, description: 'When the write was committed.' },
   },
 });
@@ -50,12 +56,14 @@ export const auditTrail: WriteHooks = {
   afterCommit: async (item: Entity, context: ProcessContext) => {
     const caller = context.caller.user;
     // `execute`: on SQLite the insert shares its commit with the other writes of the moment (one disk sync for all).
-    await context.execute(context.db(TABLE).insert({
-      action: actionOf(context),
-      resource: `${context.resource.collectionPath}/${String(item.id)}`,
-      user_iri: caller ? `/api/users/${String(caller.id)}` : null,
-      // An ISO 8601 string: what the framework stores on SQLite, and what PostgreSQL reads into its timestamp column.
-      at: new Date().toISOString(),
-    }));
+    await context.execute(
+      context.db(TABLE).insert({
+        action: actionOf(context),
+        resource: `${context.resource.collectionPath}/${String(item.id)}`,
+        user_iri: caller ? `/api/users/${String(caller.id)}` : null,
+        // An ISO 8601 string: what the framework stores on SQLite, and what PostgreSQL reads into its timestamp column.
+        at: new Date().toISOString(),
+      }),
+    );
   },
 };

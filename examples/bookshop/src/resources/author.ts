@@ -5,7 +5,16 @@
  * `GET /api/authors/{id}/stats`, answers an `AuthorStats` (an output shape declared with `@ApiShape`).
  */
 import {
-  ApiFilter, ApiProperty, ApiResource, ApiShape, Assert, type CollectionPage, type Entity, NotBlank, type ProvideNext, type StateContext,
+  ApiFilter,
+  ApiProperty,
+  ApiResource,
+  ApiShape,
+  Assert,
+  type CollectionPage,
+  type Entity,
+  NotBlank,
+  type ProvideNext,
+  type StateContext,
   type StateProvider,
 } from '@resource-api/core';
 import { Book } from './book.js';
@@ -16,7 +25,11 @@ export class AuthorStats {
   @ApiProperty({ type: 'integer', description: 'The number of books of the author.' })
   bookCount!: number;
 
-  @ApiProperty({ type: 'string', nullable: true, description: "The title of the author's book with the highest id, or null when there is none." })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The title of the author's book with the highest id, or null when there is none.",
+  })
   latestBookTitle!: string | null;
 }
 
@@ -45,7 +58,14 @@ export const authorStats: StateProvider = {
     'put',
     'patch',
     'delete',
-    { kind: 'get', name: 'stats', uriTemplate: '/authors/{id}/stats', output: AuthorStats, provider: authorStats, description: "The author's book count and latest title." },
+    {
+      kind: 'get',
+      name: 'stats',
+      uriTemplate: '/authors/{id}/stats',
+      output: AuthorStats,
+      provider: authorStats,
+      description: "The author's book count and latest title.",
+    },
   ],
 })
 export class Author {
@@ -55,6 +75,11 @@ export class Author {
   name!: string;
 
   /** Read-only IRIs, and the subresource `GET /api/authors/{id}/books`. */
-  @ApiProperty({ toMany: () => Book, mappedBy: 'author', subresource: true, description: 'The books this author wrote.' })
+  @ApiProperty({
+    toMany: () => Book,
+    mappedBy: 'author',
+    subresource: true,
+    description: 'The books this author wrote.',
+  })
   books!: Book[];
 }

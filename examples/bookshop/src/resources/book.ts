@@ -4,7 +4,20 @@
  * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI. Every
  * successful write adds an `AuditEntry` (the `auditTrail` hooks).
  */
-import { ApiFilter, ApiProperty, ApiResource, Assert, Length, NotBlank, Valid, anyOf, defineFilter, invalidParameter, match, singleValue } from '@resource-api/core';
+import {
+  ApiFilter,
+  ApiProperty,
+  ApiResource,
+  Assert,
+  Length,
+  NotBlank,
+  Valid,
+  anyOf,
+  defineFilter,
+  invalidParameter,
+  match,
+  singleValue,
+} from '@resource-api/core';
 import { auditTrail } from './audit-entry.js';
 import { Author } from './author.js';
 
@@ -14,7 +27,14 @@ import { Author } from './author.js';
  */
 export const titleOrAuthor = defineFilter({
   describe: () => [
-    { variable: 'q', property: null, required: false, schema: { type: 'string' }, isCollection: false, description: 'Text in the title or in the author\'s name.' },
+    {
+      variable: 'q',
+      property: null,
+      required: false,
+      schema: { type: 'string' },
+      isCollection: false,
+      description: "Text in the title or in the author's name.",
+    },
   ],
   parse(query) {
     const q = singleValue(query, 'q');

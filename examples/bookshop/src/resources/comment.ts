@@ -25,7 +25,11 @@ export const Comment = defineResource({
     // POST runs the `create` group, PUT and PATCH the `update` group (see `operations`).
     content: {
       type: 'string',
-      constraints: [NotBlank({ groups: ['create'] }), NotNull({ groups: ['update'] }), Length({ min: 10, groups: ['update'] })],
+      constraints: [
+        NotBlank({ groups: ['create'] }),
+        NotNull({ groups: ['update'] }),
+        Length({ min: 10, groups: ['update'] }),
+      ],
       description: 'The text of the comment.',
     },
     // Always the caller: set on create, a client value ignored on create and on update.

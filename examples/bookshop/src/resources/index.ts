@@ -16,4 +16,14 @@ import { User } from './user.js';
 export { Article, AuditEntry, Author, Book, Brand, Category, Comment, Product, User };
 
 /** The resources, in the order the API lists them. */
-export const resources: readonly ResourceInput[] = [Author, Book, User, Comment, Category, Brand, Product, Article, AuditEntry];
+export const resources: readonly ResourceInput[] = [
+  Author,
+  Book,
+  User,
+  Comment,
+  Category,
+  Brand,
+  Product,
+  Article,
+  AuditEntry,
+];

@@ -9,7 +9,10 @@ import { Category } from './category.js';
 
 const READ = ['product:read'];
 
-@ApiFilter({ type: 'search', properties: { name: 'ipartial', category: 'exact', 'category.name': 'exact', 'brand.name': 'ipartial' } })
+@ApiFilter({
+  type: 'search',
+  properties: { name: 'ipartial', category: 'exact', 'category.name': 'exact', 'brand.name': 'ipartial' },
+})
 @ApiFilter({ type: 'range', properties: ['price'] })
 @ApiFilter({ type: 'order', properties: ['createdAt', 'price', 'name'] })
 @ApiResource({
@@ -18,7 +21,11 @@ const READ = ['product:read'];
   normalizationGroups: ['product:read'],
   // GET needs ROLE_USER (also through /api/categories/{id}/products); writes ROLE_ADMIN.
   security: "is_granted('ROLE_USER')",
-  operations: ['getCollection', 'get', ...(['post', 'put', 'patch', 'delete'] as const).map((kind) => ({ kind, security: "is_granted('ROLE_ADMIN')" }))],
+  operations: [
+    'getCollection',
+    'get',
+    ...(['post', 'put', 'patch', 'delete'] as const).map((kind) => ({ kind, security: "is_granted('ROLE_ADMIN')" })),
+  ],
   paginationItemsPerPage: 5,
   paginationMaximumItemsPerPage: 50,
 })
@@ -32,7 +39,13 @@ export class Product {
   price!: number;
 
   /** May be given on create (defaults to now); ignored on PUT and PATCH. */
-  @ApiProperty({ groups: READ, type: 'datetime', default: 'now', immutable: true, description: 'When the product was added.' })
+  @ApiProperty({
+    groups: READ,
+    type: 'datetime',
+    default: 'now',
+    immutable: true,
+    description: 'When the product was added.',
+  })
   createdAt!: Date;
 
   // Embedded in responses as `{"@id", "@type", "id", "name"}` (the `product:read` group); an IRI on write.

@@ -6,8 +6,19 @@
  * with an input shape that asks for the current one.
  */
 import {
-  Email, type Entity, type GroupsDeclaration, Length, NotBlank, type ProcessContext, type ProcessNext, type StateProcessor, Unique, UserPassword, defineResource,
-  defineShape, hashPassword,
+  Email,
+  type Entity,
+  type GroupsDeclaration,
+  Length,
+  NotBlank,
+  type ProcessContext,
+  type ProcessNext,
+  type StateProcessor,
+  Unique,
+  UserPassword,
+  defineResource,
+  defineShape,
+  hashPassword,
 } from '@resource-api/core';
 
 const ADMIN_OR_SELF = "is_granted('ROLE_ADMIN') or object == user";
@@ -24,8 +35,18 @@ export const ChangePassword = defineShape({
   name: 'ChangePassword',
   description: 'A password change: the current password and the new one.',
   fields: {
-    currentPassword: { type: 'password', groups: USER, constraints: [UserPassword()], description: 'The current password of the user.' },
-    newPassword: { type: 'password', groups: USER, constraints: [NotBlank(), Length({ min: 8 })], description: 'The new password (8 characters or more).' },
+    currentPassword: {
+      type: 'password',
+      groups: USER,
+      constraints: [UserPassword()],
+      description: 'The current password of the user.',
+    },
+    newPassword: {
+      type: 'password',
+      groups: USER,
+      constraints: [NotBlank(), Length({ min: 8 })],
+      description: 'The new password (8 characters or more).',
+    },
   },
 });
 
@@ -67,7 +88,12 @@ export const User = defineResource({
   ],
   fields: {
     // Unique regardless of letter case (Unique ignores case on an Email() field: an index on lower(email)).
-    email: { type: 'string', groups: USER, constraints: [NotBlank(), Email(), Unique()], description: 'The e-mail address, used to log in.' },
+    email: {
+      type: 'string',
+      groups: USER,
+      constraints: [NotBlank(), Email(), Unique()],
+      description: 'The e-mail address, used to log in.',
+    },
     // Required on create only (POST runs the `create` group too; later a left-out password keeps its value); a new
     // one is 8 characters or more on every write, as registration and the password change demand.
     plainPassword: {
@@ -89,6 +115,12 @@ export const User = defineResource({
       description: 'Registers a company (write-only, on create only).',
     },
     // The subresource `GET /api/users/{id}/comments`, with Comment's filters (`?order[createdAt]=desc`).
-    comments: { toMany: 'Comment', mappedBy: 'user', subresource: true, groups: USER, description: 'The comments the user wrote.' },
+    comments: {
+      toMany: 'Comment',
+      mappedBy: 'user',
+      subresource: true,
+      groups: USER,
+      description: 'The comments the user wrote.',
+    },
   },
 });

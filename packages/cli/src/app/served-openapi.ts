@@ -26,7 +26,10 @@ export async function servedOpenApi(config: ResourceApiConfig, format: OpenApiFo
       securityHeaders: false,
     });
     const response = await app.inject({ method: 'GET', url: `${config.prefix ?? '/api'}/docs.${format}` });
-    if (response.statusCode !== 200) throw new CliError(`The app answered ${response.statusCode} for its OpenAPI document: ${response.body.slice(0, 200)}`);
+    if (response.statusCode !== 200)
+      throw new CliError(
+        `The app answered ${response.statusCode} for its OpenAPI document: ${response.body.slice(0, 200)}`,
+      );
     return format === 'json' ? `${JSON.stringify(JSON.parse(response.body), null, 2)}\n` : response.body;
   } finally {
     await app.close();

@@ -33,7 +33,12 @@ const RESERVED_PARAMETERS = new Set(['body', 'params', 'call', 'transport', 'opt
 
 function method(operation: ClientOperation, name: string, types: EmittedTypes): Method {
   const { metadata, resource } = operation;
-  const returns = operation.response === undefined ? 'void' : metadata.collection && metadata.method === 'GET' ? `HydraCollection<${types.typeOf(operation.response)}>` : types.typeOf(operation.response);
+  const returns =
+    operation.response === undefined
+      ? 'void'
+      : metadata.collection && metadata.method === 'GET'
+        ? `HydraCollection<${types.typeOf(operation.response)}>`
+        : types.typeOf(operation.response);
   const parameters: string[] = [];
   const names: string[] = [];
   let path = literal(metadata.uriTemplate);
@@ -47,15 +52,21 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
       parameters.push(`${parameter}: ${variable === 'id' ? 'Id' : 'string | number'}`);
       names.push(parameter);
     }
-    const entries = variables.map(({ variable, name: parameter }) => (propertyKey(variable) === parameter ? parameter : `${propertyKey(variable)}: ${parameter}`));
-    if (entries.length > 0) path = `transport.operationPath(${literal(metadata.uriTemplate)}, ${literal(resource.collectionPath)}, { ${entries.join(', ')} })`;
+    const entries = variables.map(({ variable, name: parameter }) =>
+      propertyKey(variable) === parameter ? parameter : `${propertyKey(variable)}: ${parameter}`,
+    );
+    if (entries.length > 0)
+      path = `transport.operationPath(${literal(metadata.uriTemplate)}, ${literal(resource.collectionPath)}, { ${entries.join(', ')} })`;
   } else if (ITEM_KINDS.has(metadata.kind)) {
     parameters.push('id: Id');
     names.push('id');
     path = `transport.itemPath(${literal(metadata.uriTemplate)}, ${literal(resource.collectionPath)}, id)`;
   } else if (operation.pathVariables.length > 0) {
     // `{id}` is the outermost parent's id; deeper ones are named by the field that led there (`{books}` → `booksId`).
-    const variables = operation.pathVariables.map((variable) => ({ variable, name: variable === 'id' ? 'id' : `${camelCase(variable)}Id` }));
+    const variables = operation.pathVariables.map((variable) => ({
+      variable,
+      name: variable === 'id' ? 'id' : `${camelCase(variable)}Id`,
+    }));
     for (const { name: parameter } of variables) {
       parameters.push(`${parameter}: number`);
       names.push(parameter);
@@ -75,7 +86,8 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
     init.push('query: params');
   }
   // A resource with `requireIfMatch` answers 428 to a write without If-Match: the types ask for it.
-  const needsIfMatch = resource.requireIfMatch && (metadata.kind === 'put' || metadata.kind === 'patch' || metadata.kind === 'delete');
+  const needsIfMatch =
+    resource.requireIfMatch && (metadata.kind === 'put' || metadata.kind === 'patch' || metadata.kind === 'delete');
   parameters.push(needsIfMatch ? 'call: RequestOptions & { ifMatch: string }' : 'call?: RequestOptions');
   names.push('call');
   init.push('options: call');
@@ -86,7 +98,8 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
         ? ' (the changes to the item: what is left out is kept)'
         : '';
   const lines = [metadata.description, `\`${metadata.method} ${metadata.uriTemplate}\`${changes}.`];
-  if (operation.custom && metadata.status !== 204 && metadata.status !== 200 && metadata.status !== 201) lines.push(`Answers ${metadata.status} on success.`);
+  if (operation.custom && metadata.status !== 204 && metadata.status !== 200 && metadata.status !== 201)
+    lines.push(`Answers ${metadata.status} on success.`);
   if (needsIfMatch) lines.push('Needs the ETag of the item as last read in `ifMatch` (412 when it changed since).');
   if (operation.secured) lines.push('Guarded by an access rule: 401 without a token, 403 when it denies.');
   return {
@@ -99,7 +112,9 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
 
 /** The login method, when the document has the login route: its credentials' schema types the argument. */
 function loginMethod(document: OpenApiDocument, prefix: string, loginPath: string): Method | undefined {
-  const operation = document.paths[loginPath]?.post as { requestBody?: { content?: Record<string, { schema: JsonSchema }> } } | undefined;
+  const operation = document.paths[loginPath]?.post as
+    | { requestBody?: { content?: Record<string, { schema: JsonSchema }> } }
+    | undefined;
   const schema = operation?.requestBody?.content?.['application/json']?.schema;
   if (!schema) return undefined;
   const credentials = toTs(schema, { ref: () => 'never' }, '  ');
@@ -116,7 +131,14 @@ function loginMethod(document: OpenApiDocument, prefix: string, loginPath: strin
   };
 }
 
-export function emitClient(registry: MetadataRegistry, document: OpenApiDocument, operations: readonly ClientOperation[], types: EmittedTypes, names: TypeNames, options: ClientSourceOptions): string {
+export function emitClient(
+  registry: MetadataRegistry,
+  document: OpenApiDocument,
+  operations: readonly ClientOperation[],
+  types: EmittedTypes,
+  names: TypeNames,
+  options: ClientSourceOptions,
+): string {
   const interfaces: string[] = [];
   const members: { key: string; type: string; implementation: string; doc: string }[] = [];
   const owners = new Map<ResourceMetadata, ClientOperation[]>();
@@ -146,7 +168,18 @@ export function emitClient(registry: MetadataRegistry, document: OpenApiDocument
   }
 
   const login = options.loginPath === undefined ? undefined : loginMethod(document, registry.prefix, options.loginPath);
-  const imported = ['HydraCollection', ...new Set(operations.flatMap((o) => [o.response && types.typeOf(o.response), o.body && types.typeOf(o.body.component), types.paramsOf(o)?.name]).filter((n): n is string => !!n))];
+  const imported = [
+    'HydraCollection',
+    ...new Set(
+      operations
+        .flatMap((o) => [
+          o.response && types.typeOf(o.response),
+          o.body && types.typeOf(o.body.component),
+          types.paramsOf(o)?.name,
+        ])
+        .filter((n): n is string => !!n),
+    ),
+  ];
   const defaultBaseUrl = options.baseUrl === undefined ? 'undefined' : literal(options.baseUrl);
 
   return `${HEADER}

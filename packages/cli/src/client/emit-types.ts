@@ -7,7 +7,14 @@
  * `ProductProductRead`, `Book.create` → `BookCreate`, `Book.update-book.write` → `BookUpdateBookWrite`. When every read
  * of a resource has one shape, `<Resource>` names it too (`type Product = ProductProductRead`).
  */
-import { type FieldMetadata, isRequiredField, type MetadataRegistry, type OpenApiDocument, type ScalarFieldMetadata, type ToOneFieldMetadata } from '@resource-api/core';
+import {
+  type FieldMetadata,
+  isRequiredField,
+  type MetadataRegistry,
+  type OpenApiDocument,
+  type ScalarFieldMetadata,
+  type ToOneFieldMetadata,
+} from '@resource-api/core';
 import { docComment, pascalCase, type TypeNames } from './naming.js';
 import type { ClientOperation, ShapeUse } from './operations.js';
 import { paramsType } from './query-params.js';
@@ -18,7 +25,8 @@ import { HEADER, TYPES_HEAD } from './runtime-source.js';
 const WHAT = {
   create: (resource: string) => `A new ${resource}, as POST takes it`,
   replace: (resource: string) => `A ${resource} replaced as a whole, as PUT takes it`,
-  update: (resource: string) => `Changes to a ${resource}, as PATCH takes them (a JSON merge patch: what is left out is kept)`,
+  update: (resource: string) =>
+    `Changes to a ${resource}, as PATCH takes them (a JSON merge patch: what is left out is kept)`,
 } as const;
 
 const COMPONENT = /^([A-Z][A-Za-z0-9]*)(?:\.(jsonld|create|replace|update))?(-.+)?$/;
@@ -66,7 +74,8 @@ function shapeFieldSchema(field: ScalarFieldMetadata): JsonSchema {
   return base;
 }
 
-const inGroups = (field: FieldMetadata, groups: readonly string[] | null) => groups === null || field.groups.some((g) => groups.includes(g));
+const inGroups = (field: FieldMetadata, groups: readonly string[] | null) =>
+  groups === null || field.groups.some((g) => groups.includes(g));
 
 /**
  * A shape's type as one use sees it. Output: `@context`, `@id` (the request's path), `@type`, then the readable
@@ -107,20 +116,32 @@ export interface EmittedTypes {
 }
 
 /** `interface` for an object type, `type` for anything else (an empty body is `Record<string, never>`). */
-const declare = (name: string, type: string): string => (type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`);
+const declare = (name: string, type: string): string =>
+  type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
 
 /**
  * The required fields of PUT bodies: a PUT that leaves out what a create needs is a 400 (under the operation's
  * validation groups), except a secret, which keeps its value. The document marks `required` on create bodies only.
  */
-function requiredOnReplace(operations: readonly ClientOperation[], schemas: Record<string, JsonSchema>): Map<string, string[]> {
+function requiredOnReplace(
+  operations: readonly ClientOperation[],
+  schemas: Record<string, JsonSchema>,
+): Map<string, string[]> {
   const required = new Map<string, string[]>();
   const kept = (f: FieldMetadata) => f.kind === 'scalar' && f.type === 'password';
   for (const operation of operations) {
     if (operation.metadata.writeMode !== 'replace' || !operation.body || !schemas[operation.body.component]) continue;
-    const groups = typeof operation.metadata.validationGroups === 'function' ? new Set<string>() : new Set(operation.metadata.validationGroups);
+    const groups =
+      typeof operation.metadata.validationGroups === 'function'
+        ? new Set<string>()
+        : new Set(operation.metadata.validationGroups);
     const properties = Object.keys((schemas[operation.body.component]?.properties ?? {}) as object);
-    required.set(operation.body.component, operation.resource.fields.filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups)).map((f) => f.name));
+    required.set(
+      operation.body.component,
+      operation.resource.fields
+        .filter((f) => properties.includes(f.name) && !kept(f) && isRequiredField(f, groups))
+        .map((f) => f.name),
+    );
   }
   return required;
 }
@@ -151,19 +172,30 @@ function emitParams(operations: readonly ClientOperation[], names: TypeNames) {
     let params = byType.get(type);
     if (!params) {
       const wanted =
-        operation.metadata.kind === 'getSubresource' || operation.custom ? `${operation.owner.name}${pascalCase(operation.methodName)}Params` : `${operation.resource.name}ListParams`;
+        operation.metadata.kind === 'getSubresource' || operation.custom
+          ? `${operation.owner.name}${pascalCase(operation.methodName)}Params`
+          : `${operation.resource.name}ListParams`;
       params = { name: names.claim(wanted), required };
       byType.set(type, params);
-      blocks.push(`/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declare(params.name, type)}\n`);
+      blocks.push(
+        `/** The query parameters of ${operation.metadata.method} ${operation.metadata.uriTemplate}: filters and pagination. */\n${declare(params.name, type)}\n`,
+      );
     }
     byOperation.set(operation, params);
   }
   return { blocks, byOperation };
 }
 
-export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument, operations: readonly ClientOperation[], names: TypeNames): EmittedTypes {
+export function emitTypes(
+  registry: MetadataRegistry,
+  document: OpenApiDocument,
+  operations: readonly ClientOperation[],
+  names: TypeNames,
+): EmittedTypes {
   const schemas = document.components.schemas as Record<string, JsonSchema>;
-  const shapeUses = new Map(operations.flatMap((operation) => operation.shapes.map((shapeUse) => [shapeUse.key, shapeUse] as const)));
+  const shapeUses = new Map(
+    operations.flatMap((operation) => operation.shapes.map((shapeUse) => [shapeUse.key, shapeUse] as const)),
+  );
   const sentShapes = new Set([...shapeUses.values()].filter((u) => u.direction === 'output').map((u) => u.shape.name));
   const typeNames = new Map<string, string>();
   const queue: string[] = [];
@@ -172,7 +204,8 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     `${shapeUse.shape.name}${shapeUse.direction === 'input' && sentShapes.has(shapeUse.shape.name) ? 'Input' : ''}${pascalCase(shapeUse.groups?.join('_') ?? '')}`;
   const use = (component: string): string => {
     const shapeUse = shapeUses.get(component);
-    if (!shapeUse && !schemas[component]) throw new Error(`The OpenAPI document has no component schema "${component}".`);
+    if (!shapeUse && !schemas[component])
+      throw new Error(`The OpenAPI document has no component schema "${component}".`);
     let name = typeNames.get(component);
     if (name === undefined) {
       typeNames.set(component, (name = names.claim(shapeUse ? shapeName(shapeUse) : wantedName(component))));
@@ -190,7 +223,9 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     if (field.cascadePersist && !schemas[create]) types.push('{ [key: string]: unknown }');
     else {
       if (field.cascadePersist) types.push(use(create));
-      types.push(schemas[update] ? `({ '@id': string } & ${use(update)})` : `{ '@id': string; [key: string]: unknown }`);
+      types.push(
+        schemas[update] ? `({ '@id': string } & ${use(update)})` : `{ '@id': string; [key: string]: unknown }`,
+      );
     }
     if (field.nullable) types.push('null');
     return types.join(' | ');
@@ -209,7 +244,8 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
     const shapeUse = shapeUses.get(component);
     if (shapeUse) {
       const { shape, direction, groups } = shapeUse;
-      const what = direction === 'output' ? `${shape.name}, as an operation sends it` : `${shape.name}, as an operation takes it`;
+      const what =
+        direction === 'output' ? `${shape.name}, as an operation sends it` : `${shape.name}, as an operation takes it`;
       const description = `${what}${groups ? `, with the groups ${groups.join(', ')}` : ''}.${shape.description ? `\n${shape.description}` : ''}`;
       blocks.push(`${docComment(description)}${declare(typeNames.get(component)!, shapeType(shapeUse))}\n`);
       continue;
@@ -224,13 +260,21 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
         if (!writes) return undefined;
         const field = resource.fields.find((f) => f.name === name);
         // The input schema offers an object only where the relation takes nested writes.
-        const nested = field?.kind === 'toOne' && ((property.anyOf ?? []) as JsonSchema[]).some((s) => s.type === 'object');
+        const nested =
+          field?.kind === 'toOne' && ((property.anyOf ?? []) as JsonSchema[]).some((s) => s.type === 'object');
         return nested ? nestedWrite(parsed, field) : undefined;
       },
     };
-    const shape = objectType(schema, context, '', required.get(component) ?? (schema.required as string[] | undefined) ?? []);
+    const shape = objectType(
+      schema,
+      context,
+      '',
+      required.get(component) ?? (schema.required as string[] | undefined) ?? [],
+    );
     const what = writes ? WHAT[parsed.kind as keyof typeof WHAT](parsed.resource) : `${parsed.resource} as read`;
-    const groups = parsed.suffix ? `, with the groups ${groupsOf.get(pascalCase(parsed.suffix))?.join(', ') ?? parsed.suffix.slice(1)}` : '';
+    const groups = parsed.suffix
+      ? `, with the groups ${groupsOf.get(pascalCase(parsed.suffix))?.join(', ') ?? parsed.suffix.slice(1)}`
+      : '';
     const description = `${what}${groups}.${schema.description ? `\n${String(schema.description)}` : ''}`;
     blocks.push(`${docComment(description)}${declare(typeNames.get(component)!, shape)}\n`);
   }
@@ -238,10 +282,18 @@ export function emitTypes(registry: MetadataRegistry, document: OpenApiDocument,
   // `<Resource>` for the one shape every read of a resource has, when no component took the name.
   const aliases = new Map<string, string>();
   for (const resource of registry.resources) {
-    const reads = new Set(operations.filter((o) => o.resource === resource && o.metadata.method === 'GET' && o.response && !shapeUses.has(o.response)).map((o) => o.response!));
+    const reads = new Set(
+      operations
+        .filter(
+          (o) => o.resource === resource && o.metadata.method === 'GET' && o.response && !shapeUses.has(o.response),
+        )
+        .map((o) => o.response!),
+    );
     const [only] = reads;
     if (reads.size === 1 && typeNames.get(only!) !== resource.name && !names.has(resource.name)) {
-      blocks.push(`/** ${resource.name} as every read returns it. */\nexport type ${names.claim(resource.name)} = ${typeNames.get(only!)};\n`);
+      blocks.push(
+        `/** ${resource.name} as every read returns it. */\nexport type ${names.claim(resource.name)} = ${typeNames.get(only!)};\n`,
+      );
       aliases.set(only!, resource.name);
     }
   }

@@ -23,13 +23,21 @@ export interface GenerateClientOptions {
 }
 
 /** The client's files: relative name → TypeScript source (`types.ts`, `runtime.ts`, `client.ts`, `index.ts`). */
-export function generateClient(registry: MetadataRegistry, options: GenerateClientOptions = {}): Record<string, string> {
-  const login = options.login ? { path: options.login.path ?? '/auth', identifier: options.login.identifier } : undefined;
+export function generateClient(
+  registry: MetadataRegistry,
+  options: GenerateClientOptions = {},
+): Record<string, string> {
+  const login = options.login
+    ? { path: options.login.path ?? '/auth', identifier: options.login.identifier }
+    : undefined;
   const document = buildOpenApiDocument(registry, login ? { login } : {});
   const operations = clientOperations(registry, document);
   const names = new TypeNames(RESERVED_NAMES);
   const types = emitTypes(registry, document, operations, names);
-  const client = emitClient(registry, document, operations, types, names, { baseUrl: options.baseUrl, loginPath: login?.path });
+  const client = emitClient(registry, document, operations, types, names, {
+    baseUrl: options.baseUrl,
+    loginPath: login?.path,
+  });
   return {
     'types.ts': types.source,
     'runtime.ts': `${HEADER}\n${RUNTIME}`,

@@ -18,10 +18,12 @@ export function camelCase(text: string): string {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property key as written in a type or an object literal: bare when it is an identifier, quoted otherwise (`'@id'`). */
-export const propertyKey = (name: string): string => (IDENTIFIER.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`);
+export const propertyKey = (name: string): string =>
+  IDENTIFIER.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** A string literal in the generated code. */
-export const literal = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+export const literal = (value: string): string =>
+  `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
 /** A JSDoc block from a description (nothing when there is none), indented like the line it documents. */
 export function docComment(text: string | undefined, indent = ''): string {

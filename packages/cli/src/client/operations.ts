@@ -11,7 +11,14 @@ import type { QueryParameter } from './query-params.js';
 import { type JsonSchema, refName } from './schema-to-ts.js';
 
 /** The client method of each declared kind. */
-export const METHOD_OF_KIND = { getCollection: 'list', get: 'get', post: 'create', put: 'replace', patch: 'update', delete: 'delete' } as const;
+export const METHOD_OF_KIND = {
+  getCollection: 'list',
+  get: 'get',
+  post: 'create',
+  put: 'replace',
+  patch: 'update',
+  delete: 'delete',
+} as const;
 
 /**
  * A shape (DTO) as one operation uses it: its body (`input`, the writable fields in the write groups) or its response
@@ -60,7 +67,9 @@ const MERGE_PATCH = 'application/merge-patch+json';
 
 /** The item component of a JSON-LD response: the schema itself, or a Hydra collection's member. */
 function responseComponent(operation: Record<string, unknown>, status: number): string | undefined {
-  const response = (operation.responses as Record<string, { content?: Record<string, { schema?: JsonSchema }> }>)[String(status)];
+  const response = (operation.responses as Record<string, { content?: Record<string, { schema?: JsonSchema }> }>)[
+    String(status)
+  ];
   const schema = response?.content?.[JSONLD]?.schema;
   if (!schema) return undefined;
   const direct = refName(schema);
@@ -89,7 +98,8 @@ function requestBody(operation: Record<string, unknown>, metadata: OperationMeta
 }
 
 /** The subresource's method name: its fields from the outermost parent down (`books`, `tagsPosts`). */
-const subresourceMethod = (metadata: OperationMetadata): string => camelCase(metadata.subresource!.map((step) => pascalCase(step.field)).join(''));
+const subresourceMethod = (metadata: OperationMetadata): string =>
+  camelCase(metadata.subresource!.map((step) => pascalCase(step.field)).join(''));
 
 const fixedGroups = (groups: OperationMetadata['normalizationGroups']): readonly string[] | null =>
   groups === null || typeof groups === 'function' || groups.length === 0 ? null : [...groups].sort();
@@ -97,8 +107,17 @@ const fixedGroups = (groups: OperationMetadata['normalizationGroups']): readonly
 /** The use of an operation's input or output shape, keyed by shape, direction and groups (one type each). */
 function shapeUse(shape: ResourceMetadata, direction: 'input' | 'output', metadata: OperationMetadata): ShapeUse {
   const groups = fixedGroups(direction === 'input' ? metadata.denormalizationGroups : metadata.normalizationGroups);
-  const validationGroups = direction === 'input' && typeof metadata.validationGroups !== 'function' ? [...metadata.validationGroups].sort() : [];
-  return { key: `shape:${direction}:${shape.name}:${groups?.join(',') ?? ''}:${validationGroups.join(',')}`, shape, direction, groups, validationGroups };
+  const validationGroups =
+    direction === 'input' && typeof metadata.validationGroups !== 'function'
+      ? [...metadata.validationGroups].sort()
+      : [];
+  return {
+    key: `shape:${direction}:${shape.name}:${groups?.join(',') ?? ''}:${validationGroups.join(',')}`,
+    shape,
+    direction,
+    groups,
+    validationGroups,
+  };
 }
 
 /** Every operation of the registry the client can call, resource by resource, in declaration order. */
@@ -113,18 +132,28 @@ export function clientOperations(registry: MetadataRegistry, document: OpenApiDo
       const subresource = metadata.kind === 'getSubresource';
       const custom = metadata.customName !== null;
       // Shapes come from the metadata: the body and the response are the shape's, whatever the document says.
-      const input = metadata.input && metadata.stages.deserialize ? shapeUse(metadata.input, 'input', metadata) : undefined;
-      const output = metadata.output && metadata.stages.serialize ? shapeUse(metadata.output, 'output', metadata) : undefined;
+      const input =
+        metadata.input && metadata.stages.deserialize ? shapeUse(metadata.input, 'input', metadata) : undefined;
+      const output =
+        metadata.output && metadata.stages.serialize ? shapeUse(metadata.output, 'output', metadata) : undefined;
       const sends = metadata.stages.serialize && metadata.status !== 204;
       operations.push({
         metadata,
         resource,
         owner: subresource ? registry.resource(metadata.subresource![0]!.resource) : resource,
-        methodName: subresource ? subresourceMethod(metadata) : custom ? metadata.customName! : METHOD_OF_KIND[metadata.kind as keyof typeof METHOD_OF_KIND],
+        methodName: subresource
+          ? subresourceMethod(metadata)
+          : custom
+            ? metadata.customName!
+            : METHOD_OF_KIND[metadata.kind as keyof typeof METHOD_OF_KIND],
         custom,
         pathVariables: custom ? metadata.uriVariables : parameters.filter((p) => p.in === 'path').map((p) => p.name),
         queryParameters: parameters.filter((p) => p.in === 'query').map(({ in: _in, ...parameter }) => parameter),
-        body: input ? { component: input.key, contentType: preferredType(metadata.inputFormats, metadata) } : metadata.stages.deserialize ? requestBody(described, metadata) : undefined,
+        body: input
+          ? { component: input.key, contentType: preferredType(metadata.inputFormats, metadata) }
+          : metadata.stages.deserialize
+            ? requestBody(described, metadata)
+            : undefined,
         response: !sends ? undefined : output ? output.key : responseComponent(described, metadata.status),
         shapes: [input, output].filter((use): use is ShapeUse => use !== undefined),
         secured: Array.isArray(described.security) && described.security.length > 0,

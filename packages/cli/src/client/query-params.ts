@@ -27,7 +27,8 @@ const SHAPE = /^([^[\]]+)(?:\[([^[\]]+)\])?(\[\])?$/;
 
 /** The TypeScript type of one value of a parameter. */
 function valueType(schema: JsonSchema): string {
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => (typeof v === 'string' ? literal(v) : JSON.stringify(v))).join(' | ');
+  if (Array.isArray(schema.enum))
+    return schema.enum.map((v) => (typeof v === 'string' ? literal(v) : JSON.stringify(v))).join(' | ');
   switch (schema.type) {
     case 'integer':
     case 'number':
@@ -48,14 +49,18 @@ function slotType(slot: Slot, indent: string): string {
   return types.join(' | ');
 }
 
-const isRequired = (slot: Slot): boolean => slot.single?.required === true || slot.list?.required === true || [...(slot.keys?.values() ?? [])].some(isRequired);
+const isRequired = (slot: Slot): boolean =>
+  slot.single?.required === true || slot.list?.required === true || [...(slot.keys?.values() ?? [])].some(isRequired);
 
 /** The description of a slot: its single form's, else its list form's. */
 const describe = (slot: Slot): string | undefined => slot.single?.description ?? slot.list?.description;
 
 function slotsType(slots: ReadonlyMap<string, Slot>, indent: string): string {
   const inner = `${indent}  `;
-  const lines = [...slots].map(([name, slot]) => `${docComment(describe(slot), inner)}${inner}${propertyKey(name)}${isRequired(slot) ? '' : '?'}: ${slotType(slot, inner)};\n`);
+  const lines = [...slots].map(
+    ([name, slot]) =>
+      `${docComment(describe(slot), inner)}${inner}${propertyKey(name)}${isRequired(slot) ? '' : '?'}: ${slotType(slot, inner)};\n`,
+  );
   return `{\n${lines.join('')}${indent}}`;
 }
 
@@ -83,7 +88,13 @@ function toSlots(parameters: readonly QueryParameter[]): Map<string, Slot> {
 }
 
 /** The parameters as the body of an object type (`{ … }`), and whether any of them is required. */
-export function paramsType(parameters: readonly QueryParameter[]): { readonly type: string; readonly required: boolean } {
+export function paramsType(parameters: readonly QueryParameter[]): {
+  readonly type: string;
+  readonly required: boolean;
+} {
   const slots = toSlots(parameters);
-  return { type: slots.size === 0 ? 'Record<string, never>' : slotsType(slots, ''), required: [...slots.values()].some(isRequired) };
+  return {
+    type: slots.size === 0 ? 'Record<string, never>' : slotsType(slots, ''),
+    required: [...slots.values()].some(isRequired),
+  };
 }

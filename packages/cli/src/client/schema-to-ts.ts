@@ -41,7 +41,12 @@ function propertyDoc(schema: JsonSchema): string | undefined {
 }
 
 /** An object type: one property per line, `?` on those not required. */
-export function objectType(schema: JsonSchema, context: TypeContext, indent: string, required: readonly string[] = (schema.required as string[] | undefined) ?? []): string {
+export function objectType(
+  schema: JsonSchema,
+  context: TypeContext,
+  indent: string,
+  required: readonly string[] = (schema.required as string[] | undefined) ?? [],
+): string {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const inner = `${indent}  `;
   const lines = Object.entries(properties).map(([name, property]) => {
@@ -59,7 +64,8 @@ export function toTs(schema: JsonSchema, context: TypeContext, indent = ''): str
   if (Array.isArray(schema.enum)) return union(schema.enum.map(literalOf));
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) return union(alternatives.map((s) => toTs(s, { ref: context.ref }, indent)));
-  if (Array.isArray(schema.allOf)) return (schema.allOf as JsonSchema[]).map((s) => toTs(s, { ref: context.ref }, indent)).join(' & ');
+  if (Array.isArray(schema.allOf))
+    return (schema.allOf as JsonSchema[]).map((s) => toTs(s, { ref: context.ref }, indent)).join(' & ');
   const { type } = schema;
   if (Array.isArray(type)) return union(type.map((t) => toTs({ ...schema, type: t }, context, indent)));
   switch (type) {

@@ -26,13 +26,28 @@ login route). The files are written into --out (created when missing; files of t
 replaced). No database is needed.`,
   options: {
     ...CONFIG_OPTION,
-    out: { type: 'string', short: 'o', placeholder: '<dir>', description: 'The folder to write the client into (default ./api-client).' },
-    'base-url': { type: 'string', placeholder: '<url>', description: "The API's base URL built into the client (default: none, given when the client is created)." },
+    out: {
+      type: 'string',
+      short: 'o',
+      placeholder: '<dir>',
+      description: 'The folder to write the client into (default ./api-client).',
+    },
+    'base-url': {
+      type: 'string',
+      placeholder: '<url>',
+      description: "The API's base URL built into the client (default: none, given when the client is created).",
+    },
   },
-  examples: ['resource-api client:generate', 'resource-api client:generate --out web/src/api --base-url https://shop.example.com'],
+  examples: [
+    'resource-api client:generate',
+    'resource-api client:generate --out web/src/api --base-url https://shop.example.com',
+  ],
   async run({ options }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
-    const [{ buildRegistry }, { generateClient }] = await Promise.all([import('../app/registry.js'), import('../client/index.js')]);
+    const [{ buildRegistry }, { generateClient }] = await Promise.all([
+      import('../app/registry.js'),
+      import('../client/index.js'),
+    ]);
     const files = generateClient(buildRegistry(config), {
       ...(options['base-url'] === undefined ? {} : { baseUrl: options['base-url'] }),
       ...loginOf(config),
@@ -41,10 +56,13 @@ replaced). No database is needed.`,
     for (const [name, content] of Object.entries(files)) {
       const file = resolve(folder, name);
       // A file name from the generator stays inside the folder.
-      if (relative(folder, file).startsWith('..')) throw new CliError(`The client generator named a file outside ${folder}: ${name}.`);
+      if (relative(folder, file).startsWith('..'))
+        throw new CliError(`The client generator named a file outside ${folder}: ${name}.`);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, content);
     }
-    context.stdout.write(`Wrote ${Object.keys(files).length} file(s) to ${displayPath(context.cwd, folder)}: ${Object.keys(files).sort().join(', ')}.\n`);
+    context.stdout.write(
+      `Wrote ${Object.keys(files).length} file(s) to ${displayPath(context.cwd, folder)}: ${Object.keys(files).sort().join(', ')}.\n`,
+    );
   },
 });

@@ -14,11 +14,16 @@ foreign keys and indexes. It never drops or alters what exists. In production, u
   examples: ['resource-api db:sync', 'resource-api db:sync --database postgres://app@127.0.0.1:5432/app --schema dev'],
   async run({ options, verbose }, context) {
     const loaded = await loadConfig(context.cwd, options.config);
-    const [{ hasTable, syncSchema }, { buildRegistry }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
+    const [{ hasTable, syncSchema }, { buildRegistry }] = await Promise.all([
+      import('@resource-api/core'),
+      import('../app/registry.js'),
+    ]);
     const registry = buildRegistry(loaded.config);
     const target = databaseTarget(loaded, options, context.env);
     await withDatabase(target, verbose, (database) => syncSchema(database, registry));
     const tables = registry.resources.filter(hasTable).map((r) => r.table);
-    context.stdout.write(`Synced ${redact(target.url)}${target.schema ? ` (schema ${target.schema})` : ''}: tables ${tables.join(', ')} and their columns and indexes are there.\n`);
+    context.stdout.write(
+      `Synced ${redact(target.url)}${target.schema ? ` (schema ${target.schema})` : ''}: tables ${tables.join(', ')} and their columns and indexes are there.\n`,
+    );
   },
 });

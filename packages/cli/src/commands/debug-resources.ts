@@ -19,24 +19,28 @@ type, column, groups, rule and constraints, computed fields marked). With a shap
 using it. Rules, groups and hooks given as functions are shown by the function's name. No database is needed.`,
   arguments: [{ name: 'resource', description: 'A resource name (Book), or a shape name, to show in detail.' }],
   options: { ...CONFIG_OPTION, json: { type: 'boolean', description: 'Print JSON instead of tables.' } },
-  examples: ['resource-api debug:resources', 'resource-api debug:resources Book', 'resource-api debug:resources --json | jq ".[].name"'],
+  examples: [
+    'resource-api debug:resources',
+    'resource-api debug:resources Book',
+    'resource-api debug:resources --json | jq ".[].name"',
+  ],
   async run({ options, args }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
-    const [{ buildRegistry }, { describeRegistry, describeShapes }, { renderOverview, renderResource, renderShape }] = await Promise.all([
-      import('../app/registry.js'),
-      import('../debug/describe.js'),
-      import('../debug/render.js'),
-    ]);
+    const [{ buildRegistry }, { describeRegistry, describeShapes }, { renderOverview, renderResource, renderShape }] =
+      await Promise.all([import('../app/registry.js'), import('../debug/describe.js'), import('../debug/render.js')]);
     const registry = buildRegistry(config);
     const resources = describeRegistry(registry);
     const shapes = describeShapes(registry);
     const wanted = args[0];
     if (wanted === undefined) {
       // The JSON stays the list of resources (each operation names its input and output); a shape: by its name.
-      context.stdout.write(options.json ? `${JSON.stringify(resources, null, 2)}\n` : renderOverview(resources, shapes));
+      context.stdout.write(
+        options.json ? `${JSON.stringify(resources, null, 2)}\n` : renderOverview(resources, shapes),
+      );
       return;
     }
-    const find = <T extends { name: string }>(list: readonly T[]) => list.find((r) => r.name === wanted) ?? list.find((r) => r.name.toLowerCase() === wanted.toLowerCase());
+    const find = <T extends { name: string }>(list: readonly T[]) =>
+      list.find((r) => r.name === wanted) ?? list.find((r) => r.name.toLowerCase() === wanted.toLowerCase());
     const resource = find(resources);
     if (resource) {
       context.stdout.write(options.json ? `${JSON.stringify(resource, null, 2)}\n` : renderResource(resource));

@@ -13,7 +13,10 @@ for client code generators and schema checks in CI. No database is needed.`,
   examples: ['resource-api graphql:export > schema.graphql', 'resource-api graphql:export --out schema.graphql'],
   async run({ options }, context) {
     const { config } = await loadConfig(context.cwd, options.config);
-    const [{ printGraphQLSchema }, { buildRegistry }] = await Promise.all([import('@resource-api/core'), import('../app/registry.js')]);
+    const [{ printGraphQLSchema }, { buildRegistry }] = await Promise.all([
+      import('@resource-api/core'),
+      import('../app/registry.js'),
+    ]);
     const sdl = printGraphQLSchema(buildRegistry(config));
     writeOutput(context, options.out, sdl.endsWith('\n') ? sdl : `${sdl}\n`);
   },

@@ -25,12 +25,37 @@ name:toMany:Target[:mappedBy=field][:inversedBy=field]. Types: string, text, int
 json, string[], password, toOne, toMany.`,
   arguments: [{ name: 'name', description: 'The resource name, in PascalCase (BookReview).' }],
   options: {
-    style: { type: 'string', short: 's', placeholder: '<decorator|object>', description: 'The declaration form (asked when not given; decorator with --no-interaction).' },
-    field: { type: 'string', short: 'f', multiple: true, placeholder: '<name:type>', description: 'A field, e.g. title:string or author:toOne:Author (then no field is asked).' },
-    dir: { type: 'string', placeholder: '<folder>', description: 'The folder of the new file (default src/resources).' },
-    out: { type: 'string', short: 'o', placeholder: '<file>', description: 'The file to write (default <dir>/<name-in-kebab-case>.ts).' },
+    style: {
+      type: 'string',
+      short: 's',
+      placeholder: '<decorator|object>',
+      description: 'The declaration form (asked when not given; decorator with --no-interaction).',
+    },
+    field: {
+      type: 'string',
+      short: 'f',
+      multiple: true,
+      placeholder: '<name:type>',
+      description: 'A field, e.g. title:string or author:toOne:Author (then no field is asked).',
+    },
+    dir: {
+      type: 'string',
+      placeholder: '<folder>',
+      description: 'The folder of the new file (default src/resources).',
+    },
+    out: {
+      type: 'string',
+      short: 'o',
+      placeholder: '<file>',
+      description: 'The file to write (default <dir>/<name-in-kebab-case>.ts).',
+    },
     force: { type: 'boolean', description: 'Overwrite the file when it exists.' },
-    'no-interaction': { type: 'boolean', short: 'n', description: 'Ask nothing: the name must be given, the form defaults to decorator, the fields are the --field ones.' },
+    'no-interaction': {
+      type: 'boolean',
+      short: 'n',
+      description:
+        'Ask nothing: the name must be given, the form defaults to decorator, the fields are the --field ones.',
+    },
   },
   examples: [
     'resource-api make:resource',
@@ -47,10 +72,13 @@ json, string[], password, toOne, toMany.`,
     });
     const duplicate = fromFlags.find((field, index) => fromFlags.findIndex((f) => f.name === field.name) !== index);
     if (duplicate) throw new UsageError(`The field "${duplicate.name}" is given twice.`, HINT);
-    if (options.style !== undefined && !STYLES.includes(options.style as Style)) throw new UsageError(`Unknown style "${options.style}": use ${STYLES.join(' or ')}.`, HINT);
-    if (args[0] !== undefined && resourceNameProblem(args[0])) throw new UsageError(resourceNameProblem(args[0])!, HINT);
+    if (options.style !== undefined && !STYLES.includes(options.style as Style))
+      throw new UsageError(`Unknown style "${options.style}": use ${STYLES.join(' or ')}.`, HINT);
+    if (args[0] !== undefined && resourceNameProblem(args[0]))
+      throw new UsageError(resourceNameProblem(args[0])!, HINT);
     const interactive = !options['no-interaction'];
-    if (!interactive && args[0] === undefined) throw new UsageError('Missing argument <name>: with --no-interaction the name is not asked.', HINT);
+    if (!interactive && args[0] === undefined)
+      throw new UsageError('Missing argument <name>: with --no-interaction the name is not asked.', HINT);
 
     let name = args[0];
     let style = options.style as Style | undefined;
@@ -68,9 +96,12 @@ json, string[], password, toOne, toMany.`,
       }
     }
     const file = resolve(context.cwd, options.out ?? `${options.dir ?? 'src/resources'}/${fileNameOf(name!)}.ts`);
-    if (existsSync(file) && !options.force) throw new CliError(`${file} exists: choose another --out, or pass --force to overwrite it.`);
+    if (existsSync(file) && !options.force)
+      throw new CliError(`${file} exists: choose another --out, or pass --force to overwrite it.`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, renderResource(name!, fields, style ?? 'decorator'));
-    context.stdout.write(`\nWrote ${displayPath(context.cwd, file)} (${name}, ${fields.length} field(s), ${style ?? 'decorator'} form): add it to the resources your app registers.\n`);
+    context.stdout.write(
+      `\nWrote ${displayPath(context.cwd, file)} (${name}, ${fields.length} field(s), ${style ?? 'decorator'} form): add it to the resources your app registers.\n`,
+    );
   },
 });

@@ -17,18 +17,30 @@ By default the existing migrations are run into a scratch database of the same k
 SQLite, or a throw-away schema of the PostgreSQL database), and that is compared with the resources: a development
 database kept up to date by schema sync hides no change. With --diff-database, the target database itself is compared
 (its pending migrations must have run). A migration is written for the kind of database it is generated on.`,
-  arguments: [{ name: 'name', description: 'The file name after the timestamp (default: made from the tables it changes).' }],
+  arguments: [
+    { name: 'name', description: 'The file name after the timestamp (default: made from the tables it changes).' },
+  ],
   options: {
     ...CONFIG_OPTION,
     ...DATABASE_OPTIONS,
     ...MIGRATIONS_OPTIONS,
-    'diff-database': { type: 'boolean', description: 'Compare the target database itself instead of a scratch database built from the migrations.' },
+    'diff-database': {
+      type: 'boolean',
+      description: 'Compare the target database itself instead of a scratch database built from the migrations.',
+    },
   },
-  examples: ['resource-api migrations:generate', 'resource-api migrations:generate add_book_isbn --database postgres://app@127.0.0.1:5432/app'],
+  examples: [
+    'resource-api migrations:generate',
+    'resource-api migrations:generate add_book_isbn --database postgres://app@127.0.0.1:5432/app',
+  ],
   async run({ options, args, verbose }, context) {
     const { loaded, target, directory } = await migrationsSetup(context, options);
     const { generateMigration, runMigrations } = await import('@resource-api/core');
-    const common = { resources: loaded.config.resources, directory, ...(args[0] === undefined ? {} : { name: args[0] }) };
+    const common = {
+      resources: loaded.config.resources,
+      directory,
+      ...(args[0] === undefined ? {} : { name: args[0] }),
+    };
     const file = options['diff-database']
       ? await withDatabase(target, verbose, (database) => generateMigration({ ...common, database: database.knex }))
       : await withScratchDatabase(target, verbose, async (scratch) => {

@@ -1,7 +1,13 @@
 /** `migrations:run`: the pending migrations, in one batch. */
 import { defineCommand } from '../command.js';
 import { CONFIG_OPTION } from '../config/load-config.js';
-import { DATABASE_OPTIONS, MIGRATIONS_OPTIONS, migrationsSetup, redact, withDatabase } from '../database/database-options.js';
+import {
+  DATABASE_OPTIONS,
+  MIGRATIONS_OPTIONS,
+  migrationsSetup,
+  redact,
+  withDatabase,
+} from '../database/database-options.js';
 
 export const migrationsRun = defineCommand({
   name: 'migrations:run',
@@ -14,7 +20,9 @@ which records them in the knex_migrations table). Run it before starting the app
   async run({ options, verbose }, context) {
     const { target, directory } = await migrationsSetup(context, options);
     const { runMigrations } = await import('@resource-api/core');
-    const ran = await withDatabase(target, verbose, (database) => runMigrations({ database: database.knex, directory }));
+    const ran = await withDatabase(target, verbose, (database) =>
+      runMigrations({ database: database.knex, directory }),
+    );
     context.stdout.write(
       ran.length > 0
         ? `Ran ${ran.length} migration(s) on ${redact(target.url)}: ${ran.join(', ')}.\n`

@@ -21,13 +21,23 @@ export interface LoadedConfig {
 
 /** The `--config` option, shared by every command that reads the app. */
 export const CONFIG_OPTION = {
-  config: { type: 'string', short: 'c', placeholder: '<file>', description: 'The config module (default: resource-api.config.js, .mjs or .cjs in the working directory).' },
+  config: {
+    type: 'string',
+    short: 'c',
+    placeholder: '<file>',
+    description: 'The config module (default: resource-api.config.js, .mjs or .cjs in the working directory).',
+  },
 } as const;
 
 export async function loadConfig(cwd: string, explicit: string | undefined): Promise<LoadedConfig> {
-  const file = explicit === undefined ? CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path)) : resolve(cwd, explicit);
+  const file =
+    explicit === undefined
+      ? CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path))
+      : resolve(cwd, explicit);
   if (file === undefined) {
-    throw new CliError(`No config file: create ${CONFIG_FILES[0]} in ${cwd} (it default-exports { resources, ... }), or pass --config <file>.`);
+    throw new CliError(
+      `No config file: create ${CONFIG_FILES[0]} in ${cwd} (it default-exports { resources, ... }), or pass --config <file>.`,
+    );
   }
   if (!existsSync(file)) throw new CliError(`The config file ${file} does not exist.`);
   let module: { default?: unknown };
@@ -43,9 +53,15 @@ export async function loadConfig(cwd: string, explicit: string | undefined): Pro
 }
 
 function checkConfig(config: unknown, file: string): asserts config is ResourceApiConfig {
-  if (config === null || typeof config !== 'object') throw new CliError(`The config file ${file} must default-export an object { resources, ... } (or a function returning one).`);
+  if (config === null || typeof config !== 'object')
+    throw new CliError(
+      `The config file ${file} must default-export an object { resources, ... } (or a function returning one).`,
+    );
   const { resources, database, migrations } = config as Record<string, unknown>;
-  if (!Array.isArray(resources) || resources.length === 0) throw new CliError(`The config file ${file}: "resources" must be a non-empty list of declared resources.`);
-  if (database !== undefined && typeof database !== 'string') throw new CliError(`The config file ${file}: "database" must be a URL string (sqlite:…, postgres://…).`);
-  if (migrations !== undefined && (migrations === null || typeof migrations !== 'object')) throw new CliError(`The config file ${file}: "migrations" must be an object { directory }.`);
+  if (!Array.isArray(resources) || resources.length === 0)
+    throw new CliError(`The config file ${file}: "resources" must be a non-empty list of declared resources.`);
+  if (database !== undefined && typeof database !== 'string')
+    throw new CliError(`The config file ${file}: "database" must be a URL string (sqlite:…, postgres://…).`);
+  if (migrations !== undefined && (migrations === null || typeof migrations !== 'object'))
+    throw new CliError(`The config file ${file}: "migrations" must be an object { directory }.`);
 }

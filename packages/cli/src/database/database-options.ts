@@ -11,12 +11,25 @@ import { CliError } from '../errors.js';
 export const DEFAULT_DATABASE = 'sqlite:var/data.db';
 
 export const DATABASE_OPTIONS = {
-  database: { type: 'string', short: 'd', placeholder: '<url>', description: `The database URL (default: DATABASE_URL, else the config's "database", else ${DEFAULT_DATABASE}).` },
-  schema: { type: 'string', placeholder: '<name>', description: `PostgreSQL only: the schema of the tables (default: the config's "databaseSchema", else the connection's search path).` },
+  database: {
+    type: 'string',
+    short: 'd',
+    placeholder: '<url>',
+    description: `The database URL (default: DATABASE_URL, else the config's "database", else ${DEFAULT_DATABASE}).`,
+  },
+  schema: {
+    type: 'string',
+    placeholder: '<name>',
+    description: `PostgreSQL only: the schema of the tables (default: the config's "databaseSchema", else the connection's search path).`,
+  },
 } as const;
 
 export const MIGRATIONS_OPTIONS = {
-  dir: { type: 'string', placeholder: '<folder>', description: `The migrations folder (default: the config's "migrations.directory", else "migrations" beside the config file).` },
+  dir: {
+    type: 'string',
+    placeholder: '<folder>',
+    description: `The migrations folder (default: the config's "migrations.directory", else "migrations" beside the config file).`,
+  },
 } as const;
 
 export interface DatabaseTarget {
@@ -24,11 +37,14 @@ export interface DatabaseTarget {
   readonly schema: string | undefined;
 }
 
-export function databaseTarget(loaded: LoadedConfig, options: { database?: string; schema?: string }, env: NodeJS.ProcessEnv): DatabaseTarget {
+export function databaseTarget(
+  loaded: LoadedConfig,
+  options: { database?: string; schema?: string },
+  env: NodeJS.ProcessEnv,
+): DatabaseTarget {
   const url = options.database ?? (env.DATABASE_URL?.trim() || undefined) ?? loaded.config.database ?? DEFAULT_DATABASE;
   return { url, schema: options.schema ?? loaded.config.databaseSchema };
 }
-
 
 function migrationsDirectory(loaded: LoadedConfig, options: { dir?: string }, cwd: string, database: string): string {
   if (options.dir !== undefined) return resolve(cwd, options.dir);
@@ -51,20 +67,41 @@ export async function migrationsSetup(
 export const redact = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
 /** Error codes of a database that cannot be reached or refuses us (network, authentication, missing database, SQLite file). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '28P01', '28000', '3D000', '57P03', 'SQLITE_CANTOPEN', 'SQLITE_NOTADB']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  '28P01',
+  '28000',
+  '3D000',
+  '57P03',
+  'SQLITE_CANTOPEN',
+  'SQLITE_NOTADB',
+]);
 
 /**
  * Opens the target database for `work` and closes it after. knex's own warnings (a failed connection attempt, with its
  * stack) go to stderr with `--verbose` only: the failure itself is reported once, as one line. A failure to reach the
  * database becomes `Cannot reach the database <url>: <why>`.
  */
-export async function withDatabase<T>(target: DatabaseTarget, verbose: boolean, work: (database: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(
+  target: DatabaseTarget,
+  verbose: boolean,
+  work: (database: Database) => Promise<T>,
+): Promise<T> {
   const say = (message: string) => {
     if (verbose) process.stderr.write(`${message}\n`);
   };
   const { openDatabase } = await import('@resource-api/core');
   try {
-    const database = await openDatabase({ url: target.url, ...(target.schema === undefined ? {} : { schema: target.schema }), log: { warn: say, error: say, debug: () => {} } });
+    const database = await openDatabase({
+      url: target.url,
+      ...(target.schema === undefined ? {} : { schema: target.schema }),
+      log: { warn: say, error: say, debug: () => {} },
+    });
     try {
       return await work(database);
     } finally {
@@ -81,6 +118,7 @@ function isUnreachable(error: unknown): boolean {
   const { code, name, errors } = (error ?? {}) as { code?: unknown; name?: unknown; errors?: unknown[] };
   if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
   // knex gives up waiting for a connection; pg reports a connection attempt that timed out; an AggregateError per address.
-  if (name === 'KnexTimeoutError' || /Connection terminated|timeout expired/i.test(String((error as Error)?.message))) return true;
+  if (name === 'KnexTimeoutError' || /Connection terminated|timeout expired/i.test(String((error as Error)?.message)))
+    return true;
   return Array.isArray(errors) && errors.some(isUnreachable);
 }

@@ -9,13 +9,21 @@ import { type DatabaseTarget, withDatabase } from './database-options.js';
 
 export const isPostgres = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
-export async function withScratchDatabase<T>(target: DatabaseTarget, verbose: boolean, work: (scratch: Database) => Promise<T>): Promise<T> {
+export async function withScratchDatabase<T>(
+  target: DatabaseTarget,
+  verbose: boolean,
+  work: (scratch: Database) => Promise<T>,
+): Promise<T> {
   const schema = isPostgres(target.url) ? `resource_api_scratch_${randomBytes(6).toString('hex')}` : undefined;
-  return withDatabase(schema ? { url: target.url, schema } : { url: 'sqlite::memory:', schema: undefined }, verbose, async (scratch) => {
-    try {
-      return await work(scratch);
-    } finally {
-      if (schema) await scratch.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    }
-  });
+  return withDatabase(
+    schema ? { url: target.url, schema } : { url: 'sqlite::memory:', schema: undefined },
+    verbose,
+    async (scratch) => {
+      try {
+        return await work(scratch);
+      } finally {
+        if (schema) await scratch.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      }
+    },
+  );
 }

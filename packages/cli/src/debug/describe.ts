@@ -5,7 +5,13 @@
  * operations take or send; computed fields marked. Functions (rules, groups) are shown by name, since their code is
  * not data.
  */
-import { type FieldMetadata, hasTable, type MetadataRegistry, type OperationMetadata, type ResourceMetadata } from '@resource-api/core';
+import {
+  type FieldMetadata,
+  hasTable,
+  type MetadataRegistry,
+  type OperationMetadata,
+  type ResourceMetadata,
+} from '@resource-api/core';
 
 export interface FieldDescription {
   readonly name: string;
@@ -80,8 +86,10 @@ export interface ResourceDescription {
 
 /** A rule or a groups function by name; a string rule (an expression) as written. */
 const showFunction = (value: (...args: never[]) => unknown) => `(function${value.name ? ` ${value.name}` : ''})`;
-const showRule = (rule: string | ((...args: never[]) => unknown) | undefined | null) => (rule === undefined || rule === null ? null : typeof rule === 'string' ? rule : showFunction(rule));
-const showGroups = (groups: readonly string[] | ((...args: never[]) => unknown) | null) => (groups === null ? null : typeof groups === 'function' ? showFunction(groups) : groups.join(', '));
+const showRule = (rule: string | ((...args: never[]) => unknown) | undefined | null) =>
+  rule === undefined || rule === null ? null : typeof rule === 'string' ? rule : showFunction(rule);
+const showGroups = (groups: readonly string[] | ((...args: never[]) => unknown) | null) =>
+  groups === null ? null : typeof groups === 'function' ? showFunction(groups) : groups.join(', ');
 
 function fieldType(field: FieldMetadata): string {
   if (field.kind === 'scalar') return field.type;
@@ -134,10 +142,17 @@ function describeOperation(operation: OperationMetadata, resource: ResourceMetad
     normalizationGroups: showGroups(operation.normalizationGroups),
     denormalizationGroups: showGroups(operation.denormalizationGroups),
     validationGroups: showGroups(operation.validationGroups) ?? '',
-    pagination: pagination === null ? null : !pagination.enabled ? 'off' : `${pagination.cursor ? 'cursor' : 'pages'} of ${pagination.itemsPerPage}`,
+    pagination:
+      pagination === null
+        ? null
+        : !pagination.enabled
+          ? 'off'
+          : `${pagination.cursor ? 'cursor' : 'pages'} of ${pagination.itemsPerPage}`,
     input: inputOf(operation, resource),
     output: outputOf(operation, resource),
-    hooks: (['beforeWrite', 'afterWrite', 'afterCommit'] as const).flatMap((stage) => hooks[stage].map((hook) => `${stage} ${showFunction(hook)}`)),
+    hooks: (['beforeWrite', 'afterWrite', 'afterCommit'] as const).flatMap((stage) =>
+      hooks[stage].map((hook) => `${stage} ${showFunction(hook)}`),
+    ),
   };
 }
 
@@ -164,7 +179,8 @@ export function describeResource(resource: ResourceMetadata): ResourceDescriptio
   };
 }
 
-export const describeRegistry = (registry: MetadataRegistry): ResourceDescription[] => registry.resources.map(describeResource);
+export const describeRegistry = (registry: MetadataRegistry): ResourceDescription[] =>
+  registry.resources.map(describeResource);
 
 /** Every shape of the registry, with the operations that take or send it. */
 export function describeShapes(registry: MetadataRegistry): ShapeDescription[] {
@@ -175,7 +191,10 @@ export function describeShapes(registry: MetadataRegistry): ShapeDescription[] {
     usedBy: registry.resources.flatMap((resource) =>
       resource.operations.flatMap((operation) => {
         const name = `${resource.name}.${operation.customName ?? operation.kind}`;
-        return [...(operation.input === shape ? [`${name} (input)`] : []), ...(operation.output === shape ? [`${name} (output)`] : [])];
+        return [
+          ...(operation.input === shape ? [`${name} (input)`] : []),
+          ...(operation.output === shape ? [`${name} (output)`] : []),
+        ];
       }),
     ),
   }));

@@ -3,13 +3,22 @@ import { table as render } from 'table';
 import type { FieldDescription, ResourceDescription, ShapeDescription } from './describe.js';
 
 const EMPTY = '—';
-const show = (value: string | null | undefined) => (value === null || value === undefined || value === '' ? EMPTY : value);
+const show = (value: string | null | undefined) =>
+  value === null || value === undefined || value === '' ? EMPTY : value;
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
 /** A titled table, lines under the header only; `wrap` gives columns a width, their text wrapped at word boundaries. */
-function table(title: string, head: readonly string[], rows: readonly (readonly string[])[], wrap: Readonly<Record<number, number>> = {}): string {
+function table(
+  title: string,
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  wrap: Readonly<Record<number, number>> = {},
+): string {
   const columns = Object.fromEntries(Object.entries(wrap).map(([index, width]) => [index, { width, wrapWord: true }]));
-  const text = render([[...head], ...rows.map((row) => [...row])], { columns, drawHorizontalLine: (line, size) => line === 0 || line === 1 || line === size });
+  const text = render([[...head], ...rows.map((row) => [...row])], {
+    columns,
+    drawHorizontalLine: (line, size) => line === 0 || line === 1 || line === size,
+  });
   return `${title}\n${text}`;
 }
 
@@ -20,11 +29,23 @@ const fieldType = (f: FieldDescription) => (f.computed ? `${f.type}, computed` :
 
 /** The custom operations of the resources: name, method, path, what they take and send, and their status. */
 function customOperations(resources: readonly ResourceDescription[], withResource: boolean): string {
-  const custom = resources.flatMap((r) => r.operations.filter((o) => o.customName !== null).map((o) => ({ resource: r.name, o })));
+  const custom = resources.flatMap((r) =>
+    r.operations.filter((o) => o.customName !== null).map((o) => ({ resource: r.name, o })),
+  );
   if (custom.length === 0) return '';
   return table(
     `Custom operations (${custom.length})`,
-    [...(withResource ? ['Resource'] : []), 'Name', 'Operation', 'Method', 'Path', 'Input', 'Output', 'Status', 'Hooks'],
+    [
+      ...(withResource ? ['Resource'] : []),
+      'Name',
+      'Operation',
+      'Method',
+      'Path',
+      'Input',
+      'Output',
+      'Status',
+      'Hooks',
+    ],
     custom.map(({ resource, o }) => [
       ...(withResource ? [resource] : []),
       o.customName!,
@@ -51,17 +72,36 @@ function shapesTable(shapes: readonly ShapeDescription[]): string {
 }
 
 /** Every resource, then every operation with its method, path, access rule and groups; custom operations and shapes. */
-export function renderOverview(resources: readonly ResourceDescription[], shapes: readonly ShapeDescription[] = []): string {
+export function renderOverview(
+  resources: readonly ResourceDescription[],
+  shapes: readonly ShapeDescription[] = [],
+): string {
   const overview = table(
     `Resources (${resources.length})`,
     ['Resource', 'Path', 'Table', 'Fields', 'Filters (query parameters)'],
-    resources.map((r) => [r.name, r.path, show(r.table), r.fields.map(fieldName).join(', ') || EMPTY, r.filters.map((f) => f.parameter).join(', ') || EMPTY]),
+    resources.map((r) => [
+      r.name,
+      r.path,
+      show(r.table),
+      r.fields.map(fieldName).join(', ') || EMPTY,
+      r.filters.map((f) => f.parameter).join(', ') || EMPTY,
+    ]),
     { 3: 40, 4: 60 },
   );
   const operations = table(
     `Operations (${resources.reduce((n, r) => n + r.operations.length, 0)})`,
     ['Resource', 'Operation', 'Method', 'Path', 'Access rule', 'Read groups', 'Write groups'],
-    resources.flatMap((r) => r.operations.map((o) => [r.name, o.name, o.method, o.path, show(o.rule), show(o.normalizationGroups), show(o.denormalizationGroups)])),
+    resources.flatMap((r) =>
+      r.operations.map((o) => [
+        r.name,
+        o.name,
+        o.method,
+        o.path,
+        show(o.rule),
+        show(o.normalizationGroups),
+        show(o.denormalizationGroups),
+      ]),
+    ),
   );
   const custom = customOperations(resources, true);
   const shaped = shapesTable(shapes);
@@ -77,8 +117,30 @@ export function renderResource(resource: ResourceDescription): string {
   ].join('\n');
   const operations = table(
     'Operations',
-    ['Operation', 'Method', 'Path', 'Status', 'Access rule', 'Rule after denormalization', 'Read groups', 'Write groups', 'Validation groups', 'Pagination'],
-    resource.operations.map((o) => [o.name, o.method, o.path, String(o.status), show(o.rule), show(o.postDenormalizeRule), show(o.normalizationGroups), show(o.denormalizationGroups), show(o.validationGroups), show(o.pagination)]),
+    [
+      'Operation',
+      'Method',
+      'Path',
+      'Status',
+      'Access rule',
+      'Rule after denormalization',
+      'Read groups',
+      'Write groups',
+      'Validation groups',
+      'Pagination',
+    ],
+    resource.operations.map((o) => [
+      o.name,
+      o.method,
+      o.path,
+      String(o.status),
+      show(o.rule),
+      show(o.postDenormalizeRule),
+      show(o.normalizationGroups),
+      show(o.denormalizationGroups),
+      show(o.validationGroups),
+      show(o.pagination),
+    ]),
   );
   const filters =
     resource.filters.length === 0
@@ -86,12 +148,29 @@ export function renderResource(resource: ResourceDescription): string {
       : table(
           'Filters',
           ['#', 'Parameter', 'Property', 'Type', 'Multiple', 'Description'],
-          resource.filters.map((f) => [String(f.filter), f.parameter, show(f.property), f.type, yesNo(f.multiple), show(f.description)]),
+          resource.filters.map((f) => [
+            String(f.filter),
+            f.parameter,
+            show(f.property),
+            f.type,
+            yesNo(f.multiple),
+            show(f.description),
+          ]),
         );
   const fields = table(
     'Fields',
     ['Field', 'Type', 'Column', 'Nullable', 'Readable', 'Writable', 'Groups', 'Access rule', 'Constraints'],
-    resource.fields.map((f) => [f.name, fieldType(f), show(f.column), yesNo(f.nullable), yesNo(f.readable), f.immutable ? 'on create' : yesNo(f.writable), show(f.groups.join(', ')), show(f.rule), show(f.constraints.join(', '))]),
+    resource.fields.map((f) => [
+      f.name,
+      fieldType(f),
+      show(f.column),
+      yesNo(f.nullable),
+      yesNo(f.readable),
+      f.immutable ? 'on create' : yesNo(f.writable),
+      show(f.groups.join(', ')),
+      show(f.rule),
+      show(f.constraints.join(', ')),
+    ]),
   );
   const custom = customOperations([resource], false);
   return `${header}\n\n${operations}\n${custom ? `${custom}\n` : ''}${filters}\n${fields}`;
@@ -106,7 +185,15 @@ export function renderShape(shape: ShapeDescription): string {
   const fields = table(
     'Fields',
     ['Field', 'Type', 'Nullable', 'Readable', 'Writable', 'Groups', 'Constraints'],
-    shape.fields.map((f) => [f.name, f.type, yesNo(f.nullable), yesNo(f.readable), yesNo(f.writable), show(f.groups.join(', ')), show(f.constraints.join(', '))]),
+    shape.fields.map((f) => [
+      f.name,
+      f.type,
+      yesNo(f.nullable),
+      yesNo(f.readable),
+      yesNo(f.writable),
+      show(f.groups.join(', ')),
+      show(f.constraints.join(', ')),
+    ]),
   );
   return `${header}\n\n${fields}`;
 }

@@ -25,7 +25,8 @@ export function openQuestions(input: NodeJS.ReadableStream, output: NodeJS.Writa
       if (next === undefined || next.done) {
         ended = true;
         output.write('\n');
-        if (fallback === undefined) throw new UsageError(`The input ended before this was answered: ${question}.`, hint);
+        if (fallback === undefined)
+          throw new UsageError(`The input ended before this was answered: ${question}.`, hint);
         return fallback;
       }
       // A piped answer is not echoed: end the question's line.

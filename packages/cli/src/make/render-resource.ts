@@ -25,7 +25,10 @@ function declaration(field: FieldSpec): string {
 function propertyType(field: FieldSpec): string {
   if (field.type === 'toOne') return 'unknown';
   if (field.type === 'toMany') return 'unknown[]';
-  const base = { integer: 'number', float: 'number', boolean: 'boolean', json: 'unknown', 'string[]': 'string[]' }[field.type as string] ?? 'string';
+  const base =
+    { integer: 'number', float: 'number', boolean: 'boolean', json: 'unknown', 'string[]': 'string[]' }[
+      field.type as string
+    ] ?? 'string';
   return field.nullable && base !== 'unknown' ? `${base} | null` : base;
 }
 
@@ -47,7 +50,9 @@ export const ${name} = defineResource({
 });
 `;
   }
-  const body = fields.map((field) => `  @ApiProperty(${declaration(field)})\n  ${field.name}!: ${propertyType(field)};\n`).join('\n');
+  const body = fields
+    .map((field) => `  @ApiProperty(${declaration(field)})\n  ${field.name}!: ${propertyType(field)};\n`)
+    .join('\n');
   return `${header(name, 'decorators (`@ApiResource` / `@ApiProperty`)')}import { ${fields.length > 0 ? 'ApiProperty, ' : ''}ApiResource } from '@resource-api/core';
 
 @ApiResource()

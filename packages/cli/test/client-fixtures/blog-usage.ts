@@ -4,12 +4,23 @@
  * boolean filters, a JSON field, a subresource, `requireIfMatch`, a prefix of its own and a default base URL
  * (`createClient()` without options).
  */
-import { createClient, type PostCreatePostWrite, type PostPostDetailPostRead, type PostPostRead, type PostReplacePostWrite } from './api/index.js';
+import {
+  createClient,
+  type PostCreatePostWrite,
+  type PostPostDetailPostRead,
+  type PostPostRead,
+  type PostReplacePostWrite,
+} from './api/index.js';
 
 const blog = createClient();
 
 export async function compiles(): Promise<unknown[]> {
-  const page = await blog.posts.list({ id: { lt: 10 }, exists: { publishedAt: true }, publishedAt: { after: new Date(0), strictly_before: '2030-01-01' }, draft: false });
+  const page = await blog.posts.list({
+    id: { lt: 10 },
+    exists: { publishedAt: true },
+    publishedAt: { after: new Date(0), strictly_before: '2030-01-01' },
+    draft: false,
+  });
   const member: PostPostRead | undefined = page['hydra:member'][0];
   const detail: PostPostDetailPostRead = await blog.posts.get(1);
   const created = await blog.posts.create({ title: 'Hello', meta: { tags: ['a', 1, null] }, tag: { label: 'news' } });

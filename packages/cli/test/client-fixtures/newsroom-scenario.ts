@@ -18,7 +18,12 @@ async function failure(call: () => Promise<unknown>): Promise<{ status: number; 
 export async function scenario(baseUrl: string) {
   const client = createClient({ baseUrl });
   const author = await client.authors.create({ name: 'Ursula' });
-  const article = await client.articles.create({ title: 'Hello world', slug: 'hello-world', body: 'one two three', author: author['@id'] });
+  const article = await client.articles.create({
+    title: 'Hello world',
+    slug: 'hello-world',
+    body: 'one two three',
+    author: author['@id'],
+  });
   await client.articles.create({ title: 'Second thoughts', author: author['@id'] });
 
   const published = await client.articles.publish(article.id);
@@ -32,8 +37,30 @@ export async function scenario(baseUrl: string) {
   const missing = await failure(() => client.authors.stats(9999));
 
   const user = await client.users.create({ email: 'reader@example.com', secret: 'the old secret' });
-  const changed = await client.users.changePassword(user.id, { currentPassword: 'the old secret', newPassword: 'a brand new secret' });
-  const wrong = await failure(() => client.users.changePassword(user.id, { currentPassword: 'the old secret', newPassword: 'another secret' }));
-  const tooShort = await failure(() => client.users.changePassword(user.id, { currentPassword: 'a brand new secret', newPassword: 'short' }));
-  return { author, article, published, publishedByIri, renamed, stats, bySlug, preview, archived, afterArchive, missing, changed, wrong, tooShort };
+  const changed = await client.users.changePassword(user.id, {
+    currentPassword: 'the old secret',
+    newPassword: 'a brand new secret',
+  });
+  const wrong = await failure(() =>
+    client.users.changePassword(user.id, { currentPassword: 'the old secret', newPassword: 'another secret' }),
+  );
+  const tooShort = await failure(() =>
+    client.users.changePassword(user.id, { currentPassword: 'a brand new secret', newPassword: 'short' }),
+  );
+  return {
+    author,
+    article,
+    published,
+    publishedByIri,
+    renamed,
+    stats,
+    bySlug,
+    preview,
+    archived,
+    afterArchive,
+    missing,
+    changed,
+    wrong,
+    tooShort,
+  };
 }

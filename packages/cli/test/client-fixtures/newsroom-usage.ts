@@ -5,7 +5,15 @@
  * shape, the resource, or nothing); the computed field in the read type only. Each `@ts-expect-error` line must be
  * refused.
  */
-import { createClient, type Article, type ArticleCreate, type ArticleDraft, type ArticlePreview, type AuthorStats, type ChangePassword } from './api/index.js';
+import {
+  createClient,
+  type Article,
+  type ArticleCreate,
+  type ArticleDraft,
+  type ArticlePreview,
+  type AuthorStats,
+  type ChangePassword,
+} from './api/index.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:8000' });
 

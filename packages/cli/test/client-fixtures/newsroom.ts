@@ -4,7 +4,15 @@
  * collection-level operation with a shape each way, a status of its own) and a computed field. Loaded by vitest (the
  * client test builds its metadata and app from it), not compiled with the generated client.
  */
-import { ApiError, defineResource, defineShape, Length, NotBlank, type Entity, type StateContext } from '@resource-api/core';
+import {
+  ApiError,
+  defineResource,
+  defineShape,
+  Length,
+  NotBlank,
+  type Entity,
+  type StateContext,
+} from '@resource-api/core';
 
 export const AuthorStats = defineShape({
   name: 'AuthorStats',
@@ -23,8 +31,14 @@ export const ChangePassword = defineShape({
   },
 });
 
-export const ArticleDraft = defineShape({ name: 'ArticleDraft', fields: { title: { type: 'string', constraints: [NotBlank()] }, body: { type: 'text', nullable: true } } });
-export const ArticlePreview = defineShape({ name: 'ArticlePreview', fields: { title: { type: 'string' }, words: { type: 'integer' }, draftedAt: { type: 'datetime' } } });
+export const ArticleDraft = defineShape({
+  name: 'ArticleDraft',
+  fields: { title: { type: 'string', constraints: [NotBlank()] }, body: { type: 'text', nullable: true } },
+});
+export const ArticlePreview = defineShape({
+  name: 'ArticlePreview',
+  fields: { title: { type: 'string' }, words: { type: 'integer' }, draftedAt: { type: 'datetime' } },
+});
 
 const words = (text: unknown) => (typeof text === 'string' ? text.split(/\s+/).filter(Boolean).length : 0);
 
@@ -43,7 +57,11 @@ export const Author = defineResource({
         async provide(context: StateContext, next) {
           const author = (await next()) as Entity | null;
           if (!author) return null;
-          const articles = (await context.db('article').where({ author_id: author.id }).orderBy('id', 'desc').select('title')) as { title: string }[];
+          const articles = (await context
+            .db('article')
+            .where({ author_id: author.id })
+            .orderBy('id', 'desc')
+            .select('title')) as { title: string }[];
           return { articleCount: articles.length, latestTitle: articles[0]?.title ?? null };
         },
       },
@@ -59,20 +77,43 @@ export const Article = defineResource({
     'get',
     'post',
     'patch',
-    { kind: 'post', name: 'publish', uriTemplate: '/articles/{id}/publish', input: false, processor: { async process(_data: Entity, context, next) {
-      return next({ ...context.previous!, published: true });
-    } } },
-    { kind: 'post', name: 'rename', uriTemplate: '/articles/{id}/rename', description: 'Gives the article another title.' },
+    {
+      kind: 'post',
+      name: 'publish',
+      uriTemplate: '/articles/{id}/publish',
+      input: false,
+      processor: {
+        async process(_data: Entity, context, next) {
+          return next({ ...context.previous!, published: true });
+        },
+      },
+    },
+    {
+      kind: 'post',
+      name: 'rename',
+      uriTemplate: '/articles/{id}/rename',
+      description: 'Gives the article another title.',
+    },
     {
       kind: 'get',
       name: 'bySlug',
       uriTemplate: '/articles/by-slug/{slug}',
       provider: {
         async provide(context: StateContext) {
-          const row = (await context.db('article').where({ slug: context.uriVariables.slug ?? '' }).first('id')) as { id: number } | undefined;
+          const row = (await context
+            .db('article')
+            .where({ slug: context.uriVariables.slug ?? '' })
+            .first('id')) as { id: number } | undefined;
           if (!row) return null;
           const article = (await context.db('article').where({ id: row.id }).first()) as Record<string, unknown>;
-          return { id: row.id, title: article.title, slug: article.slug, body: article.body, published: Boolean(article.published), author: article.author_id ?? null };
+          return {
+            id: row.id,
+            title: article.title,
+            slug: article.slug,
+            body: article.body,
+            published: Boolean(article.published),
+            author: article.author_id ?? null,
+          };
         },
       },
     },
@@ -82,13 +123,25 @@ export const Article = defineResource({
       uriTemplate: '/articles/preview',
       input: ArticleDraft,
       output: ArticlePreview,
-      processor: { async process(data: Entity) {
-        return { title: data.title, words: words(data.body), draftedAt: new Date(Date.UTC(2024, 0, 2)) };
-      } },
+      processor: {
+        async process(data: Entity) {
+          return { title: data.title, words: words(data.body), draftedAt: new Date(Date.UTC(2024, 0, 2)) };
+        },
+      },
     },
-    { kind: 'post', name: 'archive', uriTemplate: '/articles/{id}/archive', input: false, output: false, status: 204, processor: { async process(_data: Entity, context) {
-      await context.db('article').where({ id: context.id }).update({ published: false });
-    } } },
+    {
+      kind: 'post',
+      name: 'archive',
+      uriTemplate: '/articles/{id}/archive',
+      input: false,
+      output: false,
+      status: 204,
+      processor: {
+        async process(_data: Entity, context) {
+          await context.db('article').where({ id: context.id }).update({ published: false });
+        },
+      },
+    },
   ],
   fields: {
     title: { type: 'string', constraints: [NotBlank()] },
@@ -115,7 +168,8 @@ export const User = defineResource({
       processor: {
         async process(data: Entity, context) {
           const previous = context.previous as Entity;
-          if (previous.secret !== data.currentPassword) throw new ApiError('FORBIDDEN', 'The current password is wrong.');
+          if (previous.secret !== data.currentPassword)
+            throw new ApiError('FORBIDDEN', 'The current password is wrong.');
           await context.db('user').where({ id: previous.id }).update({ secret: data.newPassword });
         },
       },

@@ -6,13 +6,19 @@
 import { ApiClientError, createClient, type Book } from './api/index.js';
 
 /** The status and violations of a call that must fail, or 'no error'. */
-async function failure(call: () => Promise<unknown>): Promise<{ status: number; violations: string[]; detail: string | undefined } | 'no error'> {
+async function failure(
+  call: () => Promise<unknown>,
+): Promise<{ status: number; violations: string[]; detail: string | undefined } | 'no error'> {
   try {
     await call();
     return 'no error';
   } catch (error) {
     if (!(error instanceof ApiClientError)) throw error;
-    return { status: error.status, violations: error.violations.map((v) => `${v.propertyPath}: ${v.message}`), detail: error.detail };
+    return {
+      status: error.status,
+      violations: error.violations.map((v) => `${v.propertyPath}: ${v.message}`),
+      detail: error.detail,
+    };
   }
 }
 
@@ -44,7 +50,10 @@ export async function scenario(baseUrl: string, admin: { email: string; password
   const gone = await failure(() => client.books.get(children.id));
   const invalid = await failure(() => client.books.create({ title: 'Du', author: herbert['@id'] }));
   // An IRI of another collection is refused before any request.
-  const wrongIri = await client.books.get('/api/authors/1').then(() => 'no error', (error: Error) => `${error.name}: ${error.message}`);
+  const wrongIri = await client.books.get('/api/authors/1').then(
+    () => 'no error',
+    (error: Error) => `${error.name}: ${error.message}`,
+  );
 
   // Security: products need ROLE_USER, brands' writes ROLE_ADMIN.
   const anonymous = await failure(() => client.products.list());

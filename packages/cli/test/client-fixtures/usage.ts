@@ -3,12 +3,27 @@
  * Typed use of the bookshop's generated client: what must compile, and, on each `@ts-expect-error` line, what the
  * types must refuse (tsc fails on a directive with no error under it).
  */
-import { ApiClientError, createClient, type Book, type BookCreate, type BookListParams, type HydraCollection, type Product, type ProductUpdate } from './api/index.js';
+import {
+  ApiClientError,
+  createClient,
+  type Book,
+  type BookCreate,
+  type BookListParams,
+  type HydraCollection,
+  type Product,
+  type ProductUpdate,
+} from './api/index.js';
 
 const client = createClient({ baseUrl: 'http://127.0.0.1:8000', token: () => undefined });
 
 export async function compiles(): Promise<string[]> {
-  const page: HydraCollection<Book> = await client.books.list({ title: 'dune', order: { title: 'desc' }, 'author.name': ['le guin', 'herbert'], page: 2, itemsPerPage: 5 });
+  const page: HydraCollection<Book> = await client.books.list({
+    title: 'dune',
+    order: { title: 'desc' },
+    'author.name': ['le guin', 'herbert'],
+    page: 2,
+    itemsPerPage: 5,
+  });
   const first: Book | undefined = page['hydra:member'][0];
   const total: number | undefined = page['hydra:totalItems'];
   const created = await client.books.create({ title: 'Dune', author: '/api/authors/1' });
@@ -20,7 +35,12 @@ export async function compiles(): Promise<string[]> {
   await client.books.replace(created['@id'], { title: 'Dune', author: created.author });
   await client.books.delete(created['@id']);
   const books = await client.authors.books(1, { order: { id: 'asc' } });
-  const products = await client.products.list({ price: { gte: 1, lt: 10, between: '1..5' }, order: { price: 'asc' }, 'brand.name': 'acme', pagination: false });
+  const products = await client.products.list({
+    price: { gte: 1, lt: 10, between: '1..5' },
+    order: { price: 'asc' },
+    'brand.name': 'acme',
+    pagination: false,
+  });
   const product: Product | undefined = products['hydra:member'][0];
   const brand: string | undefined = product?.brand?.name;
   const patch: ProductUpdate = { category: null, price: 3.5 };
@@ -35,7 +55,8 @@ export async function compiles(): Promise<string[]> {
   try {
     await client.books.get(1);
   } catch (error) {
-    if (error instanceof ApiClientError) return [String(error.status), ...error.violations.map((v) => `${v.propertyPath}: ${v.message}`)];
+    if (error instanceof ApiClientError)
+      return [String(error.status), ...error.violations.map((v) => `${v.propertyPath}: ${v.message}`)];
   }
   return [first?.title ?? '', String(total), String(books['hydra:member'].length), brand ?? '', token];
 }

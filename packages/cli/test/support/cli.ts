@@ -21,13 +21,23 @@ export const bookshopConfig = join(bookshopDir, 'resource-api.config.js');
 const BUILDS = [
   { outputs: ['packages/core/dist/index.js'], sources: 'packages/core/src' },
   { outputs: ['packages/cli/dist/bin.js', 'packages/cli/dist/main.js'], sources: 'packages/cli/src' },
-  { outputs: ['examples/bookshop/dist/resources/index.js', 'examples/bookshop/dist/config.js', 'examples/bookshop/dist/migrations.js'], sources: 'examples/bookshop/src' },
+  {
+    outputs: [
+      'examples/bookshop/dist/resources/index.js',
+      'examples/bookshop/dist/config.js',
+      'examples/bookshop/dist/migrations.js',
+    ],
+    sources: 'examples/bookshop/src',
+  },
 ];
 
 function buildIsCurrent(): boolean {
   return BUILDS.every(({ outputs, sources }) => {
     const paths = outputs.map((output) => join(root, output));
-    return paths.every((path) => existsSync(path)) && Math.min(...paths.map((path) => statSync(path).mtimeMs)) >= newestSource(join(root, sources));
+    return (
+      paths.every((path) => existsSync(path)) &&
+      Math.min(...paths.map((path) => statSync(path).mtimeMs)) >= newestSource(join(root, sources))
+    );
   });
 }
 
@@ -35,7 +45,11 @@ function buildIsCurrent(): boolean {
 async function build(): Promise<void> {
   const run = promisify(execFile);
   try {
-    await run('pnpm', ['--filter', '@resource-api/core', '--filter', '@resource-api/cli', '--filter', 'bookshop', 'build'], { cwd: root, timeout: 150_000 });
+    await run(
+      'pnpm',
+      ['--filter', '@resource-api/core', '--filter', '@resource-api/cli', '--filter', 'bookshop', 'build'],
+      { cwd: root, timeout: 150_000 },
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -55,7 +69,10 @@ export interface CliRun {
 }
 
 /** `resource-api <args>` in `cwd` (default: the bookshop's folder), with `env` over a PATH-only environment, `input` on stdin. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [binJs, ...args], {
       cwd: options.cwd ?? bookshopDir,

@@ -20,7 +20,13 @@ import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, PaginationOptions, ResourceMetadata } from '../metadata/types.js';
+import type {
+  FieldMetadata,
+  MetadataRegistry,
+  OperationMetadata,
+  PaginationOptions,
+  ResourceMetadata,
+} from '../metadata/types.js';
 
 /** What `buildMetadata` needs: the resources and the settings of the plugin that shape the metadata. */
 export interface BuildMetadataOptions {
@@ -40,7 +46,8 @@ const IDENTIFIER = { name: 'id', column: 'id', type: 'integer' } as const;
 
 export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const prefix = options.prefix ?? '/api';
-  if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix)) throw new DeclarationError(`The prefix "${prefix}" must look like "/api" (or be empty).`);
+  if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix))
+    throw new DeclarationError(`The prefix "${prefix}" must look like "/api" (or be empty).`);
 
   const declarations = collectDeclarations(options.resources);
   const names = new Set(declarations.map((d) => d.name));
@@ -62,7 +69,10 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     const collectionPath = `${prefix}/${plural}`;
     const table = declaration.table ?? toSnakeCase(declaration.name);
     const clash = tables.get(table);
-    if (clash) throw new DeclarationError(`Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`);
+    if (clash)
+      throw new DeclarationError(
+        `Resource "${declaration.name}": table "${table}" is already used by resource "${clash}".`,
+      );
     tables.set(table, declaration.name);
     const { filters, defaultOrder } = buildFilters(declaration, filterContext);
     const operations = buildOperations(declaration, { collectionPath, plural, pagination, prefix, shapes });
@@ -130,11 +140,17 @@ function assertJoinTables(resources: readonly ResourceMetadata[]): void {
       const where = `Resource "${resource.name}", field "${field.name}"`;
       if (field.kind === 'toMany' && field.joinTable && field.mappedBy === undefined) {
         const clash = tables.get(field.joinTable.table);
-        if (clash) throw new DeclarationError(`${where}: the join table "${field.joinTable.table}" is the table of resource "${clash}"; give "joinTable" another name.`);
+        if (clash)
+          throw new DeclarationError(
+            `${where}: the join table "${field.joinTable.table}" is the table of resource "${clash}"; give "joinTable" another name.`,
+          );
       }
-      const stores = (field.kind === 'toOne' && field.cascadePersist) || (field.kind === 'toMany' && field.joinTable !== undefined);
+      const stores =
+        (field.kind === 'toOne' && field.cascadePersist) || (field.kind === 'toMany' && field.joinTable !== undefined);
       if (stores && tableless.has(field.target)) {
-        throw new DeclarationError(`${where}: "${field.target}" is served by its own provider and processor (it has no table), so this relation cannot ${field.kind === 'toOne' ? 'create its items (cascadePersist)' : 'be a many-to-many'}.`);
+        throw new DeclarationError(
+          `${where}: "${field.target}" is served by its own provider and processor (it has no table), so this relation cannot ${field.kind === 'toOne' ? 'create its items (cascadePersist)' : 'be a many-to-many'}.`,
+        );
       }
     }
   }
@@ -147,7 +163,9 @@ function resolveRequireIfMatch(declaration: ResourceDeclaration, operations: rea
   if (typeof required !== 'boolean') throw new DeclarationError(`${where}: "requireIfMatch" must be true or false.`);
   const writes = operations.some((o) => o.kind === 'put' || o.kind === 'patch' || o.kind === 'delete');
   if (required && writes && !operations.some((o) => o.kind === 'get' && o.customName === null)) {
-    throw new DeclarationError(`${where}: "requireIfMatch" needs the "get" operation, where clients read the ETag to send in If-Match.`);
+    throw new DeclarationError(
+      `${where}: "requireIfMatch" needs the "get" operation, where clients read the ETag to send in If-Match.`,
+    );
   }
   return required;
 }
@@ -164,7 +182,10 @@ function assertDistinctRoutes(resources: readonly ResourceMetadata[]): void {
     for (const operation of resource.operations) {
       const key = `${operation.method} ${operation.uriTemplate.replace(/\{\w+\}/g, '{}')}`;
       const clash = routes.get(key);
-      if (clash) throw new DeclarationError(`Resource "${resource.name}", operation "${operation.customName ?? operation.kind}": its route ${operation.method} ${operation.uriTemplate} is already the route of ${clash}.`);
+      if (clash)
+        throw new DeclarationError(
+          `Resource "${resource.name}", operation "${operation.customName ?? operation.kind}": its route ${operation.method} ${operation.uriTemplate} is already the route of ${clash}.`,
+        );
       routes.set(key, describe(resource, operation));
     }
   }
@@ -175,7 +196,10 @@ function assertDistinctParameters(resource: ResourceMetadata): void {
   const seen = new Set<string>();
   for (const filter of resource.filters) {
     for (const { variable } of filter.describe(resource)) {
-      if (seen.has(variable)) throw new DeclarationError(`Resource "${resource.name}": query parameter "${variable}" is declared by two filters.`);
+      if (seen.has(variable))
+        throw new DeclarationError(
+          `Resource "${resource.name}": query parameter "${variable}" is declared by two filters.`,
+        );
       seen.add(variable);
     }
   }

@@ -26,9 +26,15 @@ const CLASS_FILTERS = Symbol('resource-api.class-filters');
 const FIELD_FILTERS = Symbol('resource-api.field-filters');
 const CLASS_CONSTRAINTS = Symbol('resource-api.class-constraints');
 const FIELD_CONSTRAINTS = Symbol('resource-api.field-constraints');
-const resources = new WeakMap<object, { options: ApiResourceOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
+const resources = new WeakMap<
+  object,
+  { options: ApiResourceOptions; name: string; bag: Record<symbol, unknown> | undefined }
+>();
 const declarations = new WeakMap<object, ResourceDeclaration>();
-const shapes = new WeakMap<object, { options: ApiShapeOptions; name: string; bag: Record<symbol, unknown> | undefined }>();
+const shapes = new WeakMap<
+  object,
+  { options: ApiShapeOptions; name: string; bag: Record<symbol, unknown> | undefined }
+>();
 const shapeDeclarations = new WeakMap<object, ShapeDeclaration>();
 
 /** Own list of the decorator metadata under `key`, created on first use. */
@@ -46,7 +52,7 @@ type AnyClass = abstract new (...args: never[]) => unknown;
  * \@ApiProperty({ type: 'string', description: 'The title' }) title!: string;
  */
 export function ApiProperty(field: FieldDeclaration) {
-  return function (_value: undefined, context: ClassFieldDecoratorContext): void {
+  return (_value: undefined, context: ClassFieldDecoratorContext): void => {
     if (context.kind !== 'field' || context.static || context.private) {
       throw new TypeError(`@ApiProperty goes on a public instance field, not on "${String(context.name)}".`);
     }
@@ -70,9 +76,13 @@ export function ApiProperty(field: FieldDeclaration) {
  * }
  */
 export function ApiResource(options: ApiResourceOptions = {}) {
-  return function <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void {
+  return <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void => {
     // Assembled on first use, once every decorator of the class (an @ApiFilter above this one too) has run.
-    resources.set(target, { options, name: options.name ?? String(context.name), bag: context.metadata as Record<symbol, unknown> | undefined });
+    resources.set(target, {
+      options,
+      name: options.name ?? String(context.name),
+      bag: context.metadata as Record<symbol, unknown> | undefined,
+    });
   };
 }
 
@@ -90,8 +100,12 @@ export type ApiShapeOptions = Partial<Omit<ShapeDeclaration, 'fields'>>;
  * }
  */
 export function ApiShape(options: ApiShapeOptions = {}) {
-  return function <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void {
-    shapes.set(target, { options, name: options.name ?? String(context.name), bag: context.metadata as Record<symbol, unknown> | undefined });
+  return <C extends AnyClass>(target: C, context: ClassDecoratorContext<C>): void => {
+    shapes.set(target, {
+      options,
+      name: options.name ?? String(context.name),
+      bag: context.metadata as Record<symbol, unknown> | undefined,
+    });
   };
 }
 
@@ -103,15 +117,23 @@ export function shapeDeclarationOf(target: unknown): ShapeDeclaration | undefine
   const found = shapes.get(target);
   if (!found) return undefined;
   const fields = fieldsWithConstraints(found.bag, `Shape "${found.name}"`);
-  const declaration: ShapeDeclaration = { ...found.options, name: found.name, fields: fields as ShapeDeclaration['fields'] };
+  const declaration: ShapeDeclaration = {
+    ...found.options,
+    name: found.name,
+    fields: fields as ShapeDeclaration['fields'],
+  };
   const classConstraints = (found.bag?.[CLASS_CONSTRAINTS] as Constraint[] | undefined) ?? [];
-  if (classConstraints.length > 0) declaration.constraints = [...(found.options.constraints ?? []), ...classConstraints];
+  if (classConstraints.length > 0)
+    declaration.constraints = [...(found.options.constraints ?? []), ...classConstraints];
   shapeDeclarations.set(target, declaration);
   return declaration;
 }
 
 /** The `@ApiProperty` fields of a decorated class, with their `@Assert` constraints added. */
-function fieldsWithConstraints(bag: Record<symbol, unknown> | undefined, where: string): Record<string, FieldDeclaration> {
+function fieldsWithConstraints(
+  bag: Record<symbol, unknown> | undefined,
+  where: string,
+): Record<string, FieldDeclaration> {
   const fields = { ...(bag?.[FIELDS] as Record<string, FieldDeclaration> | undefined) };
   const asserted = (bag?.[FIELD_CONSTRAINTS] as Record<string, Constraint[]> | undefined) ?? {};
   for (const [name, constraints] of Object.entries(asserted)) {
@@ -142,7 +164,7 @@ export type FieldFilterOptions =
  * }
  */
 export function ApiFilter(filter: FilterDeclaration | FieldFilterOptions) {
-  return function (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void {
+  return (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void => {
     const bag = context.metadata as Record<symbol, unknown>;
     if (context.kind === 'class') {
       // Class decorators apply bottom-up: unshift keeps the source order.
@@ -150,14 +172,20 @@ export function ApiFilter(filter: FilterDeclaration | FieldFilterOptions) {
       return;
     }
     if (context.kind !== 'field') throw new TypeError(`@ApiFilter goes on a resource class or on one of its fields.`);
-    ownList<BuiltinFilterDeclaration>(bag, FIELD_FILTERS).push(toPropertyFilter(String(context.name), filter as FieldFilterOptions));
+    ownList<BuiltinFilterDeclaration>(bag, FIELD_FILTERS).push(
+      toPropertyFilter(String(context.name), filter as FieldFilterOptions),
+    );
   };
 }
 
 function toPropertyFilter(field: string, options: FieldFilterOptions): BuiltinFilterDeclaration {
   switch (options.type) {
     case 'search':
-      return { type: 'search', properties: { [field]: options.strategy ?? 'exact' }, ...(options.substringIndex ? { substringIndex: true } : {}) };
+      return {
+        type: 'search',
+        properties: { [field]: options.strategy ?? 'exact' },
+        ...(options.substringIndex ? { substringIndex: true } : {}),
+      };
     case 'date':
       return { type: 'date', properties: { [field]: options.nulls ?? 'exclude_null' } };
     case 'order': {
@@ -175,14 +203,15 @@ function toPropertyFilter(field: string, options: FieldFilterOptions): BuiltinFi
  * declaration.
  */
 export function Assert(...constraints: Constraint[]) {
-  return function (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void {
+  return (_value: unknown, context: ClassDecoratorContext | ClassFieldDecoratorContext): void => {
     const bag = context.metadata as Record<symbol, unknown>;
     if (context.kind === 'class') {
       ownList<Constraint>(bag, CLASS_CONSTRAINTS).unshift(...constraints);
       return;
     }
     if (context.kind !== 'field') throw new TypeError('@Assert goes on a resource class or on one of its fields.');
-    if (!Object.hasOwn(bag, FIELD_CONSTRAINTS)) bag[FIELD_CONSTRAINTS] = { ...(bag[FIELD_CONSTRAINTS] as object | undefined) };
+    if (!Object.hasOwn(bag, FIELD_CONSTRAINTS))
+      bag[FIELD_CONSTRAINTS] = { ...(bag[FIELD_CONSTRAINTS] as object | undefined) };
     const byField = bag[FIELD_CONSTRAINTS] as Record<string, Constraint[]>;
     // Field decorators apply bottom-up: unshift keeps the source order.
     byField[String(context.name)] = [...constraints, ...(byField[String(context.name)] ?? [])];
@@ -198,7 +227,10 @@ export function declarationOf(target: unknown): ResourceDeclaration | undefined 
   if (!found) return undefined;
   const { options, name, bag } = found;
   const fields = fieldsWithConstraints(bag, `Resource "${found.name}"`);
-  const decorated = [...((bag?.[CLASS_FILTERS] as FilterDeclaration[] | undefined) ?? []), ...((bag?.[FIELD_FILTERS] as FilterDeclaration[] | undefined) ?? [])];
+  const decorated = [
+    ...((bag?.[CLASS_FILTERS] as FilterDeclaration[] | undefined) ?? []),
+    ...((bag?.[FIELD_FILTERS] as FilterDeclaration[] | undefined) ?? []),
+  ];
   const declaration: ResourceDeclaration = { ...options, name, fields };
   if (decorated.length > 0) declaration.filters = [...(options.filters ?? []), ...decorated];
   const classConstraints = (bag?.[CLASS_CONSTRAINTS] as Constraint[] | undefined) ?? [];
@@ -206,5 +238,3 @@ export function declarationOf(target: unknown): ResourceDeclaration | undefined 
   declarations.set(target, declaration);
   return declaration;
 }
-
-

@@ -39,6 +39,8 @@ export function defineResource<
  *   fields: { bookCount: { type: 'integer' }, latestBookTitle: { type: 'string', nullable: true } },
  * });
  */
-export function defineShape<const F extends Record<string, ScalarFieldDeclaration>, const D extends ShapeDeclaration>(declaration: D & { readonly fields: F }): D {
+export function defineShape<const F extends Record<string, ScalarFieldDeclaration>, const D extends ShapeDeclaration>(
+  declaration: D & { readonly fields: F },
+): D {
   return declaration;
 }

@@ -35,9 +35,13 @@ type NullIfNullable<F> = F extends { nullable: infer N } ? (true extends N ? nul
  * `cascadePersist` (`schema/input-schema.ts`, `acceptsNested`; the write groups case is not known here).
  */
 type NestedIfWritableLink<F> = F extends { writableLink: infer W }
-  ? (true extends W ? NestedWrite : never)
+  ? true extends W
+    ? NestedWrite
+    : never
   : F extends { cascadePersist: infer C }
-    ? (true extends C ? NestedWrite : never)
+    ? true extends C
+      ? NestedWrite
+      : never
     : never;
 
 type ToManyKeys<F> = { [K in keyof F]: F[K] extends { toMany: unknown } ? K : never }[keyof F];
@@ -62,13 +66,17 @@ type IfLiteralKeys<F, T> = string extends keyof F ? Entity : T;
  */
 type ItemOfFields<F> = IfLiteralKeys<
   F,
-  { id: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: ReadValue<F[K]> } & { -readonly [K in ToManyKeys<F>]?: number[] }
+  { id: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: ReadValue<F[K]> } & {
+    -readonly [K in ToManyKeys<F>]?: number[];
+  }
 >;
 
 /** The new-state type of a `fields` object: `id` is undefined on POST, and to-ones may hold nested writes. */
 type WriteDataOfFields<F> = IfLiteralKeys<
   F,
-  { id?: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: WriteValue<F[K]> } & { -readonly [K in ToManyKeys<F>]?: number[] }
+  { id?: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: WriteValue<F[K]> } & {
+    -readonly [K in ToManyKeys<F>]?: number[];
+  }
 >;
 
 /** Flattens an intersection for readable hovers and messages (`Entity` stays as it is). */
@@ -95,7 +103,9 @@ type Flat<T> = string extends keyof T ? T : { [K in keyof T]: T[K] };
  */
 export type InferResource<R> = R extends { readonly fields: infer F }
   ? ItemOf<F>
-  : R extends abstract new (...args: never[]) => infer I
+  : R extends abstract new (
+        ...args: never[]
+      ) => infer I
     ? Flat<{ id: number } & I>
     : never;
 
@@ -109,7 +119,9 @@ export type InferResource<R> = R extends { readonly fields: infer F }
  */
 export type InferWriteData<R> = R extends { readonly fields: infer F }
   ? WriteDataOf<F>
-  : R extends abstract new (...args: never[]) => infer I
+  : R extends abstract new (
+        ...args: never[]
+      ) => infer I
     ? Flat<{ id?: number } & I>
     : never;
 
@@ -135,7 +147,9 @@ export type InferShape<S> = S extends { readonly fields: infer F }
   ? string extends keyof F
     ? Entity
     : Flat<{ -readonly [K in keyof F]: ReadValue<F[K]> }>
-  : S extends abstract new (...args: never[]) => infer I
+  : S extends abstract new (
+        ...args: never[]
+      ) => infer I
     ? I
     : never;
 

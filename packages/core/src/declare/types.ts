@@ -135,11 +135,23 @@ export type FieldDeclaration = ScalarFieldDeclaration | ToOneDeclaration | ToMan
 
 /** Search strategies, as API Platform names them; the `i` variants ignore case. */
 export type SearchStrategy =
-  | 'exact' | 'partial' | 'start' | 'end' | 'word_start'
-  | 'iexact' | 'ipartial' | 'istart' | 'iend' | 'iword_start';
+  | 'exact'
+  | 'partial'
+  | 'start'
+  | 'end'
+  | 'word_start'
+  | 'iexact'
+  | 'ipartial'
+  | 'istart'
+  | 'iend'
+  | 'iword_start';
 
 /** How a date filter treats items whose date is null. */
-export type DateNullMode = 'exclude_null' | 'include_null_before' | 'include_null_after' | 'include_null_before_and_after';
+export type DateNullMode =
+  | 'exclude_null'
+  | 'include_null_before'
+  | 'include_null_after'
+  | 'include_null_before_and_after';
 
 /** Per-property options of an order filter. */
 export interface OrderPropertyOptions {
@@ -238,7 +250,9 @@ export interface PaginationDeclaration {
  * `D` and `U` type its processor and rules (see `ResourceDeclaration`).
  */
 export interface OperationDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
-  extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
+  extends PaginationDeclaration,
+    GroupsOptions<T, U>,
+    SecurityOptions<T, U> {
   /**
    * Which of the six operations: `getCollection`, `post`, `get`, `put`, `patch` or `delete`. For a custom operation
    * (with `name` and `uriTemplate`), the kind it is built on: its HTTP method, whether it reads a page
@@ -286,7 +300,9 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
  * keep a declaration typed for one resource assignable to the untyped one.)
  */
 export interface ResourceDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
-  extends PaginationDeclaration, GroupsOptions<T, U>, SecurityOptions<T, U> {
+  extends PaginationDeclaration,
+    GroupsOptions<T, U>,
+    SecurityOptions<T, U> {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */

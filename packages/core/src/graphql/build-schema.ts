@@ -18,7 +18,13 @@ import type { SchemaParts } from './schema-parts.js';
 
 export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   const model = createReadModel(registry);
-  const parts: SchemaParts = { registry, model, types: createOutputTypes(model), inputs: createInputTypes(registry), names: new NameClaims(registry) };
+  const parts: SchemaParts = {
+    registry,
+    model,
+    types: createOutputTypes(model),
+    inputs: createInputTypes(registry),
+    names: new NameClaims(registry),
+  };
   const queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = { node: nodeQuery(parts) };
   const mutations: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = {};
   for (const resource of registry.resources) {
@@ -28,15 +34,22 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     // Custom operations, after the resource's built-in ones.
     for (const operation of resource.operations) {
       if (operation.customName === null || operation.kind === 'getSubresource') continue;
-      if (operation.output) parts.names.nameType(operation.output.name, `Shape "${operation.output.name}" (the output of ${where(resource, operation)})`);
-      if (operation.kind === 'get' || operation.kind === 'getCollection') addCustomQuery(parts, resource, operation, queries);
+      if (operation.output)
+        parts.names.nameType(
+          operation.output.name,
+          `Shape "${operation.output.name}" (the output of ${where(resource, operation)})`,
+        );
+      if (operation.kind === 'get' || operation.kind === 'getCollection')
+        addCustomQuery(parts, resource, operation, queries);
       else addCustomMutation(parts, resource, operation, mutations);
     }
   }
   try {
     return new GraphQLSchema({
       query: new GraphQLObjectType({ name: 'Query', fields: queries }),
-      ...(Object.keys(mutations).length > 0 ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) } : {}),
+      ...(Object.keys(mutations).length > 0
+        ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) }
+        : {}),
       types: parts.types.resourceTypes(),
     });
   } catch (error) {

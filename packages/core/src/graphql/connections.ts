@@ -3,25 +3,51 @@
  * and totalCount) and its page-based one (`<Type>PageConnection` with collection and paginationInfo). The windows and
  * cursors themselves are `query/cursor-window.ts`'s.
  */
-import { GraphQLBoolean, type GraphQLFieldConfigArgumentMap, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
+import {
+  GraphQLBoolean,
+  type GraphQLFieldConfigArgumentMap,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+} from 'graphql';
 import { encodeCursor } from '../query/cursor-window.js';
 import type { CollectionPage, Entity } from '../metadata/types.js';
 import type { PageRequest } from '../metadata/types.js';
 
 /** The paging arguments of a cursor connection. */
-export const pagingArgs: GraphQLFieldConfigArgumentMap = { first: { type: GraphQLInt }, last: { type: GraphQLInt }, before: { type: GraphQLString }, after: { type: GraphQLString } };
+export const pagingArgs: GraphQLFieldConfigArgumentMap = {
+  first: { type: GraphQLInt },
+  last: { type: GraphQLInt },
+  before: { type: GraphQLString },
+  after: { type: GraphQLString },
+};
 
 export function cursorConnectionType(name: string, node: GraphQLObjectType): GraphQLObjectType {
-  const edge = new GraphQLObjectType({ name: `${name}Edge`, description: `Edge of ${name}.`, fields: { node: { type: node }, cursor: { type: new GraphQLNonNull(GraphQLString) } } });
+  const edge = new GraphQLObjectType({
+    name: `${name}Edge`,
+    description: `Edge of ${name}.`,
+    fields: { node: { type: node }, cursor: { type: new GraphQLNonNull(GraphQLString) } },
+  });
   const pageInfo = new GraphQLObjectType({
     name: `${name}PageInfo`,
     description: `Information about the current page.`,
-    fields: { endCursor: { type: GraphQLString }, startCursor: { type: GraphQLString }, hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) }, hasPreviousPage: { type: new GraphQLNonNull(GraphQLBoolean) } },
+    fields: {
+      endCursor: { type: GraphQLString },
+      startCursor: { type: GraphQLString },
+      hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) },
+      hasPreviousPage: { type: new GraphQLNonNull(GraphQLBoolean) },
+    },
   });
   return new GraphQLObjectType({
     name: `${name}CursorConnection`,
     description: `Cursor connection for ${name}.`,
-    fields: { edges: { type: new GraphQLList(edge) }, pageInfo: { type: new GraphQLNonNull(pageInfo) }, totalCount: { type: new GraphQLNonNull(GraphQLInt) } },
+    fields: {
+      edges: { type: new GraphQLList(edge) },
+      pageInfo: { type: new GraphQLNonNull(pageInfo) },
+      totalCount: { type: new GraphQLNonNull(GraphQLInt) },
+    },
   });
 }
 
@@ -34,7 +60,13 @@ export function pageConnectionType(name: string, node: GraphQLObjectType): Graph
         type: new GraphQLNonNull(
           new GraphQLObjectType({
             name: `${name}PaginationInfo`,
-            fields: { itemsPerPage: { type: GraphQLInt }, lastPage: { type: GraphQLInt }, totalCount: { type: GraphQLInt }, currentPage: { type: GraphQLInt }, hasNextPage: { type: GraphQLBoolean } },
+            fields: {
+              itemsPerPage: { type: GraphQLInt },
+              lastPage: { type: GraphQLInt },
+              totalCount: { type: GraphQLInt },
+              currentPage: { type: GraphQLInt },
+              hasNextPage: { type: GraphQLBoolean },
+            },
           }),
         ),
       },
@@ -63,5 +95,8 @@ export function toPageConnection(collection: CollectionPage, page: PageRequest |
   const itemsPerPage = page?.itemsPerPage ?? total;
   const lastPage = itemsPerPage > 0 ? Math.max(1, Math.ceil(total / itemsPerPage)) : 1;
   const currentPage = page?.page ?? 1;
-  return { collection: collection.items, paginationInfo: { itemsPerPage, lastPage, totalCount: total, currentPage, hasNextPage: currentPage < lastPage } };
+  return {
+    collection: collection.items,
+    paginationInfo: { itemsPerPage, lastPage, totalCount: total, currentPage, hasNextPage: currentPage < lastPage },
+  };
 }

@@ -20,7 +20,10 @@ export interface CostLimits {
 
 /** The operation a request names (none: the document's only one). */
 function operationNameOf(request: FastifyRequest | undefined): string | undefined {
-  const params = (request?.method === 'GET' ? request.query : request?.body) as { operationName?: unknown } | null | undefined;
+  const params = (request?.method === 'GET' ? request.query : request?.body) as
+    | { operationName?: unknown }
+    | null
+    | undefined;
   return typeof params?.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
 }
 
@@ -31,7 +34,13 @@ export function limitCost(app: FastifyInstance, limits: CostLimits): void {
     const operation = getOperationAST(document, operationNameOf(request));
     // No such operation: graphql-js's execution answers it, running nothing.
     if (!operation) return;
-    const { nodes, rootFields } = operationCost(schema, document, operation, variables as Record<string, unknown> | undefined, weights);
+    const { nodes, rootFields } = operationCost(
+      schema,
+      document,
+      operation,
+      variables as Record<string, unknown> | undefined,
+      weights,
+    );
     if (nodes > limits.maxNodes) {
       throw new mercurius.ErrorWithProps(
         `The query is too costly: it may read up to ${nodes} items, more than the limit of ${limits.maxNodes} (graphql.maxNodes). Ask for smaller pages (first, last or itemsPerPage), fewer nested connections or fewer password changes.`,

@@ -58,24 +58,48 @@ type Paging = Pick<PaginationOptions, 'enabled' | 'itemsPerPage' | 'maximumItems
 export function connectionExtensions(pagination: Paging, kind: 'cursor' | 'page' | 'relation'): { [COST]: FieldCost } {
   const estimate = pagination.maximumItemsPerPage;
   let page: PageCost;
-  if (!pagination.enabled) page = kind === 'relation' ? { argument: 'first', itemsPerPage: estimate, maximum: Number.POSITIVE_INFINITY } : { argument: null, itemsPerPage: estimate, maximum: estimate };
-  else if (kind === 'page') page = { argument: pagination.clientItemsPerPage ? 'itemsPerPage' : null, itemsPerPage: pagination.itemsPerPage, maximum: pagination.maximumItemsPerPage };
+  if (!pagination.enabled)
+    page =
+      kind === 'relation'
+        ? { argument: 'first', itemsPerPage: estimate, maximum: Number.POSITIVE_INFINITY }
+        : { argument: null, itemsPerPage: estimate, maximum: estimate };
+  else if (kind === 'page')
+    page = {
+      argument: pagination.clientItemsPerPage ? 'itemsPerPage' : null,
+      itemsPerPage: pagination.itemsPerPage,
+      maximum: pagination.maximumItemsPerPage,
+    };
   else page = { argument: 'first', itemsPerPage: pagination.itemsPerPage, maximum: pagination.maximumItemsPerPage };
   return { [COST]: { page } };
 }
 
 /** The extensions of a mutation writing `resource` in `mode` with these write groups: whether it may hash a password. */
-export function mutationExtensions(registry: MetadataRegistry, resource: ResourceMetadata, mode: WriteMode, groups: ReadonlySet<string> | null): { [COST]: FieldCost } | undefined {
+export function mutationExtensions(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  mode: WriteMode,
+  groups: ReadonlySet<string> | null,
+): { [COST]: FieldCost } | undefined {
   return writesPassword(registry, resource, mode, groups, new Set()) ? { [COST]: { hashesPassword: true } } : undefined;
 }
 
 /** Whether a write may carry a password: a writable password field, or one of an item nested through a relation. */
-function writesPassword(registry: MetadataRegistry, resource: ResourceMetadata, mode: WriteMode, groups: ReadonlySet<string> | null, seen: Set<string>): boolean {
+function writesPassword(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  mode: WriteMode,
+  groups: ReadonlySet<string> | null,
+  seen: Set<string>,
+): boolean {
   if (seen.has(resource.name)) return false;
   seen.add(resource.name);
   return writableFields(resource, mode, groups).some((field) => {
     if (field.kind === 'scalar') return field.type === 'password';
-    return field.kind === 'toOne' && acceptsNested(field, groups, registry) && writesPassword(registry, registry.resource(field.target), 'create', groups, seen);
+    return (
+      field.kind === 'toOne' &&
+      acceptsNested(field, groups, registry) &&
+      writesPassword(registry, registry.resource(field.target), 'create', groups, seen)
+    );
   });
 }
 
@@ -94,7 +118,13 @@ export interface OperationCost {
 const fixedCosts = new WeakMap<DocumentNode, Map<OperationDefinitionNode, OperationCost>>();
 
 /** The cost of one operation of a validated document, with the request's variables. */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined, weights: CostWeights): OperationCost {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>> | undefined,
+  weights: CostWeights,
+): OperationCost {
   const fixed = (operation.variableDefinitions?.length ?? 0) === 0;
   const known = fixed ? fixedCosts.get(document)?.get(operation) : undefined;
   if (known) return known;
@@ -107,7 +137,13 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   return cost;
 }
 
-function measureOperation(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined, weights: CostWeights): OperationCost {
+function measureOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>> | undefined,
+  weights: CostWeights,
+): OperationCost {
   // The values the arguments see: the request's variables over the operation's defaults.
   const values: Record<string, unknown> = {};
   for (const definition of operation.variableDefinitions ?? []) {
@@ -116,7 +152,8 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
   for (const [name, value] of Object.entries(variables ?? {})) if (value !== undefined) values[name] = value;
 
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   // A fragment's cost for one item around it (and its top-level fields): around n items, it costs n times as much.
   const measured = new Map<string, { nodes: number; top: number }>();
   const measuring = new Set<string>();
@@ -140,7 +177,10 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
     return page.itemsPerPage;
   };
 
-  const measure = (selections: SelectionSetNode | undefined, type: GraphQLNamedType | undefined): { nodes: number; top: number } => {
+  const measure = (
+    selections: SelectionSetNode | undefined,
+    type: GraphQLNamedType | undefined,
+  ): { nodes: number; top: number } => {
     let nodes = 0;
     let top = 0;
     for (const selection of selections?.selections ?? []) {
@@ -151,7 +191,10 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
       }
       const inner =
         selection.kind === Kind.INLINE_FRAGMENT
-          ? measure(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type)
+          ? measure(
+              selection.selectionSet,
+              selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type,
+            )
           : measureFragment(selection.name.value);
       nodes += inner.nodes;
       top += inner.top;
@@ -160,7 +203,8 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
   };
   const measureField = (node: FieldNode, parent: GraphQLNamedType | undefined): number => {
     // `__typename`, `__schema`, `__type` and names validation would refuse are not in the map: they read nothing.
-    const field: GraphQLField<unknown, unknown> | undefined = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[node.name.value] : undefined;
+    const field: GraphQLField<unknown, unknown> | undefined =
+      parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields()[node.name.value] : undefined;
     if (!field) return 0;
     const cost = field.extensions[COST] as FieldCost | undefined;
     const below = measure(node.selectionSet, getNamedType(field.type)).nodes;
@@ -184,7 +228,12 @@ function measureOperation(schema: GraphQLSchema, document: DocumentNode, operati
     return result;
   };
 
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   const { nodes, top } = measure(operation.selectionSet, root ?? undefined);
   return { nodes, rootFields: top };
 }

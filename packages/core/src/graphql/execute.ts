@@ -4,7 +4,7 @@
  * processors); errors become GraphQL errors with `extensions.status` (and `extensions.violations`).
  */
 import mercurius from 'mercurius';
-import { ApiError } from '../errors.js';
+import type { ApiError } from '../errors.js';
 import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
@@ -43,12 +43,18 @@ export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log'
   logServiceError(log, thrown, rendered);
   const { error } = rendered;
   const extensions: Record<string, unknown> = { status: error.status, code: error.code };
-  if (error.violations) extensions.violations = error.violations.map(({ propertyPath, message, code }) => ({ propertyPath, message, code }));
+  if (error.violations)
+    extensions.violations = error.violations.map(({ propertyPath, message, code }) => ({
+      propertyPath,
+      message,
+      code,
+    }));
   return new ErrorWithProps(error.message, extensions, error.status);
 }
 
 /** The HTTP status a GraphQL error carries (`extensions.status`), if any. */
-export const statusOf = (error: unknown): number | undefined => (error as { extensions?: { status?: number } } | null)?.extensions?.status;
+export const statusOf = (error: unknown): number | undefined =>
+  (error as { extensions?: { status?: number } } | null)?.extensions?.status;
 
 export interface Execution {
   readonly operation: OperationMetadata;
@@ -78,7 +84,12 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     rawQuery: '',
     path: operation.uriTemplate,
     body: execution.body,
-    contentType: execution.body === undefined ? undefined : operation.kind === 'patch' ? 'application/merge-patch+json' : 'application/json',
+    contentType:
+      execution.body === undefined
+        ? undefined
+        : operation.kind === 'patch'
+          ? 'application/merge-patch+json'
+          : 'application/json',
     accept: 'application/json',
     origin: '',
     authorization: undefined,

@@ -5,7 +5,16 @@
  * `exists: [{ body: true }]`. Arguments are turned back into the query string the filters already parse, so REST and
  * GraphQL share every filter.
  */
-import { GraphQLBoolean, type GraphQLFieldConfigArgumentMap, GraphQLFloat, GraphQLInputObjectType, type GraphQLInputType, GraphQLInt, GraphQLList, GraphQLString } from 'graphql';
+import {
+  GraphQLBoolean,
+  type GraphQLFieldConfigArgumentMap,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLString,
+} from 'graphql';
 import type { ResourceMetadata } from '../metadata/types.js';
 import type { FilterParameter, QueryParameters } from '../metadata/types.js';
 import { filterParameters } from '../serializer/hydra/search.js';
@@ -27,7 +36,12 @@ const scalarOf = (parameter: FilterParameter): GraphQLInputType => {
 type Mapping =
   | { readonly kind: 'value'; readonly argument: string; readonly variable: string }
   | { readonly kind: 'list'; readonly argument: string; readonly variable: string }
-  | { readonly kind: 'bracket'; readonly argument: string; readonly prefix: string; readonly keys: ReadonlyMap<string, string> };
+  | {
+      readonly kind: 'bracket';
+      readonly argument: string;
+      readonly prefix: string;
+      readonly keys: ReadonlyMap<string, string>;
+    };
 
 export interface FilterArguments {
   readonly args: GraphQLFieldConfigArgumentMap;

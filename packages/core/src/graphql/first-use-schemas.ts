@@ -13,7 +13,13 @@
  */
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
-import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifySchemaValidationError, FastifySerializerCompiler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifySchema,
+  FastifySchemaCompiler,
+  FastifySchemaValidationError,
+  FastifySerializerCompiler,
+} from 'fastify';
 
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 type Serialize = (data: unknown) => string;
@@ -30,9 +36,15 @@ export interface FirstUseSchemas {
  * the GraphQL specification (§7.1.2) has it a number. The schema gets its path members as numbers or strings.
  */
 function withNumberedPaths(schema: FastifySchema): FastifySchema {
-  const path = (schema as { properties?: { errors?: { items?: { properties?: { path?: { items?: { type?: unknown } } } } } } } | undefined)?.properties?.errors?.items?.properties?.path;
+  const path = (
+    schema as
+      | { properties?: { errors?: { items?: { properties?: { path?: { items?: { type?: unknown } } } } } } }
+      | undefined
+  )?.properties?.errors?.items?.properties?.path;
   if (path?.items?.type !== 'string') return schema;
-  const copy = structuredClone(schema) as FastifySchema & { properties: { errors: { items: { properties: { path: { items: unknown } } } } } };
+  const copy = structuredClone(schema) as FastifySchema & {
+    properties: { errors: { items: { properties: { path: { items: unknown } } } } };
+  };
   copy.properties.errors.items.properties.path.items = { type: ['integer', 'string'] };
   return copy;
 }
@@ -43,7 +55,10 @@ export function createFirstUseSchemas(): FirstUseSchemas {
   let validators: FastifySchemaCompiler<FastifySchema> | undefined;
   let serializers: FastifySerializerCompiler<FastifySchema> | undefined;
   const buildValidator: FastifySchemaCompiler<FastifySchema> = (route) =>
-    (validators ??= AjvCompiler()({}, { customOptions: {}, plugins: [] }) as unknown as FastifySchemaCompiler<FastifySchema>)(route);
+    (validators ??= AjvCompiler()(
+      {},
+      { customOptions: {}, plugins: [] },
+    ) as unknown as FastifySchemaCompiler<FastifySchema>)(route);
   const buildSerializer: FastifySerializerCompiler<FastifySchema> = (route) =>
     (serializers ??= SerializerSelector()({}, {}) as unknown as FastifySerializerCompiler<FastifySchema>)(route);
   /** The compilations still to do; each removes itself when done. */
@@ -76,7 +91,9 @@ export function createFirstUseSchemas(): FirstUseSchemas {
         return firstUse;
       });
       app.setSerializerCompiler((route) => {
-        const serialize = once(() => buildSerializer({ ...route, schema: withNumberedPaths(route.schema) }) as Serialize);
+        const serialize = once(
+          () => buildSerializer({ ...route, schema: withNumberedPaths(route.schema) }) as Serialize,
+        );
         return (data) => serialize()(data);
       });
     },

@@ -17,7 +17,10 @@ const require = createRequire(import.meta.url);
  */
 const ASSETS = new Map<string, { pkg: string; file: string; type: string }>([
   ['react.js', { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' }],
-  ['react-dom.js', { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' }],
+  [
+    'react-dom.js',
+    { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  ],
   ['graphiql.js', { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' }],
   ['graphiql.css', { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' }],
 ]);
@@ -51,7 +54,8 @@ const page = (path: string): string => `<!doctype html>
  */
 export function isGraphiqlPage(request: FastifyRequest, path: string): boolean {
   const { url } = request;
-  if (!url.startsWith(path) || (url.length > path.length && url[path.length] !== '?') || request.method !== 'GET') return false;
+  if (!url.startsWith(path) || (url.length > path.length && url[path.length] !== '?') || request.method !== 'GET')
+    return false;
   return !url.includes('query=') && /text\/html/.test(request.headers.accept ?? '');
 }
 
@@ -63,7 +67,10 @@ export function registerGraphiQL(app: FastifyInstance, path: string, prefix: str
     const asset = ASSETS.get(name);
     if (!asset) {
       // The catalog's 404, as under the API's prefix: this route is outside its error handler.
-      const rendered = renderError(new ApiError('ROUTE_NOT_FOUND', `No route found for "GET ${request.url.split('?')[0]}".`), { accept: request.headers.accept, prefix });
+      const rendered = renderError(
+        new ApiError('ROUTE_NOT_FOUND', `No route found for "GET ${request.url.split('?')[0]}".`),
+        { accept: request.headers.accept, prefix },
+      );
       return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
     }
     let content = files.get(name);

@@ -61,9 +61,13 @@ export interface GraphQLOptions {
  * comes last. A callback hook, not an async one: no promise per request.
  */
 function keyedByOperation(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const params = (request.method === 'GET' ? request.query : request.body) as { query?: unknown; operationName?: unknown } | null;
+  const params = (request.method === 'GET' ? request.query : request.body) as {
+    query?: unknown;
+    operationName?: unknown;
+  } | null;
   if (!params || typeof params.query !== 'string') return done();
-  const operationName = typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
+  const operationName =
+    typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
   // On GET, mercurius reads the operation's type without checking there is one (a TypeError when the name is unknown
   // or missing among several): the answer is the one graphql-js gives a POST.
   const missing = request.method === 'GET' ? missingOperation(params.query, operationName) : undefined;
@@ -85,14 +89,18 @@ function missingOperation(query: string, operationName: string | undefined): str
   }
   if (getOperationAST(document, operationName) !== null) return undefined;
   if (operationName !== undefined) return `Unknown operation named "${operationName}".`;
-  return document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION) ? 'Must provide operation name if query contains multiple operations.' : 'Must provide an operation.';
+  return document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION)
+    ? 'Must provide operation name if query contains multiple operations.'
+    : 'Must provide an operation.';
 }
 
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-
-export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas }): Promise<void> {
+export async function graphqlRoutes(
+  app: FastifyInstance,
+  options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas },
+): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path, runtime.registry.prefix);
@@ -100,9 +108,15 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   assertCount('graphql.maxDepth', options.graphql.maxDepth);
   const maxComplexity = options.graphql.maxComplexity ?? 1000;
   const maxDepth = options.graphql.maxDepth ?? 10;
-  for (const name of ['maxNodes', 'maxAliases', 'maxRootMutations'] as const) assertCount(`graphql.${name}`, options.graphql[name]);
-  if (options.graphql.passwordWriteCost !== undefined && !(Number.isInteger(options.graphql.passwordWriteCost) && options.graphql.passwordWriteCost >= 0)) {
-    throw new DeclarationError(`graphql.passwordWriteCost must be a whole number from 0 up, got ${String(options.graphql.passwordWriteCost)}.`);
+  for (const name of ['maxNodes', 'maxAliases', 'maxRootMutations'] as const)
+    assertCount(`graphql.${name}`, options.graphql[name]);
+  if (
+    options.graphql.passwordWriteCost !== undefined &&
+    !(Number.isInteger(options.graphql.passwordWriteCost) && options.graphql.passwordWriteCost >= 0)
+  ) {
+    throw new DeclarationError(
+      `graphql.passwordWriteCost must be a whole number from 0 up, got ${String(options.graphql.passwordWriteCost)}.`,
+    );
   }
   const maxAliases = options.graphql.maxAliases ?? 15;
   const maxRootMutations = options.graphql.maxRootMutations ?? 10;
@@ -138,12 +152,27 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
           if (callerError.status === 503) reply.headers(callerError.headers);
         }
       }
-      return { runtime, caller, callerError, log: request.log, headers: request.headers, ip: request.ip, requestId: request.id, scope: new GraphQLRequestScope(runtime, caller) };
+      return {
+        runtime,
+        caller,
+        callerError,
+        log: request.log,
+        headers: request.headers,
+        ip: request.ip,
+        requestId: request.id,
+        scope: new GraphQLRequestScope(runtime, caller),
+      };
     },
     errorFormatter: (execution, context) => {
       const formatted = mercurius.defaultErrorFormatter(execution, context);
       // Errors travel in the body; the HTTP status stays 200 when the query ran.
-      return { statusCode: execution.data === undefined && formatted.statusCode >= 400 && formatted.statusCode !== 500 ? formatted.statusCode : 200, response: formatted.response };
+      return {
+        statusCode:
+          execution.data === undefined && formatted.statusCode >= 400 && formatted.statusCode !== 500
+            ? formatted.statusCode
+            : 200,
+        response: formatted.response,
+      };
     },
   });
   // mercurius reads a query that is not GraphQL text as a JSON-encoded syntax tree: `"5"` or `"[1]"` would reach
@@ -152,12 +181,16 @@ export async function graphqlRoutes(app: FastifyInstance, options: { runtime: Ru
   // already in mercurius's cache of parsed queries.
   app.graphql.addHook('preValidation', (_schema, document) => {
     // Parsed from text, a document's location is graphql-js's `Location`: a JSON tree can hold a `loc`, never that.
-    if (!((document as { loc?: unknown } | null)?.loc instanceof Location)) throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
+    if (!((document as { loc?: unknown } | null)?.loc instanceof Location))
+      throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
     // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
     // made to be too complex (mercurius's depth check would come after it, and count introspection too).
     const refused = outsideLimits(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
     if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
   // The node budget needs the variables: checked before execution, on every request (cost-limit.ts).
-  limitCost(app, { maxNodes: options.graphql.maxNodes ?? 10_000, passwordWriteCost: options.graphql.passwordWriteCost ?? 2500 });
+  limitCost(app, {
+    maxNodes: options.graphql.maxNodes ?? 10_000,
+    passwordWriteCost: options.graphql.passwordWriteCost ?? 2500,
+  });
 }

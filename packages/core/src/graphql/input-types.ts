@@ -2,7 +2,14 @@
  * The input side: a field's GraphQL input type (relations as IRI strings, embedded writable objects as
  * `…NestedInput` types), and a mutation's input turned back into the JSON body REST's deserializer reads.
  */
-import { GraphQLID, type GraphQLInputFieldConfigMap, GraphQLInputObjectType, type GraphQLInputType, GraphQLList, GraphQLString } from 'graphql';
+import {
+  GraphQLID,
+  type GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLList,
+  GraphQLString,
+} from 'graphql';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { acceptsNested, writableFields } from '../schema/input-schema.js';
 import { scalarType } from './output-types.js';
@@ -30,8 +37,15 @@ export function createInputTypes(registry: MetadataRegistry): InputTypes {
       nested = new GraphQLInputObjectType({
         name,
         fields: () => {
-          const fields: GraphQLInputFieldConfigMap = { id: { type: GraphQLID, description: 'The IRI of an existing item (to update it), or nothing to create one.' } };
-          for (const f of writableFields(target, 'create', groups)) if (f.kind !== 'toOne' || !acceptsNested(f, groups, registry)) fields[f.name] = { type: inputType(f, groups, verb) };
+          const fields: GraphQLInputFieldConfigMap = {
+            id: {
+              type: GraphQLID,
+              description: 'The IRI of an existing item (to update it), or nothing to create one.',
+            },
+          };
+          for (const f of writableFields(target, 'create', groups))
+            if (f.kind !== 'toOne' || !acceptsNested(f, groups, registry))
+              fields[f.name] = { type: inputType(f, groups, verb) };
           return fields;
         },
       });

@@ -45,7 +45,11 @@ class Cycle {
 /** Why the document is refused, or undefined when every operation and fragment is within the limits. */
 export function outsideLimits(document: DocumentNode, limits: DocumentLimits): string | undefined {
   const { maxComplexity, maxDepth, maxAliases, maxRootMutations } = limits;
-  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [],
+    ),
+  );
   const measured = new Map<string, Measure>();
   const measuring = new Set<string>();
 
@@ -58,7 +62,12 @@ export function outsideLimits(document: DocumentNode, limits: DocumentLimits): s
       let inner: Measure;
       if (selection.kind === Kind.FIELD) {
         const below = measure(selection.selectionSet);
-        inner = { fields: 1 + below.fields, depth: INTROSPECTION_ROOTS.has(selection.name.value) ? 0 : 1 + below.depth, aliases: (selection.alias ? 1 : 0) + below.aliases, top: 1 };
+        inner = {
+          fields: 1 + below.fields,
+          depth: INTROSPECTION_ROOTS.has(selection.name.value) ? 0 : 1 + below.depth,
+          aliases: (selection.alias ? 1 : 0) + below.aliases,
+          top: 1,
+        };
       } else if (selection.kind === Kind.INLINE_FRAGMENT) inner = measure(selection.selectionSet);
       else inner = measureFragment(selection.name.value);
       fields += inner.fields;
@@ -87,12 +96,14 @@ export function outsideLimits(document: DocumentNode, limits: DocumentLimits): s
   try {
     for (const definition of document.definitions) {
       // Each definition's own selections: a name defined twice (which validation refuses) keeps only one in the map.
-      if (definition.kind === Kind.FRAGMENT_DEFINITION && measure(definition.selectionSet).fields > maxComplexity) return tooMany(maxComplexity);
+      if (definition.kind === Kind.FRAGMENT_DEFINITION && measure(definition.selectionSet).fields > maxComplexity)
+        return tooMany(maxComplexity);
       if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
       const { fields, depth, aliases, top } = measure(definition.selectionSet);
       if (fields > maxComplexity) return tooMany(maxComplexity);
       if (depth > maxDepth) return `The query is too deep: its depth is ${depth}, more than the limit of ${maxDepth}.`;
-      if (aliases > maxAliases) return `The query uses too many aliases: ${aliases}, more than the limit of ${maxAliases} (graphql.maxAliases). Send the fields in several requests.`;
+      if (aliases > maxAliases)
+        return `The query uses too many aliases: ${aliases}, more than the limit of ${maxAliases} (graphql.maxAliases). Send the fields in several requests.`;
       if (definition.operation === 'mutation') rootMutations += top;
     }
   } catch (error) {

@@ -5,7 +5,15 @@
  * without body), answering `<name><Resource>Payload` with the resource (null without output) or the output shape's
  * values. Each runs the pipeline once; the request's loaders are cleared after the write.
  */
-import { type GraphQLFieldConfigMap, GraphQLID, type GraphQLInputFieldConfigMap, GraphQLInputObjectType, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
+import {
+  type GraphQLFieldConfigMap,
+  GraphQLID,
+  type GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+} from 'graphql';
 import { ApiError } from '../errors.js';
 import { builtinOperation } from '../metadata/builtin-operation.js';
 import { toLowerFirst } from '../metadata/naming.js';
@@ -23,7 +31,8 @@ import { idOfItem, mergeArgs, uriArguments } from './uri-arguments.js';
 type Mutations = GraphQLFieldConfigMap<unknown, GraphQLRequestContext>;
 type Values = Record<string, unknown>;
 
-const writeGroupsOf = (operation: OperationMetadata): ReadonlySet<string> | null => fixedGroups(operation.denormalizationGroups);
+const writeGroupsOf = (operation: OperationMetadata): ReadonlySet<string> | null =>
+  fixedGroups(operation.denormalizationGroups);
 
 /**
  * A mutation's write. An IRI that names no item of the resource (id null) goes through the pipeline all the same, so
@@ -31,11 +40,16 @@ const writeGroupsOf = (operation: OperationMetadata): ReadonlySet<string> | null
  * and joined items are dropped after it, so the fields resolved after it read the rows as they are now (mutations run
  * one after the other: no read of the request is under way then).
  */
-async function writeItem(context: GraphQLRequestContext, execution: Execution, iri: unknown): Promise<OperationContext> {
+async function writeItem(
+  context: GraphQLRequestContext,
+  execution: Execution,
+  iri: unknown,
+): Promise<OperationContext> {
   try {
     return await execute(context, execution);
   } catch (error) {
-    if (execution.id === null && statusOf(error) === 404) throw toGraphQLError(new ApiError('ITEM_NOT_FOUND', `Item "${String(iri)}" not found.`), context.log);
+    if (execution.id === null && statusOf(error) === 404)
+      throw toGraphQLError(new ApiError('ITEM_NOT_FOUND', `Item "${String(iri)}" not found.`), context.log);
     throw error;
   } finally {
     context.scope.afterWrite();
@@ -46,18 +60,26 @@ async function writeItem(context: GraphQLRequestContext, execution: Execution, i
 export function addResourceMutations(parts: SchemaParts, resource: ResourceMetadata, mutations: Mutations): void {
   const type = parts.types.typeOf(resource);
   const key = itemQueryName(resource.name);
-  const payload = (verb: string) => new GraphQLObjectType({ name: `${verb}${resource.name}Payload`, fields: { [key]: { type }, clientMutationId: { type: GraphQLString } } });
+  const payload = (verb: string) =>
+    new GraphQLObjectType({
+      name: `${verb}${resource.name}Payload`,
+      fields: { [key]: { type }, clientMutationId: { type: GraphQLString } },
+    });
   const input = (verb: string, mode: WriteMode, operation: OperationMetadata, withId: boolean) => {
     const groups = writeGroupsOf(operation);
     const fields: GraphQLInputFieldConfigMap = {};
     if (withId) fields.id = { type: new GraphQLNonNull(GraphQLID) };
-    for (const field of writableFields(resource, mode, groups)) fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
+    for (const field of writableFields(resource, mode, groups))
+      fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
     fields.clientMutationId = { type: GraphQLString };
     return new GraphQLInputObjectType({ name: `${verb}${resource.name}Input`, fields });
   };
   const idOf = (values: Values) => idOfItem(parts.registry, resource, values.id as string);
   const bodyOf = ({ id: _id, clientMutationId: _client, ...rest }: Values) => parts.inputs.toBody(rest, resource);
-  const answer = (data: unknown, values: Values) => ({ [key]: data, clientMutationId: values.clientMutationId ?? null });
+  const answer = (data: unknown, values: Values) => ({
+    [key]: data,
+    clientMutationId: values.clientMutationId ?? null,
+  });
 
   const post = builtinOperation(resource, 'post');
   if (post) {
@@ -65,7 +87,8 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
       type: payload('create'),
       args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
       extensions: mutationExtensions(parts.registry, resource, 'create', writeGroupsOf(post)),
-      resolve: async (_source, { input: values }: { input: Values }, context) => answer((await writeItem(context, { operation: post, body: bodyOf(values) }, undefined)).data, values),
+      resolve: async (_source, { input: values }: { input: Values }, context) =>
+        answer((await writeItem(context, { operation: post, body: bodyOf(values) }, undefined)).data, values),
     };
   }
   const update = builtinOperation(resource, 'patch') ?? builtinOperation(resource, 'put');
@@ -75,23 +98,41 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
       type: payload('update'),
       args: { input: { type: new GraphQLNonNull(input('update', mode, update, true)) } },
       extensions: mutationExtensions(parts.registry, resource, mode, writeGroupsOf(update)),
-      resolve: async (_source, { input: values }: { input: Values }, context) => answer((await writeItem(context, { operation: update, id: idOf(values), body: bodyOf(values) }, values.id)).data, values),
+      resolve: async (_source, { input: values }: { input: Values }, context) =>
+        answer(
+          (await writeItem(context, { operation: update, id: idOf(values), body: bodyOf(values) }, values.id)).data,
+          values,
+        ),
     };
   }
   const remove = builtinOperation(resource, 'delete');
   if (remove) {
-    const deleteInput = new GraphQLInputObjectType({ name: `delete${resource.name}Input`, fields: { id: { type: new GraphQLNonNull(GraphQLID) }, clientMutationId: { type: GraphQLString } } });
+    const deleteInput = new GraphQLInputObjectType({
+      name: `delete${resource.name}Input`,
+      fields: { id: { type: new GraphQLNonNull(GraphQLID) }, clientMutationId: { type: GraphQLString } },
+    });
     mutations[mutationName('delete', resource.name)] = {
       type: payload('delete'),
       args: { input: { type: new GraphQLNonNull(deleteInput) } },
-      resolve: async (_source, { input: values }: { input: Values }, context) => answer({ id: (await writeItem(context, { operation: remove, id: idOf(values) }, values.id)).id }, values),
+      resolve: async (_source, { input: values }: { input: Values }, context) =>
+        answer({ id: (await writeItem(context, { operation: remove, id: idOf(values) }, values.id)).id }, values),
     };
   }
 }
 
 /** A custom write: the mutation `<name><Resource>`, into `mutations`. */
-export function addCustomMutation(parts: SchemaParts, resource: ResourceMetadata, operation: OperationMetadata, mutations: Mutations): void {
-  const name = parts.names.claim(customMutationName(operation.customName!, resource.name), resource, operation, 'mutation');
+export function addCustomMutation(
+  parts: SchemaParts,
+  resource: ResourceMetadata,
+  operation: OperationMetadata,
+  mutations: Mutations,
+): void {
+  const name = parts.names.claim(
+    customMutationName(operation.customName!, resource.name),
+    resource,
+    operation,
+    'mutation',
+  );
   const uri = uriArguments(parts.registry, resource, operation);
   const groups = writeGroupsOf(operation);
   const source = operation.input ?? resource;
@@ -99,25 +140,33 @@ export function addCustomMutation(parts: SchemaParts, resource: ResourceMetadata
   const mode: WriteMode = operation.input ? 'create' : operation.writeMode!;
   const fields: GraphQLInputFieldConfigMap = {};
   if (operation.stages.deserialize) {
-    for (const field of writableFields(source, mode, groups)) fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
+    for (const field of writableFields(source, mode, groups))
+      fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
   }
   const inputName = `${verb}Input`;
   const payloadName = `${verb}Payload`;
-  for (const typeName of [inputName, payloadName]) parts.names.nameType(typeName, `${where(resource, operation)} (its GraphQL type "${typeName}")`);
+  for (const typeName of [inputName, payloadName])
+    parts.names.nameType(typeName, `${where(resource, operation)} (its GraphQL type "${typeName}")`);
   const mutationInput = new GraphQLInputObjectType({
     name: inputName,
     description: operation.input ? `The input of ${name}: the ${operation.input.name} shape's fields.` : undefined,
-    fields: mergeArgs(resource, operation, uri.args as GraphQLInputFieldConfigMap, fields, { clientMutationId: { type: GraphQLString } }),
+    fields: mergeArgs(resource, operation, uri.args as GraphQLInputFieldConfigMap, fields, {
+      clientMutationId: { type: GraphQLString },
+    }),
   });
   const output = operation.output;
   const key = toLowerFirst(output ? output.name : resource.name);
-  const payloadType = new GraphQLObjectType({ name: payloadName, fields: { [key]: { type: parts.types.typeOf(output ?? resource) }, clientMutationId: { type: GraphQLString } } });
+  const payloadType = new GraphQLObjectType({
+    name: payloadName,
+    fields: { [key]: { type: parts.types.typeOf(output ?? resource) }, clientMutationId: { type: GraphQLString } },
+  });
   const remembers = parts.model.remembers(resource, operation);
   /** The input's fields but the URI variables and `clientMutationId`, as the JSON body the pipeline reads. */
   const bodyOf = (values: Values): Values | undefined => {
     if (!operation.stages.deserialize) return undefined;
     const body: Values = {};
-    for (const [field, value] of Object.entries(values)) if (field !== 'clientMutationId' && !uri.names.includes(field)) body[field] = value;
+    for (const [field, value] of Object.entries(values))
+      if (field !== 'clientMutationId' && !uri.names.includes(field)) body[field] = value;
     return parts.inputs.toBody(body, source);
   };
   mutations[name] = {
@@ -127,9 +176,16 @@ export function addCustomMutation(parts: SchemaParts, resource: ResourceMetadata
     extensions: operation.stages.deserialize ? mutationExtensions(parts.registry, source, mode, groups) : undefined,
     resolve: async (_source, { input: values }: { input: Values }, context) => {
       const body = bodyOf(values);
-      const result = await writeItem(context, { operation, ...uri.target(values), ...(body === undefined ? {} : { body }) }, values.id);
+      const result = await writeItem(
+        context,
+        { operation, ...uri.target(values), ...(body === undefined ? {} : { body }) },
+        values.id,
+      );
       const data = operation.stages.serialize ? result.data : null;
-      return { [key]: remembers ? context.scope.remember(data, operation) : data, clientMutationId: values.clientMutationId ?? null };
+      return {
+        [key]: remembers ? context.scope.remember(data, operation) : data,
+        clientMutationId: values.clientMutationId ?? null,
+      };
     },
   };
 }

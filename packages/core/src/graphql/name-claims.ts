@@ -8,7 +8,8 @@ import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../m
 import { collectionQueryName, itemQueryName, mutationName } from './naming.js';
 
 /** Where a custom operation is declared, for messages. */
-export const where = (resource: ResourceMetadata, operation: OperationMetadata) => `Resource "${resource.name}", operation "${operation.customName}"`;
+export const where = (resource: ResourceMetadata, operation: OperationMetadata) =>
+  `Resource "${resource.name}", operation "${operation.customName}"`;
 
 export class NameClaims {
   private readonly fields = new Map<string, string>();
@@ -21,17 +22,24 @@ export class NameClaims {
     for (const resource of registry.resources) {
       const has = (kind: string) => builtinOperation(resource, kind as never) !== undefined;
       if (has('get')) this.fields.set(itemQueryName(resource.name), `the item query of resource "${resource.name}"`);
-      if (has('getCollection')) this.fields.set(collectionQueryName(resource.name), `the collection query of resource "${resource.name}"`);
-      if (has('post')) this.fields.set(mutationName('create', resource.name), `the create mutation of resource "${resource.name}"`);
-      if (has('patch') || has('put')) this.fields.set(mutationName('update', resource.name), `the update mutation of resource "${resource.name}"`);
-      if (has('delete')) this.fields.set(mutationName('delete', resource.name), `the delete mutation of resource "${resource.name}"`);
+      if (has('getCollection'))
+        this.fields.set(collectionQueryName(resource.name), `the collection query of resource "${resource.name}"`);
+      if (has('post'))
+        this.fields.set(mutationName('create', resource.name), `the create mutation of resource "${resource.name}"`);
+      if (has('patch') || has('put'))
+        this.fields.set(mutationName('update', resource.name), `the update mutation of resource "${resource.name}"`);
+      if (has('delete'))
+        this.fields.set(mutationName('delete', resource.name), `the delete mutation of resource "${resource.name}"`);
     }
   }
 
   /** Claims a custom operation's query or mutation name; a name another field has stops start-up. */
   claim(name: string, resource: ResourceMetadata, operation: OperationMetadata, kind: 'query' | 'mutation'): string {
     const owner = this.fields.get(name);
-    if (owner) throw new DeclarationError(`${where(resource, operation)}: its GraphQL ${kind} "${name}" is already ${owner}; give the operation another name.`);
+    if (owner)
+      throw new DeclarationError(
+        `${where(resource, operation)}: its GraphQL ${kind} "${name}" is already ${owner}; give the operation another name.`,
+      );
     this.fields.set(name, `the GraphQL ${kind} of resource "${resource.name}", operation "${operation.customName}"`);
     return name;
   }
@@ -45,6 +53,10 @@ export class NameClaims {
   typeClash(error: Error): Error {
     const clash = /multiple types named "(\w+)"/.exec(error.message)?.[1];
     const owner = clash && this.types.get(clash);
-    return owner ? new DeclarationError(`${owner}: the GraphQL type "${clash}" is already the name of another type of the schema; rename it.`) : error;
+    return owner
+      ? new DeclarationError(
+          `${owner}: the GraphQL type "${clash}" is already the name of another type of the schema; rename it.`,
+        )
+      : error;
   }
 }

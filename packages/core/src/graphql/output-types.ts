@@ -22,7 +22,13 @@ import {
 } from 'graphql';
 import { DeclarationError } from '../errors.js';
 import { builtinOperation } from '../metadata/builtin-operation.js';
-import type { FieldMetadata, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type {
+  FieldMetadata,
+  ResourceMetadata,
+  ScalarFieldMetadata,
+  ToManyFieldMetadata,
+  ToOneFieldMetadata,
+} from '../metadata/types.js';
 import { spanOf } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
 import { iriOf } from '../metadata/iri.js';
@@ -34,7 +40,12 @@ import { inGroups, type ReadModel } from './read-model.js';
 import { fieldCheck, visibleRelated } from './visibility.js';
 
 /** JSON values, as API Platform's GraphQL calls them. */
-const Iterable = new GraphQLScalarType({ name: 'Iterable', description: 'Any JSON value.', serialize: (v) => v, parseValue: (v) => v });
+const Iterable = new GraphQLScalarType({
+  name: 'Iterable',
+  description: 'Any JSON value.',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});
 
 export function scalarType(field: ScalarFieldMetadata): GraphQLOutputType & GraphQLInputType {
   switch (field.type) {
@@ -53,7 +64,8 @@ export function scalarType(field: ScalarFieldMetadata): GraphQLOutputType & Grap
   }
 }
 
-const scalarValue = (field: ScalarFieldMetadata, value: unknown) => (field.type === 'datetime' && value instanceof Date ? formatDateTime(value) : value ?? null);
+const scalarValue = (field: ScalarFieldMetadata, value: unknown) =>
+  field.type === 'datetime' && value instanceof Date ? formatDateTime(value) : (value ?? null);
 
 type Field = GraphQLFieldConfig<Entity, GraphQLRequestContext>;
 
@@ -69,7 +81,11 @@ export interface OutputTypes {
 
 /** Builds each type once, on first use (types refer to each other through relations). */
 class OutputTypeBuilder implements OutputTypes {
-  readonly Node = new GraphQLInterfaceType({ name: 'Node', description: 'A node, according to the Relay specification.', fields: { id: { type: new GraphQLNonNull(GraphQLID), description: 'The id of this node.' } } });
+  readonly Node = new GraphQLInterfaceType({
+    name: 'Node',
+    description: 'A node, according to the Relay specification.',
+    fields: { id: { type: new GraphQLNonNull(GraphQLID), description: 'The id of this node.' } },
+  });
   private readonly objectTypes = new Map<string, GraphQLObjectType>();
   private readonly shapeTypes = new Map<string, GraphQLObjectType>();
   private readonly cursorConnections = new Map<string, GraphQLObjectType>();
@@ -82,7 +98,9 @@ class OutputTypeBuilder implements OutputTypes {
   }
 
   connectionOf(resource: ResourceMetadata): GraphQLObjectType {
-    return this.cached(this.cursorConnections, resource, () => cursorConnectionType(resource.name, this.typeOf(resource)));
+    return this.cached(this.cursorConnections, resource, () =>
+      cursorConnectionType(resource.name, this.typeOf(resource)),
+    );
   }
 
   pageConnectionOf(resource: ResourceMetadata): GraphQLObjectType {
@@ -93,46 +111,61 @@ class OutputTypeBuilder implements OutputTypes {
     return [...this.objectTypes.values()];
   }
 
-  private cached(cache: Map<string, GraphQLObjectType>, resource: ResourceMetadata, build: () => GraphQLObjectType): GraphQLObjectType {
+  private cached(
+    cache: Map<string, GraphQLObjectType>,
+    resource: ResourceMetadata,
+    build: () => GraphQLObjectType,
+  ): GraphQLObjectType {
     let type = cache.get(resource.name);
     if (!type) cache.set(resource.name, (type = build()));
     return type;
   }
 
   private objectTypeOf(resource: ResourceMetadata): GraphQLObjectType {
-    return this.cached(this.objectTypes, resource, () =>
-      new GraphQLObjectType<Entity, GraphQLRequestContext>({
-        name: resource.name,
-        description: resource.description,
-        interfaces: [this.Node],
-        fields: () => ({
-          id: { type: new GraphQLNonNull(GraphQLID), resolve: (entity) => iriOf(resource, entity.id!) },
-          _id: { type: new GraphQLNonNull(GraphQLInt), resolve: (entity) => entity.id },
-          ...this.fieldsOf(resource),
+    return this.cached(
+      this.objectTypes,
+      resource,
+      () =>
+        new GraphQLObjectType<Entity, GraphQLRequestContext>({
+          name: resource.name,
+          description: resource.description,
+          interfaces: [this.Node],
+          fields: () => ({
+            id: { type: new GraphQLNonNull(GraphQLID), resolve: (entity) => iriOf(resource, entity.id!) },
+            _id: { type: new GraphQLNonNull(GraphQLInt), resolve: (entity) => entity.id },
+            ...this.fieldsOf(resource),
+          }),
         }),
-      }),
     );
   }
 
   /** An output shape's object type, named after it. No `id`: a shape has no IRI. */
   private shapeTypeOf(shape: ResourceMetadata): GraphQLObjectType {
-    return this.cached(this.shapeTypes, shape, () =>
-      new GraphQLObjectType<Entity, GraphQLRequestContext>({
-        name: shape.name,
-        description: shape.description,
-        fields: () => {
-          const fields = this.fieldsOf(shape);
-          // GraphQL has no empty object type: a shape whose fields no read group reaches would send nothing anyway.
-          if (Object.keys(fields).length === 0) throw this.emptyShape(shape);
-          return fields;
-        },
-      }),
+    return this.cached(
+      this.shapeTypes,
+      shape,
+      () =>
+        new GraphQLObjectType<Entity, GraphQLRequestContext>({
+          name: shape.name,
+          description: shape.description,
+          fields: () => {
+            const fields = this.fieldsOf(shape);
+            // GraphQL has no empty object type: a shape whose fields no read group reaches would send nothing anyway.
+            if (Object.keys(fields).length === 0) throw this.emptyShape(shape);
+            return fields;
+          },
+        }),
     );
   }
 
   private emptyShape(shape: ResourceMetadata): DeclarationError {
-    const sender = this.model.registry.resources.flatMap((resource) => resource.operations.filter((operation) => operation.output === shape))[0]!;
-    const groups = sender.normalizationGroups && typeof sender.normalizationGroups !== 'function' ? JSON.stringify(sender.normalizationGroups) : 'the operation';
+    const sender = this.model.registry.resources.flatMap((resource) =>
+      resource.operations.filter((operation) => operation.output === shape),
+    )[0]!;
+    const groups =
+      sender.normalizationGroups && typeof sender.normalizationGroups !== 'function'
+        ? JSON.stringify(sender.normalizationGroups)
+        : 'the operation';
     return new DeclarationError(
       `Shape "${shape.name}" (the output of Resource "${sender.resource}", operation "${sender.customName ?? sender.kind}"): none of its fields is readable in the operation's read groups, and a GraphQL type needs one; put its fields in the groups of ${groups}.`,
     );
@@ -142,7 +175,8 @@ class OutputTypeBuilder implements OutputTypes {
   private fieldsOf(resource: ResourceMetadata): GraphQLFieldConfigMap<Entity, GraphQLRequestContext> {
     const fields: GraphQLFieldConfigMap<Entity, GraphQLRequestContext> = {};
     const groups = this.model.typeGroups(resource);
-    for (const field of resource.fields) if (field.readable && inGroups(field, groups)) fields[field.name] = this.fieldConfig(resource, field);
+    for (const field of resource.fields)
+      if (field.readable && inGroups(field, groups)) fields[field.name] = this.fieldConfig(resource, field);
     return fields;
   }
 
@@ -160,7 +194,9 @@ class OutputTypeBuilder implements OutputTypes {
       description: field.description,
       resolve: (entity, _args, { scope }) => {
         const id = entity[field.name];
-        return shows(scope, entity) && typeof id === 'number' ? visibleRelated(model, scope, target, scope.item(target, id)) : null;
+        return shows(scope, entity) && typeof id === 'number'
+          ? visibleRelated(model, scope, target, scope.item(target, id))
+          : null;
       },
     };
   }
@@ -173,7 +209,9 @@ class OutputTypeBuilder implements OutputTypes {
     // not the million; `first` asks for more, up to the same maximum. A target without a collection GET pages with the
     // global settings; one whose collection is not paginated gives every item.
     const pagination = builtinOperation(target, 'getCollection')?.pagination ?? model.registry.pagination;
-    const size = pagination.enabled ? { fallback: pagination.itemsPerPage, maximum: pagination.maximumItemsPerPage } : { fallback: Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+    const size = pagination.enabled
+      ? { fallback: pagination.itemsPerPage, maximum: pagination.maximumItemsPerPage }
+      : { fallback: Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     return {
       type: this.connectionOf(target),
       description: field.description,
@@ -183,7 +221,8 @@ class OutputTypeBuilder implements OutputTypes {
       resolve: async (entity, args, context) => {
         const { scope } = context;
         if (!shows(scope, entity)) return null;
-        const ids = (entity[field.name] as number[] | undefined) ?? (await scope.linksOf(owner, field.name, entity.id!));
+        const ids =
+          (entity[field.name] as number[] | undefined) ?? (await scope.linksOf(owner, field.name, entity.id!));
         let span: { offset: number; limit: number };
         try {
           span = spanOf(args, size.fallback, size.maximum, ids.length);
@@ -209,7 +248,9 @@ function scalarField(model: ReadModel, owner: ResourceMetadata, field: ScalarFie
       if (!field.computed) return scalarValue(field, entity[field.name]);
       // Awaited when the function returns a promise.
       const computed = scope.computed(entity, field);
-      return computed instanceof Promise ? computed.then((value) => scalarValue(field, value)) : scalarValue(field, computed);
+      return computed instanceof Promise
+        ? computed.then((value) => scalarValue(field, value))
+        : scalarValue(field, computed);
     },
   };
 }

@@ -5,7 +5,14 @@
  * missing), or a connection for a collection operation. Each resolver hands its arguments to the pipeline and no more:
  * the parameters stage reads the window, the id and the filters, after the caller's access rule.
  */
-import { type GraphQLFieldConfig, type GraphQLFieldConfigMap, GraphQLID, GraphQLInt, GraphQLNonNull, type GraphQLResolveInfo } from 'graphql';
+import {
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLNonNull,
+  type GraphQLResolveInfo,
+} from 'graphql';
 import { builtinOperation } from '../metadata/builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { countsFromEnd, type CursorWindow } from '../query/cursor-window.js';
@@ -38,7 +45,11 @@ export function nodeQuery(parts: SchemaParts): QueryField {
 }
 
 /** A resource's item query, and its collection query, into `queries`. */
-export function addResourceQueries(parts: SchemaParts, resource: ResourceMetadata, queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>): void {
+export function addResourceQueries(
+  parts: SchemaParts,
+  resource: ResourceMetadata,
+  queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>,
+): void {
   const get = builtinOperation(resource, 'get');
   const list = builtinOperation(resource, 'getCollection');
   if (get) {
@@ -75,32 +86,65 @@ function collectionQuery(parts: SchemaParts, resource: ResourceMetadata, list: O
     return {
       type: parts.types.pageConnectionOf(owner),
       description,
-      args: mergeArgs(resource, custom ? list : null, uri.args, { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt } }, filters.args),
+      args: mergeArgs(
+        resource,
+        custom ? list : null,
+        uri.args,
+        { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt } },
+        filters.args,
+      ),
       extensions: connectionExtensions(pagination, 'page'),
       resolve: async (_source, args: Record<string, unknown>, context, info) => {
         const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
         if (args.page != null) query[pagination.pageParameterName] = String(args.page);
         if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-        const result = await missingAsNull(readCollection(context, { operation: list, query, ...uri.target(args) }, resource, selected(info), remembers));
+        const result = await missingAsNull(
+          readCollection(context, { operation: list, query, ...uri.target(args) }, resource, selected(info), remembers),
+        );
         return result && toPageConnection(result.collection!, result.page);
       },
     };
   }
 
   /** A page of the cursor connection: the window is read by the pipeline, after the caller's access rule. */
-  async function cursorPage(context: GraphQLRequestContext, args: Record<string, unknown> & CursorWindow, info: GraphQLResolveInfo) {
+  async function cursorPage(
+    context: GraphQLRequestContext,
+    args: Record<string, unknown> & CursorWindow,
+    info: GraphQLResolveInfo,
+  ) {
     const target = uri.target(args);
     const query = filters.toQuery(args);
     if (!pagination.enabled) {
-      const all = (await readCollection(context, { operation: list, query, page: null, ...target }, resource, selected(info), remembers)).collection!;
+      const all = (
+        await readCollection(
+          context,
+          { operation: list, query, page: null, ...target },
+          resource,
+          selected(info),
+          remembers,
+        )
+      ).collection!;
       return toConnection(all.items, 0, all.items.length);
     }
     const window: CursorWindow = { first: args.first, last: args.last, before: args.before, after: args.after };
     // `last` without `before` counts from the end: the total comes first.
     const total = countsFromEnd(window)
-      ? ((await execute(context, { operation: list, query, page: { page: 1, itemsPerPage: 0, offset: 0, partial: false, cursor: null }, ...target })).collection!.totalItems ?? 0)
+      ? ((
+          await execute(context, {
+            operation: list,
+            query,
+            page: { page: 1, itemsPerPage: 0, offset: 0, partial: false, cursor: null },
+            ...target,
+          })
+        ).collection!.totalItems ?? 0)
       : null;
-    const result = await readCollection(context, { operation: list, query, window: { window, total }, ...target }, resource, selected(info), remembers);
+    const result = await readCollection(
+      context,
+      { operation: list, query, window: { window, total }, ...target },
+      resource,
+      selected(info),
+      remembers,
+    );
     const { items, totalItems } = result.collection!;
     return toConnection(items, result.page!.offset, totalItems ?? items.length);
   }
@@ -110,12 +154,18 @@ function collectionQuery(parts: SchemaParts, resource: ResourceMetadata, list: O
     description,
     args: mergeArgs(resource, custom ? list : null, uri.args, pagingArgs, filters.args),
     extensions: connectionExtensions(pagination, 'cursor'),
-    resolve: (_source, args: Record<string, unknown> & CursorWindow, context, info) => missingAsNull(cursorPage(context, args, info)),
+    resolve: (_source, args: Record<string, unknown> & CursorWindow, context, info) =>
+      missingAsNull(cursorPage(context, args, info)),
   };
 }
 
 /** A custom read: `<resource><Name>`, an item (or shape values, null when missing) or a connection. */
-export function addCustomQuery(parts: SchemaParts, resource: ResourceMetadata, operation: OperationMetadata, queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>): void {
+export function addCustomQuery(
+  parts: SchemaParts,
+  resource: ResourceMetadata,
+  operation: OperationMetadata,
+  queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>,
+): void {
   const name = parts.names.claim(customQueryName(resource.name, operation.customName!), resource, operation, 'query');
   if (operation.kind === 'getCollection') {
     queries[name] = collectionQuery(parts, resource, operation);

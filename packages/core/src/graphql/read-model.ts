@@ -11,7 +11,8 @@ import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetada
 type Groups = OperationMetadata['normalizationGroups'] | undefined;
 
 /** The fixed groups of an operation, or null when it has none or chooses them per request. */
-export const fixedGroups = (groups: Groups): ReadonlySet<string> | null => (Array.isArray(groups) ? new Set(groups as string[]) : null);
+export const fixedGroups = (groups: Groups): ReadonlySet<string> | null =>
+  Array.isArray(groups) ? new Set(groups as string[]) : null;
 
 /** Whether two operations read the same groups (the same list in any order, the same function, or none). */
 function sameGroups(a: Groups, b: Groups): boolean {
@@ -19,7 +20,8 @@ function sameGroups(a: Groups, b: Groups): boolean {
   return a.length === b.length && a.every((group) => b.includes(group));
 }
 
-export const inGroups = (field: FieldMetadata, groups: ReadonlySet<string> | null): boolean => groups === null || field.groups.some((g) => groups.has(g));
+export const inGroups = (field: FieldMetadata, groups: ReadonlySet<string> | null): boolean =>
+  groups === null || field.groups.some((g) => groups.has(g));
 
 export interface ReadModel {
   readonly registry: MetadataRegistry;
@@ -39,19 +41,27 @@ export interface ReadModel {
 }
 
 export function createReadModel(registry: MetadataRegistry): ReadModel {
-  const itemOperation = (resource: ResourceMetadata) => builtinOperation(resource, 'get') ?? builtinOperation(resource, 'getCollection');
-  const listOperation = (resource: ResourceMetadata) => builtinOperation(resource, 'getCollection') ?? builtinOperation(resource, 'get');
+  const itemOperation = (resource: ResourceMetadata) =>
+    builtinOperation(resource, 'get') ?? builtinOperation(resource, 'getCollection');
+  const listOperation = (resource: ResourceMetadata) =>
+    builtinOperation(resource, 'getCollection') ?? builtinOperation(resource, 'get');
   /** The custom operations of a resource that send its items (not a shape, not nothing): their groups shape its type. */
-  const customReaders = (resource: ResourceMetadata) => resource.operations.filter((o) => o.customName !== null && o.output === null && o.stages.serialize);
+  const customReaders = (resource: ResourceMetadata) =>
+    resource.operations.filter((o) => o.customName !== null && o.output === null && o.stages.serialize);
   /** The operations sending a shape's values. */
-  const senders = (shape: ResourceMetadata) => registry.resources.flatMap((resource) => resource.operations.filter((operation) => operation.output === shape));
-  const readers = (resource: ResourceMetadata) => (resource.shape ? senders(resource) : [itemOperation(resource), listOperation(resource), ...customReaders(resource)]);
+  const senders = (shape: ResourceMetadata) =>
+    registry.resources.flatMap((resource) => resource.operations.filter((operation) => operation.output === shape));
+  const readers = (resource: ResourceMetadata) =>
+    resource.shape ? senders(resource) : [itemOperation(resource), listOperation(resource), ...customReaders(resource)];
 
   const differ = new Set(
     registry.resources
       .filter((resource) => {
         const item = itemOperation(resource)?.normalizationGroups;
-        return !sameGroups(item, listOperation(resource)?.normalizationGroups) || customReaders(resource).some((o) => !sameGroups(item, o.normalizationGroups));
+        return (
+          !sameGroups(item, listOperation(resource)?.normalizationGroups) ||
+          customReaders(resource).some((o) => !sameGroups(item, o.normalizationGroups))
+        );
       })
       .map((r) => r.name),
   );
@@ -78,7 +88,9 @@ export function createReadModel(registry: MetadataRegistry): ReadModel {
     registry,
     itemOperation,
     typeGroups: (resource) => unionOfGroups(readers(resource)),
-    remembers: (resource, operation) => operation.output !== null || !sameGroups(itemOperation(resource)?.normalizationGroups, operation.normalizationGroups),
+    remembers: (resource, operation) =>
+      operation.output !== null ||
+      !sameGroups(itemOperation(resource)?.normalizationGroups, operation.normalizationGroups),
     checksPerItem,
     groupsDiffer: (resource) => differ.has(resource.name),
   };

@@ -30,7 +30,13 @@ export async function missingAsNull<T>(read: Promise<T>): Promise<T | null> {
  * output shape's values, which have none); `remembers`: the items remember the operation (its groups are not the item
  * GET's).
  */
-export async function readCollection(context: GraphQLRequestContext, execution: Execution, resource: ResourceMetadata, info: GraphQLResolveInfo | null, remembers: boolean): Promise<OperationContext> {
+export async function readCollection(
+  context: GraphQLRequestContext,
+  execution: Execution,
+  resource: ResourceMetadata,
+  info: GraphQLResolveInfo | null,
+  remembers: boolean,
+): Promise<OperationContext> {
   const embed = info && selectedToOneRelations(resource, info);
   const result = await execute(context, embed ? { ...execution, embed } : execution);
   const { items, related } = result.collection!;

@@ -78,7 +78,10 @@ export class GraphQLRequestScope {
   plan(owner: ResourceMetadata, operation: OperationMetadata): NormalizationPlan {
     let plan = this.plans.get(operation);
     if (!plan) {
-      plan = this.runtime.normalizer.plan(owner, activeGroups(operation.normalizationGroups, { operation, caller: this.caller }));
+      plan = this.runtime.normalizer.plan(
+        owner,
+        activeGroups(operation.normalizationGroups, { operation, caller: this.caller }),
+      );
       this.plans.set(operation, plan);
     }
     return plan;

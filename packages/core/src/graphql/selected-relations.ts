@@ -11,7 +11,11 @@ import type { ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js'
 const ITEM_PATHS: readonly (readonly string[])[] = [['edges', 'node'], ['collection']];
 
 /** The fields selected directly in a selection set, fragments followed; directives are not read (a join too many is harmless). */
-function selectedFields(set: SelectionSetNode | undefined, info: GraphQLResolveInfo, into: FieldNode[] = []): FieldNode[] {
+function selectedFields(
+  set: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+  into: FieldNode[] = [],
+): FieldNode[] {
   for (const selection of set?.selections ?? []) {
     if (selection.kind === 'Field') into.push(selection);
     else if (selection.kind === 'InlineFragment') selectedFields(selection.selectionSet, info, into);
@@ -20,13 +24,19 @@ function selectedFields(set: SelectionSetNode | undefined, info: GraphQLResolveI
   return into;
 }
 
-function namesAt(fields: readonly FieldNode[], path: readonly string[], info: GraphQLResolveInfo, names: Set<string>): void {
+function namesAt(
+  fields: readonly FieldNode[],
+  path: readonly string[],
+  info: GraphQLResolveInfo,
+  names: Set<string>,
+): void {
   if (path.length === 0) {
     for (const field of fields) names.add(field.name.value);
     return;
   }
   const [head, ...rest] = path;
-  for (const field of fields) if (field.name.value === head) namesAt(selectedFields(field.selectionSet, info), rest, info, names);
+  for (const field of fields)
+    if (field.name.value === head) namesAt(selectedFields(field.selectionSet, info), rest, info, names);
 }
 
 /** One array per resource and set of relations, so the state's per-`embed` caches see the same array each time. */
@@ -38,7 +48,10 @@ const chosen = new WeakMap<ResourceMetadata, Map<string, readonly ToOneFieldMeta
  */
 const byFieldNode = new WeakMap<FieldNode, readonly ToOneFieldMetadata[] | null>();
 
-export function selectedToOneRelations(resource: ResourceMetadata, info: GraphQLResolveInfo): readonly ToOneFieldMetadata[] | undefined {
+export function selectedToOneRelations(
+  resource: ResourceMetadata,
+  info: GraphQLResolveInfo,
+): readonly ToOneFieldMetadata[] | undefined {
   const node = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
   const known = node && byFieldNode.get(node);
   if (known !== undefined) return known ?? undefined;
@@ -51,7 +64,9 @@ function walk(resource: ResourceMetadata, info: GraphQLResolveInfo): readonly To
   const names = new Set<string>();
   const top = info.fieldNodes.flatMap((node) => selectedFields(node.selectionSet, info));
   for (const path of ITEM_PATHS) namesAt(top, path, info, names);
-  const relations = resource.fields.filter((field): field is ToOneFieldMetadata => field.kind === 'toOne' && names.has(field.name));
+  const relations = resource.fields.filter(
+    (field): field is ToOneFieldMetadata => field.kind === 'toOne' && names.has(field.name),
+  );
   if (relations.length === 0) return undefined;
   const key = relations.map((field) => field.name).join(',');
   let byKey = chosen.get(resource);

@@ -4,7 +4,13 @@
  * target the pipeline reads. An id that is no IRI of the resource's items is null: the pipeline answers it as a
  * missing item (after the caller's access rule, so an anonymous caller of a protected operation gets its 401 first).
  */
-import { GraphQLID, type GraphQLFieldConfigArgumentMap, type GraphQLInputFieldConfigMap, GraphQLNonNull, GraphQLString } from 'graphql';
+import {
+  GraphQLID,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLInputFieldConfigMap,
+  GraphQLNonNull,
+  GraphQLString,
+} from 'graphql';
 import { DeclarationError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { parseIri } from '../metadata/iri.js';
@@ -21,12 +27,20 @@ export function idOfItem(registry: MetadataRegistry, resource: ResourceMetadata,
   return parsed && parsed.resource === resource ? parsed.id : null;
 }
 
-export function uriArguments(registry: MetadataRegistry, resource: ResourceMetadata, operation: OperationMetadata | null) {
+export function uriArguments(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  operation: OperationMetadata | null,
+) {
   const args: GraphQLFieldConfigArgumentMap & GraphQLInputFieldConfigMap = {};
   const others = operation ? operation.uriVariables.filter((variable) => variable !== 'id') : [];
   const withId = operation?.uriVariables.includes('id') ?? false;
   if (withId) args.id = { type: new GraphQLNonNull(GraphQLID), description: `The IRI of the ${resource.name}.` };
-  for (const variable of others) args[variable] = { type: new GraphQLNonNull(GraphQLString), description: `The {${variable}} of ${operation!.uriTemplate}.` };
+  for (const variable of others)
+    args[variable] = {
+      type: new GraphQLNonNull(GraphQLString),
+      description: `The {${variable}} of ${operation!.uriTemplate}.`,
+    };
   const target = (values: Record<string, unknown>): Target => {
     if (!withId && others.length === 0) return NO_TARGET;
     const id = withId ? idOfItem(registry, resource, values.id as string) : undefined;
@@ -39,11 +53,18 @@ export function uriArguments(registry: MetadataRegistry, resource: ResourceMetad
 }
 
 /** Merges argument (or input field) maps, refusing a name given twice (a URI variable named like a filter or a field). */
-export function mergeArgs<T extends object>(resource: ResourceMetadata, operation: OperationMetadata | null, ...maps: T[]): T {
+export function mergeArgs<T extends object>(
+  resource: ResourceMetadata,
+  operation: OperationMetadata | null,
+  ...maps: T[]
+): T {
   const merged = {} as Record<string, unknown>;
   for (const map of maps) {
     for (const [name, config] of Object.entries(map)) {
-      if (name in merged && operation) throw new DeclarationError(`${where(resource, operation)}: its GraphQL field takes "${name}" twice (a URI variable is named like a filter, a paging argument or an input field); rename the variable.`);
+      if (name in merged && operation)
+        throw new DeclarationError(
+          `${where(resource, operation)}: its GraphQL field takes "${name}" twice (a URI variable is named like a filter, a paging argument or an input field); rename the variable.`,
+        );
       merged[name] = config;
     }
   }

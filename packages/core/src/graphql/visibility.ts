@@ -32,12 +32,21 @@ export function fieldCheck(model: ReadModel, owner: ResourceMetadata, field: Fie
  * An item reached through a relation, or null when the target's item GET denies the caller. Without a rule the item
  * passes as it is, so a page of books with public authors waits for nothing more.
  */
-export function visibleRelated(model: ReadModel, scope: GraphQLRequestScope, resource: ResourceMetadata, item: Entity | null | Promise<Entity | null>): Entity | null | Promise<Entity | null> {
+export function visibleRelated(
+  model: ReadModel,
+  scope: GraphQLRequestScope,
+  resource: ResourceMetadata,
+  item: Entity | null | Promise<Entity | null>,
+): Entity | null | Promise<Entity | null> {
   const rule = model.itemOperation(resource)?.security;
   if (!rule) return item;
   const check = (found: Entity | null): Entity | null | Promise<Entity | null> => {
     if (!found) return null;
-    const granted = grants(rule.rule, scope.caller, { object: found, previousObject: null, request: { method: 'GET', path: iriOf(resource, found.id!) } });
+    const granted = grants(rule.rule, scope.caller, {
+      object: found,
+      previousObject: null,
+      request: { method: 'GET', path: iriOf(resource, found.id!) },
+    });
     return granted instanceof Promise ? granted.then((yes) => (yes ? found : null)) : granted ? found : null;
   };
   return item instanceof Promise ? item.then(check) : check(item);

@@ -5,6 +5,9 @@
 import type { OperationKind } from './declared.js';
 import type { OperationMetadata, ResourceMetadata } from './types.js';
 
-export function builtinOperation(resource: ResourceMetadata, kind: OperationKind | 'getSubresource'): OperationMetadata | undefined {
+export function builtinOperation(
+  resource: ResourceMetadata,
+  kind: OperationKind | 'getSubresource',
+): OperationMetadata | undefined {
   return resource.operations.find((operation) => operation.kind === kind && operation.customName === null);
 }

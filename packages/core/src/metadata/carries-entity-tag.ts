@@ -5,7 +5,10 @@
 import { builtinOperation } from './builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from './types.js';
 
-const sameGroups = (a: OperationMetadata['normalizationGroups'], b: OperationMetadata['normalizationGroups']): boolean =>
+const sameGroups = (
+  a: OperationMetadata['normalizationGroups'],
+  b: OperationMetadata['normalizationGroups'],
+): boolean =>
   typeof a !== 'function' && typeof b !== 'function' && (a === b || JSON.stringify(a) === JSON.stringify(b));
 
 /**

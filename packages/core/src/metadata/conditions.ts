@@ -56,22 +56,29 @@ export type QueryNode = Condition | Order;
 const freeze = <T extends object>(node: T): T => Object.freeze(node);
 
 /** `path operator value`: `compare('pages', '>', 100)`. */
-export const compare = (path: string, operator: ComparisonOperator, value: unknown): Condition => freeze({ kind: 'compare', path, operator, value });
+export const compare = (path: string, operator: ComparisonOperator, value: unknown): Condition =>
+  freeze({ kind: 'compare', path, operator, value });
 /** `path` is one of `values` (none: no item). */
-export const isIn = (path: string, values: readonly unknown[]): Condition => freeze({ kind: 'in', path, values: Object.freeze([...values]) });
+export const isIn = (path: string, values: readonly unknown[]): Condition =>
+  freeze({ kind: 'in', path, values: Object.freeze([...values]) });
 /** `path` matches a pattern: `match('title', { value: 'dune', anchor: 'contains', caseSensitive: false })`. */
-export const match = (path: string, pattern: MatchPattern): Condition => freeze({ kind: 'match', path, pattern: freeze({ ...pattern }) });
+export const match = (path: string, pattern: MatchPattern): Condition =>
+  freeze({ kind: 'match', path, pattern: freeze({ ...pattern }) });
 /** `path` has a value (true) or is null (false). */
 export const exists = (path: string, has = true): Condition => freeze({ kind: 'exists', path, exists: has });
 /** Every condition holds (none: always). */
-export const allOf = (...conditions: readonly Condition[]): Condition => freeze({ kind: 'all', conditions: Object.freeze([...conditions]) });
+export const allOf = (...conditions: readonly Condition[]): Condition =>
+  freeze({ kind: 'all', conditions: Object.freeze([...conditions]) });
 /** At least one condition holds (none: never). */
-export const anyOf = (...conditions: readonly Condition[]): Condition => freeze({ kind: 'any', conditions: Object.freeze([...conditions]) });
+export const anyOf = (...conditions: readonly Condition[]): Condition =>
+  freeze({ kind: 'any', conditions: Object.freeze([...conditions]) });
 /** The condition does not hold. */
 export const not = (condition: Condition): Condition => freeze({ kind: 'not', condition });
 /** SQL of your own: `raw('length({title}) > ?', [10])`. */
-export const raw = (sql: string, bindings: readonly unknown[] = []): Condition => freeze({ kind: 'raw', sql, bindings: Object.freeze([...bindings]) });
+export const raw = (sql: string, bindings: readonly unknown[] = []): Condition =>
+  freeze({ kind: 'raw', sql, bindings: Object.freeze([...bindings]) });
 /** An order term: `orderBy('author.name', 'desc')`; nulls as the largest values unless told. */
-export const orderBy = (path: string, direction: OrderDirection = 'asc', nulls: NullsPlacement = 'largest'): Order => freeze({ kind: 'order', path, direction, nulls });
+export const orderBy = (path: string, direction: OrderDirection = 'asc', nulls: NullsPlacement = 'largest'): Order =>
+  freeze({ kind: 'order', path, direction, nulls });
 
 export const isOrder = (node: QueryNode): node is Order => node.kind === 'order';

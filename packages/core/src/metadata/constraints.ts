@@ -34,24 +34,62 @@ export type Constraint =
   | ({ readonly kind: 'NotNull' } & ConstraintOptions)
   | ({ readonly kind: 'Blank' } & ConstraintOptions)
   | ({ readonly kind: 'IsNull' } & ConstraintOptions)
-  | ({ readonly kind: 'Length'; readonly min?: number; readonly max?: number; readonly exactly?: number } & ConstraintOptions)
-  | ({ readonly kind: 'Count'; readonly min?: number; readonly max?: number; readonly exactly?: number } & ConstraintOptions)
+  | ({
+      readonly kind: 'Length';
+      readonly min?: number;
+      readonly max?: number;
+      readonly exactly?: number;
+    } & ConstraintOptions)
+  | ({
+      readonly kind: 'Count';
+      readonly min?: number;
+      readonly max?: number;
+      readonly exactly?: number;
+    } & ConstraintOptions)
   | ({ readonly kind: 'Range'; readonly min?: number | string; readonly max?: number | string } & ConstraintOptions)
   | ({ readonly kind: 'Positive' | 'PositiveOrZero' | 'Negative' | 'NegativeOrZero' } & ConstraintOptions)
-  | ({ readonly kind: 'LessThan' | 'LessThanOrEqual' | 'GreaterThan' | 'GreaterThanOrEqual' | 'EqualTo' | 'NotEqualTo'; readonly value: ComparedValue } & ConstraintOptions)
-  | ({ readonly kind: 'Choice'; readonly choices: readonly ComparedValue[]; readonly multiple?: boolean; readonly min?: number; readonly max?: number } & ConstraintOptions)
+  | ({
+      readonly kind: 'LessThan' | 'LessThanOrEqual' | 'GreaterThan' | 'GreaterThanOrEqual' | 'EqualTo' | 'NotEqualTo';
+      readonly value: ComparedValue;
+    } & ConstraintOptions)
+  | ({
+      readonly kind: 'Choice';
+      readonly choices: readonly ComparedValue[];
+      readonly multiple?: boolean;
+      readonly min?: number;
+      readonly max?: number;
+    } & ConstraintOptions)
   | ({ readonly kind: 'Email' | 'Uuid' | 'Date' | 'DateTime' } & ConstraintOptions)
   | ({ readonly kind: 'Url'; readonly protocols?: readonly string[] } & ConstraintOptions)
-  | ({ readonly kind: 'Regex'; readonly pattern: string; readonly flags?: string; readonly match?: boolean } & ConstraintOptions)
-  | ({ readonly kind: 'Unique'; readonly fields?: readonly string[]; readonly errorPath?: string; readonly ignoreCase?: boolean } & ConstraintOptions)
+  | ({
+      readonly kind: 'Regex';
+      readonly pattern: string;
+      readonly flags?: string;
+      readonly match?: boolean;
+    } & ConstraintOptions)
+  | ({
+      readonly kind: 'Unique';
+      readonly fields?: readonly string[];
+      readonly errorPath?: string;
+      readonly ignoreCase?: boolean;
+    } & ConstraintOptions)
   | ({ readonly kind: 'Valid' } & ConstraintOptions)
   | ({ readonly kind: 'UserPassword' } & ConstraintOptions)
-  | ({ readonly kind: 'Callback'; readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void> } & ConstraintOptions);
+  | ({
+      readonly kind: 'Callback';
+      readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void>;
+    } & ConstraintOptions);
 
 export type ConstraintKind = Constraint['kind'];
 
 /** The constraint declaration of one kind (some declarations share a shape between several kinds). */
-type ConstraintOf<K extends ConstraintKind> = Constraint extends infer C ? (C extends { kind: infer CK } ? (K extends CK ? C & { readonly kind: K } : never) : never) : never;
+type ConstraintOf<K extends ConstraintKind> = Constraint extends infer C
+  ? C extends { kind: infer CK }
+    ? K extends CK
+      ? C & { readonly kind: K }
+      : never
+    : never
+  : never;
 type Options<K extends ConstraintKind> = Omit<ConstraintOf<K>, 'kind'>;
 
 const make =
@@ -122,5 +160,7 @@ export const Valid = make('Valid');
  */
 export const UserPassword = make('UserPassword');
 /** A function of yours that adds violations: `Callback((value, context) => { … context.addViolation('…') })`. */
-export const Callback = (callback: (value: unknown, context: CallbackContext) => void | Promise<void>, options: ConstraintOptions = {}) =>
-  Object.freeze({ kind: 'Callback' as const, callback, ...options });
+export const Callback = (
+  callback: (value: unknown, context: CallbackContext) => void | Promise<void>,
+  options: ConstraintOptions = {},
+) => Object.freeze({ kind: 'Callback' as const, callback, ...options });

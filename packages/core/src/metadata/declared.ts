@@ -51,7 +51,8 @@ export type GroupsDeclaration = readonly string[] | ((context: GroupsContext) =>
  * Context given to a validation groups function. In `defineResource`, `T` is the item type (`InferResource`) and `D`
  * the new state before validation (`Unvalidated<InferWriteData>`).
  */
-export interface ValidationGroupsContext<T extends object = Record<string, unknown>, D extends object = T> extends GroupsContext {
+export interface ValidationGroupsContext<T extends object = Record<string, unknown>, D extends object = T>
+  extends GroupsContext {
   /** The new state of the item. */
   readonly object: D;
   /** The item before the request (PUT, PATCH), or null. */
@@ -107,4 +108,7 @@ export type AccessRule<O extends object = Record<string, unknown>, P extends obj
  * A resource's `collectionFilter`: what narrows its collection reads for a caller, as conditions (`conditions.ts`) —
  * one, a list, or nothing.
  */
-export type CollectionFilter = (caller: { readonly user: Record<string, unknown> | null; readonly roles: readonly string[] }) => Condition | readonly Condition[] | null | undefined;
+export type CollectionFilter = (caller: {
+  readonly user: Record<string, unknown> | null;
+  readonly roles: readonly string[];
+}) => Condition | readonly Condition[] | null | undefined;

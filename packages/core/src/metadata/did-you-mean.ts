@@ -25,7 +25,10 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   for (const candidate of candidates) {
     const known = candidate.toLowerCase();
     // A typo in the first part of a long name (`paginationItemz` for `paginationItemsPerPage`) counts as close too.
-    const d = Math.min(distance(wanted, known), known.length > wanted.length + 2 ? distance(wanted, known.slice(0, wanted.length)) + 1 : Infinity);
+    const d = Math.min(
+      distance(wanted, known),
+      known.length > wanted.length + 2 ? distance(wanted, known.slice(0, wanted.length)) + 1 : Infinity,
+    );
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;

@@ -17,7 +17,10 @@ export function parseId(raw: string): number | undefined {
 export const toIriPath = (iri: string): string => iri.replace(/^https?:\/\/[^/?#]+(?=\/)/i, '');
 
 /** The resource and id an IRI points at, or undefined when it is no item IRI of this API. */
-export function parseIri(value: string, registry: MetadataRegistry): { resource: ResourceMetadata; id: number } | undefined {
+export function parseIri(
+  value: string,
+  registry: MetadataRegistry,
+): { resource: ResourceMetadata; id: number } | undefined {
   const iri = toIriPath(value);
   const slash = iri.lastIndexOf('/');
   if (slash <= 0) return undefined;

@@ -8,8 +8,21 @@ import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFiel
 
 /** The identifier seen as a field, so paths may end in `id` (`author.id`). */
 export const ID_FIELD: ScalarFieldMetadata = Object.freeze({
-  kind: 'scalar', name: 'id', type: 'integer', column: 'id', nullable: false, default: undefined, computed: undefined,
-  readable: true, writable: false, immutable: false, description: undefined, iri: 'id', groups: [], constraints: [], security: undefined,
+  kind: 'scalar',
+  name: 'id',
+  type: 'integer',
+  column: 'id',
+  nullable: false,
+  default: undefined,
+  computed: undefined,
+  readable: true,
+  writable: false,
+  immutable: false,
+  description: undefined,
+  iri: 'id',
+  groups: [],
+  constraints: [],
+  security: undefined,
 });
 
 export interface ResolvedPath {
@@ -23,7 +36,12 @@ export interface ResolvedPath {
 }
 
 /** Resolves `path` from `resource`. A to-many relation at the end means its targets' ids (`books` = `books.id`). */
-export function resolvePath(path: string, resource: string, fieldsOf: (resource: string) => readonly FieldMetadata[], where: string): ResolvedPath {
+export function resolvePath(
+  path: string,
+  resource: string,
+  fieldsOf: (resource: string) => readonly FieldMetadata[],
+  where: string,
+): ResolvedPath {
   const names = path.split('.');
   const hops: (ToOneFieldMetadata | ToManyFieldMetadata)[] = [];
   let owner = resource;
@@ -32,12 +50,17 @@ export function resolvePath(path: string, resource: string, fieldsOf: (resource:
     const fields = fieldsOf(owner);
     const field = name === 'id' ? ID_FIELD : fields.find((f) => f.name === name);
     if (!field) {
-      throw new DeclarationError(`${where}: "${path}" names no field "${name}" of "${owner}".${didYouMean(name, ['id', ...fields.map((f) => f.name)])}`);
+      throw new DeclarationError(
+        `${where}: "${path}" names no field "${name}" of "${owner}".${didYouMean(name, ['id', ...fields.map((f) => f.name)])}`,
+      );
     }
     const last = index === names.length - 1;
     if (field.kind === 'scalar') {
       if (!last) throw new DeclarationError(`${where}: "${path}" goes on past "${name}", which is not a relation.`);
-      if (field.computed) throw new DeclarationError(`${where}: "${path}" is a computed field (it has no column): filter or order by it with a custom filter.`);
+      if (field.computed)
+        throw new DeclarationError(
+          `${where}: "${path}" is a computed field (it has no column): filter or order by it with a custom filter.`,
+        );
       return { path, hops, owner, leaf: field };
     }
     if (last && field.kind === 'toOne') return { path, hops, owner, leaf: field };

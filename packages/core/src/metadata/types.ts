@@ -10,7 +10,15 @@
 import type { Knex } from 'knex';
 import type { OrderDirection, QueryNode } from './conditions.js';
 import type { Constraint } from './constraints.js';
-import type { AccessRule, CollectionFilter, GroupsDeclaration, JsonValue, OperationKind, ScalarType, ValidationGroupsDeclaration } from './declared.js';
+import type {
+  AccessRule,
+  CollectionFilter,
+  GroupsDeclaration,
+  JsonValue,
+  OperationKind,
+  ScalarType,
+  ValidationGroupsDeclaration,
+} from './declared.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -84,7 +92,11 @@ export interface ToManyFieldMetadata extends RelationBase {
   /** Many-to-many (either side): the join table; undefined for one-to-many. */
   readonly joinTable: JoinTableMetadata | undefined;
   /** Exposed as a subresource, with how many levels may follow from here and its own access rule. */
-  readonly subresource: { readonly maxDepth: number; readonly security?: AccessRule; readonly securityMessage?: string } | null;
+  readonly subresource: {
+    readonly maxDepth: number;
+    readonly security?: AccessRule;
+    readonly securityMessage?: string;
+  } | null;
 }
 
 export type FieldMetadata = ScalarFieldMetadata | ToOneFieldMetadata | ToManyFieldMetadata;
@@ -279,7 +291,11 @@ export interface FilterParameter {
   readonly property: string | null;
   readonly required: boolean;
   /** The JSON Schema type of one value. */
-  readonly schema: { readonly type: 'string' | 'integer' | 'number' | 'boolean'; readonly enum?: readonly string[]; readonly format?: string };
+  readonly schema: {
+    readonly type: 'string' | 'integer' | 'number' | 'boolean';
+    readonly enum?: readonly string[];
+    readonly format?: string;
+  };
   /** Several values may be given (`title[]=a&title[]=b`). */
   readonly isCollection: boolean;
   readonly description: string;
@@ -502,7 +518,9 @@ export type ProcessNext = (data?: Entity, context?: ProcessContext) => Promise<E
  * A write hook: called with the item (`beforeWrite`: the new state; `afterWrite` and `afterCommit`: the stored item,
  * or for a DELETE the item as it was) and the context of the write.
  */
-export type WriteHook<T extends object = Entity> = { bivarianceHack(item: T, context: ProcessContext<T>): void | Promise<void> }['bivarianceHack'];
+export type WriteHook<T extends object = Entity> = {
+  bivarianceHack(item: T, context: ProcessContext<T>): void | Promise<void>;
+}['bivarianceHack'];
 
 /**
  * Code run around a write. `beforeWrite` and `afterWrite` run inside the write's transaction (`context.db` is it):

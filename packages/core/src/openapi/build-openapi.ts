@@ -10,7 +10,14 @@ import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../m
 import type { JsonSchema } from '../schema/input-schema.js';
 import { documentedGroups, type PlanOf, writeModeOf } from '../serializer/field-access.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
-import { conditionalParameters, type CursorParameterNames, filterParameters, paginationParameters, type ParameterObject, pathParameters } from './parameters.js';
+import {
+  conditionalParameters,
+  type CursorParameterNames,
+  filterParameters,
+  paginationParameters,
+  type ParameterObject,
+  pathParameters,
+} from './parameters.js';
 import { SchemaCatalog, schemaRef } from './schemas.js';
 import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
 
@@ -63,7 +70,10 @@ const errorContent = (name: string): Record<string, unknown> => ({
 });
 
 /** A new object each time: the YAML document would otherwise show anchors and aliases. */
-const etagHeader = () => ({ description: 'The strong entity tag of this representation; send it back in If-Match or If-None-Match.', schema: { type: 'string' } });
+const etagHeader = () => ({
+  description: 'The strong entity tag of this representation; send it back in If-Match or If-None-Match.',
+  schema: { type: 'string' },
+});
 
 /** The error responses, shared by reference. */
 const RESPONSES: Record<string, Record<string, unknown>> = {
@@ -75,15 +85,33 @@ const RESPONSES: Record<string, Record<string, unknown>> = {
     },
   },
   InvalidParameter: { description: 'Invalid query parameter.', content: errorContent('Error') },
-  Unauthorized: { description: 'Unauthorized: no valid bearer token, and the access rule needs one.', content: errorContent('Error') },
+  Unauthorized: {
+    description: 'Unauthorized: no valid bearer token, and the access rule needs one.',
+    content: errorContent('Error'),
+  },
   Forbidden: { description: 'Forbidden: the access rule denies it.', content: errorContent('Error') },
   NotFound: { description: 'Not found.', content: errorContent('Error') },
   Conflict: { description: 'Conflict: other items still point at this one.', content: errorContent('Error') },
-  NotAcceptable: { description: 'Not acceptable: no response format matches the Accept header.', content: errorContent('Error') },
-  UnsupportedMediaType: { description: 'Unsupported media type: the Content-Type is not one listed here.', content: errorContent('Error') },
-  NotModified: { description: 'Not modified: If-None-Match names the current ETag; no body.', headers: { ETag: etagHeader() } },
-  PreconditionFailed: { description: 'Precondition failed: the item changed since the ETag in If-Match was read (nothing written).', content: errorContent('Error') },
-  PreconditionRequired: { description: 'Precondition required: writes to this resource need If-Match.', content: errorContent('Error') },
+  NotAcceptable: {
+    description: 'Not acceptable: no response format matches the Accept header.',
+    content: errorContent('Error'),
+  },
+  UnsupportedMediaType: {
+    description: 'Unsupported media type: the Content-Type is not one listed here.',
+    content: errorContent('Error'),
+  },
+  NotModified: {
+    description: 'Not modified: If-None-Match names the current ETag; no body.',
+    headers: { ETag: etagHeader() },
+  },
+  PreconditionFailed: {
+    description: 'Precondition failed: the item changed since the ETag in If-Match was read (nothing written).',
+    content: errorContent('Error'),
+  },
+  PreconditionRequired: {
+    description: 'Precondition required: writes to this resource need If-Match.',
+    content: errorContent('Error'),
+  },
 };
 
 const responseRef = (name: keyof typeof RESPONSES & string) => ({ $ref: `#/components/responses/${name}` });
@@ -92,7 +120,8 @@ const responseRef = (name: keyof typeof RESPONSES & string) => ({ $ref: `#/compo
 function successDescription(operation: OperationMetadata, resource: ResourceMetadata): string {
   const readsCollection = operation.collection && operation.method === 'GET';
   if (operation.customName !== null) {
-    if (operation.status === 204 || !operation.stages.serialize) return `The "${operation.customName}" operation succeeded; no content.`;
+    if (operation.status === 204 || !operation.stages.serialize)
+      return `The "${operation.customName}" operation succeeded; no content.`;
     if (operation.output) return `The ${operation.output.name} of the "${operation.customName}" operation.`;
     if (readsCollection) return `${resource.name} collection.`;
     return operation.status === 201 ? `${resource.name} resource created.` : `${resource.name} resource.`;
@@ -107,7 +136,11 @@ function successDescription(operation: OperationMetadata, resource: ResourceMeta
       : `${resource.name} resource updated.`;
 }
 
-function successResponse(operation: OperationMetadata, resource: ResourceMetadata, catalog: SchemaCatalog): Record<string, unknown> {
+function successResponse(
+  operation: OperationMetadata,
+  resource: ResourceMetadata,
+  catalog: SchemaCatalog,
+): Record<string, unknown> {
   const description = successDescription(operation, resource);
   if (operation.status === 204 || !operation.stages.serialize) return { description };
   const groups = documentedGroups(operation.normalizationGroups);
@@ -118,17 +151,28 @@ function successResponse(operation: OperationMetadata, resource: ResourceMetadat
       : operation.collection && operation.method === 'GET'
         ? catalog.collection(resource, groups, format)
         : catalog.item(resource, groups, format);
-  const response: Record<string, unknown> = { description, content: { [JSONLD]: { schema: body('jsonld') }, [JSON_TYPE]: { schema: body('json') } } };
+  const response: Record<string, unknown> = {
+    description,
+    content: { [JSONLD]: { schema: body('jsonld') }, [JSON_TYPE]: { schema: body('json') } },
+  };
   const headers: Record<string, unknown> = {};
   // The respond stage gives a Location to a 201 that sends the resource (an output shape has no IRI).
-  if (operation.status === 201 && !output) headers.Location = { description: 'The IRI of the new resource.', schema: { type: 'string', format: 'iri-reference' } };
+  if (operation.status === 201 && !output)
+    headers.Location = {
+      description: 'The IRI of the new resource.',
+      schema: { type: 'string', format: 'iri-reference' },
+    };
   if (carriesEntityTag(operation, resource)) headers.ETag = etagHeader();
   if (Object.keys(headers).length > 0) response.headers = headers;
   return response;
 }
 
 /** The request body: the resource's input schema for the operation's write mode, or its input shape's schema. */
-function requestBody(operation: OperationMetadata, resource: ResourceMetadata, catalog: SchemaCatalog): Record<string, unknown> | undefined {
+function requestBody(
+  operation: OperationMetadata,
+  resource: ResourceMetadata,
+  catalog: SchemaCatalog,
+): Record<string, unknown> | undefined {
   if (!operation.stages.deserialize) return undefined;
   const groups = documentedGroups(operation.denormalizationGroups);
   if (operation.input) {
@@ -152,13 +196,23 @@ function requestBody(operation: OperationMetadata, resource: ResourceMetadata, c
 
 /** Whether another resource's relation refuses the deletion of items of `resource` (onDelete: restrict). */
 const isReferencedWithRestrict = (resource: ResourceMetadata, registry: MetadataRegistry) =>
-  registry.resources.some((r) => r.fields.some((f) => f.kind === 'toOne' && f.target === resource.name && f.onDelete === 'restrict'));
+  registry.resources.some((r) =>
+    r.fields.some((f) => f.kind === 'toOne' && f.target === resource.name && f.onDelete === 'restrict'),
+  );
 
-function buildOperation(operation: OperationMetadata, resource: ResourceMetadata, context: { registry: MetadataRegistry; catalog: SchemaCatalog; options: BuildOpenApiOptions }): Record<string, unknown> {
+function buildOperation(
+  operation: OperationMetadata,
+  resource: ResourceMetadata,
+  context: { registry: MetadataRegistry; catalog: SchemaCatalog; options: BuildOpenApiOptions },
+): Record<string, unknown> {
   const { catalog } = context;
   const readsCollection = operation.collection && operation.method === 'GET';
   const parameters: ParameterObject[] = [...pathParameters(operation, resource)];
-  if (readsCollection) parameters.push(...filterParameters(resource), ...paginationParameters(operation, context.options.cursorParameters));
+  if (readsCollection)
+    parameters.push(
+      ...filterParameters(resource),
+      ...paginationParameters(operation, context.options.cursorParameters),
+    );
   parameters.push(...conditionalParameters(operation, resource));
   const seen = new Set<string>();
   const unique = parameters.filter((p) => !seen.has(`${p.in}:${p.name}`) && seen.add(`${p.in}:${p.name}`));
@@ -174,7 +228,9 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
   const body = requestBody(operation, resource, catalog);
   if (body) result.requestBody = body;
 
-  const responses: Record<string, unknown> = { [String(operation.status)]: successResponse(operation, resource, catalog) };
+  const responses: Record<string, unknown> = {
+    [String(operation.status)]: successResponse(operation, resource, catalog),
+  };
   // A custom write's own processor may refuse with violations (`validationError`), body or not.
   const refuses = operation.customName !== null && operation.stages.write && operation.processor !== undefined;
   if (operation.stages.deserialize || refuses) responses['400'] = responseRef('InvalidInput');
@@ -186,8 +242,10 @@ function buildOperation(operation: OperationMetadata, resource: ResourceMetadata
     result.security = [{ [SECURITY_SCHEME]: [] }];
   }
   // An item is read (404 when missing): every item operation, and a custom one whose provider reads by its variables.
-  if (operation.subresource || (!operation.collection && operation.stages.read)) responses['404'] = responseRef('NotFound');
-  if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry)) responses['409'] = responseRef('Conflict');
+  if (operation.subresource || (!operation.collection && operation.stages.read))
+    responses['404'] = responseRef('NotFound');
+  if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry))
+    responses['409'] = responseRef('Conflict');
   if (operation.method === 'GET') responses['304'] = responseRef('NotModified');
   const conditional = operation.kind === 'put' || operation.kind === 'patch' || operation.kind === 'delete';
   if (conditional) responses['412'] = responseRef('PreconditionFailed');
@@ -210,7 +268,11 @@ function loginOperation(login: { path: string; identifier: string }): Record<str
     tags: ['Login'],
     summary: 'Creates a user token.',
     description: `Logs a user in with ${login.identifier} and password; send the token back as \`Authorization: Bearer <token>\`.`,
-    requestBody: { required: true, description: 'The credentials.', content: { [JSON_TYPE]: { schema: credentials }, [JSONLD]: { schema: credentials } } },
+    requestBody: {
+      required: true,
+      description: 'The credentials.',
+      content: { [JSON_TYPE]: { schema: credentials }, [JSONLD]: { schema: credentials } },
+    },
     responses: {
       '200': {
         description: 'The token and the refresh token.',
@@ -241,7 +303,10 @@ function refreshOperation(): Record<string, unknown> {
     responses: {
       '200': { description: 'The new token and refresh token.', content: { [JSON_TYPE]: { schema: tokenPair } } },
       '400': { description: 'The refresh token is missing.', content: errorContent('Error') },
-      '401': { description: 'The refresh token is unknown, expired, revoked or already used.', content: errorContent('Error') },
+      '401': {
+        description: 'The refresh token is unknown, expired, revoked or already used.',
+        content: errorContent('Error'),
+      },
       '415': responseRef('UnsupportedMediaType'),
     },
   };
@@ -281,20 +346,35 @@ export function buildOpenApi(registry: MetadataRegistry, options: BuildOpenApiOp
   }
   const info: OpenApiDocument['info'] = { title: documentation.title, version: documentation.version };
   if (documentation.description) info.description = documentation.description;
-  const sorted = Object.fromEntries(Object.keys(catalog.schemas).sort().map((name) => [name, catalog.schemas[name] as JsonSchema]));
+  const sorted = Object.fromEntries(
+    Object.keys(catalog.schemas)
+      .sort()
+      .map((name) => [name, catalog.schemas[name] as JsonSchema]),
+  );
   return {
     openapi: '3.1.0',
     info,
     servers: [{ url: prefix || '/', description: 'This API' }],
     tags: [
-      ...registry.resources.map((r) => (r.description ? { name: r.name, description: r.description } : { name: r.name })),
-      ...(options.login ? [{ name: 'Login', description: 'Bearer tokens for the operations with an access rule.' }] : []),
+      ...registry.resources.map((r) =>
+        r.description ? { name: r.name, description: r.description } : { name: r.name },
+      ),
+      ...(options.login
+        ? [{ name: 'Login', description: 'Bearer tokens for the operations with an access rule.' }]
+        : []),
     ],
     paths,
     components: {
       schemas: sorted,
       responses: RESPONSES,
-      securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from the login route, sent as `Authorization: Bearer <token>`.' } },
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A token from the login route, sent as `Authorization: Bearer <token>`.',
+        },
+      },
     },
   };
 }

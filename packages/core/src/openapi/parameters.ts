@@ -23,10 +23,22 @@ export function pathParameters(operation: OperationMetadata, resource: ResourceM
   return names.map((name) => {
     const step = operation.subresource?.find((s) => s.variable === name);
     if (!step && name !== 'id' && operation.customName !== null) {
-      return { name, in: 'path', required: true, description: `The "${name}" variable of the ${operation.customName} operation.`, schema: { type: 'string' } };
+      return {
+        name,
+        in: 'path',
+        required: true,
+        description: `The "${name}" variable of the ${operation.customName} operation.`,
+        schema: { type: 'string' },
+      };
     }
     const owner = step ? step.resource : resource.name;
-    return { name, in: 'path', required: true, description: `The ${owner} identifier.`, schema: { type: 'integer', minimum: 1 } };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      description: `The ${owner} identifier.`,
+      schema: { type: 'integer', minimum: 1 },
+    };
   });
 }
 
@@ -61,11 +73,26 @@ export function paginationParameters(operation: OperationMetadata, cursor: Curso
   const parameters: ParameterObject[] = [];
   const mayPaginate = pagination.enabled || pagination.clientEnabled;
   if (mayPaginate && pagination.cursor) {
-    for (const [name, side] of [[cursor.greaterThan, 'greater'], [cursor.lessThan, 'less']] as const) {
-      parameters.push({ name, in: 'query', required: false, description: `Keyset pagination: the items whose id is ${side} than this one.`, schema: { type: 'integer', minimum: 0 } });
+    for (const [name, side] of [
+      [cursor.greaterThan, 'greater'],
+      [cursor.lessThan, 'less'],
+    ] as const) {
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        description: `Keyset pagination: the items whose id is ${side} than this one.`,
+        schema: { type: 'integer', minimum: 0 },
+      });
     }
   } else if (mayPaginate) {
-    parameters.push({ name: pagination.pageParameterName, in: 'query', required: false, description: 'The collection page number.', schema: { type: 'integer', minimum: 1, default: 1 } });
+    parameters.push({
+      name: pagination.pageParameterName,
+      in: 'query',
+      required: false,
+      description: 'The collection page number.',
+      schema: { type: 'integer', minimum: 1, default: 1 },
+    });
   }
   if (mayPaginate && pagination.clientItemsPerPage) {
     parameters.push({
@@ -77,10 +104,22 @@ export function paginationParameters(operation: OperationMetadata, cursor: Curso
     });
   }
   if (pagination.clientEnabled) {
-    parameters.push({ name: pagination.enabledParameterName, in: 'query', required: false, description: 'Turn pagination on or off.', schema: { type: 'boolean' } });
+    parameters.push({
+      name: pagination.enabledParameterName,
+      in: 'query',
+      required: false,
+      description: 'Turn pagination on or off.',
+      schema: { type: 'boolean' },
+    });
   }
   if (mayPaginate && pagination.clientPartial && !pagination.cursor) {
-    parameters.push({ name: pagination.partialParameterName, in: 'query', required: false, description: 'Partial pagination: no count, no first and last page.', schema: { type: 'boolean' } });
+    parameters.push({
+      name: pagination.partialParameterName,
+      in: 'query',
+      required: false,
+      description: 'Partial pagination: no count, no first and last page.',
+      schema: { type: 'boolean' },
+    });
   }
   return parameters;
 }
@@ -88,14 +127,24 @@ export function paginationParameters(operation: OperationMetadata, cursor: Curso
 /** `If-None-Match` on every GET; `If-Match` on PUT, PATCH and DELETE (required when the resource says `requireIfMatch`). */
 export function conditionalParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
   if (operation.method === 'GET') {
-    return [{ name: 'If-None-Match', in: 'header', required: false, description: 'ETags the client holds (`"…"`, `W/"…"`, or `*`): 304 without a body when one is current.', schema: { type: 'string' } }];
+    return [
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'ETags the client holds (`"…"`, `W/"…"`, or `*`): 304 without a body when one is current.',
+        schema: { type: 'string' },
+      },
+    ];
   }
   if (operation.kind !== 'put' && operation.kind !== 'patch' && operation.kind !== 'delete') return [];
-  return [{
-    name: 'If-Match',
-    in: 'header',
-    required: resource.requireIfMatch,
-    description: `The ETag of the ${resource.name} as last read: the write happens only if it is still current (412 otherwise; \`*\`: any).`,
-    schema: { type: 'string' },
-  }];
+  return [
+    {
+      name: 'If-Match',
+      in: 'header',
+      required: resource.requireIfMatch,
+      description: `The ETag of the ${resource.name} as last read: the write happens only if it is still current (412 otherwise; \`*\`: any).`,
+      schema: { type: 'string' },
+    },
+  ];
 }

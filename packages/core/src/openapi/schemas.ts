@@ -8,7 +8,13 @@
  * fields a create needs.
  */
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { buildInputSchema, fieldInputSchema, type JsonSchema, type WriteMode, writableFields } from '../schema/input-schema.js';
+import {
+  buildInputSchema,
+  fieldInputSchema,
+  type JsonSchema,
+  type WriteMode,
+  writableFields,
+} from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
 import { type PlanOf, writableFieldNames } from '../serializer/field-access.js';
 import { isRequiredField } from '../schema/required-fields.js';
@@ -23,7 +29,10 @@ export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/sc
 /** `-product.read_product.admin` for groups, '' for none; only characters OpenAPI allows in component names. */
 export function groupsSuffix(groups: ActiveGroups): string {
   if (groups === null || groups.size === 0) return '';
-  return `-${[...groups].sort().join('_').replace(/[^A-Za-z0-9._-]/g, '.')}`;
+  return `-${[...groups]
+    .sort()
+    .join('_')
+    .replace(/[^A-Za-z0-9._-]/g, '.')}`;
 }
 
 const IRI: JsonSchema = { type: 'string', format: 'iri-reference' };
@@ -83,7 +92,11 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     description: 'One failed constraint.',
     properties: {
-      propertyPath: { type: 'string', description: 'The field, or a path such as `author.name`; empty for the whole item.', example: 'title' },
+      propertyPath: {
+        type: 'string',
+        description: 'The field, or a path such as `author.name`; empty for the whole item.',
+        example: 'title',
+      },
       message: { type: 'string', example: 'This value should not be blank.' },
       code: { type: 'string', description: 'The constraint code (a UUID, as Symfony names them).' },
     },
@@ -96,7 +109,10 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
       '@context': { type: 'string', readOnly: true, example: '/api/contexts/ConstraintViolationList' },
       '@type': { type: 'string', const: 'ConstraintViolationList', readOnly: true },
       'hydra:title': { type: 'string', example: 'An error occurred' },
-      'hydra:description': { type: 'string', description: 'Each violation as `<propertyPath>: <message>`, one per line.' },
+      'hydra:description': {
+        type: 'string',
+        description: 'Each violation as `<propertyPath>: <message>`, one per line.',
+      },
       violations: { type: 'array', items: schemaRef('ConstraintViolation') },
     },
     required: ['@type', 'hydra:title', 'hydra:description', 'violations'],
@@ -185,12 +201,20 @@ export class SchemaCatalog {
     const items = { type: 'array', items: this.item(resource, groups, format) };
     if (format === 'json') return items;
     return {
-      allOf: [schemaRef('HydraCollectionBaseSchema'), { type: 'object', required: ['hydra:member'], properties: { 'hydra:member': items } }],
+      allOf: [
+        schemaRef('HydraCollectionBaseSchema'),
+        { type: 'object', required: ['hydra:member'], properties: { 'hydra:member': items } },
+      ],
     };
   }
 
   /** A reference to the request body schema of a write: the input schema, plus what a create requires. */
-  input(resource: ResourceMetadata, mode: WriteMode, groups: ActiveGroups, validationGroups: ReadonlySet<string> | 'unknown'): JsonSchema {
+  input(
+    resource: ResourceMetadata,
+    mode: WriteMode,
+    groups: ActiveGroups,
+    validationGroups: ReadonlySet<string> | 'unknown',
+  ): JsonSchema {
     const name = `${resource.name}.${mode}${groupsSuffix(groups)}`;
     if (!this.schemas[name]) {
       const schema = buildInputSchema(resource, mode, groups, this.registry);
@@ -198,7 +222,11 @@ export class SchemaCatalog {
       if (resource.description) schema.description = resource.description;
       if (mode === 'create') {
         // Groups chosen per request by a function: only what storage demands is sure to be required.
-        const required = resource.fields.filter((f) => properties[f.name] && isRequiredField(f, validationGroups === 'unknown' ? new Set<string>() : validationGroups));
+        const required = resource.fields.filter(
+          (f) =>
+            properties[f.name] &&
+            isRequiredField(f, validationGroups === 'unknown' ? new Set<string>() : validationGroups),
+        );
         if (required.length > 0) schema.required = required.map((f) => f.name);
       }
       this.schemas[name] = schema;
@@ -217,8 +245,12 @@ export class SchemaCatalog {
     const name = `${shape.name}${format === 'jsonld' ? '.jsonld' : ''}${groupsSuffix(groups)}`;
     if (!this.schemas[name]) {
       const operations = this.registry.resources.flatMap((resource) => resource.operations);
-      const output = operations.some((operation) => operation.output?.name === shape.name && operation.stages.serialize);
-      const input = operations.some((operation) => operation.input?.name === shape.name && operation.stages.deserialize);
+      const output = operations.some(
+        (operation) => operation.output?.name === shape.name && operation.stages.serialize,
+      );
+      const input = operations.some(
+        (operation) => operation.input?.name === shape.name && operation.stages.deserialize,
+      );
       const sent = new Map(output ? this.planOf(shape, groups).fields.map((planned) => [planned.name, planned]) : []);
       const accepted = new Set(input ? writableFields(shape, 'create', groups).map((field) => field.name) : []);
       const properties: Record<string, JsonSchema> = {};
@@ -257,7 +289,12 @@ export class SchemaCatalog {
     const required: string[] = [];
     if (format === 'jsonld') {
       properties['@context'] = { readOnly: true, oneOf: [{ type: 'string' }, { type: 'object' }] };
-      properties['@id'] = { type: 'string', format: 'iri-reference', readOnly: true, example: `${resource.collectionPath}/1` };
+      properties['@id'] = {
+        type: 'string',
+        format: 'iri-reference',
+        readOnly: true,
+        example: `${resource.collectionPath}/1`,
+      };
       properties['@type'] = { type: 'string', const: resource.name, readOnly: true };
       required.push('@id', '@type');
     }
@@ -278,7 +315,12 @@ export class SchemaCatalog {
     return { ...schema, properties, required };
   }
 
-  private fieldSchema(field: FieldMetadata, planned: PlannedField, groups: ActiveGroups, format: DocumentedFormat): JsonSchema {
+  private fieldSchema(
+    field: FieldMetadata,
+    planned: PlannedField,
+    groups: ActiveGroups,
+    format: DocumentedFormat,
+  ): JsonSchema {
     switch (planned.mode) {
       case 'value': {
         const { writeOnly: _writeOnly, ...schema } = fieldInputSchema(field);
@@ -296,7 +338,12 @@ export class SchemaCatalog {
   }
 
   /** The target's named schema when the embedded plan is the target's own; else (a cycle cut) the plan inline. */
-  private embedded(target: ResourceMetadata, plan: NormalizationPlan, groups: ActiveGroups, format: DocumentedFormat): JsonSchema {
+  private embedded(
+    target: ResourceMetadata,
+    plan: NormalizationPlan,
+    groups: ActiveGroups,
+    format: DocumentedFormat,
+  ): JsonSchema {
     if (signature(plan) === signature(this.planOf(target, groups))) return this.item(target, groups, format);
     return this.itemSchema(plan, groups, format);
   }

@@ -12,7 +12,11 @@ describe('entity tags', () => {
 
   it('parses *, lists, weak tags, and skips what is not a tag', () => {
     expect(parseEntityTags(' * ')).toBe('*');
-    expect(parseEntityTags('"a", W/"b",  "c"')).toEqual([{ opaque: '"a"', weak: false }, { opaque: '"b"', weak: true }, { opaque: '"c"', weak: false }]);
+    expect(parseEntityTags('"a", W/"b",  "c"')).toEqual([
+      { opaque: '"a"', weak: false },
+      { opaque: '"b"', weak: true },
+      { opaque: '"c"', weak: false },
+    ]);
     expect(parseEntityTags('')).toEqual([]);
     expect(parseEntityTags('abc, "unterminated')).toEqual([]);
     expect(parseEntityTags('"", *')).toEqual([{ opaque: '""', weak: false }]);

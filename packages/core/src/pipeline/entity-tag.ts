@@ -7,9 +7,10 @@
 import * as crypto from 'node:crypto';
 
 // `crypto.hash` (Node 20.12+) hashes in one call, without a Hash object: about a quarter faster on a page's bytes.
-const sha1 = typeof crypto.hash === 'function'
-  ? (body: string): string => crypto.hash('sha1', body, 'base64url')
-  : (body: string): string => crypto.createHash('sha1').update(body).digest('base64url');
+const sha1 =
+  typeof crypto.hash === 'function'
+    ? (body: string): string => crypto.hash('sha1', body, 'base64url')
+    : (body: string): string => crypto.createHash('sha1').update(body).digest('base64url');
 
 /** The strong ETag of a serialized body: `"<sha1 in base64url>"`. Different bytes, different tag. */
 export function entityTagOf(body: string): string {

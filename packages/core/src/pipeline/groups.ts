@@ -16,5 +16,11 @@ export function activeGroups(declaration: GroupsDeclaration | null, context: Gro
   if (declaration === null) return null;
   if (typeof declaration !== 'function') return new Set(declaration);
   const { operation } = context;
-  return new Set(declaration({ operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name }, user: context.caller.user, roles: context.caller.roles }));
+  return new Set(
+    declaration({
+      operation: { kind: operation.kind as never, resource: operation.resource, name: operation.name },
+      user: context.caller.user,
+      roles: context.caller.roles,
+    }),
+  );
 }

@@ -209,7 +209,9 @@ type Intersect<U> = (U extends unknown ? (value: U) => void : never) extends (va
  * The context as stage `S` sees it: the request's scope, what the earlier stages produced (read-only), and what `S`
  * itself produces. A stage cannot read a result that is not there yet: `StageContext<'read'>` has no `violations`.
  */
-export type StageContext<S extends StageName> = RequestScope & Intersect<Readonly<StageResults[Earlier<S>]>> & StageResults[S];
+export type StageContext<S extends StageName> = RequestScope &
+  Intersect<Readonly<StageResults[Earlier<S>]>> &
+  StageResults[S];
 
 /** The context once stage `S` ran: the scope and every result up to `S`'s, read-only. */
 export type After<S extends StageName> = RequestScope & Intersect<Readonly<StageResults[Earlier<S> | S]>>;

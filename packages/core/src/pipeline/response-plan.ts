@@ -8,5 +8,8 @@ import type { RequestScope } from './operation-context.js';
 
 export function responsePlan(context: RequestScope): NormalizationPlan {
   // An output shape is sent with its own fields, else the resource's.
-  return (context.plan ??= context.runtime.normalizer.plan(context.operation.output ?? context.resource, activeGroups(context.operation.normalizationGroups, context)));
+  return (context.plan ??= context.runtime.normalizer.plan(
+    context.operation.output ?? context.resource,
+    activeGroups(context.operation.normalizationGroups, context),
+  ));
 }

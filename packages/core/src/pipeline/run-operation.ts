@@ -27,7 +27,12 @@ import { write } from './stages/write.js';
  * Runs every stage up to the write, and returns the context (GraphQL resolves fields from it). `serializes`: the
  * respond stage follows (HTTP), so the read may fetch what the response embeds.
  */
-export async function executeOperation(runtime: Runtime, operation: OperationMetadata, request: OperationRequest, serializes = false): Promise<OperationContext> {
+export async function executeOperation(
+  runtime: Runtime,
+  operation: OperationMetadata,
+  request: OperationRequest,
+  serializes = false,
+): Promise<OperationContext> {
   const context: OperationContext = {
     runtime,
     resource: runtime.registry.resource(operation.resource),
@@ -82,6 +87,10 @@ export async function executeOperation(runtime: Runtime, operation: OperationMet
 }
 
 /** The whole flow for HTTP: every stage, then serialize and respond. */
-export async function runOperation(runtime: Runtime, operation: OperationMetadata, request: OperationRequest): Promise<OperationResponse> {
+export async function runOperation(
+  runtime: Runtime,
+  operation: OperationMetadata,
+  request: OperationRequest,
+): Promise<OperationResponse> {
   return respond(await executeOperation(runtime, operation, request, true));
 }

@@ -27,7 +27,9 @@ type Release = (error: null, payload: unknown) => void;
 export function registerCoalescedWrites(app: FastifyInstance, options: CoalescedWritesOptions): void {
   const maxDelay = options.maxDelayMs ?? 1;
   if (!(typeof maxDelay === 'number' && maxDelay >= 0 && Number.isFinite(maxDelay))) {
-    throw new TypeError(`coalesceWrites.maxDelayMs must be a number of milliseconds from 0 up, got ${String(maxDelay)}.`);
+    throw new TypeError(
+      `coalesceWrites.maxDelayMs must be a number of milliseconds from 0 up, got ${String(maxDelay)}.`,
+    );
   }
   // Flat triples (release, payload, reply): no object per response.
   let waiting: unknown[] = [];

@@ -19,7 +19,9 @@ export const DEFAULT_CORS: CorsOptions = {
 };
 
 const isPreflight = (request: FastifyRequest): boolean =>
-  request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
+  request.method === 'OPTIONS' &&
+  request.headers.origin !== undefined &&
+  request.headers['access-control-request-method'] !== undefined;
 
 export async function registerCors(app: FastifyInstance, options: CorsOptions): Promise<void> {
   const { hook, ...settings } = { ...DEFAULT_CORS, ...options };

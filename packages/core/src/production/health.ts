@@ -35,13 +35,18 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export function registerHealthRoutes(app: FastifyInstance, options: { database: Database; prefix: string; health: HealthOptions }): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  options: { database: Database; prefix: string; health: HealthOptions },
+): void {
   const { database, health } = options;
   const timeout = health.timeout ?? 2000;
   const routeOptions = { logLevel: health.logLevel ?? 'warn', config: { rateLimit: false } } as const;
 
   // A probe's answer is about now: no cache may keep it.
-  app.get(health.path ?? '/health', routeOptions, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get(health.path ?? '/health', routeOptions, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
 
   app.get(health.readyPath ?? '/health/ready', routeOptions, async (request, reply) => {
     try {
@@ -50,8 +55,14 @@ export function registerHealthRoutes(app: FastifyInstance, options: { database: 
     } catch (error) {
       // The cause names hosts and ports: logged for the operator, never sent to the prober.
       request.log.warn({ err: error }, 'readiness check failed: the database does not answer');
-      const rendered = renderError(new ApiError('NOT_READY', 'The database does not answer.'), { accept: request.headers.accept, prefix: options.prefix });
-      return reply.code(rendered.status).headers({ ...rendered.headers, 'cache-control': 'no-store' }).send(rendered.body);
+      const rendered = renderError(new ApiError('NOT_READY', 'The database does not answer.'), {
+        accept: request.headers.accept,
+        prefix: options.prefix,
+      });
+      return reply
+        .code(rendered.status)
+        .headers({ ...rendered.headers, 'cache-control': 'no-store' })
+        .send(rendered.body);
     }
   });
 }

@@ -39,21 +39,37 @@ export interface ProductionContext {
   readonly graphql: { readonly path: string; readonly graphiql: boolean } | undefined;
 }
 
-export async function registerProductionPlugins(app: FastifyInstance, options: ProductionOptions, context: ProductionContext): Promise<void> {
+export async function registerProductionPlugins(
+  app: FastifyInstance,
+  options: ProductionOptions,
+  context: ProductionContext,
+): Promise<void> {
   registerGracefulClose(app);
   // First of the request hooks: a request for another host is refused before anything reads its host.
   if (options.trustedHosts) registerTrustedHosts(app, options.trustedHosts, context.registry.prefix);
   registerLingeringClose(app);
-  if (options.coalesceWrites !== false) registerCoalescedWrites(app, options.coalesceWrites === true || options.coalesceWrites === undefined ? {} : options.coalesceWrites);
+  if (options.coalesceWrites !== false)
+    registerCoalescedWrites(
+      app,
+      options.coalesceWrites === true || options.coalesceWrites === undefined ? {} : options.coalesceWrites,
+    );
   const requestIdHeader = options.requestIdHeader ?? REQUEST_ID_HEADER;
   if (requestIdHeader !== false) registerRequestIdEcho(app, requestIdHeader);
-  if (options.health !== false) registerHealthRoutes(app, { database: context.database, prefix: context.registry.prefix, health: options.health ?? {} });
+  if (options.health !== false)
+    registerHealthRoutes(app, {
+      database: context.database,
+      prefix: context.registry.prefix,
+      health: options.health ?? {},
+    });
   // CORS and rate limiting (with their libraries) are loaded only when asked for: an app without them does not keep
   // their code in memory (about 10 MB).
   if (options.cors) await (await import('./cors.js')).registerCors(app, options.cors);
   if (options.securityHeaders !== false) {
     const graphiqlPath = context.graphql?.graphiql ? context.graphql.path : undefined;
-    registerSecurityHeaders(app, { headers: options.securityHeaders === true || options.securityHeaders === undefined ? {} : options.securityHeaders, graphiqlPath });
+    registerSecurityHeaders(app, {
+      headers: options.securityHeaders === true || options.securityHeaders === undefined ? {} : options.securityHeaders,
+      graphiqlPath,
+    });
   }
   if (options.rateLimit) {
     await (await import('./rate-limit.js')).registerRateLimit(app, options.rateLimit, {

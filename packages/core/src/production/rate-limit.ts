@@ -17,7 +17,14 @@
  * store and key as the route's own count.
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { closest } from '../metadata/did-you-mean.js';
@@ -28,7 +35,10 @@ import { countMoreWith } from '../routing/request-cost.js';
 /** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {
   /** Requests allowed per window and client (default 100); a function may give users and addresses different limits. */
-  readonly max?: number | ((request: FastifyRequest, key: string) => number) | ((request: FastifyRequest, key: string) => Promise<number>);
+  readonly max?:
+    | number
+    | ((request: FastifyRequest, key: string) => number)
+    | ((request: FastifyRequest, key: string) => Promise<number>);
   /** The window: milliseconds, or a duration such as `'1 minute'` (default one minute). */
   readonly timeWindow?: number | string;
 }
@@ -70,7 +80,8 @@ function routeNames(targets: RateLimitTargets): Map<string, string[]> {
     }
   }
   if (targets.loginPath !== undefined) names.set(`POST ${targets.registry.prefix}${targets.loginPath}`, ['login']);
-  if (targets.graphqlPath !== undefined) for (const method of ['GET', 'HEAD', 'POST']) names.set(`${method} ${targets.graphqlPath}`, ['graphql']);
+  if (targets.graphqlPath !== undefined)
+    for (const method of ['GET', 'HEAD', 'POST']) names.set(`${method} ${targets.graphqlPath}`, ['graphql']);
   return names;
 }
 
@@ -80,18 +91,25 @@ function assertKnownNames(routes: Readonly<Record<string, unknown>>, names: Map<
   for (const name of Object.keys(routes)) {
     if (known.has(name)) continue;
     const guess = closest(name, known);
-    throw new DeclarationError(`rateLimit.routes: "${name}" is no operation, resource, "login" or "graphql" of this API.${guess ? ` Did you mean "${guess}"?` : ''}`);
+    throw new DeclarationError(
+      `rateLimit.routes: "${name}" is no operation, resource, "login" or "graphql" of this API.${guess ? ` Did you mean "${guess}"?` : ''}`,
+    );
   }
 }
 
-const bearerToken = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+const bearerToken = (request: FastifyRequest): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
 /** The 429 of a client over its limit, as every route answers it (`Retry-After` included). */
 function tooManyRequests(max: number, ttl: number): ApiError {
   const seconds = Math.max(1, Math.ceil(ttl / 1000));
-  const error = new ApiError('TOO_MANY_REQUESTS', `Rate limit exceeded: at most ${max} requests in the window. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
-    headers: { 'retry-after': String(seconds) },
-  });
+  const error = new ApiError(
+    'TOO_MANY_REQUESTS',
+    `Rate limit exceeded: at most ${max} requests in the window. Retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    {
+      headers: { 'retry-after': String(seconds) },
+    },
+  );
   // Routes outside the API's error handler (GraphQL, the user's own) read the status from `statusCode`.
   return Object.assign(error, { statusCode: error.status });
 }
@@ -114,7 +132,9 @@ type Limiter = (request: FastifyRequest) => Promise<LimiterResult>;
 async function countWith(limiter: Limiter, request: FastifyRequest, reply: FastifyReply, count: number): Promise<void> {
   const results = await Promise.all(Array.from({ length: count }, () => limiter(request)));
   // The last count is the one with the least left (they ran concurrently: the order they finished in says nothing).
-  const last = results.reduce((least, result) => ((result.remaining ?? Infinity) < (least.remaining ?? Infinity) ? result : least));
+  const last = results.reduce((least, result) =>
+    (result.remaining ?? Infinity) < (least.remaining ?? Infinity) ? result : least,
+  );
   if (last.isAllowed || last.max === undefined) return;
   reply.header('x-ratelimit-limit', last.max);
   reply.header('x-ratelimit-remaining', last.remaining ?? 0);
@@ -129,10 +149,15 @@ async function countWith(limiter: Limiter, request: FastifyRequest, reply: Fasti
 /** Adds a hook to a route's own list of hooks of that name. */
 function addRouteHook<H>(route: RouteOptions, name: 'onRequest' | 'preHandler', hook: H): void {
   const hooks = route[name] as H | H[] | undefined;
-  (route as unknown as Record<string, H[]>)[name] = hooks === undefined ? [hook] : Array.isArray(hooks) ? [...hooks, hook] : [hooks, hook];
+  (route as unknown as Record<string, H[]>)[name] =
+    hooks === undefined ? [hook] : Array.isArray(hooks) ? [...hooks, hook] : [hooks, hook];
 }
 
-export async function registerRateLimit(app: FastifyInstance, options: RateLimitOptions, targets: RateLimitTargets): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  options: RateLimitOptions,
+  targets: RateLimitTargets,
+): Promise<void> {
   const names = routeNames(targets);
   const routes = options.routes ?? {};
   assertKnownNames(routes, names);
@@ -166,21 +191,31 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     if (!limiter || keyGenerator) {
       // No rule: the global one, in the global store (the count every other route adds to).
       const create = (app as unknown as { createRateLimit(options?: object): Limiter }).createRateLimit;
-      limiter = create(rule === undefined && !keyGenerator ? undefined : { ...rule, ...(keyGenerator ? { keyGenerator } : {}) });
+      limiter = create(
+        rule === undefined && !keyGenerator ? undefined : { ...rule, ...(keyGenerator ? { keyGenerator } : {}) },
+      );
       if (!keyGenerator) limiters.set(rule, limiter);
     }
     return limiter;
   };
 
-  const loginRoute = targets.loginPath === undefined ? undefined : `POST ${targets.registry.prefix}${targets.loginPath}`;
-  const graphqlRoutes = new Set(targets.graphqlPath === undefined ? [] : ['GET', 'HEAD', 'POST'].map((method) => `${method} ${targets.graphqlPath}`));
+  const loginRoute =
+    targets.loginPath === undefined ? undefined : `POST ${targets.registry.prefix}${targets.loginPath}`;
+  const graphqlRoutes = new Set(
+    targets.graphqlPath === undefined
+      ? []
+      : ['GET', 'HEAD', 'POST'].map((method) => `${method} ${targets.graphqlPath}`),
+  );
 
   // Runs before the plugin's own onRoute hook (registered below): overrides become the route's `config.rateLimit`.
   app.addHook('onRoute', (route) => {
     if (route.config?.rateLimit !== undefined) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      const rule = names.get(`${method} ${route.url}`)?.map((name) => routes[name]).find((r) => r !== undefined);
+      const rule = names
+        .get(`${method} ${route.url}`)
+        ?.map((name) => routes[name])
+        .find((r) => r !== undefined);
       if (`${method} ${route.url}` === loginRoute) return limitLogin(route, rule);
       if (graphqlRoutes.has(`${method} ${route.url}`)) return limitGraphQL(route, rule);
       if (rule === undefined) continue;
@@ -234,11 +269,17 @@ export async function registerRateLimit(app: FastifyInstance, options: RateLimit
     // Short timeouts and no offline queue: a missing Redis must not hold requests up (they pass, with skipOnError).
     // Loaded only when a Redis URL is given: ioredis costs about 25 MB of memory to an app that never uses it.
     const { Redis } = await import('ioredis');
-    const client = new Redis(redis, { lazyConnect: true, connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const client = new Redis(redis, {
+      lazyConnect: true,
+      connectTimeout: 500,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+    });
     // ioredis reports every failed reconnection; the log gets the first of each outage only.
     let down = false;
     client.on('error', (error: Error) => {
-      if (!down) app.log.warn({ err: error }, 'rate limit: the Redis store does not answer; requests are not counted meanwhile');
+      if (!down)
+        app.log.warn({ err: error }, 'rate limit: the Redis store does not answer; requests are not counted meanwhile');
       down = true;
     });
     client.on('ready', () => (down = false));

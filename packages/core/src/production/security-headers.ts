@@ -36,7 +36,9 @@ export function defaultSecurityHeaders(): HelmetOptions {
 function hasDynamicDirective(options: HelmetOptions): boolean {
   const csp = options.contentSecurityPolicy;
   if (!csp || csp === true) return false;
-  return Object.values(csp.directives ?? {}).some((value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')));
+  return Object.values(csp.directives ?? {}).some(
+    (value) => typeof value === 'function' || (Array.isArray(value) && value.some((v) => typeof v === 'function')),
+  );
 }
 
 /** The headers helmet's middleware sets with these options, recorded once. */
@@ -52,12 +54,17 @@ function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, st
   return headers;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined }): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined },
+): void {
   // Object.assign, not a spread: TypeScript's spread of two helmet option types exhausts the compiler's memory.
   const merged: HelmetOptions = Object.assign({}, defaultSecurityHeaders(), options.headers);
   const middleware = helmet(merged);
   if (hasDynamicDirective(merged)) {
-    app.addHook('onRequest', (request, reply, done) => middleware(request.raw, reply.raw, done as (error?: unknown) => void));
+    app.addHook('onRequest', (request, reply, done) =>
+      middleware(request.raw, reply.raw, done as (error?: unknown) => void),
+    );
     return;
   }
   const headers = recordHeaders(middleware);
@@ -66,7 +73,10 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { headers
   const policy = headers['content-security-policy'];
   const pageHeaders =
     graphiqlPath !== undefined && options.headers.contentSecurityPolicy === undefined && policy !== undefined
-      ? { ...headers, 'content-security-policy': policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'") }
+      ? {
+          ...headers,
+          'content-security-policy': policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
+        }
       : undefined;
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(pageHeaders && isGraphiqlPage(request, graphiqlPath!) ? pageHeaders : headers);

@@ -30,11 +30,14 @@ export function isTrustedHost(hostname: string, trusted: readonly TrustedHost[])
 
 /** Checks the option at start: a non-empty list of host names (no scheme, port or path) and RegExps. */
 function assertTrustedHosts(trusted: readonly TrustedHost[]): void {
-  if (!Array.isArray(trusted) || trusted.length === 0) throw new DeclarationError('trustedHosts must be a non-empty list of host names or regular expressions.');
+  if (!Array.isArray(trusted) || trusted.length === 0)
+    throw new DeclarationError('trustedHosts must be a non-empty list of host names or regular expressions.');
   for (const entry of trusted) {
     if (entry instanceof RegExp) continue;
     if (typeof entry !== 'string' || !/^(\[[0-9a-f:.]+\]|[^\s/:?#@[\]]+)$/i.test(entry)) {
-      throw new DeclarationError(`trustedHosts: ${JSON.stringify(entry)} is not a host name (give it without scheme, port or path, e.g. "api.example.com"), nor a RegExp.`);
+      throw new DeclarationError(
+        `trustedHosts: ${JSON.stringify(entry)} is not a host name (give it without scheme, port or path, e.g. "api.example.com"), nor a RegExp.`,
+      );
     }
   }
 }
@@ -52,7 +55,12 @@ export function registerTrustedHosts(app: FastifyInstance, trusted: readonly Tru
     const port = request.host.slice(hostname.length);
     if (hostname !== '' && (port === '' || /^:\d{1,5}$/.test(port)) && isTrustedHost(hostname, trusted)) return done();
     if (UNCHECKED_PATHS.includes(request.url.split('?')[0]!)) return done();
-    const error = new ApiError('UNTRUSTED_HOST', hostname === '' ? 'The request names no host (no Host header): send the host name of the API.' : `The host "${shown(request.host)}" is not one this API serves (trustedHosts): send the API's own host name.`);
+    const error = new ApiError(
+      'UNTRUSTED_HOST',
+      hostname === ''
+        ? 'The request names no host (no Host header): send the host name of the API.'
+        : `The host "${shown(request.host)}" is not one this API serves (trustedHosts): send the API's own host name.`,
+    );
     const rendered = renderError(error, { accept: request.headers.accept, prefix });
     request.log.info({ code: error.code, status: error.status }, error.message);
     reply.code(rendered.status).headers(rendered.headers).send(rendered.body);

@@ -19,25 +19,36 @@ export const encodeCursor = (offset: number): string => Buffer.from(String(offse
 export function decodeCursor(cursor: string): number {
   const offset = cursor === '' ? Number.NaN : Number(Buffer.from(cursor, 'base64').toString('utf8'));
   // A safe integer only: an offset of 1e20 would reach the SQL and fail there.
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new ApiError('INVALID_PARAMETER', `Cursor "${cursor.length > 100 ? `${cursor.slice(0, 100)}…` : cursor}" is invalid.`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `Cursor "${cursor.length > 100 ? `${cursor.slice(0, 100)}…` : cursor}" is invalid.`,
+    );
   return offset;
 }
 
 /** Whether the window counts from the end (`last` without `before`): its total must be known first. */
-export const countsFromEnd = (window: CursorWindow): boolean => window.last != null && window.first == null && window.before == null;
+export const countsFromEnd = (window: CursorWindow): boolean =>
+  window.last != null && window.first == null && window.before == null;
 
 /**
  * The offset and limit of a window over `total` items (null: unknown, only needed when it counts from the end).
  * `fallback` is the page size when neither `first` nor `last` is given, `maximum` the largest one served.
  */
-export function spanOf(window: CursorWindow, fallback: number, maximum: number, total: number | null): { offset: number; limit: number } {
+export function spanOf(
+  window: CursorWindow,
+  fallback: number,
+  maximum: number,
+  total: number | null,
+): { offset: number; limit: number } {
   for (const name of ['first', 'last'] as const) {
     const size = window[name];
-    if (size != null && size < 0) throw new ApiError('INVALID_PARAMETER', `Limit should not be less than 0 (argument "${name}").`);
+    if (size != null && size < 0)
+      throw new ApiError('INVALID_PARAMETER', `Limit should not be less than 0 (argument "${name}").`);
   }
   const clamp = (n: number) => Math.min(n, maximum);
   if (window.last != null && window.first == null) {
-    const end = window.before != null ? decodeCursor(window.before) : total ?? 0;
+    const end = window.before != null ? decodeCursor(window.before) : (total ?? 0);
     const limit = clamp(window.last);
     return { offset: Math.max(0, end - limit), limit: Math.min(limit, end) };
   }

@@ -15,7 +15,10 @@ export function invalidParameter(variable: string, reason: string): ApiError {
 export function valuesOf(query: QueryParameters, name: string): string[] {
   const plain = query[name];
   const listed = query[`${name}[]`];
-  return [...(plain === undefined ? [] : Array.isArray(plain) ? plain : [plain]), ...(listed === undefined ? [] : Array.isArray(listed) ? listed : [listed])];
+  return [
+    ...(plain === undefined ? [] : Array.isArray(plain) ? plain : [plain]),
+    ...(listed === undefined ? [] : Array.isArray(listed) ? listed : [listed]),
+  ];
 }
 
 /** The single value of a parameter, or undefined; a repeated parameter is a 400. */

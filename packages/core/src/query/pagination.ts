@@ -31,8 +31,10 @@ function single(query: Query, name: string): string | undefined {
 function integer(query: Query, name: string): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
-  if (!/^-?[0-9]+$/.test(raw)) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be an integer, "${raw}" given.`);
-  if (!Number.isSafeInteger(Number(raw))) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" is too large.`);
+  if (!/^-?[0-9]+$/.test(raw))
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be an integer, "${raw}" given.`);
+  if (!Number.isSafeInteger(Number(raw)))
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" is too large.`);
   return Number(raw);
 }
 
@@ -40,7 +42,8 @@ function toggle(query: Query, name: string, allowed: boolean, fallback: boolean)
   if (!allowed) return fallback;
   const raw = single(query, name);
   if (raw === undefined) return fallback;
-  if (!['true', 'false', '1', '0'].includes(raw)) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be "true" or "false", "${raw}" given.`);
+  if (!['true', 'false', '1', '0'].includes(raw))
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be "true" or "false", "${raw}" given.`);
   return raw === 'true' || raw === '1';
 }
 
@@ -49,7 +52,8 @@ export const CURSOR_PARAMETERS = { greaterThan: 'id[gt]', lessThan: 'id[lt]' } a
 
 function cursorId(query: Query, name: string): number | undefined {
   const value = integer(query, name);
-  if (value !== undefined && value < 0) throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must not be negative.`);
+  if (value !== undefined && value < 0)
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must not be negative.`);
   return value;
 }
 
@@ -61,7 +65,11 @@ export function resolvePage(options: PaginationMetadata, query: Query): PageRequ
   if (options.clientItemsPerPage) {
     const asked = integer(query, options.itemsPerPageParameterName);
     if (asked !== undefined) {
-      if (asked < 0) throw new ApiError('INVALID_PARAMETER', `Limit should not be less than 0 (query parameter "${options.itemsPerPageParameterName}").`);
+      if (asked < 0)
+        throw new ApiError(
+          'INVALID_PARAMETER',
+          `Limit should not be less than 0 (query parameter "${options.itemsPerPageParameterName}").`,
+        );
       itemsPerPage = Math.min(asked, options.maximumItemsPerPage);
     }
   }
@@ -75,9 +83,14 @@ export function resolvePage(options: PaginationMetadata, query: Query): PageRequ
   }
 
   const page = integer(query, options.pageParameterName) ?? 1;
-  if (page < 1) throw new ApiError('INVALID_PARAMETER', `Page should not be less than 1 (query parameter "${options.pageParameterName}").`);
+  if (page < 1)
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `Page should not be less than 1 (query parameter "${options.pageParameterName}").`,
+    );
   const offset = (page - 1) * itemsPerPage;
-  if (offset > Number.MAX_SAFE_INTEGER / 2) throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.pageParameterName}" is too large.`);
+  if (offset > Number.MAX_SAFE_INTEGER / 2)
+    throw new ApiError('INVALID_PARAMETER', `Query parameter "${options.pageParameterName}" is too large.`);
   const partial = toggle(query, options.partialParameterName, options.clientPartial, options.partial);
   return { page, itemsPerPage, offset, partial, cursor: null };
 }

@@ -24,7 +24,10 @@ const TITLE = 'An error occurred';
 const FASTIFY_ERRORS: Record<string, { name: ErrorName; detail: (message: string) => string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { name: 'PAYLOAD_TOO_LARGE', detail: () => 'The request body is too large.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { name: 'UNSUPPORTED_MEDIA_TYPE', detail: (m) => m },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { name: 'MALFORMED_BODY', detail: () => 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    name: 'MALFORMED_BODY',
+    detail: () => 'The Content-Length header does not match the body.',
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { name: 'EMPTY_BODY', detail: () => 'The request body is empty; send a JSON object.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { name: 'MALFORMED_BODY', detail: (m) => `Syntax error: ${m}` },
 };
@@ -46,16 +49,24 @@ export function toApiError(error: unknown): { error: ApiError; unexpected: boole
   const { code, statusCode, message } = (error ?? {}) as { code?: string; statusCode?: number; message?: string };
   const known = code ? FASTIFY_ERRORS[code] : undefined;
   if (known) return { error: new ApiError(known.name, known.detail(message ?? '')), unexpected: false };
-  if (refusedFilePath(error)) return { error: new ApiError('ROUTE_NOT_FOUND', 'No file found at this path.'), unexpected: false };
+  if (refusedFilePath(error))
+    return { error: new ApiError('ROUTE_NOT_FOUND', 'No file found at this path.'), unexpected: false };
   if (error instanceof SyntaxError && statusCode === 400) {
     return { error: new ApiError('MALFORMED_BODY', `Syntax error: ${message}`), unexpected: false };
   }
-  if (statusCode === 400 && typeof message === 'string') return { error: new ApiError('MALFORMED_BODY', message), unexpected: false };
+  if (statusCode === 400 && typeof message === 'string')
+    return { error: new ApiError('MALFORMED_BODY', message), unexpected: false };
   // A database that is down or restarting is no bug of the request: a 503 the client can retry, never a 500. The
   // driver's message names hosts and ports, so it stays out of the body.
   if (isDatabaseUnavailable(error)) {
     const detail = `The database is unavailable. Retry in ${UNAVAILABLE_RETRY_AFTER} seconds.`;
-    return { error: new ApiError('DATABASE_UNAVAILABLE', detail, { headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) }, cause: error }), unexpected: false };
+    return {
+      error: new ApiError('DATABASE_UNAVAILABLE', detail, {
+        headers: { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) },
+        cause: error,
+      }),
+      unexpected: false,
+    };
   }
   return { error: new ApiError('INTERNAL', 'Internal Server Error'), unexpected: true };
 }
@@ -70,7 +81,11 @@ export interface ErrorLog {
  * Logs what operators must see, for REST and GraphQL alike: an unexpected error (a 500) in full, and a 503 (the
  * database or the JWKS server is down) as a warning with its cause. True when it logged; the rest are the client's.
  */
-export function logServiceError(log: ErrorLog, thrown: unknown, { error, unexpected }: { error: ApiError; unexpected: boolean }): boolean {
+export function logServiceError(
+  log: ErrorLog,
+  thrown: unknown,
+  { error, unexpected }: { error: ApiError; unexpected: boolean },
+): boolean {
   if (unexpected) log.error({ err: thrown }, 'unexpected error');
   else if (error.status === 503) log.warn({ code: error.code, status: error.status, err: error.cause }, error.message);
   else return false;
@@ -91,7 +106,13 @@ export function renderError(thrown: unknown, options: { accept: string | undefin
   if (error.violations) {
     const violations = error.violations.map(({ propertyPath, message, code }) => ({ propertyPath, message, code }));
     body = plain
-      ? { type: `/validation_errors/${error.violations[0]?.code ?? 'unknown'}`, title: TITLE, detail, status: error.status, violations }
+      ? {
+          type: `/validation_errors/${error.violations[0]?.code ?? 'unknown'}`,
+          title: TITLE,
+          detail,
+          status: error.status,
+          violations,
+        }
       : {
           '@context': `${options.prefix}/contexts/ConstraintViolationList`,
           '@type': 'ConstraintViolationList',

@@ -64,7 +64,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
 
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });
-    if (!logServiceError(request.log, error, rendered)) request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
+    if (!logServiceError(request.log, error, rendered))
+      request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
   });
 
@@ -79,7 +80,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
       app.route({
         method: operation.method,
         url: local(operation.uriTemplate),
-        handler: async (request, reply) => sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
+        handler: async (request, reply) =>
+          sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
       });
       const methods = byPath.get(operation.uriTemplate) ?? new Set<string>();
       methods.add(operation.method);
@@ -96,13 +98,24 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
         method: others,
         url: local(template),
         handler: async (request) => {
-          throw new ApiError('METHOD_NOT_ALLOWED', `No route found for "${request.method} ${request.url.split('?')[0]}": Method Not Allowed (Allow: ${allow}).`, { headers: { allow } });
+          throw new ApiError(
+            'METHOD_NOT_ALLOWED',
+            `No route found for "${request.method} ${request.url.split('?')[0]}": Method Not Allowed (Allow: ${allow}).`,
+            { headers: { allow } },
+          );
         },
       });
     }
-    app.options(local(template), async (_request, reply) => reply.code(204).header('allow', `${allow}, OPTIONS`).send());
+    app.options(local(template), async (_request, reply) =>
+      reply.code(204).header('allow', `${allow}, OPTIONS`).send(),
+    );
   }
 
   await app.register(docsRoutes, { runtime, documentation: options.documentation });
-  if (runtime.security && options.sessions) registerLoginRoute(app, { security: runtime.security.settings, sessions: options.sessions, database: runtime.database });
+  if (runtime.security && options.sessions)
+    registerLoginRoute(app, {
+      security: runtime.security.settings,
+      sessions: options.sessions,
+      database: runtime.database,
+    });
 }

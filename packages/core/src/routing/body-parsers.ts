@@ -65,7 +65,13 @@ export function forbiddenKeyIn(text: string): '__proto__' | 'constructor.prototy
   try {
     JSON.parse(text, (key, value: unknown) => {
       if (key === '__proto__') found ??= '__proto__';
-      else if (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype')) found ??= 'constructor.prototype';
+      else if (
+        key === 'constructor' &&
+        value !== null &&
+        typeof value === 'object' &&
+        Object.hasOwn(value, 'prototype')
+      )
+        found ??= 'constructor.prototype';
       return value;
     });
   } catch {
@@ -77,7 +83,8 @@ export function forbiddenKeyIn(text: string): '__proto__' | 'constructor.prototy
 type ContentTypeParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
 
 /** A 400 for a refused body; `statusCode` too, for error handlers other than ours (mercurius's, on `/graphql`). */
-const malformed = (detail: string): ApiError => Object.assign(new ApiError('MALFORMED_BODY', detail), { statusCode: 400 });
+const malformed = (detail: string): ApiError =>
+  Object.assign(new ApiError('MALFORMED_BODY', detail), { statusCode: 400 });
 
 /** The JSON body parser with the checks above, on Fastify's own parser (`__proto__` and `constructor.prototype` refused). */
 function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
@@ -97,7 +104,10 @@ function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
         return done(key ? malformed(`The JSON body must not contain the key "${key}".`) : error, undefined);
       }
       if (hasUnpairedSurrogate(parsed)) {
-        return done(malformed('The request body holds a string that is not valid Unicode (an unpaired surrogate).'), undefined);
+        return done(
+          malformed('The request body holds a string that is not valid Unicode (an unpaired surrogate).'),
+          undefined,
+        );
       }
       done(null, parsed);
     });
@@ -107,7 +117,11 @@ function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
 export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
   const parseJson = checkedJsonParser(app);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser([MEDIA_TYPES.json, MEDIA_TYPES.jsonld, MEDIA_TYPES.mergePatch], { parseAs: 'buffer', bodyLimit }, parseJson);
+  app.addContentTypeParser(
+    [MEDIA_TYPES.json, MEDIA_TYPES.jsonld, MEDIA_TYPES.mergePatch],
+    { parseAs: 'buffer', bodyLimit },
+    parseJson,
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : UNREAD_BODY);
   });

@@ -28,7 +28,11 @@ const JSON_DOCUMENT_TYPES = [MEDIA_TYPES.jsonld, MEDIA_TYPES.json];
 /** The media type the client prefers among `available`, or a 406 naming them. */
 function negotiate(request: FastifyRequest, available: readonly string[]): string {
   const type = negotiateOutput(request.headers.accept, available);
-  if (!type) throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${available.join('", "')}".`);
+  if (!type)
+    throw new ApiError(
+      'NOT_ACCEPTABLE',
+      `Requested format "${request.headers.accept}" is not supported. Supported MIME types are "${available.join('", "')}".`,
+    );
   return type;
 }
 
@@ -37,12 +41,18 @@ function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknow
   return reply.header('content-type', `${negotiate(request, JSON_DOCUMENT_TYPES)}; charset=utf-8`).send(body);
 }
 
-async function documents(app: FastifyInstance, options: { runtime: Runtime; documentation: DocumentationOptions | undefined }): Promise<void> {
+async function documents(
+  app: FastifyInstance,
+  options: { runtime: Runtime; documentation: DocumentationOptions | undefined },
+): Promise<void> {
   const { runtime } = options;
   const { registry } = runtime;
   const documentation = { ...DEFAULT_DOCUMENTATION, ...options.documentation };
   const planOf = runtime.normalizer.plan.bind(runtime.normalizer);
-  const login = runtime.security && runtime.security.settings.loginPath !== false ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier } : undefined;
+  const login =
+    runtime.security && runtime.security.settings.loginPath !== false
+      ? { path: runtime.security.settings.loginPath, identifier: runtime.security.settings.identifier }
+      : undefined;
   const openApi = composeOpenApiDocument(registry, planOf, { documentation, ...(login ? { login } : {}) });
 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openApi as never } });
@@ -60,7 +70,12 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
     let doc = hydraByOrigin.get(origin);
     if (!doc) {
       if (hydraByOrigin.size >= 64) hydraByOrigin.clear(); // one per host name the API is reached by; keep it bounded
-      doc = buildHydraDocumentation(registry, { origin, planOf, title: documentation.title, description: documentation.description });
+      doc = buildHydraDocumentation(registry, {
+        origin,
+        planOf,
+        title: documentation.title,
+        description: documentation.description,
+      });
       hydraByOrigin.set(origin, doc);
     }
     return doc;
@@ -90,7 +105,8 @@ async function documents(app: FastifyInstance, options: { runtime: Runtime; docu
   app.get('/docs', async (request, reply) => {
     const type = negotiate(request, [MEDIA_TYPES.jsonld, HTML, OPENAPI_JSON, MEDIA_TYPES.json, OPENAPI_YAML]);
     if (type === HTML) return sendUi(reply);
-    if (type === MEDIA_TYPES.jsonld) return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(originOf(request)));
+    if (type === MEDIA_TYPES.jsonld)
+      return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(originOf(request)));
     return sendOpenApi(reply, type);
   });
   app.get('/docs.jsonld', async (request, reply) => sendDocument(request, reply, hydra(originOf(request))));

@@ -20,7 +20,6 @@ import { REFRESH_TOKEN_MAX_LENGTH } from '../security/refresh-tokens.js';
 import type { Sessions } from '../security/sessions.js';
 import type { Database } from '../state/database.js';
 
-
 function assertJson(request: FastifyRequest): void {
   const contentType = request.headers['content-type'];
   if (!contentType || !/^application\/(ld\+)?json\b/i.test(contentType)) {
@@ -32,23 +31,36 @@ function assertJson(request: FastifyRequest): void {
 function stringsOf(body: unknown, keys: readonly string[], maxLength = Infinity): Record<string, string> {
   const values: Record<string, string> = {};
   for (const key of keys) {
-    const value = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>)[key] : undefined;
-    if (typeof value !== 'string' || value === '') throw new ApiError('MALFORMED_BODY', `The key "${key}" must be provided.`);
+    const value =
+      body !== null && typeof body === 'object' && !Array.isArray(body)
+        ? (body as Record<string, unknown>)[key]
+        : undefined;
+    if (typeof value !== 'string' || value === '')
+      throw new ApiError('MALFORMED_BODY', `The key "${key}" must be provided.`);
     // PostgreSQL refuses U+0000 in a query (a 500); no identifier, password or token holds it.
-    if (value.includes('\u0000')) throw new ApiError('MALFORMED_BODY', `The key "${key}" must not contain the NUL character.`);
-    if (value.length > maxLength) throw new ApiError('MALFORMED_BODY', `The key "${key}" is longer than any such value (${maxLength} characters at most).`);
+    if (value.includes('\u0000'))
+      throw new ApiError('MALFORMED_BODY', `The key "${key}" must not contain the NUL character.`);
+    if (value.length > maxLength)
+      throw new ApiError(
+        'MALFORMED_BODY',
+        `The key "${key}" is longer than any such value (${maxLength} characters at most).`,
+      );
     values[key] = value;
   }
   return values;
 }
 
-export function registerLoginRoute(app: FastifyInstance, options: { security: ResolvedSecurity; sessions: Sessions; database: Database }): void {
+export function registerLoginRoute(
+  app: FastifyInstance,
+  options: { security: ResolvedSecurity; sessions: Sessions; database: Database },
+): void {
   const { security, sessions, database } = options;
   if (security.loginPath === false) return;
   const identifierColumn = columnOf(security, security.identifier);
   const passwordColumn = columnOf(security, security.password);
   const standIn = hashPassword('resource-api stand-in password');
-  const json = (reply: import('fastify').FastifyReply, body: unknown) => reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
+  const json = (reply: import('fastify').FastifyReply, body: unknown) =>
+    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
 
   app.post(security.loginPath, async (request, reply) => {
     assertJson(request);
@@ -56,7 +68,8 @@ export function registerLoginRoute(app: FastifyInstance, options: { security: Re
     const row = await findAccount(database, security, credentials[security.identifier]!, [passwordColumn]);
     const stored = typeof row?.[passwordColumn] === 'string' ? (row[passwordColumn] as string) : await standIn;
     const valid = await verifyPassword(credentials.password!, stored);
-    if (!row || !valid) throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
+    if (!row || !valid)
+      throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
     return json(reply, await sessions.open({ id: Number(row.id), [security.identifier]: row[identifierColumn] }));
   });
 

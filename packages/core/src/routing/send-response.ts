@@ -10,16 +10,29 @@ import { ApiError } from '../errors.js';
 import type { OperationResponse } from '../pipeline/operation-context.js';
 import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 
-export function sendResponse(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): FastifyReply {
-  if (!tagged || response.body === undefined) return reply.code(response.status).headers(response.headers).send(response.json ?? response.body);
+export function sendResponse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  response: OperationResponse,
+  tagged: boolean,
+): FastifyReply {
+  if (!tagged || response.body === undefined)
+    return reply
+      .code(response.status)
+      .headers(response.headers)
+      .send(response.json ?? response.body);
   const payload = response.json ?? JSON.stringify(response.body);
   const etag = entityTagOf(payload);
   if (request.method === 'GET' || request.method === 'HEAD') {
     const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = request.headers;
     if (ifMatch !== undefined && !ifMatchHolds(ifMatch, [etag])) {
-      throw new ApiError('PRECONDITION_FAILED', 'None of the ETags in If-Match is the current one of this representation.');
+      throw new ApiError(
+        'PRECONDITION_FAILED',
+        'None of the ETags in If-Match is the current one of this representation.',
+      );
     }
-    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) return reply.code(304).header('etag', etag).send();
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag]))
+      return reply.code(304).header('etag', etag).send();
   }
   return reply.code(response.status).headers(response.headers).header('etag', etag).send(payload);
 }

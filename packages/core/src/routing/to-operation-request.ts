@@ -7,7 +7,8 @@ import type { OperationRequest } from '../pipeline/operation-context.js';
  * and host (`X-Forwarded-Proto` and `-Host` under Fastify's `trustProxy`). The scheme is `http` or `https`, never
  * another word a header sent; the host is checked against the `trustedHosts` option, when set, before any route runs.
  */
-export const originOf = (request: FastifyRequest): string => `${request.protocol === 'https' ? 'https' : 'http'}://${request.host}`;
+export const originOf = (request: FastifyRequest): string =>
+  `${request.protocol === 'https' ? 'https' : 'http'}://${request.host}`;
 
 export function toOperationRequest(request: FastifyRequest): OperationRequest {
   const { url } = request;

@@ -2,7 +2,14 @@
  * JSON Schema of a request body per resource × write mode × write groups: the fields a client may write, with
  * their types. ajv compiles each once (at start-up for fixed groups); the same schemas feed OpenAPI and GraphQL inputs.
  */
-import type { FieldMetadata, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type {
+  FieldMetadata,
+  MetadataRegistry,
+  ResourceMetadata,
+  ScalarFieldMetadata,
+  ToManyFieldMetadata,
+  ToOneFieldMetadata,
+} from '../metadata/types.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -10,14 +17,18 @@ export type JsonSchema = Record<string, unknown>;
 export type WriteMode = 'create' | 'replace' | 'update';
 
 /** The write mode of each operation that reads a body: POST creates, PUT replaces, PATCH updates. */
-export const WRITE_MODES = { post: 'create', put: 'replace', patch: 'update' } as const satisfies Record<string, WriteMode>;
+export const WRITE_MODES = { post: 'create', put: 'replace', patch: 'update' } as const satisfies Record<
+  string,
+  WriteMode
+>;
 
 /** Write groups in force, or null when none are declared (every writable field is accepted). */
 export type WriteGroups = ReadonlySet<string> | null;
 
 const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 
-const inGroups = (field: FieldMetadata, groups: WriteGroups) => groups === null || field.groups.some((g) => groups.has(g));
+const inGroups = (field: FieldMetadata, groups: WriteGroups) =>
+  groups === null || field.groups.some((g) => groups.has(g));
 
 /** The fields a client may write: writable ones in the write groups; immutable ones on create only. */
 export function writableFields(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): FieldMetadata[] {
@@ -28,7 +39,11 @@ export function writableFields(resource: ResourceMetadata, mode: WriteMode, grou
  * Whether a relation accepts nested objects: forced by `writableLink`, else when it cascades creation (to-one) or the
  * write groups reach a field of the target (API Platform's writableLink rule).
  */
-export function acceptsNested(field: ToOneFieldMetadata | ToManyFieldMetadata, groups: WriteGroups, registry: MetadataRegistry): boolean {
+export function acceptsNested(
+  field: ToOneFieldMetadata | ToManyFieldMetadata,
+  groups: WriteGroups,
+  registry: MetadataRegistry,
+): boolean {
   if (field.kind === 'toMany') return false;
   if (field.writableLink !== undefined) return field.writableLink;
   if (field.cascadePersist) return true;
@@ -78,7 +93,12 @@ export function fieldInputSchema(field: FieldMetadata, nested = false): JsonSche
   return schema;
 }
 
-export function buildInputSchema(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups, registry: MetadataRegistry): JsonSchema {
+export function buildInputSchema(
+  resource: ResourceMetadata,
+  mode: WriteMode,
+  groups: WriteGroups,
+  registry: MetadataRegistry,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const field of writableFields(resource, mode, groups)) {
     properties[field.name] = fieldInputSchema(field, field.kind !== 'scalar' && acceptsNested(field, groups, registry));

@@ -11,7 +11,8 @@ import type { FieldMetadata } from '../metadata/types.js';
  */
 export function isRequiredField(field: FieldMetadata, groups: ReadonlySet<string> | null): boolean {
   if (field.kind === 'toMany') return false;
-  const inGroups = (declared: readonly string[] | undefined) => groups === null || (declared ?? ['Default']).some((g) => groups.has(g));
+  const inGroups = (declared: readonly string[] | undefined) =>
+    groups === null || (declared ?? ['Default']).some((g) => groups.has(g));
   const constrained = field.constraints.some(
     (c) => ((c.kind === 'NotBlank' && c.allowNull !== true) || c.kind === 'NotNull') && inGroups(c.groups),
   );

@@ -22,20 +22,22 @@ const compiled = new Map<string, CompiledExpression>();
  * of Symfony's authentication attributes: `IS_AUTHENTICATED_FULLY`, `IS_AUTHENTICATED_REMEMBERED` and
  * `IS_AUTHENTICATED` (a user is logged in), `PUBLIC_ACCESS` (everyone), `IS_ANONYMOUS` (nobody is logged in).
  */
-const grantedTo = (caller: Caller) => (attribute: string): boolean => {
-  switch (attribute) {
-    case 'IS_AUTHENTICATED_FULLY':
-    case 'IS_AUTHENTICATED_REMEMBERED':
-    case 'IS_AUTHENTICATED':
-      return caller.user !== null;
-    case 'PUBLIC_ACCESS':
-      return true;
-    case 'IS_ANONYMOUS':
-      return caller.user === null;
-    default:
-      return caller.roles.includes(attribute);
-  }
-};
+const grantedTo =
+  (caller: Caller) =>
+  (attribute: string): boolean => {
+    switch (attribute) {
+      case 'IS_AUTHENTICATED_FULLY':
+      case 'IS_AUTHENTICATED_REMEMBERED':
+      case 'IS_AUTHENTICATED':
+        return caller.user !== null;
+      case 'PUBLIC_ACCESS':
+        return true;
+      case 'IS_ANONYMOUS':
+        return caller.user === null;
+      default:
+        return caller.roles.includes(attribute);
+    }
+  };
 
 export interface RuleScope {
   readonly object: Record<string, unknown> | null;
@@ -66,19 +68,36 @@ export const mayReadObject = (rule: AccessRule): boolean => typeof rule === 'fun
 /** A field rule, for reading or writing one field: synchronous (expressions, or functions that return a boolean). */
 export function grantsField(rule: AccessRule, caller: Caller, object: Record<string, unknown> | null): boolean {
   if (typeof rule === 'function') {
-    const result = rule({ user: caller.user, roles: caller.roles, isGranted: grantedTo(caller), object, previousObject: null, request: { method: '', path: '' } });
+    const result = rule({
+      user: caller.user,
+      roles: caller.roles,
+      isGranted: grantedTo(caller),
+      object,
+      previousObject: null,
+      request: { method: '', path: '' },
+    });
     return result === true;
   }
   let check = compiled.get(rule);
   if (!check) compiled.set(rule, (check = compileExpression(rule)));
-  return check({ user: caller.user, roles: caller.roles, isGranted: grantedTo(caller), object, previousObject: null, request: { method: '', path: '' } });
+  return check({
+    user: caller.user,
+    roles: caller.roles,
+    isGranted: grantedTo(caller),
+    object,
+    previousObject: null,
+    request: { method: '', path: '' },
+  });
 }
 
 export const unauthenticated = (): ApiError =>
-  new ApiError('UNAUTHENTICATED', 'Full authentication is required to access this resource.', { headers: { 'www-authenticate': 'Bearer' } });
+  new ApiError('UNAUTHENTICATED', 'Full authentication is required to access this resource.', {
+    headers: { 'www-authenticate': 'Bearer' },
+  });
 
 /** The denial of a rule: 401 for anonymous callers, 403 with the rule's message for users. */
-export const denial = (rule: AccessRuleMetadata, caller: Caller): ApiError => (caller.user === null ? unauthenticated() : new ApiError('FORBIDDEN', rule.message));
+export const denial = (rule: AccessRuleMetadata, caller: Caller): ApiError =>
+  caller.user === null ? unauthenticated() : new ApiError('FORBIDDEN', rule.message);
 
 /**
  * Throws the denial unless the rule grants the call. Without a rule, or with an expression, it decides at once and

@@ -21,30 +21,43 @@ import type { JWTPayload } from 'jose';
  * that says it in whole seconds only (`iat` of a token issued elsewhere) is compared in whole seconds: issued within
  * the second of the change, it is accepted.
  */
-export function issuedAfterCredentials(user: Entity, issuedAt: { readonly ms: number; readonly precision: number } | undefined): boolean {
+export function issuedAfterCredentials(
+  user: Entity,
+  issuedAt: { readonly ms: number; readonly precision: number } | undefined,
+): boolean {
   const after = tokensValidAfter(user);
   if (after === null) return true;
   return issuedAt !== undefined && issuedAt.ms >= after - (after % issuedAt.precision);
 }
 
 /** The user a checked token names, read afresh; a 401 when it is gone or the token predates its credentials. */
-export async function userOfToken(security: ResolvedSecurity, reader: ItemReader, payload: JWTPayload): Promise<Entity> {
+export async function userOfToken(
+  security: ResolvedSecurity,
+  reader: ItemReader,
+  payload: JWTPayload,
+): Promise<Entity> {
   const id = parseId(payload.sub!);
   const user = id === undefined ? null : await reader.readItem(security.resource, id);
   if (!user) throw invalidToken('the user no longer exists');
-  if (!issuedAfterCredentials(user, issuedAtOf(payload))) throw invalidToken('the token was issued before the password or the roles of its user changed; log in again');
+  if (!issuedAfterCredentials(user, issuedAtOf(payload)))
+    throw invalidToken('the token was issued before the password or the roles of its user changed; log in again');
   return user;
 }
 
 /** The caller of a request: at once for no token (anonymous), a promise when a token is checked and its user read. */
 export type Authenticator = (authorization: string | undefined) => Caller | Promise<Caller>;
 
-export function createAuthenticator(security: ResolvedSecurity, tokens: TokenService, reader: ItemReader): Authenticator {
+export function createAuthenticator(
+  security: ResolvedSecurity,
+  tokens: TokenService,
+  reader: ItemReader,
+): Authenticator {
   const authenticateToken = async (authorization: string): Promise<Caller> => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
     const user = await userOfToken(security, reader, await tokens.verify(match[1]!));
     return { user, roles: effectiveRoles(user[security.roles] as unknown[], security.roleHierarchy) };
   };
-  return (authorization) => (authorization === undefined || authorization === '' ? ANONYMOUS : authenticateToken(authorization));
+  return (authorization) =>
+    authorization === undefined || authorization === '' ? ANONYMOUS : authenticateToken(authorization);
 }

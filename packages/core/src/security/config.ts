@@ -50,7 +50,10 @@ export interface UserResourceOptions {
    * `Unvalidated<InferWriteData<typeof User>>` for typed fields (a method-style type, so the annotation fits).
    */
   readonly onRegister?: {
-    bivarianceHack(user: Entity, context: { readonly caller: Entity | null; readonly callerRoles: readonly string[] }): void | Promise<void>;
+    bivarianceHack(
+      user: Entity,
+      context: { readonly caller: Entity | null; readonly callerRoles: readonly string[] },
+    ): void | Promise<void>;
   }['bivarianceHack'];
 }
 
@@ -87,7 +90,8 @@ export interface ResolvedSecurity {
 }
 
 /** The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without. */
-export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false => options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
+export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false =>
+  options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
 
 /** 30 days, in seconds. */
 export const DEFAULT_REFRESH_TTL = 2_592_000;
@@ -99,39 +103,67 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
   if (!jwt || (!jwt.secret && !jwt.publicKey && !jwt.jwksUrl)) {
     throw new DeclarationError('security.jwt needs a "secret" (HS256), a "publicKey" or a "jwksUrl".');
   }
-  if (jwt.secret !== undefined && Buffer.byteLength(jwt.secret) < 32) throw new DeclarationError('security.jwt.secret must be at least 32 bytes long.');
+  if (jwt.secret !== undefined && Buffer.byteLength(jwt.secret) < 32)
+    throw new DeclarationError('security.jwt.secret must be at least 32 bytes long.');
   // One source of keys for tokens issued elsewhere: with both, the JWKS would never be read.
-  if (jwt.publicKey && jwt.jwksUrl) throw new DeclarationError('security.jwt takes a "publicKey" or a "jwksUrl", not both.');
+  if (jwt.publicKey && jwt.jwksUrl)
+    throw new DeclarationError('security.jwt takes a "publicKey" or a "jwksUrl", not both.');
   // jose refuses every token when the tolerance is negative or not a number: a typo would lock every user out.
   if (jwt.clockTolerance !== undefined && !(Number.isFinite(jwt.clockTolerance) && jwt.clockTolerance >= 0)) {
-    throw new DeclarationError(`security.jwt.clockTolerance must be a number of seconds from 0 up, got ${String(jwt.clockTolerance)}.`);
+    throw new DeclarationError(
+      `security.jwt.clockTolerance must be a number of seconds from 0 up, got ${String(jwt.clockTolerance)}.`,
+    );
   }
   assertCount('security.jwt.ttl', jwt.ttl, 'seconds');
   assertCount('security.jwt.refreshTtl', jwt.refreshTtl, 'seconds');
   // Login issues tokens signed with the secret: without one there is no login route, and asking for one is a mistake.
   if (!jwt.secret && typeof options.loginPath === 'string') {
-    throw new DeclarationError('security.loginPath needs security.jwt.secret: the login route issues tokens signed with it (with a public key or a JWKS URL, tokens come from elsewhere).');
+    throw new DeclarationError(
+      'security.loginPath needs security.jwt.secret: the login route issues tokens signed with it (with a public key or a JWKS URL, tokens come from elsewhere).',
+    );
   }
   const names = registry.resources.map((r) => r.name);
-  if (!names.includes(users.resource)) throw new DeclarationError(`security.users.resource: unknown resource "${users.resource}".${didYouMean(users.resource, names)}`);
+  if (!names.includes(users.resource))
+    throw new DeclarationError(
+      `security.users.resource: unknown resource "${users.resource}".${didYouMean(users.resource, names)}`,
+    );
   const resource = registry.resource(users.resource);
   const field = (option: string, name: string, accepts: (type: string | undefined) => boolean, what: string) => {
     const found = resource.fields.find((f) => f.name === name);
-    if (!found) throw new DeclarationError(`security.users.${option}: "${name}" is not a field of "${resource.name}".${didYouMean(name, resource.fields.map((f) => f.name))}`);
-    if (!accepts(found.kind === 'scalar' ? found.type : undefined)) throw new DeclarationError(`security.users.${option}: "${name}" must be ${what}.`);
+    if (!found)
+      throw new DeclarationError(
+        `security.users.${option}: "${name}" is not a field of "${resource.name}".${didYouMean(
+          name,
+          resource.fields.map((f) => f.name),
+        )}`,
+      );
+    if (!accepts(found.kind === 'scalar' ? found.type : undefined))
+      throw new DeclarationError(`security.users.${option}: "${name}" must be ${what}.`);
     return name;
   };
   for (const other of registry.resources) {
     for (const f of other.fields) {
       if (f.kind === 'toOne' && f.currentUser && f.target !== resource.name) {
-        throw new DeclarationError(`Resource "${other.name}", field "${f.name}": currentUser needs a relation to the user resource "${resource.name}", not "${f.target}".`);
+        throw new DeclarationError(
+          `Resource "${other.name}", field "${f.name}": currentUser needs a relation to the user resource "${resource.name}", not "${f.target}".`,
+        );
       }
     }
   }
   return {
-    jwt: { ...jwt, clockTolerance: jwt.clockTolerance ?? 5, ttl: jwt.ttl ?? 3600, refreshTtl: jwt.refreshTtl ?? DEFAULT_REFRESH_TTL },
+    jwt: {
+      ...jwt,
+      clockTolerance: jwt.clockTolerance ?? 5,
+      ttl: jwt.ttl ?? 3600,
+      refreshTtl: jwt.refreshTtl ?? DEFAULT_REFRESH_TTL,
+    },
     resource,
-    identifier: field('identifier', users.identifier ?? 'email', (t) => t === 'string' || t === 'text', 'a string field'),
+    identifier: field(
+      'identifier',
+      users.identifier ?? 'email',
+      (t) => t === 'string' || t === 'text',
+      'a string field',
+    ),
     password: field('password', users.password ?? 'plainPassword', (t) => t === 'password', 'a password field'),
     roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
     onRegister: users.onRegister,

@@ -43,7 +43,8 @@ const ANONYMOUS_USER = Object.freeze({});
 /** A value as a test reads it: the anonymous user is false. */
 const truthy = (value: unknown): boolean => value !== ANONYMOUS_USER && Boolean(value);
 
-const isNullLiteral = (node: Expression): boolean => (node.type === 'Literal' && node.value === null) || (node.type === 'Identifier' && node.name === 'null');
+const isNullLiteral = (node: Expression): boolean =>
+  (node.type === 'Literal' && node.value === null) || (node.type === 'Identifier' && node.name === 'null');
 
 function parse(source: string, where: string): Expression {
   let tree = cache.get(source);
@@ -66,7 +67,8 @@ function check(node: Expression, source: string, where: string): void {
     case 'Literal':
       return;
     case 'Identifier':
-      if (!VARIABLES.includes(node.name as string)) fail(`unknown variable "${node.name as string}" (known: ${VARIABLES.slice(0, 5).join(', ')})`);
+      if (!VARIABLES.includes(node.name as string))
+        fail(`unknown variable "${node.name as string}" (known: ${VARIABLES.slice(0, 5).join(', ')})`);
       return;
     case 'MemberExpression':
       if (node.computed) fail('computed member access ([...])');
@@ -74,7 +76,8 @@ function check(node: Expression, source: string, where: string): void {
       return;
     case 'CallExpression': {
       const callee = node.callee as Expression;
-      if (callee.type !== 'Identifier' || !FUNCTIONS.includes(callee.name as string)) fail(`unknown function (known: ${FUNCTIONS.join(', ')})`);
+      if (callee.type !== 'Identifier' || !FUNCTIONS.includes(callee.name as string))
+        fail(`unknown function (known: ${FUNCTIONS.join(', ')})`);
       for (const argument of node.arguments as Expression[]) check(argument, source, where);
       return;
     }
@@ -104,7 +107,10 @@ export function checkExpression(source: string, where: string): void {
 }
 
 /** An item, a relation id or a scalar, reduced to what equality compares. */
-const identity = (value: unknown): unknown => (value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value ? (value as { id: unknown }).id : value);
+const identity = (value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && 'id' in value
+    ? (value as { id: unknown }).id
+    : value;
 
 function equal(left: unknown, right: unknown): boolean {
   const a = identity(left);
@@ -158,12 +164,16 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
     }
     case 'BinaryExpression': {
       const operator = node.operator as string;
-      if (operator === 'and' || operator === '&&') return truthy(evaluate(node.left as Expression, scope)) && truthy(evaluate(node.right as Expression, scope));
-      if (operator === 'or' || operator === '||') return truthy(evaluate(node.left as Expression, scope)) || truthy(evaluate(node.right as Expression, scope));
+      if (operator === 'and' || operator === '&&')
+        return truthy(evaluate(node.left as Expression, scope)) && truthy(evaluate(node.right as Expression, scope));
+      if (operator === 'or' || operator === '||')
+        return truthy(evaluate(node.left as Expression, scope)) || truthy(evaluate(node.right as Expression, scope));
       const left = evaluate(node.left as Expression, scope);
       const right = evaluate(node.right as Expression, scope);
       // The anonymous user is the literal null (`user == null`), and nothing else.
-      const anonymousIsNull = () => (left === ANONYMOUS_USER && isNullLiteral(node.right as Expression)) || (right === ANONYMOUS_USER && isNullLiteral(node.left as Expression));
+      const anonymousIsNull = () =>
+        (left === ANONYMOUS_USER && isNullLiteral(node.right as Expression)) ||
+        (right === ANONYMOUS_USER && isNullLiteral(node.left as Expression));
       switch (operator) {
         case '==':
         case '===':
@@ -190,7 +200,9 @@ function evaluate(node: Expression, scope: ExpressionScope): unknown {
     case 'ArrayExpression':
       return (node.elements as Expression[]).map((e) => evaluate(e, scope));
     case 'ConditionalExpression':
-      return truthy(evaluate(node.test as Expression, scope)) ? evaluate(node.consequent as Expression, scope) : evaluate(node.alternate as Expression, scope);
+      return truthy(evaluate(node.test as Expression, scope))
+        ? evaluate(node.consequent as Expression, scope)
+        : evaluate(node.alternate as Expression, scope);
     default:
       return false;
   }
@@ -202,7 +214,11 @@ export function expressionReadsObject(source: string): boolean {
   let found = readsObject.get(source);
   if (found === undefined) {
     const visit = (node: unknown): boolean =>
-      node !== null && typeof node === 'object' && (((node as Expression).type === 'Identifier' && ['object', 'previous_object'].includes((node as Expression).name as string)) || Object.values(node).some(visit));
+      node !== null &&
+      typeof node === 'object' &&
+      (((node as Expression).type === 'Identifier' &&
+        ['object', 'previous_object'].includes((node as Expression).name as string)) ||
+        Object.values(node).some(visit));
     readsObject.set(source, (found = visit(parse(source, 'Access rule'))));
   }
   return found;

@@ -7,9 +7,15 @@
 import type { ResolvedSecurity } from './config.js';
 import type { Database } from '../state/database.js';
 
-export const columnOf = (security: ResolvedSecurity, field: string): string => (security.resource.fields.find((f) => f.name === field) as { column: string }).column;
+export const columnOf = (security: ResolvedSecurity, field: string): string =>
+  (security.resource.fields.find((f) => f.name === field) as { column: string }).column;
 
-export async function findAccount(database: Database, security: ResolvedSecurity, identifier: string, columns: readonly string[]): Promise<Record<string, unknown> | undefined> {
+export async function findAccount(
+  database: Database,
+  security: ResolvedSecurity,
+  identifier: string,
+  columns: readonly string[],
+): Promise<Record<string, unknown> | undefined> {
   const identifierColumn = columnOf(security, security.identifier);
   const rows = (await database
     .knex(security.resource.table)

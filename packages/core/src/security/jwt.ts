@@ -32,12 +32,16 @@ export const ISSUED_AT_MS_CLAIM = 'iat_ms';
 export function issuedAtOf(payload: JWTPayload): { readonly ms: number; readonly precision: 1 | 1000 } | undefined {
   const precise = payload[ISSUED_AT_MS_CLAIM];
   if (typeof precise === 'number' && Number.isFinite(precise)) return { ms: precise, precision: 1 };
-  return typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? { ms: payload.iat * 1000, precision: 1000 } : undefined;
+  return typeof payload.iat === 'number' && Number.isFinite(payload.iat)
+    ? { ms: payload.iat * 1000, precision: 1000 }
+    : undefined;
 }
 
 export const invalidToken = (description: string): ApiError =>
   new ApiError('INVALID_TOKEN', `Invalid JWT Token: ${description}`, {
-    headers: { 'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"` },
+    headers: {
+      'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"`,
+    },
   });
 
 /**
@@ -59,10 +63,14 @@ function keysOrUnavailable(keys: JWTVerifyGetKey): JWTVerifyGetKey {
       return await keys(header, token);
     } catch (error) {
       if (TOKEN_ERRORS.has((error as { code?: string }).code ?? '')) throw error;
-      throw new ApiError('TOKEN_KEYS_UNAVAILABLE', `The keys to check the token with cannot be fetched now. Retry in ${KEYS_RETRY_AFTER} seconds.`, {
-        headers: { 'retry-after': String(KEYS_RETRY_AFTER) },
-        cause: error,
-      });
+      throw new ApiError(
+        'TOKEN_KEYS_UNAVAILABLE',
+        `The keys to check the token with cannot be fetched now. Retry in ${KEYS_RETRY_AFTER} seconds.`,
+        {
+          headers: { 'retry-after': String(KEYS_RETRY_AFTER) },
+          cause: error,
+        },
+      );
     }
   };
 }
@@ -70,9 +78,16 @@ function keysOrUnavailable(keys: JWTVerifyGetKey): JWTVerifyGetKey {
 export function createTokenService(security: ResolvedSecurity): TokenService {
   const { jwt } = security;
   const secret = jwt.secret ? createSecretKey(Buffer.from(jwt.secret)) : undefined;
-  const publicKey: KeyObject | undefined = jwt.publicKey === undefined ? undefined : typeof jwt.publicKey === 'string' ? createPublicKey(jwt.publicKey) : jwt.publicKey;
+  const publicKey: KeyObject | undefined =
+    jwt.publicKey === undefined
+      ? undefined
+      : typeof jwt.publicKey === 'string'
+        ? createPublicKey(jwt.publicKey)
+        : jwt.publicKey;
   const jwks = jwt.jwksUrl ? keysOrUnavailable(createRemoteJWKSet(new URL(jwt.jwksUrl))) : undefined;
-  const algorithms = [...(jwt.algorithms ?? [...(secret ? ['HS256'] : []), ...(publicKey || jwks ? ['RS256', 'ES256'] : [])])].filter((a) => a.toLowerCase() !== 'none');
+  const algorithms = [
+    ...(jwt.algorithms ?? [...(secret ? ['HS256'] : []), ...(publicKey || jwks ? ['RS256', 'ES256'] : [])]),
+  ].filter((a) => a.toLowerCase() !== 'none');
   const options = {
     algorithms,
     // A token without an expiry would be good forever (LexikJWT refuses those too): `exp` is required.
@@ -83,7 +98,9 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
   };
 
   async function verifyWith(token: string): Promise<JWTPayload> {
-    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as { alg?: string };
+    const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as {
+      alg?: string;
+    };
     if (header.alg?.startsWith('HS')) {
       if (!secret) throw invalidToken('unexpected algorithm');
       return (await jwtVerify(token, secret, options)).payload;
@@ -101,7 +118,13 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
       } catch (error) {
         if (error instanceof ApiError) throw error;
         const code = (error as { code?: string }).code ?? '';
-        throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' ? 'the signature is invalid' : 'the token is malformed or not acceptable');
+        throw invalidToken(
+          code === 'ERR_JWT_EXPIRED'
+            ? 'the token has expired'
+            : code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
+              ? 'the signature is invalid'
+              : 'the token is malformed or not acceptable',
+        );
       }
       if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidToken('the token names no subject');
       return payload;

@@ -9,7 +9,14 @@
  * log in), before anything is written.
  */
 import { ApiError } from '../errors.js';
-import { type Entity, type MetadataRegistry, NestedWrite, type OperationMetadata, type ResourceMetadata, type ToOneFieldMetadata } from '../metadata/types.js';
+import {
+  type Entity,
+  type MetadataRegistry,
+  NestedWrite,
+  type OperationMetadata,
+  type ResourceMetadata,
+  type ToOneFieldMetadata,
+} from '../metadata/types.js';
 import { iriOf } from '../metadata/iri.js';
 import { type Caller, denial, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
@@ -25,10 +32,18 @@ export interface NestedItem {
 }
 
 const child = (body: unknown, name: string): unknown =>
-  body !== null && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined;
+  body !== null && typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, name)
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
 
 /** The items written through the relations of `data`, at any depth, each before the ones nested in it. */
-export function* nestedItems(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, body: unknown, prefix = ''): Generator<NestedItem> {
+export function* nestedItems(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  data: Entity,
+  body: unknown,
+  prefix = '',
+): Generator<NestedItem> {
   for (const field of resource.fields) {
     const value = data[field.name];
     if (field.kind !== 'toOne' || !(value instanceof NestedWrite)) continue;
@@ -39,19 +54,29 @@ export function* nestedItems(registry: MetadataRegistry, resource: ResourceMetad
   }
 }
 
-const builtin = (resource: ResourceMetadata, kind: OperationMetadata['kind']) => resource.operations.find((o) => o.kind === kind && o.customName === null);
+const builtin = (resource: ResourceMetadata, kind: OperationMetadata['kind']) =>
+  resource.operations.find((o) => o.kind === kind && o.customName === null);
 
 /** The operation whose rules a nested write runs: the target's POST to create, its PATCH (else PUT) to update. */
 const operationFor = (item: NestedItem): OperationMetadata | undefined =>
-  item.write.id === undefined ? builtin(item.target, 'post') : (builtin(item.target, 'patch') ?? builtin(item.target, 'put'));
+  item.write.id === undefined
+    ? builtin(item.target, 'post')
+    : (builtin(item.target, 'patch') ?? builtin(item.target, 'put'));
 
 /** The denial of a rule, its detail prefixed with the property (`vault: Access Denied.`). */
 function nestedDenial(rule: AccessRuleMetadata, caller: Caller, path: string): ApiError {
   const base = denial(rule, caller);
-  return new ApiError(caller.user === null ? 'UNAUTHENTICATED' : 'FORBIDDEN', `${path}: ${base.message}`, { headers: { ...base.headers } });
+  return new ApiError(caller.user === null ? 'UNAUTHENTICATED' : 'FORBIDDEN', `${path}: ${base.message}`, {
+    headers: { ...base.headers },
+  });
 }
 
-async function enforceAt(rule: AccessRuleMetadata | null, caller: Caller, scope: RuleScope, path: string): Promise<void> {
+async function enforceAt(
+  rule: AccessRuleMetadata | null,
+  caller: Caller,
+  scope: RuleScope,
+  path: string,
+): Promise<void> {
   if (rule && !(await grants(rule.rule, caller, scope))) throw nestedDenial(rule, caller, path);
 }
 
@@ -64,7 +89,13 @@ const requestOf = (item: NestedItem, operation: OperationMetadata) => ({
  * Before the nested items are completed and validated: each needs an operation of its target (or a relation that
  * allows none), and that operation's `security` must grant the caller, with the stored item as `object`.
  */
-export async function authorizeNestedWrites(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, body: unknown, caller: Caller): Promise<void> {
+export async function authorizeNestedWrites(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  data: Entity,
+  body: unknown,
+  caller: Caller,
+): Promise<void> {
   for (const item of nestedItems(registry, resource, data, body)) {
     const operation = operationFor(item);
     if (!operation) {
@@ -76,15 +107,31 @@ export async function authorizeNestedWrites(registry: MetadataRegistry, resource
       );
     }
     const previous = item.write.previous;
-    await enforceAt(operation.security, caller, { object: previous, previousObject: null, request: requestOf(item, operation) }, item.path);
+    await enforceAt(
+      operation.security,
+      caller,
+      { object: previous, previousObject: null, request: requestOf(item, operation) },
+      item.path,
+    );
   }
 }
 
 /** Once the body is applied: each nested item's `securityPostDenormalize`, with its new state and its stored one. */
-export async function authorizeNestedStates(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, body: unknown, caller: Caller): Promise<void> {
+export async function authorizeNestedStates(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  data: Entity,
+  body: unknown,
+  caller: Caller,
+): Promise<void> {
   for (const item of nestedItems(registry, resource, data, body)) {
     const operation = operationFor(item);
     if (!operation) continue;
-    await enforceAt(operation.securityPostDenormalize, caller, { object: item.write.data, previousObject: item.write.previous, request: requestOf(item, operation) }, item.path);
+    await enforceAt(
+      operation.securityPostDenormalize,
+      caller,
+      { object: item.write.data, previousObject: item.write.previous, request: requestOf(item, operation) },
+      item.path,
+    );
   }
 }

@@ -62,13 +62,21 @@ const parseRoles = (value: unknown): unknown[] => {
   return Array.isArray(parsed) ? parsed : [];
 };
 
-export async function provisionUser(deps: ProvisionDependencies, options: ProvisionUserOptions, retried = false): Promise<ProvisionedUser> {
+export async function provisionUser(
+  deps: ProvisionDependencies,
+  options: ProvisionUserOptions,
+  retried = false,
+): Promise<ProvisionedUser> {
   const { database, security, log } = deps;
   const { knex, dialect } = database;
   const table = security.resource.table;
   const passwordColumn = columnOf(security, security.password);
   const rolesColumn = columnOf(security, security.roles);
-  const existing = await findAccount(database, security, options.identifier, [passwordColumn, rolesColumn, PROVISIONED_AT_COLUMN]);
+  const existing = await findAccount(database, security, options.identifier, [
+    passwordColumn,
+    rolesColumn,
+    PROVISIONED_AT_COLUMN,
+  ]);
   const rolesField = security.resource.fields.find((f) => f.name === security.roles)!;
 
   if (!existing) {
@@ -80,8 +88,13 @@ export async function provisionUser(deps: ProvisionDependencies, options: Provis
     entity[security.roles] = storedRoles(options.roles);
     const now = Date.now();
     try {
-      const [inserted] = await knex(table).insert({ ...mapper.toRow(entity), [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now }).returning('id');
-      return { id: Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted), outcome: 'created' };
+      const [inserted] = await knex(table)
+        .insert({ ...mapper.toRow(entity), [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now })
+        .returning('id');
+      return {
+        id: Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted),
+        outcome: 'created',
+      };
     } catch (error) {
       // Instances started together: the one whose insert lost to the unique identifier finds the winner's account.
       if (retried || !dialect.isUniqueViolation(error)) throw error;
@@ -95,12 +108,18 @@ export async function provisionUser(deps: ProvisionDependencies, options: Provis
   const effective = effectiveRoles(stored, security.roleHierarchy);
   const unmarked = existing[PROVISIONED_AT_COLUMN] === null || existing[PROVISIONED_AT_COLUMN] === undefined;
   if (unmarked && options.adopt?.some((role) => effective.includes(role))) {
-    log.warn({ userId: id }, `The account "${String(existing[columnOf(security, security.identifier)])}" holds ${options.adopt.join(' or ')}: it is taken as the app's own from now on.`);
+    log.warn(
+      { userId: id },
+      `The account "${String(existing[columnOf(security, security.identifier)])}" holds ${options.adopt.join(' or ')}: it is taken as the app's own from now on.`,
+    );
     row[PROVISIONED_AT_COLUMN] = Date.now();
   } else if (unmarked) {
     const lacking = options.roles.filter((role) => !effective.includes(role));
     if (lacking.length === 0) {
-      log.warn({ userId: id }, `The account "${String(existing[columnOf(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`);
+      log.warn(
+        { userId: id },
+        `The account "${String(existing[columnOf(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`,
+      );
       return { id, outcome: 'left alone' };
     }
     const message =
@@ -111,12 +130,19 @@ export async function provisionUser(deps: ProvisionDependencies, options: Provis
   }
 
   const current = existing[passwordColumn];
-  if (typeof current !== 'string' || !(await verifyPassword(options.password, current))) row[passwordColumn] = await hashPassword(options.password);
-  if (options.roles.some((role) => !stored.includes(role))) row[rolesColumn] = dialect.toDb(rolesField.kind === 'scalar' ? rolesField.type : 'string[]', storedRoles([...stored, ...options.roles]));
+  if (typeof current !== 'string' || !(await verifyPassword(options.password, current)))
+    row[passwordColumn] = await hashPassword(options.password);
+  if (options.roles.some((role) => !stored.includes(role)))
+    row[rolesColumn] = dialect.toDb(
+      rolesField.kind === 'scalar' ? rolesField.type : 'string[]',
+      storedRoles([...stored, ...options.roles]),
+    );
   if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
   const credentials = passwordColumn in row || rolesColumn in row;
   // A new password or new roles: the tokens issued before are refused, as after any such write.
-  await knex(table).where('id', id).update(credentials ? { ...row, [TOKENS_VALID_AFTER_COLUMN]: Date.now() } : row);
+  await knex(table)
+    .where('id', id)
+    .update(credentials ? { ...row, [TOKENS_VALID_AFTER_COLUMN]: Date.now() } : row);
   if (credentials) await deps.revokeRefreshTokens(id);
   return { id, outcome: 'updated' };
 }

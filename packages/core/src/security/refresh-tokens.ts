@@ -41,7 +41,8 @@ export interface RefreshTokens {
   revokeUser(userId: number): Promise<void>;
 }
 
-export const invalidRefreshToken = (description: string): ApiError => new ApiError('INVALID_REFRESH_TOKEN', `Invalid refresh token: ${description}`);
+export const invalidRefreshToken = (description: string): ApiError =>
+  new ApiError('INVALID_REFRESH_TOKEN', `Invalid refresh token: ${description}`);
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 const newToken = (): string => randomBytes(32).toString('base64url');
@@ -49,13 +50,24 @@ const newToken = (): string => randomBytes(32).toString('base64url');
 /** The longest refresh token accepted in a request (ours are 43 characters): anything longer is not one. */
 export const REFRESH_TOKEN_MAX_LENGTH = 256;
 
-export function createRefreshTokens(options: { database: Database; transaction: Transact; ttlSeconds: number }): RefreshTokens {
+export function createRefreshTokens(options: {
+  database: Database;
+  transaction: Transact;
+  ttlSeconds: number;
+}): RefreshTokens {
   const { database, transaction, ttlSeconds } = options;
   const table = (db: Knex = database.knex) => db(REFRESH_TOKEN_TABLE);
 
   const insert = async (db: Knex, userId: number, family: string, now: number): Promise<string> => {
     const token = newToken();
-    await table(db).insert({ [C.hash]: hashOf(token), [C.family]: family, [C.user]: userId, [C.createdAt]: now, [C.expiresAt]: now + ttlSeconds * 1000, [C.retiredAt]: null });
+    await table(db).insert({
+      [C.hash]: hashOf(token),
+      [C.family]: family,
+      [C.user]: userId,
+      [C.createdAt]: now,
+      [C.expiresAt]: now + ttlSeconds * 1000,
+      [C.retiredAt]: null,
+    });
     return token;
   };
 
@@ -88,8 +100,13 @@ export function createRefreshTokens(options: { database: Database; transaction: 
         return { token: await insert(trx, userId, family, now), family, userId, issuedAt: Number(row[C.createdAt]) };
       });
       if (rotated) return rotated;
-      const found = (await table().where(C.hash, hash).first(C.family, C.retiredAt)) as Record<string, unknown> | undefined;
-      if (!found) throw invalidRefreshToken('it is unknown, or was revoked (log out, a password or role change, or its reuse); log in again.');
+      const found = (await table().where(C.hash, hash).first(C.family, C.retiredAt)) as
+        | Record<string, unknown>
+        | undefined;
+      if (!found)
+        throw invalidRefreshToken(
+          'it is unknown, or was revoked (log out, a password or role change, or its reuse); log in again.',
+        );
       if (found[C.retiredAt] !== null) {
         await revokeFamily(String(found[C.family]));
         throw invalidRefreshToken('it was already used; every refresh token of its login is revoked. Log in again.');

@@ -13,12 +13,20 @@ import { MESSAGES } from '../validation/messages.js';
 import { violation } from '../validation/violation.js';
 
 /** `is_granted(...)` attributes that are not roles (`access.ts`). */
-const ATTRIBUTES = new Set(['IS_AUTHENTICATED_FULLY', 'IS_AUTHENTICATED_REMEMBERED', 'IS_AUTHENTICATED', 'PUBLIC_ACCESS', 'IS_ANONYMOUS']);
+const ATTRIBUTES = new Set([
+  'IS_AUTHENTICATED_FULLY',
+  'IS_AUTHENTICATED_REMEMBERED',
+  'IS_AUTHENTICATED',
+  'PUBLIC_ACCESS',
+  'IS_ANONYMOUS',
+]);
 const IS_GRANTED = /is_granted\(\s*(['"])([^'"]+)\1\s*\)/g;
 
 /** The roles an expression rule names in `is_granted('…')`; a function rule names none that can be read. */
 const rolesNamedIn = (rule: AccessRule | undefined): string[] =>
-  typeof rule === 'string' ? [...rule.matchAll(IS_GRANTED)].map((m) => m[2]!).filter((name) => !ATTRIBUTES.has(name)) : [];
+  typeof rule === 'string'
+    ? [...rule.matchAll(IS_GRANTED)].map((m) => m[2]!).filter((name) => !ATTRIBUTES.has(name))
+    : [];
 
 /**
  * The roles a user's roles field may hold: the `declaredRoles` option when given; else `ROLE_USER`, every role the
@@ -33,7 +41,12 @@ export function declaredRoles(
   const roles = new Set(['ROLE_USER']);
   for (const [role, included] of Object.entries(hierarchy)) for (const name of [role, ...included]) roles.add(name);
   for (const resource of registry.resources) {
-    for (const operation of resource.operations) for (const name of [...rolesNamedIn(operation.security?.rule), ...rolesNamedIn(operation.securityPostDenormalize?.rule)]) roles.add(name);
+    for (const operation of resource.operations)
+      for (const name of [
+        ...rolesNamedIn(operation.security?.rule),
+        ...rolesNamedIn(operation.securityPostDenormalize?.rule),
+      ])
+        roles.add(name);
     for (const field of resource.fields) {
       for (const name of rolesNamedIn(field.security)) roles.add(name);
       if (field.kind === 'toMany') for (const name of rolesNamedIn(field.subresource?.security)) roles.add(name);
@@ -42,7 +55,8 @@ export function declaredRoles(
   return roles;
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((r): r is string => typeof r === 'string') : [];
 
 /**
  * Checks the roles a write gives: returns the Choice violations of undeclared ones (`roles[1]`), and throws 403 for a
@@ -67,12 +81,19 @@ export function checkRoleWrites(options: {
   const above: string[] = [];
   options.written.forEach((role, index) => {
     if (typeof role !== 'string' || kept.has(role)) return;
-    if (!options.declared.has(role)) violations.push(violation(`${options.path}[${index}]`, MESSAGES.noSuchChoice.message, MESSAGES.noSuchChoice.code));
-    else if (Object.hasOwn(options.hierarchy, role) && !options.callerRoles.includes(role) && !above.includes(role)) above.push(role);
+    if (!options.declared.has(role))
+      violations.push(
+        violation(`${options.path}[${index}]`, MESSAGES.noSuchChoice.message, MESSAGES.noSuchChoice.code),
+      );
+    else if (Object.hasOwn(options.hierarchy, role) && !options.callerRoles.includes(role) && !above.includes(role))
+      above.push(role);
   });
   if (violations.length === 0 && above.length > 0) {
     const list = above.map((r) => `"${r}"`).join(', ');
-    throw new ApiError('FORBIDDEN', `${options.path}: You cannot grant ${list}: a role can only be given by someone who holds it.`);
+    throw new ApiError(
+      'FORBIDDEN',
+      `${options.path}: You cannot grant ${list}: a role can only be given by someone who holds it.`,
+    );
   }
   return violations;
 }

@@ -1,7 +1,10 @@
 /** Roles: the stored list made effective — the hierarchy applied, `ROLE_USER` always there, no duplicates. */
 
 /** The roles a user holds, with every role the hierarchy gives. */
-export function effectiveRoles(stored: readonly unknown[] | null | undefined, hierarchy: Readonly<Record<string, readonly string[]>>): string[] {
+export function effectiveRoles(
+  stored: readonly unknown[] | null | undefined,
+  hierarchy: Readonly<Record<string, readonly string[]>>,
+): string[] {
   const roles = new Set<string>(['ROLE_USER']);
   const pending = [...(stored ?? []).filter((r): r is string => typeof r === 'string')];
   while (pending.length > 0) {
@@ -14,4 +17,6 @@ export function effectiveRoles(stored: readonly unknown[] | null | undefined, hi
 }
 
 /** The list to store: the client's or the hook's roles, `ROLE_USER` added, duplicates removed, order kept. */
-export const storedRoles = (roles: readonly unknown[] | null | undefined): string[] => [...new Set(['ROLE_USER', ...(roles ?? []).filter((r): r is string => typeof r === 'string')])];
+export const storedRoles = (roles: readonly unknown[] | null | undefined): string[] => [
+  ...new Set(['ROLE_USER', ...(roles ?? []).filter((r): r is string => typeof r === 'string')]),
+];

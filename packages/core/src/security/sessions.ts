@@ -36,9 +36,16 @@ export interface Sessions {
 /** The claim that names the login (the refresh token family) an access token was issued for. */
 const SESSION_CLAIM = 'sid';
 
-export function createSessions(options: { security: ResolvedSecurity; tokens: TokenService; refreshTokens: RefreshTokens; reader: ItemReader; database: Database }): Sessions {
+export function createSessions(options: {
+  security: ResolvedSecurity;
+  tokens: TokenService;
+  refreshTokens: RefreshTokens;
+  reader: ItemReader;
+  database: Database;
+}): Sessions {
   const { security, tokens, refreshTokens, reader, database } = options;
-  const accessToken = (user: Entity, family: string) => tokens.sign({ sub: String(user.id), [security.identifier]: user[security.identifier], [SESSION_CLAIM]: family });
+  const accessToken = (user: Entity, family: string) =>
+    tokens.sign({ sub: String(user.id), [security.identifier]: user[security.identifier], [SESSION_CLAIM]: family });
 
   return {
     async open(user) {
@@ -52,13 +59,22 @@ export function createSessions(options: { security: ResolvedSecurity; tokens: To
       // The user is gone, or their password or roles changed since this login's refresh token was issued: it is over.
       if (!user || !issuedAfterCredentials(user, { ms: rotated.issuedAt, precision: 1 })) {
         await refreshTokens.revokeFamily(rotated.family, rotated.userId);
-        throw invalidRefreshToken(user ? 'the password or the roles of its user changed since it was issued; log in again.' : 'its user no longer exists.');
+        throw invalidRefreshToken(
+          user
+            ? 'the password or the roles of its user changed since it was issued; log in again.'
+            : 'its user no longer exists.',
+        );
       }
       return { token: await accessToken(user, rotated.family), refresh_token: rotated.token };
     },
 
     async close(authorization) {
-      if (authorization === undefined || authorization === '') throw new ApiError('UNAUTHENTICATED', 'Full authentication is required to log out: send the access token as "Authorization: Bearer <token>".', { headers: { 'www-authenticate': 'Bearer' } });
+      if (authorization === undefined || authorization === '')
+        throw new ApiError(
+          'UNAUTHENTICATED',
+          'Full authentication is required to log out: send the access token as "Authorization: Bearer <token>".',
+          { headers: { 'www-authenticate': 'Bearer' } },
+        );
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
       if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
       const payload: JWTPayload = await tokens.verify(match[1]!);
@@ -69,7 +85,11 @@ export function createSessions(options: { security: ResolvedSecurity; tokens: To
     },
 
     async revokeUser(userId) {
-      if (holdsCredentials(security.resource)) await database.knex(security.resource.table).where('id', userId).update({ [TOKENS_VALID_AFTER_COLUMN]: Date.now() });
+      if (holdsCredentials(security.resource))
+        await database
+          .knex(security.resource.table)
+          .where('id', userId)
+          .update({ [TOKENS_VALID_AFTER_COLUMN]: Date.now() });
       await refreshTokens.revokeUser(userId);
     },
   };

@@ -26,15 +26,23 @@ export async function completeWrite(options: {
   readonly prefix?: string;
 }): Promise<ConstraintViolation[]> {
   const { resource, creating, data, previous, caller, security } = options;
-  const given = (name: string) => options.body !== null && typeof options.body === 'object' && Object.hasOwn(options.body, name);
+  const given = (name: string) =>
+    options.body !== null && typeof options.body === 'object' && Object.hasOwn(options.body, name);
   for (const field of resource.fields) {
     // An empty password on an update is none (as API Platform's hashing processor; the write stage keeps the stored
     // one): taken out before validation, so a length rule judges only a password actually given.
-    if (field.kind === 'scalar' && field.type === 'password' && !creating && data[field.name] === '' && typeof previous?.[field.name] === 'string') {
+    if (
+      field.kind === 'scalar' &&
+      field.type === 'password' &&
+      !creating &&
+      data[field.name] === '' &&
+      typeof previous?.[field.name] === 'string'
+    ) {
       data[field.name] = previous[field.name];
     }
     if (field.kind !== 'toOne' || !field.currentUser) continue;
-    if (field.currentUser === 'always') data[field.name] = creating ? (caller.user?.id ?? null) : (previous?.[field.name] ?? null);
+    if (field.currentUser === 'always')
+      data[field.name] = creating ? (caller.user?.id ?? null) : (previous?.[field.name] ?? null);
     // 'default': the caller unless the body names someone (an explicit null stays null, and is refused as such).
     else if ((creating || options.replacing) && !given(field.name)) data[field.name] = caller.user?.id ?? null;
   }

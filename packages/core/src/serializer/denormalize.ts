@@ -19,7 +19,14 @@ import {
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
 import { initialValue } from '../schema/initial-values.js';
-import { acceptsNested, buildInputSchema, WRITE_MODES, type WriteGroups, type WriteMode, writableFields } from '../schema/input-schema.js';
+import {
+  acceptsNested,
+  buildInputSchema,
+  WRITE_MODES,
+  type WriteGroups,
+  type WriteMode,
+  writableFields,
+} from '../schema/input-schema.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
 import { groupsKey } from './groups-key.js';
 import { iriOf, parseIri } from '../metadata/iri.js';
@@ -27,7 +34,9 @@ import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 export interface DenormalizeInput {
   readonly resource: ResourceMetadata;
@@ -62,8 +71,15 @@ export interface Denormalizer {
 }
 
 const TYPE_NAMES: Record<string, string> = {
-  string: 'string', text: 'string', password: 'string', datetime: 'string', date: 'string',
-  integer: 'integer', float: 'number', boolean: 'boolean', 'string[]': 'array',
+  string: 'string',
+  text: 'string',
+  password: 'string',
+  datetime: 'string',
+  date: 'string',
+  integer: 'integer',
+  float: 'number',
+  boolean: 'boolean',
+  'string[]': 'array',
 };
 
 function typeViolation(field: FieldMetadata, error: ErrorObject, path: string, nested: boolean): ConstraintViolation {
@@ -76,10 +92,15 @@ function typeViolation(field: FieldMetadata, error: ErrorObject, path: string, n
     return violation(path, 'This value should be between -2147483648 and 2147483647.', VIOLATION_CODES.range);
   }
   if (field.kind !== 'scalar') {
-    const what = field.kind === 'toOne' ? (nested ? 'an IRI string or a nested object' : 'an IRI string') : 'an array of IRI strings';
+    const what =
+      field.kind === 'toOne'
+        ? nested
+          ? 'an IRI string or a nested object'
+          : 'an IRI string'
+        : 'an array of IRI strings';
     return violation(path, `This value should be ${what} of "${field.target}" items.`, VIOLATION_CODES.type);
   }
-  const expected = /\[\d+\]$/.test(path) ? 'string' : TYPE_NAMES[field.type] ?? 'string';
+  const expected = /\[\d+\]$/.test(path) ? 'string' : (TYPE_NAMES[field.type] ?? 'string');
   return violation(path, `This value should be of type ${expected}.`, VIOLATION_CODES.type);
 }
 
@@ -91,7 +112,8 @@ const toPropertyPath = (instancePath: string): string =>
     .map((segment, index) => (index === 0 ? segment : /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
     .join('');
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 export function createDenormalizer(registry: MetadataRegistry, reader: RelationReader): Denormalizer {
   const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: true, coerceTypes: false });
@@ -105,7 +127,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const key = keyOf(resource, mode, groups);
     let found = validators.get(key);
     if (!found) {
-      found = { validate: ajv.compile(buildInputSchema(resource, mode, groups, registry)), fields: writableFields(resource, mode, groups) };
+      found = {
+        validate: ajv.compile(buildInputSchema(resource, mode, groups, registry)),
+        fields: writableFields(resource, mode, groups),
+      };
       validators.set(key, found);
     }
     return found;
@@ -121,10 +146,18 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   );
 
   /** An IRI → the id of an item of `target`, or a violation. Existence is checked afterwards, in one query per target. */
-  function reference(value: string, target: ResourceMetadata, path: string, violations: ConstraintViolation[]): number | undefined {
+  function reference(
+    value: string,
+    target: ResourceMetadata,
+    path: string,
+    violations: ConstraintViolation[],
+  ): number | undefined {
     const parsed = parseIri(value, registry);
     if (!parsed) violations.push(violation(path, `Invalid IRI "${value}".`, VIOLATION_CODES.invalidRelation));
-    else if (parsed.resource !== target) violations.push(violation(path, `IRI "${value}" is not an item of type "${target.name}".`, VIOLATION_CODES.invalidRelation));
+    else if (parsed.resource !== target)
+      violations.push(
+        violation(path, `IRI "${value}" is not an item of type "${target.name}".`, VIOLATION_CODES.invalidRelation),
+      );
     else return parsed.id;
     return undefined;
   }
@@ -153,7 +186,12 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         violations.push(
           values[name] === null
             ? violation(prefix + name, 'This value should not be null.', VIOLATION_CODES.notNull)
-            : typeViolation(field, error, prefix + path, field.kind !== 'scalar' && acceptsNested(field, groups, registry)),
+            : typeViolation(
+                field,
+                error,
+                prefix + path,
+                field.kind !== 'scalar' && acceptsNested(field, groups, registry),
+              ),
         );
       }
     }
@@ -161,7 +199,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
     // Relations: IRIs → ids (checked to exist below), nested objects → nested writes.
     const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: number; field: string }[]>();
-    const want = (target: ResourceMetadata, ref: { path: string; iri: string; id: number; field: string }) => wanted.set(target, [...(wanted.get(target) ?? []), ref]);
+    const want = (target: ResourceMetadata, ref: { path: string; iri: string; id: number; field: string }) =>
+      wanted.set(target, [...(wanted.get(target) ?? []), ref]);
     for (const field of fields) {
       if (field.kind === 'scalar' || !Object.hasOwn(values, field.name)) continue;
       const value = values[field.name];
@@ -179,8 +218,20 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         }
         // A merge patch merges a nested object without `@id` into the item the relation holds (API Platform's
         // deep_object_to_populate); POST and PUT create one.
-        const current = mode === 'update' && typeof previous?.[field.name] === 'number' ? (previous[field.name] as number) : undefined;
-        const nested = await nestedWrite(field, target, value as Record<string, unknown>, groups, `${prefix}${field.name}.`, violations, input.caller, current);
+        const current =
+          mode === 'update' && typeof previous?.[field.name] === 'number'
+            ? (previous[field.name] as number)
+            : undefined;
+        const nested = await nestedWrite(
+          field,
+          target,
+          value as Record<string, unknown>,
+          groups,
+          `${prefix}${field.name}.`,
+          violations,
+          input.caller,
+          current,
+        );
         if (nested) values[field.name] = nested;
         else failed.add(field.name);
         continue;
@@ -197,7 +248,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       values[field.name] = [...new Set(ids)];
     }
     for (const [target, refs] of wanted) {
-      const found = await reader.existingIds(target, refs.map((r) => r.id));
+      const found = await reader.existingIds(
+        target,
+        refs.map((r) => r.id),
+      );
       for (const ref of refs) {
         if (found.has(ref.id)) continue;
         violations.push(violation(ref.path, `Item not found for "${ref.iri}".`, VIOLATION_CODES.invalidRelation));
@@ -219,7 +273,9 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       const date = new Date(value);
       // RFC 3339 allows what JavaScript cannot represent (a leap second, 23:59:60): refused, not a 500.
       if (Number.isNaN(date.getTime())) {
-        violations.push(violation(prefix + field.name, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime));
+        violations.push(
+          violation(prefix + field.name, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime),
+        );
         delete values[field.name];
         failed.add(field.name);
       } else values[field.name] = date;
@@ -228,7 +284,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const data: Entity = {};
     const stored = resource.fields.filter((f) => f.kind !== 'toMany' || f.joinTable !== undefined);
     if (mode === 'create') {
-      for (const field of stored) data[field.name] = Object.hasOwn(values, field.name) ? values[field.name] : initialValue(field);
+      for (const field of stored)
+        data[field.name] = Object.hasOwn(values, field.name) ? values[field.name] : initialValue(field);
     } else if (mode === 'replace') {
       Object.assign(data, previous);
       for (const field of fields) {
@@ -236,13 +293,19 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         if (Object.hasOwn(values, field.name)) data[field.name] = values[field.name];
         // A write-only secret left out keeps its value, as does a field the caller may not write; anything else goes
         // back to its default.
-        else if (!(field.kind === 'scalar' && field.type === 'password') && !failed.has(field.name) && !denied.has(field.name)) data[field.name] = initialValue(field);
+        else if (
+          !(field.kind === 'scalar' && field.type === 'password') &&
+          !failed.has(field.name) &&
+          !denied.has(field.name)
+        )
+          data[field.name] = initialValue(field);
       }
     } else {
       Object.assign(data, previous);
       for (const [name, value] of Object.entries(values)) {
         const field = fields.find((f) => f.name === name)!;
-        data[name] = field.kind === 'scalar' && field.type === 'json' ? applyMergePatch(previous?.[name], value) : value;
+        data[name] =
+          field.kind === 'scalar' && field.type === 'json' ? applyMergePatch(previous?.[name], value) : value;
       }
     }
     return { data, violations };
@@ -267,22 +330,35 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const iri = value['@id'] !== undefined || current === undefined ? value['@id'] : iriOf(target, current);
     if (iri !== undefined) {
       const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;
-      if (typeof iri !== 'string') violations.push(violation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation));
+      if (typeof iri !== 'string')
+        violations.push(violation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation));
       if (id === undefined) return undefined;
       const existing = await reader.readItem(target, id);
       if (!existing) {
         violations.push(violation(path, `Item not found for "${iri as string}".`, VIOLATION_CODES.invalidRelation));
         return undefined;
       }
-      const result = await denormalize({ resource: target, mode: 'update', body: value, previous: existing, groups, caller }, prefix);
+      const result = await denormalize(
+        { resource: target, mode: 'update', body: value, previous: existing, groups, caller },
+        prefix,
+      );
       violations.push(...result.violations);
       return new NestedWrite(target.name, result.data, id, existing);
     }
     if (!field.cascadePersist) {
-      violations.push(violation(path, `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`, VIOLATION_CODES.invalidRelation));
+      violations.push(
+        violation(
+          path,
+          `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`,
+          VIOLATION_CODES.invalidRelation,
+        ),
+      );
       return undefined;
     }
-    const result = await denormalize({ resource: target, mode: 'create', body: value, previous: null, groups, caller }, prefix);
+    const result = await denormalize(
+      { resource: target, mode: 'create', body: value, previous: null, groups, caller },
+      prefix,
+    );
     violations.push(...result.violations);
     return new NestedWrite(target.name, result.data, undefined);
   }
@@ -293,7 +369,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     if (id === undefined) return;
     const parsed = typeof iri === 'string' ? parseIri(iri, registry) : null;
     if (parsed?.resource === input.resource && parsed.id === id) return;
-    throw new ApiError('IDENTIFIER_MISMATCH', `The "@id" of the body, ${JSON.stringify(iri)}, is not the IRI of the item at this path, "${iriOf(input.resource, id)}".`);
+    throw new ApiError(
+      'IDENTIFIER_MISMATCH',
+      `The "@id" of the body, ${JSON.stringify(iri)}, is not the IRI of the item at this path, "${iriOf(input.resource, id)}".`,
+    );
   }
 
   return {
@@ -301,7 +380,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       const { body, mode } = input;
       if (body === undefined) throw new ApiError('EMPTY_BODY', 'The request body is empty; send a JSON object.');
       if (!isObject(body)) throw new ApiError('BODY_NOT_OBJECT', 'The request body must be a JSON object.');
-      if (mode === 'create' && '@id' in body) throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
+      if (mode === 'create' && '@id' in body)
+        throw new ApiError('UPDATE_NOT_ALLOWED', 'Update is not allowed for this operation.');
       if (mode === 'replace' && '@id' in body) mustNameItself(body['@id'], input);
       const nul = findNul(body);
       if (nul !== undefined) {
@@ -314,6 +394,10 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     pendingValidators: () =>
       fixedValidators
         .filter(({ resource, mode, groups }) => !validators.has(keyOf(resource, mode, groups)))
-        .map(({ resource, mode, groups }) => () => void validatorFor(resource, mode, groups)),
+        .map(
+          ({ resource, mode, groups }) =>
+            () =>
+              void validatorFor(resource, mode, groups),
+        ),
   };
 }

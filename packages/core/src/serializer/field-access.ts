@@ -37,7 +37,8 @@ export function writableFieldNames(resource: ResourceMetadata): Set<string> {
   for (const operation of resource.operations) {
     const mode = writeModeOf(operation);
     if (!mode) continue;
-    for (const field of writableFields(resource, mode, documentedGroups(operation.denormalizationGroups))) names.add(field.name);
+    for (const field of writableFields(resource, mode, documentedGroups(operation.denormalizationGroups)))
+      names.add(field.name);
   }
   return names;
 }
@@ -46,15 +47,21 @@ export function writableFieldNames(resource: ResourceMetadata): Set<string> {
  * The names of the fields of a shape (an operation's DTO) that some operation sends (the shape is its output) and
  * accepts (the shape is its input), over every operation of the registry.
  */
-export function shapeFieldNames(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): { readable: Set<string>; writable: Set<string> } {
+export function shapeFieldNames(
+  shape: ResourceMetadata,
+  registry: MetadataRegistry,
+  planOf: PlanOf,
+): { readable: Set<string>; writable: Set<string> } {
   const readable = new Set<string>();
   const writable = new Set<string>();
   for (const operation of registry.resources.flatMap((resource) => resource.operations)) {
     if (operation.output?.name === shape.name && operation.stages.serialize) {
-      for (const field of planOf(shape, documentedGroups(operation.normalizationGroups)).fields) readable.add(field.name);
+      for (const field of planOf(shape, documentedGroups(operation.normalizationGroups)).fields)
+        readable.add(field.name);
     }
     if (operation.input?.name === shape.name && operation.stages.deserialize) {
-      for (const field of writableFields(shape, 'create', documentedGroups(operation.denormalizationGroups))) writable.add(field.name);
+      for (const field of writableFields(shape, 'create', documentedGroups(operation.denormalizationGroups)))
+        writable.add(field.name);
     }
   }
   return { readable, writable };

@@ -7,7 +7,13 @@
  * API Platform 3 does by default.
  */
 import type { AccessRule } from '../metadata/declared.js';
-import type { Entity, FieldMetadata, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type {
+  Entity,
+  FieldMetadata,
+  MetadataRegistry,
+  ResourceMetadata,
+  ToOneFieldMetadata,
+} from '../metadata/types.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import { formatDateTime } from './datetime.js';
 import { groupsKey } from './groups-key.js';
@@ -39,7 +45,11 @@ export interface NormalizationPlan {
 export type LoadedItems = Map<string, Map<number, Entity>>;
 
 /** Reads items of a resource by id, with the to-many fields named (for their id lists). */
-export type ReadMany = (resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]) => Promise<Entity[]>;
+export type ReadMany = (
+  resource: ResourceMetadata,
+  ids: readonly number[],
+  toMany: readonly string[],
+) => Promise<Entity[]>;
 
 export interface Normalizer {
   plan(resource: ResourceMetadata, groups: ActiveGroups): NormalizationPlan;
@@ -47,32 +57,63 @@ export interface Normalizer {
    * Loads, in batches, every item the plan embeds for these entities (but those already `read`). A plan that embeds
    * nothing has nothing to wait for: its (empty) items come back at once, not as a promise.
    */
-  load(plan: NormalizationPlan, entities: readonly Entity[], read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>): LoadedItems | Promise<LoadedItems>;
+  load(
+    plan: NormalizationPlan,
+    entities: readonly Entity[],
+    read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>,
+  ): LoadedItems | Promise<LoadedItems>;
   /**
    * The to-one fields the plan embeds whose items need nothing but their own stored fields (no relation of theirs is
    * embedded or listed): a provider can read them with the page, in the same statement.
    */
   joinable(plan: NormalizationPlan): readonly ToOneFieldMetadata[];
   /** A collection member or an embedded item: `@id`, `@type`, `id`, then the fields. */
-  item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
+  item(
+    plan: NormalizationPlan,
+    entity: Entity,
+    format: OutputFormat,
+    loaded: LoadedItems,
+    caller?: Caller,
+  ): Record<string, unknown>;
   /** A whole item response: the same with `@context` first (JSON-LD). */
-  document(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
+  document(
+    plan: NormalizationPlan,
+    entity: Entity,
+    format: OutputFormat,
+    loaded: LoadedItems,
+    caller?: Caller,
+  ): Record<string, unknown>;
   /**
    * A shape's values as a whole response (an operation's output): `@context`, `@id` (the request's path: a shape has no
    * IRI of its own), `@type`, then the fields; no `id`.
    */
-  shapeDocument(plan: NormalizationPlan, values: Entity, format: OutputFormat, iri: string, loaded: LoadedItems, caller?: Caller): Record<string, unknown>;
+  shapeDocument(
+    plan: NormalizationPlan,
+    values: Entity,
+    format: OutputFormat,
+    iri: string,
+    loaded: LoadedItems,
+    caller?: Caller,
+  ): Record<string, unknown>;
 }
 
-export function createNormalizer(registry: MetadataRegistry, options: { skipNullValues: boolean; readMany: ReadMany }): Normalizer {
+export function createNormalizer(
+  registry: MetadataRegistry,
+  options: { skipNullValues: boolean; readMany: ReadMany },
+): Normalizer {
   /** Every group used on a field of each resource: the embedding rule looks at them. */
   const groupsOf = new Map(registry.resources.map((r) => [r.name, new Set(r.fields.flatMap((f) => f.groups))]));
   const plans = new Map<string, NormalizationPlan>();
   const joinables = new WeakMap<NormalizationPlan, readonly ToOneFieldMetadata[]>();
 
-  const inGroups = (field: FieldMetadata, groups: ActiveGroups) => groups === null || field.groups.some((g) => groups.has(g));
+  const inGroups = (field: FieldMetadata, groups: ActiveGroups) =>
+    groups === null || field.groups.some((g) => groups.has(g));
 
-  function embeds(field: FieldMetadata & { readableLink: boolean | undefined; target: string }, groups: ActiveGroups, path: ReadonlySet<string>): boolean {
+  function embeds(
+    field: FieldMetadata & { readableLink: boolean | undefined; target: string },
+    groups: ActiveGroups,
+    path: ReadonlySet<string>,
+  ): boolean {
     if (field.readableLink === false || path.has(field.target)) return false;
     if (field.readableLink === true) return true;
     if (groups === null) return false;
@@ -87,7 +128,12 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       if (!field.readable || !inGroups(field, groups)) continue;
       if (field.kind === 'scalar') {
         if (field.computed) computed.push({ name: field.name, compute: field.computed });
-        fields.push({ name: field.name, rule: field.security, mode: 'value', write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v });
+        fields.push({
+          name: field.name,
+          rule: field.security,
+          mode: 'value',
+          write: field.type === 'datetime' ? (v) => formatDateTime(v as Date) : (v) => v,
+        });
         continue;
       }
       const target = registry.resource(field.target);
@@ -122,7 +168,12 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       const ids = new Set<number>();
       for (const entity of entities) {
         const value = entity[field.name];
-        for (const id of field.mode === 'embed' ? (value == null ? [] : [value as number]) : ((value as number[] | undefined) ?? [])) ids.add(id);
+        for (const id of field.mode === 'embed'
+          ? value == null
+            ? []
+            : [value as number]
+          : ((value as number[] | undefined) ?? []))
+          ids.add(id);
       }
       if (ids.size === 0) continue;
       const toMany = field.plan.fields.filter((f) => f.mode === 'iris' || f.mode === 'embedMany').map((f) => f.name);
@@ -146,7 +197,14 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     }
   }
 
-  function fill(target: Record<string, unknown>, plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller: Caller): Record<string, unknown> {
+  function fill(
+    target: Record<string, unknown>,
+    plan: NormalizationPlan,
+    entity: Entity,
+    format: OutputFormat,
+    loaded: LoadedItems,
+    caller: Caller,
+  ): Record<string, unknown> {
     if (!plan.resource.shape) target.id = entity.id;
     for (const field of plan.fields) {
       // A field with its own rule that denies this caller is left out.
@@ -170,23 +228,45 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
           target[field.name] = embedded(field.target, field.plan, value as number, format, loaded, caller);
           break;
         case 'embedMany':
-          target[field.name] = (value as number[]).map((id) => embedded(field.target, field.plan, id, format, loaded, caller));
+          target[field.name] = (value as number[]).map((id) =>
+            embedded(field.target, field.plan, id, format, loaded, caller),
+          );
           break;
       }
     }
     return target;
   }
 
-  function embedded(resource: ResourceMetadata, plan: NormalizationPlan, id: number, format: OutputFormat, loaded: LoadedItems, caller: Caller): unknown {
+  function embedded(
+    resource: ResourceMetadata,
+    plan: NormalizationPlan,
+    id: number,
+    format: OutputFormat,
+    loaded: LoadedItems,
+    caller: Caller,
+  ): unknown {
     const entity = loaded.get(resource.name)?.get(id);
     // Gone between the two reads: its IRI is still the truth about the link.
     if (!entity) return iriOf(resource, id);
     return item(plan, entity, format, loaded, caller);
   }
 
-  function item(plan: NormalizationPlan, entity: Entity, format: OutputFormat, loaded: LoadedItems, caller: Caller = ANONYMOUS): Record<string, unknown> {
+  function item(
+    plan: NormalizationPlan,
+    entity: Entity,
+    format: OutputFormat,
+    loaded: LoadedItems,
+    caller: Caller = ANONYMOUS,
+  ): Record<string, unknown> {
     if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
-    return fill({ '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name }, plan, entity, format, loaded, caller);
+    return fill(
+      { '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name },
+      plan,
+      entity,
+      format,
+      loaded,
+      caller,
+    );
   }
 
   return {
@@ -206,7 +286,9 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
       let fields = joinables.get(plan);
       if (!fields) {
         fields = plan.fields
-          .filter((field) => field.mode === 'embed' && field.plan.fields.every((f) => f.mode === 'value' || f.mode === 'iri'))
+          .filter(
+            (field) => field.mode === 'embed' && field.plan.fields.every((f) => f.mode === 'value' || f.mode === 'iri'),
+          )
           .map((field) => plan.resource.fields.find((f) => f.name === field.name) as ToOneFieldMetadata);
         joinables.set(plan, fields);
       }
@@ -216,12 +298,30 @@ export function createNormalizer(registry: MetadataRegistry, options: { skipNull
     shapeDocument(plan, values, format, iri, loaded, caller = ANONYMOUS) {
       if (format === 'json') return fill({}, plan, values, format, loaded, caller);
       const { resource } = plan;
-      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iri, '@type': resource.name }, plan, values, format, loaded, caller);
+      return fill(
+        { '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iri, '@type': resource.name },
+        plan,
+        values,
+        format,
+        loaded,
+        caller,
+      );
     },
     document(plan, entity, format, loaded, caller = ANONYMOUS) {
       if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
       const { resource } = plan;
-      return fill({ '@context': `${registry.prefix}/contexts/${resource.name}`, '@id': iriOf(resource, entity.id!), '@type': resource.name }, plan, entity, format, loaded, caller);
+      return fill(
+        {
+          '@context': `${registry.prefix}/contexts/${resource.name}`,
+          '@id': iriOf(resource, entity.id!),
+          '@type': resource.name,
+        },
+        plan,
+        entity,
+        format,
+        loaded,
+        caller,
+      );
     },
   };
 }

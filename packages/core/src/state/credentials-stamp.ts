@@ -28,17 +28,25 @@ export const holdsCredentials = (resource: ResourceMetadata): boolean =>
 
 /** Sets the instant read from the row on the entity (hidden from everything but `tokensValidAfter`). */
 export function attachTokensValidAfter(entity: Entity, value: unknown): void {
-  Object.defineProperty(entity, TOKENS_VALID_AFTER, { value: value === null || value === undefined ? null : Number(value), enumerable: false });
+  Object.defineProperty(entity, TOKENS_VALID_AFTER, {
+    value: value === null || value === undefined ? null : Number(value),
+    enumerable: false,
+  });
 }
 
 /** The instant before which the user's tokens are refused, in ms; null when none is recorded (a row written outside the framework). */
-export const tokensValidAfter = (entity: Entity): number | null => ((entity as Record<symbol, number | null | undefined>)[TOKENS_VALID_AFTER] ?? null);
+export const tokensValidAfter = (entity: Entity): number | null =>
+  (entity as Record<symbol, number | null | undefined>)[TOKENS_VALID_AFTER] ?? null;
 
 /**
  * The fields whose change revokes the item's tokens: its password fields, and the roles field of the user resource.
  * `previous` undefined (a processor of the user's that did not say what the item was): any such field given counts.
  */
-export function credentialsChange(fields: readonly string[], data: Entity, previous: Entity | null | undefined): boolean {
+export function credentialsChange(
+  fields: readonly string[],
+  data: Entity,
+  previous: Entity | null | undefined,
+): boolean {
   for (const name of fields) {
     if (!(name in data)) continue;
     if (!previous) return true;

@@ -68,7 +68,8 @@ export interface DatabaseLog {
 /** knex's `log` option writing to `log`: the first line of each message (a stack trace follows it). */
 function knexLog(log: DatabaseLog | undefined): Pick<Knex.Config, 'log'> {
   if (!log) return {};
-  const line = (message: unknown) => (typeof message === 'string' ? message : String((message as Error)?.message ?? message)).split('\n')[0]!;
+  const line = (message: unknown) =>
+    (typeof message === 'string' ? message : String((message as Error)?.message ?? message)).split('\n')[0]!;
   return {
     log: {
       warn: (message: unknown) => log.warn(line(message)),
@@ -83,7 +84,10 @@ function knexLog(log: DatabaseLog | undefined): Pick<Knex.Config, 'log'> {
 /** Milliseconds a new PostgreSQL connection may take to open (see `state/dialects/unavailable.ts` for the 503). */
 const CONNECT_TIMEOUT = 3_000;
 /** better-sqlite3 (knex's driver, which ships no types), for the read-only connection. */
-type OpenSqlite = new (filename: string, options: { readonly: boolean; fileMustExist: boolean }) => SqliteConnection & { close(): void; pragma(source: string): unknown };
+type OpenSqlite = new (
+  filename: string,
+  options: { readonly: boolean; fileMustExist: boolean },
+) => SqliteConnection & { close(): void; pragma(source: string): unknown };
 const loadSqlite = (): OpenSqlite => createRequire(import.meta.url)('better-sqlite3') as OpenSqlite;
 
 /** PostgreSQL connections per process unless `poolMax` says otherwise: knex's default. */
@@ -118,12 +122,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const schema = options.schema;
-    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new DeclarationError(`Invalid PostgreSQL schema name "${schema}".`);
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
+      throw new DeclarationError(`Invalid PostgreSQL schema name "${schema}".`);
     const knex = knexFactory({
       client: 'pg',
       // A connection attempt that gets no answer (a host down, a firewall dropping packets) fails after this long;
       // a refused one (the server stopped or restarting) fails at once.
-      connection: { connectionString: url, types: await postgresTypes(), connectionTimeoutMillis: CONNECT_TIMEOUT } as Knex.PgConnectionConfig,
+      connection: {
+        connectionString: url,
+        types: await postgresTypes(),
+        connectionTimeoutMillis: CONNECT_TIMEOUT,
+      } as Knex.PgConnectionConfig,
       // A request waits this long for a pooled connection, then gets a 503: not knex's default minute.
       acquireConnectionTimeout: ACQUIRE_TIMEOUT,
       ...(schema ? { searchPath: [schema] } : {}),
@@ -131,14 +140,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...knexLog(options.log),
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-    const pool: PostgresPool = { acquire: () => knex.client.acquireConnection(), release: (connection) => knex.client.releaseConnection(connection) };
+    const pool: PostgresPool = {
+      acquire: () => knex.client.acquireConnection(),
+      release: (connection) => knex.client.releaseConnection(connection),
+    };
     return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: pool };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('sqlite:')) {
-    throw new DeclarationError(`Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".`);
+    throw new DeclarationError(
+      `Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".`,
+    );
   }
   const filename = url.replace(/^sqlite:/, '');
-  if (filename === '') throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);
+  if (filename === '')
+    throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   let connection: SqliteConnection | null = null;
   const knex = knexFactory({
@@ -150,7 +165,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pool: {
       min: 1,
       max: 1,
-      afterCreate(created: SqliteConnection & { pragma(source: string, options?: { simple: boolean }): unknown }, done: (error: Error | null, connection: unknown) => void) {
+      afterCreate(
+        created: SqliteConnection & { pragma(source: string, options?: { simple: boolean }): unknown },
+        done: (error: Error | null, connection: unknown) => void,
+      ) {
         created.pragma('foreign_keys = ON');
         created.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
         // A new file gets larger pages; an existing file keeps the size it was made with (only a VACUUM changes it).
@@ -164,7 +182,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   });
   // A database in memory is the connection's own: no second connection can see it.
-  if (filename === ':memory:') return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
+  if (filename === ':memory:')
+    return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
   let reader: (SqliteConnection & { close(): void }) | null = null;
   const sqliteReader = (): SqliteConnection | null => {
     // Opened once the main connection has made the file and set WAL (without WAL a reader would wait on the writer).

@@ -36,13 +36,35 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
     if (!operation) return null;
     const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
     const found = await provider.provide(
-      { operation, resource, id, page: null, filters: [], parents: [], db: database.knex, caller: NOBODY, request: EMBEDDED_REQUEST, logger: SILENT_LOGGER, uriVariables: { id: String(id) }, execute: state.execute },
-      () => Promise.reject(new Error(`The provider of ${resource.name} called next(), which it cannot do for an item read for embedding.`)),
+      {
+        operation,
+        resource,
+        id,
+        page: null,
+        filters: [],
+        parents: [],
+        db: database.knex,
+        caller: NOBODY,
+        request: EMBEDDED_REQUEST,
+        logger: SILENT_LOGGER,
+        uriVariables: { id: String(id) },
+        execute: state.execute,
+      },
+      () =>
+        Promise.reject(
+          new Error(
+            `The provider of ${resource.name} called next(), which it cannot do for an item read for embedding.`,
+          ),
+        ),
     );
     return found && !('items' in found) ? (found as Entity) : null;
   }
 
-  async function readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]> {
+  async function readMany(
+    resource: ResourceMetadata,
+    ids: readonly number[],
+    toMany: readonly string[],
+  ): Promise<Entity[]> {
     if (!hasOwnProvider(resource)) return state.readMany(resource, ids, toMany);
     const found = await Promise.all([...new Set(ids)].map((id) => viaProvider(resource, id)));
     return found.filter((item): item is Entity => item !== null);
@@ -51,7 +73,8 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
   return {
     readItem: (resource, id) => (hasOwnProvider(resource) ? viaProvider(resource, id) : state.readItem(resource, id)),
     readMany,
-    isUnique: (resource, values, exceptId) => (hasOwnProvider(resource) ? Promise.resolve(true) : state.isUnique(resource, values, exceptId)),
+    isUnique: (resource, values, exceptId) =>
+      hasOwnProvider(resource) ? Promise.resolve(true) : state.isUnique(resource, values, exceptId),
     async existingIds(resource, ids) {
       if (!hasOwnProvider(resource)) return state.existingIds(resource, ids);
       return new Set((await readMany(resource, ids, [])).map((item) => item.id!));

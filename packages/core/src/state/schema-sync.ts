@@ -25,14 +25,20 @@ export async function syncSchema(database: Database, registry: MetadataRegistry)
       } catch (error) {
         if (!isDuplicateRows(change, error, database)) throw error;
         // The Unique constraint still checks writes; the index is the backstop when two requests race past it.
-        process.emitWarning(`resource-api: no unique index on ${change.table}(${change.index.columns.join(', ')}): existing rows hold duplicates.`);
+        process.emitWarning(
+          `resource-api: no unique index on ${change.table}(${change.index.columns.join(', ')}): existing rows hold duplicates.`,
+        );
       }
     }
   }
 }
 
 /** A unique index refused because rows already break it. */
-function isDuplicateRows(change: SchemaChange, error: unknown, database: Database): change is Extract<SchemaChange, { kind: 'createIndex' }> {
+function isDuplicateRows(
+  change: SchemaChange,
+  error: unknown,
+  database: Database,
+): change is Extract<SchemaChange, { kind: 'createIndex' }> {
   if (change.kind !== 'createIndex' || !change.index.unique) return false;
   return database.dialect.isUniqueViolation(error) || /unique|duplicate/i.test(String((error as Error).message));
 }

@@ -16,12 +16,30 @@ export const MESSAGES = Object.freeze({
   notNull: define('ad32d13f-c3d4-423b-909a-857b961eb720', 'This value should not be null.'),
   blank: define('183ad2de-533d-4796-a439-6d3c3852b549', 'This value should be blank.'),
   isNull: define('60d2f30b-8cfa-4372-b155-9656634de120', 'This value should be null.'),
-  tooShort: define('9ff3fdc4-b214-49db-8718-39c315e33d45', 'This value is too short. It should have {{ limit }} character or more.|This value is too short. It should have {{ limit }} characters or more.'),
-  tooLong: define('d94b19cc-114f-4f44-9cc4-4138e80a87b9', 'This value is too long. It should have {{ limit }} character or less.|This value is too long. It should have {{ limit }} characters or less.'),
-  exactLength: define('4b6f5c76-22b4-409d-af16-fbe823ba9332', 'This value should have exactly {{ limit }} character.|This value should have exactly {{ limit }} characters.'),
-  tooFew: define('bef8e338-6ae5-4caf-b8e2-50e7b0579e69', 'This collection should contain {{ limit }} element or more.|This collection should contain {{ limit }} elements or more.'),
-  tooMany: define('756b1212-697c-468d-a9ad-50dd783bb169', 'This collection should contain {{ limit }} element or less.|This collection should contain {{ limit }} elements or less.'),
-  exactCount: define('9bd98e49-211c-433f-8630-fd1c2e0f08b4', 'This collection should contain exactly {{ limit }} element.|This collection should contain exactly {{ limit }} elements.'),
+  tooShort: define(
+    '9ff3fdc4-b214-49db-8718-39c315e33d45',
+    'This value is too short. It should have {{ limit }} character or more.|This value is too short. It should have {{ limit }} characters or more.',
+  ),
+  tooLong: define(
+    'd94b19cc-114f-4f44-9cc4-4138e80a87b9',
+    'This value is too long. It should have {{ limit }} character or less.|This value is too long. It should have {{ limit }} characters or less.',
+  ),
+  exactLength: define(
+    '4b6f5c76-22b4-409d-af16-fbe823ba9332',
+    'This value should have exactly {{ limit }} character.|This value should have exactly {{ limit }} characters.',
+  ),
+  tooFew: define(
+    'bef8e338-6ae5-4caf-b8e2-50e7b0579e69',
+    'This collection should contain {{ limit }} element or more.|This collection should contain {{ limit }} elements or more.',
+  ),
+  tooMany: define(
+    '756b1212-697c-468d-a9ad-50dd783bb169',
+    'This collection should contain {{ limit }} element or less.|This collection should contain {{ limit }} elements or less.',
+  ),
+  exactCount: define(
+    '9bd98e49-211c-433f-8630-fd1c2e0f08b4',
+    'This collection should contain exactly {{ limit }} element.|This collection should contain exactly {{ limit }} elements.',
+  ),
   notInRange: define('04b91c99-a946-4221-afc5-e65ebac401eb', 'This value should be between {{ min }} and {{ max }}.'),
   tooLow: define('76454e69-502c-46c5-9643-f447d837c4d5', 'This value should be {{ limit }} or more.'),
   tooHigh: define('2d28afcb-e32e-45fb-a815-01c431a86a69', 'This value should be {{ limit }} or less.'),
@@ -31,15 +49,30 @@ export const MESSAGES = Object.freeze({
   negative: define('079d7420-2d13-460c-8756-de810eeb37d2', 'This value should be negative.'),
   negativeOrZero: define('30fbb013-d015-4232-8b3b-8f3be97a7e14', 'This value should be either negative or zero.'),
   lessThan: define('079d7420-2d13-460c-8756-de810eeb37d2', 'This value should be less than {{ compared_value }}.'),
-  lessThanOrEqual: define('30fbb013-d015-4232-8b3b-8f3be97a7e14', 'This value should be less than or equal to {{ compared_value }}.'),
-  greaterThan: define('778b7ae0-84d3-481a-9dec-35fdb64b1d78', 'This value should be greater than {{ compared_value }}.'),
-  greaterThanOrEqual: define('ea4e51d1-3342-48bd-87f1-9e672cd90cad', 'This value should be greater than or equal to {{ compared_value }}.'),
+  lessThanOrEqual: define(
+    '30fbb013-d015-4232-8b3b-8f3be97a7e14',
+    'This value should be less than or equal to {{ compared_value }}.',
+  ),
+  greaterThan: define(
+    '778b7ae0-84d3-481a-9dec-35fdb64b1d78',
+    'This value should be greater than {{ compared_value }}.',
+  ),
+  greaterThanOrEqual: define(
+    'ea4e51d1-3342-48bd-87f1-9e672cd90cad',
+    'This value should be greater than or equal to {{ compared_value }}.',
+  ),
   equalTo: define('478618a7-95ba-473d-9101-cabd45e49115', 'This value should be equal to {{ compared_value }}.'),
   notEqualTo: define('aa2e33da-25c8-4d76-8c6c-812f02ea89dd', 'This value should not be equal to {{ compared_value }}.'),
   noSuchChoice: define('8e179f1b-97aa-4560-a02f-2a8b42e49df7', 'The value you selected is not a valid choice.'),
   noSuchChoices: define('75ab0b2c-cd77-4b0b-a48a-0bd0e6f8a9fd', 'One or more of the given values is invalid.'),
-  tooFewChoices: define('11edd7eb-5872-4b6e-9f12-89923999fd0e', 'You must select at least {{ limit }} choice.|You must select at least {{ limit }} choices.'),
-  tooManyChoices: define('9bd98e49-211c-433f-8630-fd1c2e0f08b4', 'You must select at most {{ limit }} choice.|You must select at most {{ limit }} choices.'),
+  tooFewChoices: define(
+    '11edd7eb-5872-4b6e-9f12-89923999fd0e',
+    'You must select at least {{ limit }} choice.|You must select at least {{ limit }} choices.',
+  ),
+  tooManyChoices: define(
+    '9bd98e49-211c-433f-8630-fd1c2e0f08b4',
+    'You must select at most {{ limit }} choice.|You must select at most {{ limit }} choices.',
+  ),
   email: define('bd79c0ab-ddba-46cc-a703-a7a4b08de310', 'This value is not a valid email address.'),
   url: define('57c2f299-1154-4870-89bb-ef3b1f5ad229', 'This value is not a valid URL.'),
   uuid: define('51120b12-a2bc-41bf-aa53-cd73daf330d0', 'This is not a valid UUID.'),
@@ -61,5 +94,7 @@ export function formatMessage(template: string, parameters: Readonly<Record<stri
     const [one, other] = text.split('|');
     text = Number(parameters.limit) === 1 ? one! : other!;
   }
-  return text.replace(/\{\{ (\w+) \}\}/g, (match, name: string) => (name in parameters ? String(parameters[name]) : match));
+  return text.replace(/\{\{ (\w+) \}\}/g, (match, name: string) =>
+    name in parameters ? String(parameters[name]) : match,
+  );
 }

@@ -11,7 +11,12 @@ import { formatMessage, MESSAGES } from './messages.js';
 export type UniqueConstraint = Extract<Constraint, { kind: 'Unique' }>;
 
 interface WithConstraints {
-  readonly fields: readonly { readonly name: string; readonly kind?: string; readonly type?: string; readonly constraints: readonly Constraint[] }[];
+  readonly fields: readonly {
+    readonly name: string;
+    readonly kind?: string;
+    readonly type?: string;
+    readonly constraints: readonly Constraint[];
+  }[];
   readonly constraints: readonly Constraint[];
 }
 
@@ -22,11 +27,14 @@ export interface CoveredUnique {
   readonly lowerCase: readonly string[];
 }
 
-const isText = (field: WithConstraints['fields'][number] | undefined): boolean => field?.kind === 'scalar' && (field.type === 'string' || field.type === 'text');
+const isText = (field: WithConstraints['fields'][number] | undefined): boolean =>
+  field?.kind === 'scalar' && (field.type === 'string' || field.type === 'text');
 
 /** Whether a Unique constraint compares text ignoring case: its `ignoreCase`, else when it is an `Email()` field's own. */
-export const ignoresCase = (constraint: UniqueConstraint, field?: { readonly constraints: readonly Constraint[] }): boolean =>
-  constraint.ignoreCase ?? (field !== undefined && field.constraints.some((c) => c.kind === 'Email'));
+export const ignoresCase = (
+  constraint: UniqueConstraint,
+  field?: { readonly constraints: readonly Constraint[] },
+): boolean => constraint.ignoreCase ?? (field !== undefined && field.constraints.some((c) => c.kind === 'Email'));
 
 /** A resource's Unique constraints with the fields each covers. */
 export function uniqueConstraints(resource: WithConstraints): CoveredUnique[] {
@@ -34,23 +42,37 @@ export function uniqueConstraints(resource: WithConstraints): CoveredUnique[] {
   const fieldNamed = (name: string) => resource.fields.find((f) => f.name === name);
   for (const field of resource.fields) {
     for (const c of field.constraints) {
-      if (c.kind === 'Unique') found.push({ fields: [field.name], constraint: c, lowerCase: ignoresCase(c, field) && isText(field) ? [field.name] : [] });
+      if (c.kind === 'Unique')
+        found.push({
+          fields: [field.name],
+          constraint: c,
+          lowerCase: ignoresCase(c, field) && isText(field) ? [field.name] : [],
+        });
     }
   }
   for (const c of resource.constraints) {
-    if (c.kind === 'Unique' && c.fields) found.push({ fields: c.fields, constraint: c, lowerCase: ignoresCase(c) ? c.fields.filter((name) => isText(fieldNamed(name))) : [] });
+    if (c.kind === 'Unique' && c.fields)
+      found.push({
+        fields: c.fields,
+        constraint: c,
+        lowerCase: ignoresCase(c) ? c.fields.filter((name) => isText(fieldNamed(name))) : [],
+      });
   }
   return found;
 }
 
 /** The field lists that must be unique in a resource: one per Unique constraint. */
-export const uniqueFieldSets = (resource: WithConstraints): string[][] => uniqueConstraints(resource).map(({ fields }) => [...fields]);
+export const uniqueFieldSets = (resource: WithConstraints): string[][] =>
+  uniqueConstraints(resource).map(({ fields }) => [...fields]);
 
 /** The name of the unique index on `lower(...)` that backs a case-insensitive Unique: `<table>_<columns>_lower_unique`. */
-export const lowerUniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_lower_unique`;
+export const lowerUniqueIndexName = (table: string, columns: readonly string[]): string =>
+  `${table}_${columns.join('_')}_lower_unique`;
 
 /** Where a Unique constraint's violation points: its `errorPath`, else its first field. */
-export const uniquePath = (constraint: UniqueConstraint, fields: readonly string[]): string => constraint.errorPath ?? fields[0]!;
+export const uniquePath = (constraint: UniqueConstraint, fields: readonly string[]): string =>
+  constraint.errorPath ?? fields[0]!;
 
 /** A Unique constraint's message: its own, else `This value is already used.` */
-export const uniqueMessage = (constraint: UniqueConstraint): string => formatMessage(constraint.message ?? MESSAGES.unique.message);
+export const uniqueMessage = (constraint: UniqueConstraint): string =>
+  formatMessage(constraint.message ?? MESSAGES.unique.message);

@@ -24,7 +24,11 @@ import { assertNoViolations, VIOLATION_CODES, violation } from './violation.js';
 export type UniquenessCheck = (
   resource: ResourceMetadata,
   /** The values to look for; `ignoreCase`: a text value matches whatever the letter case (`lower()` on both sides). */
-  values: readonly { readonly field: ScalarFieldMetadata | ToOneFieldMetadata; readonly value: unknown; readonly ignoreCase?: boolean }[],
+  values: readonly {
+    readonly field: ScalarFieldMetadata | ToOneFieldMetadata;
+    readonly value: unknown;
+    readonly ignoreCase?: boolean;
+  }[],
   exceptId: number | undefined,
 ) => Promise<boolean>;
 
@@ -44,7 +48,8 @@ export interface ValidationInput {
   readonly isUserPassword?: (value: string) => Promise<boolean>;
 }
 
-const active = (constraint: Constraint, groups: ReadonlySet<string>) => (constraint.groups ?? ['Default']).some((g) => groups.has(g));
+const active = (constraint: Constraint, groups: ReadonlySet<string>) =>
+  (constraint.groups ?? ['Default']).some((g) => groups.has(g));
 
 export async function validateEntity(input: ValidationInput): Promise<void> {
   const violations: ConstraintViolation[] = [...input.earlier];
@@ -74,7 +79,8 @@ async function validateItem(
     object: data,
     previousObject: previous,
     user: input.user,
-    addViolation: (message, options = {}) => add(options.path ? prefix + options.path : path, message, options.code ?? code),
+    addViolation: (message, options = {}) =>
+      add(options.path ? prefix + options.path : path, message, options.code ?? code),
   });
 
   for (const field of resource.fields) {
@@ -97,11 +103,17 @@ async function validateItem(
       }
       if (constraint.kind === 'UserPassword') {
         // As Symfony's: a missing or empty value is no password either.
-        if (typeof value !== 'string' || value === '' || !(await input.isUserPassword?.(value))) add(path, constraint.message ?? MESSAGES.userPassword.message, MESSAGES.userPassword.code);
+        if (typeof value !== 'string' || value === '' || !(await input.isUserPassword?.(value)))
+          add(path, constraint.message ?? MESSAGES.userPassword.message, MESSAGES.userPassword.code);
         continue;
       }
       if (constraint.kind === 'Unique') {
-        if (field.kind !== 'toMany' && value !== null && value !== undefined && !(await input.isUnique(resource, [{ field, value, ignoreCase: ignoresCase(constraint, field) }], id))) {
+        if (
+          field.kind !== 'toMany' &&
+          value !== null &&
+          value !== undefined &&
+          !(await input.isUnique(resource, [{ field, value, ignoreCase: ignoresCase(constraint, field) }], id))
+        ) {
           add(path, uniqueMessage(constraint), MESSAGES.unique.code);
         }
         continue;
@@ -120,12 +132,15 @@ async function validateItem(
     if (constraint.kind === 'Callback') {
       await constraint.callback(data, callbackContext(prefix.replace(/\.$/, ''), MESSAGES.callback.code));
     } else if (constraint.kind === 'Unique') {
-      const fields = constraint.fields!.map((name) => resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata);
+      const fields = constraint.fields!.map(
+        (name) => resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata,
+      );
       const ignoreCase = ignoresCase(constraint);
       const values = fields.map((field) => ({ field, value: data[field.name], ignoreCase }));
       // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
       if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
-      if (!(await input.isUnique(resource, values, id))) add(prefix + uniquePath(constraint, constraint.fields!), uniqueMessage(constraint), MESSAGES.unique.code);
+      if (!(await input.isUnique(resource, values, id)))
+        add(prefix + uniquePath(constraint, constraint.fields!), uniqueMessage(constraint), MESSAGES.unique.code);
     }
   }
 }

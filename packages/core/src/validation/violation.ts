@@ -32,7 +32,9 @@ export function assertNoViolations(violations: readonly ConstraintViolation[]): 
  * @example
  * if (article.published) throw validationError([{ propertyPath: 'published', message: 'This article is already published.' }]);
  */
-export function validationError(violations: readonly { readonly propertyPath: string; readonly message: string; readonly code?: string }[]): ApiError {
+export function validationError(
+  violations: readonly { readonly propertyPath: string; readonly message: string; readonly code?: string }[],
+): ApiError {
   const found = violations.map((v) => violation(v.propertyPath, v.message, v.code ?? CUSTOM_CODE));
   const detail = found.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
   return new ApiError('VALIDATION_FAILED', detail, { violations: found });

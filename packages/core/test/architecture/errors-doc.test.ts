@@ -14,7 +14,10 @@ const rows = new Map(
     .split('\n')
     .filter((line) => /^\| `API_ERR_[A-Z_]+` \|/.test(line))
     .map((line) => {
-      const cells = line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+      const cells = line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim().replace(/\\\|/g, '|'));
       return [cells[0]!.replace(/`/g, ''), cells.slice(1)] as const;
     }),
 );
@@ -37,6 +40,7 @@ describe('the error catalog and docs/errors.md', () => {
   });
 
   it('names the codes of the start-up errors', () => {
-    for (const code of [new DeclarationError('x').code, new SchemaNotMigratedError('x').code]) expect(doc).toContain(`\`${code}\``);
+    for (const code of [new DeclarationError('x').code, new SchemaNotMigratedError('x').code])
+      expect(doc).toContain(`\`${code}\``);
   });
 });

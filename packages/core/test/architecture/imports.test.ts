@@ -22,11 +22,19 @@ const sources = files(src).map((path) => ({ path: relative(src, path), text: rea
 const importsOf = (text: string, { types = true } = {}) =>
   [...text.matchAll(/^import( type)?[^'"]*from '([^']+)'/gm)].filter((m) => types || !m[1]).map((m) => m[2]!);
 const offenders = (folder: RegExp, forbidden: RegExp, options?: { types: boolean }) =>
-  sources.filter((s) => folder.test(s.path)).flatMap((s) => importsOf(s.text, options).filter((i) => forbidden.test(i)).map((i) => `${s.path} → ${i}`));
+  sources
+    .filter((s) => folder.test(s.path))
+    .flatMap((s) =>
+      importsOf(s.text, options)
+        .filter((i) => forbidden.test(i))
+        .map((i) => `${s.path} → ${i}`),
+    );
 
 describe('import rules', () => {
   it('keeps metadata/, declare/ and build/ free of fastify, graphql and the drivers, and of knex but its types', () => {
-    expect(offenders(/^(metadata|declare|build)\//, /^(fastify|knex|graphql|mercurius|pg|better-sqlite3)/, { types: false })).toEqual([]);
+    expect(
+      offenders(/^(metadata|declare|build)\//, /^(fastify|knex|graphql|mercurius|pg|better-sqlite3)/, { types: false }),
+    ).toEqual([]);
     // The persistence contracts, declared with the metadata, name the knex handle a provider is given (`context.db`).
     expect(offenders(/^(metadata|declare|build)\//, /^(fastify|graphql|mercurius|pg|better-sqlite3)/)).toEqual([]);
   });
@@ -67,10 +75,13 @@ function localImports(path: string, text: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     let specifier: ts.Node | undefined;
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) specifier = node.moduleSpecifier;
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      specifier = node.moduleSpecifier;
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) specifier = node.argument.literal;
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) specifier = node.arguments[0];
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) specifier = node.moduleReference.expression;
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      specifier = node.arguments[0];
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      specifier = node.moduleReference.expression;
     if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
       found.push(normalize(join(dirname(path), specifier.text)).replace(/\.js$/, '.ts'));
     }
@@ -138,7 +149,9 @@ function cyclesOf(imports: readonly LocalImport[], nodeOf: (path: string) => str
     return [...path, start];
   };
   return components.map((component) => {
-    const path = component.map((node) => cycleThrough(node, component)).reduce((shortest, path) => (path.length < shortest.length ? path : shortest));
+    const path = component
+      .map((node) => cycleThrough(node, component))
+      .reduce((shortest, path) => (path.length < shortest.length ? path : shortest));
     const steps = path.slice(1).map((to, i) => edges.get(path[i]!)!.get(to)!);
     return `${path.join(' → ')} (${steps.map((step) => `${step.from} → ${step.to}`).join(', ')})`;
   });
@@ -154,7 +167,12 @@ describe('folder layers (docs/adr/0005-folder-layers.md)', () => {
       "type C = import('../errors.js').ApiError;",
       "const d = () => import('./knex/d.js');",
     ].join('\n');
-    expect(localImports('state/x.ts', text)).toEqual(['metadata/types.ts', 'state/b.ts', 'errors.ts', 'state/knex/d.ts']);
+    expect(localImports('state/x.ts', text)).toEqual([
+      'metadata/types.ts',
+      'state/b.ts',
+      'errors.ts',
+      'state/knex/d.ts',
+    ]);
   });
 
   it('names a cycle and the imports that make it', () => {
@@ -187,7 +205,10 @@ function longFunctions(folder: RegExp, maximum: number): string[] {
     const file = ts.createSourceFile(source.path, source.text, ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-        const lines = file.getLineAndCharacterOfPosition(node.getEnd()).line - file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+        const lines =
+          file.getLineAndCharacterOfPosition(node.getEnd()).line -
+          file.getLineAndCharacterOfPosition(node.getStart()).line +
+          1;
         const name = (node as { name?: ts.Node }).name?.getText(file) ?? '(anonymous)';
         if (lines > maximum) long.push(`${source.path}: ${name}, ${lines} lines`);
       }

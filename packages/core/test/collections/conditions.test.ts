@@ -29,7 +29,16 @@ import { call, useApp } from '../helpers.js';
 /** A filter named `name` whose value picks one of `cases` (the conditions to apply). */
 function casesFilter(name: string, cases: Record<string, Condition[] | ReturnType<typeof orderBy>[]>) {
   return defineFilter({
-    describe: () => [{ variable: name, property: null, required: false, schema: { type: 'string', enum: Object.keys(cases) }, isCollection: false, description: 'A case.' }],
+    describe: () => [
+      {
+        variable: name,
+        property: null,
+        required: false,
+        schema: { type: 'string', enum: Object.keys(cases) },
+        isCollection: false,
+        description: 'A case.',
+      },
+    ],
     parse: (query) => singleValue(query, name),
     conditions: (value: string) => cases[value] ?? [],
   });
@@ -62,9 +71,15 @@ const Volume = defineResource({
 
 const WRITERS: Record<string, { title: string; year: number }[]> = {
   Ann: [{ title: 'Dune Road', year: 1965 }],
-  Bernard: [{ title: 'Early', year: 1800 }, { title: 'Late', year: 2100 }],
+  Bernard: [
+    { title: 'Early', year: 1800 },
+    { title: 'Late', year: 2100 },
+  ],
   Cleo: [],
-  Dmitri: [{ title: 'Steppe', year: 1990 }, { title: 'Dunes', year: 2005 }],
+  Dmitri: [
+    { title: 'Steppe', year: 1990 },
+    { title: 'Dunes', year: 2005 },
+  ],
 };
 
 describe.each(testDatabases(inject('postgresUrl')))('conditions on $name', (database) => {
@@ -74,14 +89,21 @@ describe.each(testDatabases(inject('postgresUrl')))('conditions on $name', (data
     for (const [name, books] of Object.entries(WRITERS)) {
       const writer = await call(app(), { method: 'POST', url: '/api/writers', payload: { name } });
       expect(writer.status).toBe(201);
-      for (const book of books) expect((await call(app(), { method: 'POST', url: '/api/volumes', payload: { ...book, writer: writer.body['@id'] } })).status).toBe(201);
+      for (const book of books)
+        expect(
+          (await call(app(), { method: 'POST', url: '/api/volumes', payload: { ...book, writer: writer.body['@id'] } }))
+            .status,
+        ).toBe(201);
     }
   }
 
   async function names(query: string): Promise<{ names: string[]; total: number }> {
     const response = await call(app(), { method: 'GET', url: `/api/writers?${query}` });
     expect(response.status, query).toBe(200);
-    return { names: response.body['hydra:member'].map((writer: { name: string }) => writer.name), total: response.body['hydra:totalItems'] };
+    return {
+      names: response.body['hydra:member'].map((writer: { name: string }) => writer.name),
+      total: response.body['hydra:totalItems'],
+    };
   }
 
   it('gives each condition through relations the meaning the docs give it, the count with it', async () => {
@@ -99,7 +121,8 @@ describe.each(testDatabases(inject('postgresUrl')))('conditions on $name', (data
     };
     for (const [name, writers] of Object.entries(expected)) {
       // Twice: the second run takes the statement its shape prepared.
-      for (let run = 0; run < 2; run++) expect(await names(`case=${name}`), name).toEqual({ names: writers, total: writers.length });
+      for (let run = 0; run < 2; run++)
+        expect(await names(`case=${name}`), name).toEqual({ names: writers, total: writers.length });
     }
     expect((await names('case=century&sort=nameDesc')).names).toEqual(['Dmitri', 'Ann']);
   });
@@ -117,7 +140,9 @@ describe('a provider of its own reads the same conditions', () => {
   function meets(item: Entity, condition: Condition): boolean {
     switch (condition.kind) {
       case 'compare':
-        return condition.operator === '=' ? item[condition.path] === condition.value : (item[condition.path] as number) > (condition.value as number);
+        return condition.operator === '='
+          ? item[condition.path] === condition.value
+          : (item[condition.path] as number) > (condition.value as number);
       case 'match':
         return String(item[condition.path]).toLowerCase().includes(condition.pattern.value.toLowerCase());
       case 'any':
@@ -136,11 +161,20 @@ describe('a provider of its own reads the same conditions', () => {
     fields: { name: { type: 'string' }, price: { type: 'integer' } },
     operations: ['getCollection'],
     paginationEnabled: false,
-    filters: [{ type: 'search', properties: { name: 'ipartial' } }, { type: 'range', properties: ['price'] }],
+    filters: [
+      { type: 'search', properties: { name: 'ipartial' } },
+      { type: 'range', properties: ['price'] },
+    ],
     provider: {
       async provide(context) {
         const { conditions } = collectionQuery(context);
-        const items = ITEMS.filter((item) => conditions.every((condition) => (condition.kind === 'all' ? condition.conditions.every((member) => meets(item, member)) : meets(item, condition))));
+        const items = ITEMS.filter((item) =>
+          conditions.every((condition) =>
+            condition.kind === 'all'
+              ? condition.conditions.every((member) => meets(item, member))
+              : meets(item, condition),
+          ),
+        );
         return { items, totalItems: items.length };
       },
     },
@@ -149,7 +183,10 @@ describe('a provider of its own reads the same conditions', () => {
   it('answers the built-in filters from the conditions they return', async () => {
     const app = await buildTestApp({ database: testDatabases(undefined)[0]!, resources: [Product] });
     try {
-      const names = async (query: string) => (await call(app, { method: 'GET', url: `/api/products?${query}` })).body['hydra:member'].map((p: { name: string }) => p.name);
+      const names = async (query: string) =>
+        (await call(app, { method: 'GET', url: `/api/products?${query}` })).body['hydra:member'].map(
+          (p: { name: string }) => p.name,
+        );
       expect(await names('name=TEA')).toEqual(['Teapot', 'Tea cup']);
       expect(await names('name=tea&price%5Bgt%5D=5')).toEqual(['Teapot']);
       expect(await names('')).toEqual(['Teapot', 'Tea cup', 'Kettle']);
@@ -163,6 +200,8 @@ describe('a filter still written with apply(query)', () => {
   it('stops start-up with a message that says what to write instead', async () => {
     const old = { describe: () => [], parse: () => undefined, apply: () => undefined };
     const Thing = defineResource({ name: 'Thing', fields: { name: { type: 'string' } }, filters: [old as never] });
-    await expect(buildTestApp({ database: testDatabases(undefined)[0]!, resources: [Thing] })).rejects.toThrow(/returns its conditions now \(conditions\(parsed\) instead of apply\(query\)\)/);
+    await expect(buildTestApp({ database: testDatabases(undefined)[0]!, resources: [Thing] })).rejects.toThrow(
+      /returns its conditions now \(conditions\(parsed\) instead of apply\(query\)\)/,
+    );
   });
 });

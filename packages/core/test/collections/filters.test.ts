@@ -4,7 +4,18 @@ import { anyOf, defineFilter, defineResource, invalidParameter, match, singleVal
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
-const STRATEGIES = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'] as const;
+const STRATEGIES = [
+  'exact',
+  'partial',
+  'start',
+  'end',
+  'word_start',
+  'iexact',
+  'ipartial',
+  'istart',
+  'iend',
+  'iword_start',
+] as const;
 
 /** One field per strategy, all holding the same text, so each strategy can be asked the same question. */
 const Phrase = defineResource({
@@ -13,10 +24,17 @@ const Phrase = defineResource({
   filters: [{ type: 'search', properties: Object.fromEntries(STRATEGIES.map((s) => [s, s])) }],
 });
 
-const Country = defineResource({ name: 'Country', fields: { code: { type: 'string' }, authors: { toMany: 'Author', mappedBy: 'country' } } });
+const Country = defineResource({
+  name: 'Country',
+  fields: { code: { type: 'string' }, authors: { toMany: 'Author', mappedBy: 'country' } },
+});
 const Author = defineResource({
   name: 'Author',
-  fields: { name: { type: 'string' }, country: { toOne: 'Country', nullable: true }, books: { toMany: 'Book', mappedBy: 'author' } },
+  fields: {
+    name: { type: 'string' },
+    country: { toOne: 'Country', nullable: true },
+    books: { toMany: 'Book', mappedBy: 'author' },
+  },
   filters: [
     { type: 'search', properties: { name: 'ipartial', 'books.title': 'ipartial', country: 'exact' } },
     { type: 'exists', properties: ['books', 'country'] },
@@ -26,7 +44,16 @@ const Author = defineResource({
 
 /** A custom filter: `q` looks in the title or the author's name. */
 const anywhere = defineFilter({
-  describe: () => [{ variable: 'q', property: null, required: false, schema: { type: 'string' }, isCollection: false, description: 'Title or author name.' }],
+  describe: () => [
+    {
+      variable: 'q',
+      property: null,
+      required: false,
+      schema: { type: 'string' },
+      isCollection: false,
+      description: 'Title or author name.',
+    },
+  ],
   parse(query) {
     const q = singleValue(query, 'q');
     if (q === undefined) return undefined;
@@ -52,13 +79,25 @@ const Book = defineResource({
     author: { toOne: 'Author', inversedBy: 'books' },
   },
   filters: [
-    { type: 'search', properties: { title: 'partial', author: 'exact', 'author.name': 'ipartial', 'author.country.code': 'iexact', pages: 'exact' } },
+    {
+      type: 'search',
+      properties: {
+        title: 'partial',
+        author: 'exact',
+        'author.name': 'ipartial',
+        'author.country.code': 'iexact',
+        pages: 'exact',
+      },
+    },
     { type: 'range', properties: ['price', 'publishedAt'] },
     { type: 'date', properties: { publishedAt: 'exclude_null', releaseDate: 'include_null_before' } },
     { type: 'boolean', properties: ['available'] },
     { type: 'numeric', properties: ['price'] },
     { type: 'exists', properties: ['summary', 'author.country'] },
-    { type: 'order', properties: { title: {}, price: { nulls: 'smallest' }, 'author.name': {}, publishedAt: { direction: 'desc' } } },
+    {
+      type: 'order',
+      properties: { title: {}, price: { nulls: 'smallest' }, 'author.name': {}, publishedAt: { direction: 'desc' } },
+    },
     anywhere,
   ],
 });
@@ -80,19 +119,66 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     await post('/api/authors', { name: 'Victor Hugo', country: '/api/countries/1' });
     await post('/api/authors', { name: 'Nobody' });
     const books = [
-      { title: 'Ancillary Justice', price: 9.5, pages: 400, available: true, publishedAt: '2013-10-01T00:00:00Z', releaseDate: '2013-10-01', author: '/api/authors/1' },
-      { title: 'Les Misérables', price: 20, pages: 1500, available: false, publishedAt: '1862-04-03T00:00:00Z', releaseDate: null, summary: 'Jean Valjean.', author: '/api/authors/2' },
-      { title: 'Ancillary Sword', price: null, pages: 350, available: true, publishedAt: null, releaseDate: '2014-10-07', author: '/api/authors/1' },
-      { title: 'Notre-Dame de Paris', price: 12.25, pages: 600, available: true, publishedAt: '1831-03-16T00:00:00Z', releaseDate: '1831-03-16', summary: 'Bells.', author: '/api/authors/2' },
+      {
+        title: 'Ancillary Justice',
+        price: 9.5,
+        pages: 400,
+        available: true,
+        publishedAt: '2013-10-01T00:00:00Z',
+        releaseDate: '2013-10-01',
+        author: '/api/authors/1',
+      },
+      {
+        title: 'Les Misérables',
+        price: 20,
+        pages: 1500,
+        available: false,
+        publishedAt: '1862-04-03T00:00:00Z',
+        releaseDate: null,
+        summary: 'Jean Valjean.',
+        author: '/api/authors/2',
+      },
+      {
+        title: 'Ancillary Sword',
+        price: null,
+        pages: 350,
+        available: true,
+        publishedAt: null,
+        releaseDate: '2014-10-07',
+        author: '/api/authors/1',
+      },
+      {
+        title: 'Notre-Dame de Paris',
+        price: 12.25,
+        pages: 600,
+        available: true,
+        publishedAt: '1831-03-16T00:00:00Z',
+        releaseDate: '1831-03-16',
+        summary: 'Bells.',
+        author: '/api/authors/2',
+      },
     ];
     for (const book of books) expect((await post('/api/books', book)).status).toBe(201);
   }
 
   it('matches each search strategy, case-sensitive or not, with % _ * ? [ \\ matching themselves', async () => {
-    const texts = ['Verse', 'never', 'VERY', 'fever pitch', '100%_sure', '100 percent', 'under_score', 'a*b?c[d]', 'back\\slash'];
+    const texts = [
+      'Verse',
+      'never',
+      'VERY',
+      'fever pitch',
+      '100%_sure',
+      '100 percent',
+      'under_score',
+      'a*b?c[d]',
+      'back\\slash',
+    ];
     for (const text of texts) await post('/api/phrases', Object.fromEntries(STRATEGIES.map((s) => [s, text])));
     const find = (strategy: string, ...terms: string[]) =>
-      values(`/api/phrases?${terms.map((t) => `${strategy}${terms.length > 1 ? '[]' : ''}=${encodeURIComponent(t)}`).join('&')}&pagination=false`, strategy);
+      values(
+        `/api/phrases?${terms.map((t) => `${strategy}${terms.length > 1 ? '[]' : ''}=${encodeURIComponent(t)}`).join('&')}&pagination=false`,
+        strategy,
+      );
     expect(await find('exact', 'Verse')).toEqual(['Verse']);
     expect(await find('exact', 'verse')).toEqual([]);
     expect(await find('iexact', 'verse')).toEqual(['Verse']);
@@ -124,11 +210,17 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
 
   it('searches relations by IRI or id, and through relation paths of any depth', async () => {
     await seedLibrary();
-    expect(await values('/api/books?author=/api/authors/2', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
+    expect(await values('/api/books?author=/api/authors/2', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
     expect(await values('/api/books?author=1', 'title')).toEqual(['Ancillary Justice', 'Ancillary Sword']);
     expect(await values('/api/books?author[]=1&author[]=/api/authors/2', 'title')).toHaveLength(4);
     expect(await values('/api/books?author.name=HUGO', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?author.country.code=us', 'title')).toEqual(['Ancillary Justice', 'Ancillary Sword']);
+    expect(await values('/api/books?author.country.code=us', 'title')).toEqual([
+      'Ancillary Justice',
+      'Ancillary Sword',
+    ]);
     expect(await values('/api/books?pages=350', 'title')).toEqual(['Ancillary Sword']);
     // through a to-many relation, without duplicating authors
     expect(await values('/api/authors?books.title=ancillary', 'name')).toEqual(['Ann Leckie']);
@@ -140,23 +232,50 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
   it('filters by range on numbers and dates', async () => {
     await seedLibrary();
     expect(await values('/api/books?price[gt]=9.5', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?price[gte]=9.5', 'title')).toEqual(['Ancillary Justice', 'Les Misérables', 'Notre-Dame de Paris']);
+    expect(await values('/api/books?price[gte]=9.5', 'title')).toEqual([
+      'Ancillary Justice',
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
     expect(await values('/api/books?price[lt]=12.25', 'title')).toEqual(['Ancillary Justice']);
     expect(await values('/api/books?price[lte]=12.25', 'title')).toEqual(['Ancillary Justice', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?price[between]=10..20', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?price[gt]=5&price[lt]=15', 'title')).toEqual(['Ancillary Justice', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?publishedAt[between]=1800-01-01..1900-01-01', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
+    expect(await values('/api/books?price[between]=10..20', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
+    expect(await values('/api/books?price[gt]=5&price[lt]=15', 'title')).toEqual([
+      'Ancillary Justice',
+      'Notre-Dame de Paris',
+    ]);
+    expect(await values('/api/books?publishedAt[between]=1800-01-01..1900-01-01', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
   });
 
   it('filters by date, with the declared treatment of null dates', async () => {
     await seedLibrary();
-    expect(await values('/api/books?publishedAt[after]=1862-04-03', 'title')).toEqual(['Ancillary Justice', 'Les Misérables']);
+    expect(await values('/api/books?publishedAt[after]=1862-04-03', 'title')).toEqual([
+      'Ancillary Justice',
+      'Les Misérables',
+    ]);
     expect(await values('/api/books?publishedAt[strictly_after]=1862-04-03', 'title')).toEqual(['Ancillary Justice']);
-    expect(await values('/api/books?publishedAt[before]=1862-04-03T00:00:00Z', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?publishedAt[strictly_before]=1862-04-03', 'title')).toEqual(['Notre-Dame de Paris']);
+    expect(await values('/api/books?publishedAt[before]=1862-04-03T00:00:00Z', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
+    expect(await values('/api/books?publishedAt[strictly_before]=1862-04-03', 'title')).toEqual([
+      'Notre-Dame de Paris',
+    ]);
     // releaseDate includes null dates in "before" conditions
-    expect(await values('/api/books?releaseDate[before]=2000-01-01', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?releaseDate[after]=2000-01-01', 'title')).toEqual(['Ancillary Justice', 'Ancillary Sword']);
+    expect(await values('/api/books?releaseDate[before]=2000-01-01', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
+    expect(await values('/api/books?releaseDate[after]=2000-01-01', 'title')).toEqual([
+      'Ancillary Justice',
+      'Ancillary Sword',
+    ]);
   });
 
   it('filters by boolean, numeric and exists', async () => {
@@ -175,15 +294,50 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
 
   it('orders by one or several properties in the order given, through to-one relations, nulls as declared', async () => {
     await seedLibrary();
-    expect(await values('/api/books?order[title]=desc', 'title')).toEqual(['Notre-Dame de Paris', 'Les Misérables', 'Ancillary Sword', 'Ancillary Justice']);
-    expect(await values('/api/books?order[title]=ASC', 'title')).toEqual(['Ancillary Justice', 'Ancillary Sword', 'Les Misérables', 'Notre-Dame de Paris']);
+    expect(await values('/api/books?order[title]=desc', 'title')).toEqual([
+      'Notre-Dame de Paris',
+      'Les Misérables',
+      'Ancillary Sword',
+      'Ancillary Justice',
+    ]);
+    expect(await values('/api/books?order[title]=ASC', 'title')).toEqual([
+      'Ancillary Justice',
+      'Ancillary Sword',
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
     // price: nulls are the smallest values
-    expect(await values('/api/books?order[price]=asc', 'title')).toEqual(['Ancillary Sword', 'Ancillary Justice', 'Notre-Dame de Paris', 'Les Misérables']);
-    expect(await values('/api/books?order[price]=desc', 'title')).toEqual(['Les Misérables', 'Notre-Dame de Paris', 'Ancillary Justice', 'Ancillary Sword']);
+    expect(await values('/api/books?order[price]=asc', 'title')).toEqual([
+      'Ancillary Sword',
+      'Ancillary Justice',
+      'Notre-Dame de Paris',
+      'Les Misérables',
+    ]);
+    expect(await values('/api/books?order[price]=desc', 'title')).toEqual([
+      'Les Misérables',
+      'Notre-Dame de Paris',
+      'Ancillary Justice',
+      'Ancillary Sword',
+    ]);
     // publishedAt: default direction desc when no value; nulls largest (first in desc)
-    expect(await values('/api/books?order[publishedAt]=', 'title')).toEqual(['Ancillary Sword', 'Ancillary Justice', 'Les Misérables', 'Notre-Dame de Paris']);
-    expect(await values('/api/books?order[author.name]=desc&order[title]=desc', 'title')).toEqual(['Notre-Dame de Paris', 'Les Misérables', 'Ancillary Sword', 'Ancillary Justice']);
-    expect(await values('/api/books?order[title]=desc&order[author.name]=desc', 'title')).toEqual(['Notre-Dame de Paris', 'Les Misérables', 'Ancillary Sword', 'Ancillary Justice']);
+    expect(await values('/api/books?order[publishedAt]=', 'title')).toEqual([
+      'Ancillary Sword',
+      'Ancillary Justice',
+      'Les Misérables',
+      'Notre-Dame de Paris',
+    ]);
+    expect(await values('/api/books?order[author.name]=desc&order[title]=desc', 'title')).toEqual([
+      'Notre-Dame de Paris',
+      'Les Misérables',
+      'Ancillary Sword',
+      'Ancillary Justice',
+    ]);
+    expect(await values('/api/books?order[title]=desc&order[author.name]=desc', 'title')).toEqual([
+      'Notre-Dame de Paris',
+      'Les Misérables',
+      'Ancillary Sword',
+      'Ancillary Justice',
+    ]);
     expect(await values('/api/authors?order[name]=desc', 'name')).toEqual(['Victor Hugo', 'Nobody', 'Ann Leckie']);
     // Ties (two books per author) go by id, in the direction of the last term.
     expect(await values('/api/books?order[author.name]=desc', 'id')).toEqual([4, 2, 3, 1]);
@@ -211,7 +365,12 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     const short = await get('/api/books?q=x');
     expect(short.status).toBe(400);
     expect(short.body.detail).toBe('Query parameter "q": give at least 2 characters.');
-    expect((await get('/api/books')).body['hydra:search']['hydra:mapping']).toContainEqual({ '@type': 'IriTemplateMapping', variable: 'q', property: null, required: false });
+    expect((await get('/api/books')).body['hydra:search']['hydra:mapping']).toContainEqual({
+      '@type': 'IriTemplateMapping',
+      variable: 'q',
+      property: null,
+      required: false,
+    });
   });
 
   it('answers 400 naming the parameter for an invalid value of a declared filter, and ignores undeclared parameters', async () => {
@@ -222,7 +381,10 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
       ['order[title]=sideways', 'Query parameter "order[title]": expected "asc" or "desc", "sideways" given.'],
       ['available=yes', 'Query parameter "available": expected "true" or "false", "yes" given.'],
       ['author=garbage', 'Query parameter "author": expected an IRI of "/api/authors" or an id, "garbage" given.'],
-      ['publishedAt[after]=tomorrow', 'Query parameter "publishedAt[after]": expected a date or date-time (ISO 8601), "tomorrow" given.'],
+      [
+        'publishedAt[after]=tomorrow',
+        'Query parameter "publishedAt[after]": expected a date or date-time (ISO 8601), "tomorrow" given.',
+      ],
       ['pages=3.5', 'Query parameter "pages": expected an integer, "3.5" given.'],
       ['exists[summary]=maybe', 'Query parameter "exists[summary]": expected "true" or "false", "maybe" given.'],
       ['price[gt]=1&price[gt]=2', 'Query parameter "price[gt]": give it once.'],
@@ -249,7 +411,8 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
     const response = await get('/api/authors');
     expect(response.body['hydra:search']).toEqual({
       '@type': 'hydra:IriTemplate',
-      'hydra:template': '/api/authors{?name,name[],books.title,books.title[],country,country[],exists[books],exists[country],order[name]}',
+      'hydra:template':
+        '/api/authors{?name,name[],books.title,books.title[],country,country[],exists[books],exists[country],order[name]}',
       'hydra:variableRepresentation': 'BasicRepresentation',
       'hydra:mapping': [
         { '@type': 'IriTemplateMapping', variable: 'name', property: 'name', required: false },
@@ -269,7 +432,12 @@ describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (databas
   it('sends the search template, serialized once per collection path, last and byte for byte as JSON.stringify would', async () => {
     await seedLibrary();
     const search = JSON.stringify((await get('/api/authors')).body['hydra:search']);
-    for (const url of ['/api/authors', '/api/authors?order[name]=desc&itemsPerPage=1&page=2', '/api/authors?name=ann', '/api/authors?name=nobody-at-all']) {
+    for (const url of [
+      '/api/authors',
+      '/api/authors?order[name]=desc&itemsPerPage=1&page=2',
+      '/api/authors?name=ann',
+      '/api/authors?name=nobody-at-all',
+    ]) {
       const response = await get(url);
       expect(response.status, url).toBe(200);
       // The body is the JSON of its parse: no duplicate key, and `hydra:search` is the last one.

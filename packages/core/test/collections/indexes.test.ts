@@ -3,10 +3,18 @@ import { describe, expect, inject, it } from 'vitest';
 import { defineResource } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 
-const Writer = defineResource({ name: 'Writer', fields: { name: { type: 'string' }, born: { type: 'date', nullable: true } } });
+const Writer = defineResource({
+  name: 'Writer',
+  fields: { name: { type: 'string' }, born: { type: 'date', nullable: true } },
+});
 const Novel = defineResource({
   name: 'Novel',
-  fields: { title: { type: 'string' }, code: { type: 'string' }, price: { type: 'float' }, writer: { toOne: 'Writer' } },
+  fields: {
+    title: { type: 'string' },
+    code: { type: 'string' },
+    price: { type: 'float' },
+    writer: { toOne: 'Writer' },
+  },
   filters: [
     { type: 'search', properties: { title: 'ipartial', code: 'exact', 'writer.name': 'exact' } },
     { type: 'range', properties: ['price'] },
@@ -14,15 +22,27 @@ const Novel = defineResource({
   ],
 });
 
-async function indexedColumns(app: Awaited<ReturnType<typeof buildTestApp>>, table: string, postgres: boolean): Promise<string[]> {
+async function indexedColumns(
+  app: Awaited<ReturnType<typeof buildTestApp>>,
+  table: string,
+  postgres: boolean,
+): Promise<string[]> {
   const { knex } = app.resourceApi.database;
   if (postgres) {
-    const result = await knex.raw('select indexdef from pg_indexes where tablename = ? and schemaname = current_schema()', [table]);
-    return result.rows.flatMap((r: { indexdef: string }) => [...r.indexdef.matchAll(/\((\w+)\)$/g)].map((m) => m[1]!)).sort();
+    const result = await knex.raw(
+      'select indexdef from pg_indexes where tablename = ? and schemaname = current_schema()',
+      [table],
+    );
+    return result.rows
+      .flatMap((r: { indexdef: string }) => [...r.indexdef.matchAll(/\((\w+)\)$/g)].map((m) => m[1]!))
+      .sort();
   }
   const indexes: { name: string }[] = await knex.raw(`select name from pragma_index_list(?)`, [table]);
   const columns: string[] = [];
-  for (const { name } of indexes) columns.push(...((await knex.raw('select name from pragma_index_info(?)', [name])) as { name: string }[]).map((c) => c.name));
+  for (const { name } of indexes)
+    columns.push(
+      ...((await knex.raw('select name from pragma_index_info(?)', [name])) as { name: string }[]).map((c) => c.name),
+    );
   return columns.sort();
 }
 
@@ -30,7 +50,9 @@ describe.each(testDatabases(inject('postgresUrl')))('filter indexes on $name', (
   it('indexes exact, range and order columns, on the table the path ends in, and not partial-search ones', async () => {
     const app = await buildTestApp({ database, resources: [Writer, Novel] });
     const postgres = database.name === 'postgres';
-    expect(await indexedColumns(app, 'novel', postgres)).toEqual(expect.arrayContaining(['code', 'price', 'title', 'writer_id']));
+    expect(await indexedColumns(app, 'novel', postgres)).toEqual(
+      expect.arrayContaining(['code', 'price', 'title', 'writer_id']),
+    );
     expect(await indexedColumns(app, 'writer', postgres)).toEqual(expect.arrayContaining(['born', 'name']));
     await app.close();
   });

@@ -12,7 +12,16 @@ import { call, useApp } from '../helpers.js';
 
 /** A custom filter whose condition is SQL of its own (a `raw` node), naming the title's column. */
 const longerThan = defineFilter({
-  describe: () => [{ variable: 'longerThan', property: null, required: false, schema: { type: 'integer' }, isCollection: false, description: 'Titles longer than n.' }],
+  describe: () => [
+    {
+      variable: 'longerThan',
+      property: null,
+      required: false,
+      schema: { type: 'integer' },
+      isCollection: false,
+      description: 'Titles longer than n.',
+    },
+  ],
   parse: (query) => {
     const value = singleValue(query, 'longerThan');
     return value === undefined ? undefined : Number(value);
@@ -51,7 +60,11 @@ const NOVELS = [
 type Novel = (typeof NOVELS)[number];
 
 /** The titles a request should list, in order, computed from the rows rather than asked of a server. */
-function expected(rows: readonly Novel[], keep: (novel: Novel) => boolean, order?: 'title' | '-title' | 'pages'): string[] {
+function expected(
+  rows: readonly Novel[],
+  keep: (novel: Novel) => boolean,
+  order?: 'title' | '-title' | 'pages',
+): string[] {
   const kept = rows.filter(keep);
   if (order === 'title') kept.sort((a, b) => a.title.localeCompare(b.title));
   if (order === '-title') kept.sort((a, b) => b.title.localeCompare(a.title));
@@ -83,16 +96,31 @@ describe.each(testDatabases(inject('postgresUrl')))('the shapes of filtered page
       for (const order of ['asc', 'desc'] as const) {
         cases.push([
           `/api/novels?title=${encodeURIComponent(term)}&order%5Btitle%5D=${order}`,
-          expected(NOVELS, (n) => n.title.toLowerCase().includes(term.toLowerCase()), order === 'asc' ? 'title' : '-title'),
+          expected(
+            NOVELS,
+            (n) => n.title.toLowerCase().includes(term.toLowerCase()),
+            order === 'asc' ? 'title' : '-title',
+          ),
         ]);
       }
     }
-    for (const [low, high] of [[200, 300], [250, 400], [0, 100], [300, 310]]) {
-      cases.push([`/api/novels?pages%5Bgte%5D=${low}&pages%5Blte%5D=${high}&order%5Bpages%5D=asc`, expected(NOVELS, (n) => n.pages >= low! && n.pages <= high!, 'pages')]);
+    for (const [low, high] of [
+      [200, 300],
+      [250, 400],
+      [0, 100],
+      [300, 310],
+    ]) {
+      cases.push([
+        `/api/novels?pages%5Bgte%5D=${low}&pages%5Blte%5D=${high}&order%5Bpages%5D=asc`,
+        expected(NOVELS, (n) => n.pages >= low! && n.pages <= high!, 'pages'),
+      ]);
     }
     for (const before of ['1980-01-01', '1990-01-01', '1970-01-01']) {
       const limit = `${before}T00:00:00.000Z`;
-      cases.push([`/api/novels?publishedAt%5Bbefore%5D=${before}`, expected(NOVELS, (n) => n.publishedAt === null || n.publishedAt <= limit)]);
+      cases.push([
+        `/api/novels?publishedAt%5Bbefore%5D=${before}`,
+        expected(NOVELS, (n) => n.publishedAt === null || n.publishedAt <= limit),
+      ]);
     }
     // Each case twice, the second time after the others: the SQL of its shape is then the one kept.
     for (const [url, titlesExpected] of [...cases, ...cases.slice().reverse()]) {
@@ -107,7 +135,10 @@ describe.each(testDatabases(inject('postgresUrl')))('the shapes of filtered page
     const cases: [string, string[]][] = [
       ['/api/novels?pages%5B%5D=264&pages%5B%5D=248', expected(NOVELS, (n) => [264, 248].includes(n.pages))],
       ['/api/novels?pages%5B%5D=345', expected(NOVELS, (n) => n.pages === 345)],
-      ['/api/novels?pages%5B%5D=264&pages%5B%5D=248&pages%5B%5D=310', expected(NOVELS, (n) => [264, 248, 310].includes(n.pages))],
+      [
+        '/api/novels?pages%5B%5D=264&pages%5B%5D=248&pages%5B%5D=310',
+        expected(NOVELS, (n) => [264, 248, 310].includes(n.pages)),
+      ],
       ['/api/novels?exists%5BpublishedAt%5D=true', expected(NOVELS, (n) => n.publishedAt !== null)],
       ['/api/novels?exists%5BpublishedAt%5D=false', expected(NOVELS, (n) => n.publishedAt === null)],
       // Two characters: too short for the trigram index, a LIKE; five: the index.
@@ -132,7 +163,14 @@ describe.each(testDatabases(inject('postgresUrl')))('the shapes of filtered page
   it('keeps pages apart: the same filters on other pages and page sizes', async () => {
     await seed();
     const all = expected(NOVELS, () => true, 'title');
-    for (const [page, size] of [[1, 3], [2, 3], [3, 3], [1, 5], [2, 5], [2, 3]] as const) {
+    for (const [page, size] of [
+      [1, 3],
+      [2, 3],
+      [3, 3],
+      [1, 5],
+      [2, 5],
+      [2, 3],
+    ] as const) {
       const answer = await titles(`/api/novels?order%5Btitle%5D=asc&page=${page}&itemsPerPage=${size}`);
       expect(answer.titles, `page ${page} of ${size}`).toEqual(all.slice((page - 1) * size, page * size));
       expect(answer.total).toBe(NOVELS.length);

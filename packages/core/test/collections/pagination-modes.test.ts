@@ -16,30 +16,61 @@ describe('resolving pagination settings', () => {
       resources: [
         defineResource({ name: 'Plain', fields }),
         defineResource({ name: 'Product', fields, paginationItemsPerPage: 5, paginationMaximumItemsPerPage: 50 }),
-        defineResource({ name: 'Log', fields, paginationItemsPerPage: 5, operations: [{ kind: 'getCollection', paginationItemsPerPage: 7, paginationClientEnabled: true }] }),
+        defineResource({
+          name: 'Log',
+          fields,
+          paginationItemsPerPage: 5,
+          operations: [{ kind: 'getCollection', paginationItemsPerPage: 7, paginationClientEnabled: true }],
+        }),
       ],
     });
-    const pagination = (name: string) => registry.resource(name).operations.find((o) => o.kind === 'getCollection')!.pagination;
-    expect(pagination('Plain')).toMatchObject({ itemsPerPage: 20, maximumItemsPerPage: 200, clientEnabled: false, enabled: true, cursor: null });
+    const pagination = (name: string) =>
+      registry.resource(name).operations.find((o) => o.kind === 'getCollection')!.pagination;
+    expect(pagination('Plain')).toMatchObject({
+      itemsPerPage: 20,
+      maximumItemsPerPage: 200,
+      clientEnabled: false,
+      enabled: true,
+      cursor: null,
+    });
     expect(pagination('Product')).toMatchObject({ itemsPerPage: 5, maximumItemsPerPage: 50, clientEnabled: false });
     expect(pagination('Log')).toMatchObject({ itemsPerPage: 7, maximumItemsPerPage: 200, clientEnabled: true });
     expect(registry.resource('Plain').operations.find((o) => o.kind === 'get')!.pagination).toBeNull();
   });
 
   it('refuses impossible settings at start-up', () => {
-    expect(() => buildMetadata({ resources: [defineResource({ name: 'A', fields, paginationItemsPerPage: 0 })] })).toThrow('Resource "A", operation "getCollection": pagination itemsPerPage must be a positive integer, 0 given.');
-    expect(() => buildMetadata({ resources: [defineResource({ name: 'A', fields, paginationItemsPerPage: 60, paginationMaximumItemsPerPage: 50 })] })).toThrow('is above maximumItemsPerPage (50)');
-    expect(() => buildMetadata({ resources: [defineResource({ name: 'A', fields, operations: [{ kind: 'get', paginationItemz: 1 } as never] })] })).toThrow('unknown option "paginationItemz". Did you mean "paginationItemsPerPage"?');
+    expect(() =>
+      buildMetadata({ resources: [defineResource({ name: 'A', fields, paginationItemsPerPage: 0 })] }),
+    ).toThrow('Resource "A", operation "getCollection": pagination itemsPerPage must be a positive integer, 0 given.');
+    expect(() =>
+      buildMetadata({
+        resources: [
+          defineResource({ name: 'A', fields, paginationItemsPerPage: 60, paginationMaximumItemsPerPage: 50 }),
+        ],
+      }),
+    ).toThrow('is above maximumItemsPerPage (50)');
+    expect(() =>
+      buildMetadata({
+        resources: [defineResource({ name: 'A', fields, operations: [{ kind: 'get', paginationItemz: 1 } as never] })],
+      }),
+    ).toThrow('unknown option "paginationItemz". Did you mean "paginationItemsPerPage"?');
   });
 });
 
 describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name', (database) => {
   it('applies a resource override and clamps to its maximum', async () => {
-    const Product = defineResource({ name: 'Product', fields, paginationItemsPerPage: 5, paginationMaximumItemsPerPage: 50 });
+    const Product = defineResource({
+      name: 'Product',
+      fields,
+      paginationItemsPerPage: 5,
+      paginationMaximumItemsPerPage: 50,
+    });
     const app = await buildTestApp({ database, resources: [Product] });
     await seed(app, 'product', 60);
     expect(ns((await call(app, { method: 'GET', url: '/api/products' })).body)).toEqual([1, 2, 3, 4, 5]);
-    expect((await call(app, { method: 'GET', url: '/api/products?itemsPerPage=80' })).body['hydra:member']).toHaveLength(50);
+    expect(
+      (await call(app, { method: 'GET', url: '/api/products?itemsPerPage=80' })).body['hydra:member'],
+    ).toHaveLength(50);
     await app.close();
   });
 
@@ -67,7 +98,12 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name',
   });
 
   it('ignores client parameters the settings do not allow', async () => {
-    const Log = defineResource({ name: 'Log', fields, paginationClientEnabled: false, paginationClientItemsPerPage: false });
+    const Log = defineResource({
+      name: 'Log',
+      fields,
+      paginationClientEnabled: false,
+      paginationClientItemsPerPage: false,
+    });
     const app = await buildTestApp({ database, resources: [Log] });
     await seed(app, 'log', 15);
     const response = await call(app, { method: 'GET', url: '/api/logs?pagination=false&itemsPerPage=2' });
@@ -97,10 +133,18 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name',
     expect(queries.some((sql) => /count\(/i.test(sql))).toBe(false);
     expect(first.body).not.toHaveProperty('hydra:totalItems');
     expect(ns(first.body)).toEqual([1, 2, 3, 4]);
-    expect(first.body['hydra:view']).toEqual({ '@id': '/api/events?page=1', '@type': 'hydra:PartialCollectionView', 'hydra:next': '/api/events?page=2' });
+    expect(first.body['hydra:view']).toEqual({
+      '@id': '/api/events?page=1',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:next': '/api/events?page=2',
+    });
     const second = await call(app, { method: 'GET', url: '/api/events?page=2' });
     expect(ns(second.body)).toEqual([5, 6, 7, 8]);
-    expect(second.body['hydra:view']).toEqual({ '@id': '/api/events?page=2', '@type': 'hydra:PartialCollectionView', 'hydra:previous': '/api/events?page=1' });
+    expect(second.body['hydra:view']).toEqual({
+      '@id': '/api/events?page=2',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:previous': '/api/events?page=1',
+    });
     await app.close();
   });
 
@@ -108,7 +152,9 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name',
     const Event = defineResource({ name: 'Event', fields, paginationClientPartial: true });
     const app = await buildTestApp({ database, resources: [Event] });
     await seed(app, 'event', 3);
-    expect((await call(app, { method: 'GET', url: '/api/events?partial=true' })).body).not.toHaveProperty('hydra:totalItems');
+    expect((await call(app, { method: 'GET', url: '/api/events?partial=true' })).body).not.toHaveProperty(
+      'hydra:totalItems',
+    );
     expect((await call(app, { method: 'GET', url: '/api/events' })).body['hydra:totalItems']).toBe(3);
     await app.close();
   });
@@ -126,19 +172,29 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name',
     const first = await call(app, { method: 'GET', url: '/api/entries?n[gte]=2' });
     expect(ns(first.body)).toEqual([10, 9, 8]);
     expect(first.body).not.toHaveProperty('hydra:totalItems');
-    expect(first.body['hydra:view']).toEqual({ '@id': '/api/entries?n%5Bgte%5D=2', '@type': 'hydra:PartialCollectionView', 'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8' });
+    expect(first.body['hydra:view']).toEqual({
+      '@id': '/api/entries?n%5Bgte%5D=2',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8',
+    });
     const second = await call(app, { method: 'GET', url: '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8' });
     expect(ns(second.body)).toEqual([7, 6, 5]);
     expect(second.body['hydra:view']).toEqual({
-      '@id': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8', '@type': 'hydra:PartialCollectionView',
-      'hydra:previous': '/api/entries?n%5Bgte%5D=2&id%5Bgt%5D=7', 'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=5',
+      '@id': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:previous': '/api/entries?n%5Bgte%5D=2&id%5Bgt%5D=7',
+      'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=5',
     });
     const last = await call(app, { method: 'GET', url: '/api/entries?n[gte]=2&id[lt]=5' });
     expect(ns(last.body)).toEqual([4, 3, 2]);
     expect(last.body['hydra:view']).not.toHaveProperty('hydra:next');
     const back = await call(app, { method: 'GET', url: '/api/entries?n[gte]=2&id[gt]=7' });
     expect(ns(back.body)).toEqual([10, 9, 8]);
-    expect(back.body['hydra:view']).toEqual({ '@id': '/api/entries?n%5Bgte%5D=2&id%5Bgt%5D=7', '@type': 'hydra:PartialCollectionView', 'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8' });
+    expect(back.body['hydra:view']).toEqual({
+      '@id': '/api/entries?n%5Bgte%5D=2&id%5Bgt%5D=7',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:next': '/api/entries?n%5Bgte%5D=2&id%5Blt%5D=8',
+    });
     const bad = await call(app, { method: 'GET', url: '/api/entries?id[lt]=abc' });
     expect(bad.status).toBe(400);
     await app.close();

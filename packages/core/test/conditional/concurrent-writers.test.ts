@@ -17,7 +17,12 @@ afterEach(() => {
 });
 
 const patch = (app: FastifyInstance, pages: number, ifMatch?: string) =>
-  call(app, { method: 'PATCH', url: '/api/novels/1', headers: { ...MERGE_PATCH, ...(ifMatch ? { 'if-match': ifMatch } : {}) }, payload: { pages } });
+  call(app, {
+    method: 'PATCH',
+    url: '/api/novels/1',
+    headers: { ...MERGE_PATCH, ...(ifMatch ? { 'if-match': ifMatch } : {}) },
+    payload: { pages },
+  });
 
 let nextPages = 1000;
 
@@ -36,7 +41,15 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writers with one
   const stored = async () => (await app().resourceApi.database.knex('novel').where('id', 1).first()).pages as number;
 
   async function seedAndTag(): Promise<string> {
-    expect((await call(app(), { method: 'POST', url: '/api/novels', payload: { title: 'The Word for World Is Forest', pages: 189 } })).status).toBe(201);
+    expect(
+      (
+        await call(app(), {
+          method: 'POST',
+          url: '/api/novels',
+          payload: { title: 'The Word for World Is Forest', pages: 189 },
+        })
+      ).status,
+    ).toBe(201);
     return (await call(app(), { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
   }
 
@@ -49,7 +62,10 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writers with one
 
   it('lets exactly one of a PATCH and a DELETE fired at once win', async () => {
     const etag = await seedAndTag();
-    const [patched, deleted] = await Promise.all([patch(app(), 600, etag), call(app(), { method: 'DELETE', url: '/api/novels/1', headers: { 'if-match': etag } })]);
+    const [patched, deleted] = await Promise.all([
+      patch(app(), 600, etag),
+      call(app(), { method: 'DELETE', url: '/api/novels/1', headers: { 'if-match': etag } }),
+    ]);
     expect([patched.status, deleted.status].filter((s) => s === 200 || s === 204)).toHaveLength(1);
     // The loser gets 412, or 404 when the item was already deleted before the PATCH read it.
     expect([patched.status, deleted.status].filter((s) => s === 412 || s === 404)).toHaveLength(1);
@@ -74,42 +90,53 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writers with one
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')).filter((d) => d.name === 'postgres'))('two app instances on one $name schema', (database) => {
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  let apps: FastifyInstance[] = [];
+describe.each(testDatabases(inject('postgresUrl')).filter((d) => d.name === 'postgres'))(
+  'two app instances on one $name schema',
+  (database) => {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    let apps: FastifyInstance[] = [];
 
-  async function instance(): Promise<FastifyInstance> {
-    const app = Fastify();
-    await app.register(resourceApi, { resources, database: database.url, databaseSchema: schema, graphql: false });
-    await app.ready();
-    return app;
-  }
-
-  afterEach(async () => {
-    try {
-      await apps[0]?.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    } finally {
-      await Promise.all(apps.map((app) => app.close()));
-      apps = [];
+    async function instance(): Promise<FastifyInstance> {
+      const app = Fastify();
+      await app.register(resourceApi, { resources, database: database.url, databaseSchema: schema, graphql: false });
+      await app.ready();
+      return app;
     }
-  });
 
-  it('lets exactly one writer win across instances, fired at once or held after the check', async () => {
-    apps = [await instance(), await instance()];
-    const [first, second] = apps as [FastifyInstance, FastifyInstance];
-    expect((await call(first, { method: 'POST', url: '/api/novels', payload: { title: 'Always Coming Home', pages: 523 } })).status).toBe(201);
-    // Each instance reads the same representation, so the same tag.
-    const etag = (await call(second, { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
-    expect((await call(first, { method: 'GET', url: '/api/novels/1' })).headers.etag).toBe(etag);
+    afterEach(async () => {
+      try {
+        await apps[0]?.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      } finally {
+        await Promise.all(apps.map((app) => app.close()));
+        apps = [];
+      }
+    });
 
-    const fired = await race([first, second], etag);
-    expect(fired.statuses).toEqual([200, 412]);
+    it('lets exactly one writer win across instances, fired at once or held after the check', async () => {
+      apps = [await instance(), await instance()];
+      const [first, second] = apps as [FastifyInstance, FastifyInstance];
+      expect(
+        (
+          await call(first, {
+            method: 'POST',
+            url: '/api/novels',
+            payload: { title: 'Always Coming Home', pages: 523 },
+          })
+        ).status,
+      ).toBe(201);
+      // Each instance reads the same representation, so the same tag.
+      const etag = (await call(second, { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
+      expect((await call(first, { method: 'GET', url: '/api/novels/1' })).headers.etag).toBe(etag);
 
-    const next = (await call(first, { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
-    gate.barrier = createBarrier(4);
-    const held = await race([first, second, first, second], next);
-    expect(held.statuses).toEqual([200, 412, 412, 412]);
-    const row = await first.resourceApi.database.knex('novel').where('id', 1).first();
-    expect(row.pages).toBe(held.winners[0]);
-  });
-});
+      const fired = await race([first, second], etag);
+      expect(fired.statuses).toEqual([200, 412]);
+
+      const next = (await call(first, { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
+      gate.barrier = createBarrier(4);
+      const held = await race([first, second, first, second], next);
+      expect(held.statuses).toEqual([200, 412, 412, 412]);
+      const row = await first.resourceApi.database.knex('novel').where('id', 1).first();
+      expect(row.pages).toBe(held.winners[0]);
+    });
+  },
+);

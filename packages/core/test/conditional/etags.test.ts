@@ -13,9 +13,14 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
   const get = (url: string, headers: Record<string, string> = {}) => call(app(), { method: 'GET', url, headers });
 
   async function seed() {
-    expect((await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'Ursula K. Le Guin' } })).status).toBe(201);
+    expect(
+      (await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'Ursula K. Le Guin' } })).status,
+    ).toBe(201);
     for (const title of ['The Dispossessed', 'The Left Hand of Darkness']) {
-      expect((await call(app(), { method: 'POST', url: '/api/novels', payload: { title, writer: '/api/writers/1' } })).status).toBe(201);
+      expect(
+        (await call(app(), { method: 'POST', url: '/api/novels', payload: { title, writer: '/api/writers/1' } }))
+          .status,
+      ).toBe(201);
     }
   }
 
@@ -27,7 +32,11 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
       expect(first.headers.etag).toMatch(STRONG_ETAG);
       expect((await get(url)).headers.etag).toBe(first.headers.etag);
     }
-    const tags = await Promise.all(['/api/novels/1', '/api/novels/2', '/api/novels', '/api/novels?page=2'].map(async (url) => (await get(url)).headers.etag));
+    const tags = await Promise.all(
+      ['/api/novels/1', '/api/novels/2', '/api/novels', '/api/novels?page=2'].map(
+        async (url) => (await get(url)).headers.etag,
+      ),
+    );
     expect(new Set(tags).size).toBe(4);
   });
 
@@ -51,14 +60,28 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
     const created = await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'N. K. Jemisin' } });
     const unacceptable = await get('/api/novels/1', { accept: 'text/csv' });
     expect(unacceptable.status).toBe(406);
-    for (const response of [read, notModified, missing, unacceptable, created, await get('/api/novels'), await get('/api/docs.jsonld')]) expect(response.headers.vary).toBe('Accept');
+    for (const response of [
+      read,
+      notModified,
+      missing,
+      unacceptable,
+      created,
+      await get('/api/novels'),
+      await get('/api/docs.jsonld'),
+    ])
+      expect(response.headers.vary).toBe('Accept');
   });
 
   it('changes the ETag of an item and of its collection when the item changes', async () => {
     await seed();
     const item = (await get('/api/novels/1')).headers.etag;
     const collection = (await get('/api/novels')).headers.etag;
-    const patched = await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: MERGE_PATCH, payload: { pages: 387 } });
+    const patched = await call(app(), {
+      method: 'PATCH',
+      url: '/api/novels/1',
+      headers: MERGE_PATCH,
+      payload: { pages: 387 },
+    });
     expect(patched.status).toBe(200);
     expect((await get('/api/novels/1')).headers.etag).not.toBe(item);
     expect((await get('/api/novels')).headers.etag).not.toBe(collection);
@@ -71,8 +94,18 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
   it('changes the ETag of an item when an item embedded in it changes', async () => {
     await seed();
     const before = await get('/api/novels/1');
-    expect(before.body.writer).toEqual({ '@id': '/api/writers/1', '@type': 'Writer', id: 1, name: 'Ursula K. Le Guin' });
-    await call(app(), { method: 'PATCH', url: '/api/writers/1', headers: MERGE_PATCH, payload: { name: 'U. K. Le Guin' } });
+    expect(before.body.writer).toEqual({
+      '@id': '/api/writers/1',
+      '@type': 'Writer',
+      id: 1,
+      name: 'Ursula K. Le Guin',
+    });
+    await call(app(), {
+      method: 'PATCH',
+      url: '/api/writers/1',
+      headers: MERGE_PATCH,
+      payload: { name: 'U. K. Le Guin' },
+    });
     expect((await get('/api/novels/1')).headers.etag).not.toBe(before.headers.etag);
   });
 
@@ -90,7 +123,7 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
     }
   });
 
-  it('answers 200 with the body when If-None-Match names only other tags, another format\'s, or nothing usable', async () => {
+  it("answers 200 with the body when If-None-Match names only other tags, another format's, or nothing usable", async () => {
     await seed();
     const json = (await get('/api/novels/1', { accept: 'application/json' })).headers.etag as string;
     for (const ifNoneMatch of ['"stale"', json, 'garbage', '', 'W/']) {
@@ -103,7 +136,12 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
   it('answers 304 no more once the item changed', async () => {
     await seed();
     const { etag } = (await get('/api/novels/1')).headers as { etag: string };
-    await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: MERGE_PATCH, payload: { title: 'The Dispossessed: An Ambiguous Utopia' } });
+    await call(app(), {
+      method: 'PATCH',
+      url: '/api/novels/1',
+      headers: MERGE_PATCH,
+      payload: { title: 'The Dispossessed: An Ambiguous Utopia' },
+    });
     const response = await get('/api/novels/1', { 'if-none-match': etag });
     expect(response.status).toBe(200);
     expect(response.body.title).toBe('The Dispossessed: An Ambiguous Utopia');
@@ -115,7 +153,11 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
     const { etag } = (await get('/api/novels/1')).headers as { etag: string };
     const failed = await get('/api/novels/1', { 'if-match': '"stale"' });
     expect(failed.status).toBe(412);
-    expect(failed.body).toMatchObject({ '@type': 'hydra:Error', status: 412, detail: 'None of the ETags in If-Match is the current one of this representation.' });
+    expect(failed.body).toMatchObject({
+      '@type': 'hydra:Error',
+      status: 412,
+      detail: 'None of the ETags in If-Match is the current one of this representation.',
+    });
     expect(failed.headers.etag).toBeUndefined();
     expect((await get('/api/novels/1', { 'if-match': etag })).status).toBe(200);
     expect((await get('/api/novels/1', { 'if-match': '*' })).status).toBe(200);
@@ -125,7 +167,12 @@ describe.each(testDatabases(inject('postgresUrl')))('entity tags on reads on $na
     const created = await call(app(), { method: 'POST', url: '/api/novels', payload: { title: 'Lavinia' } });
     expect(created.headers.etag).toMatch(STRONG_ETAG);
     expect(created.headers.etag).toBe((await get('/api/novels/1')).headers.etag);
-    const patched = await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: { ...MERGE_PATCH, accept: 'application/json' }, payload: { pages: 279 } });
+    const patched = await call(app(), {
+      method: 'PATCH',
+      url: '/api/novels/1',
+      headers: { ...MERGE_PATCH, accept: 'application/json' },
+      payload: { pages: 279 },
+    });
     expect(patched.headers.etag).toBe((await get('/api/novels/1', { accept: 'application/json' })).headers.etag);
     const put = await call(app(), { method: 'PUT', url: '/api/novels/1', payload: { title: 'Lavinia', pages: 280 } });
     expect(put.headers.etag).toBe((await get('/api/novels/1')).headers.etag);

@@ -62,14 +62,17 @@ class Publisher {
   @ApiProperty({ type: 'string[]', default: [] }) labels!: string[];
   @ApiProperty({ type: 'password', nullable: true }) secret!: string | null;
   @ApiProperty({ type: 'string', readable: false, nullable: true, column: 'note' }) internalNote!: string | null;
-  @ApiProperty({ toMany: () => Category, mappedBy: 'publisher', description: 'Its categories' }) categories!: Category[];
+  @ApiProperty({ toMany: () => Category, mappedBy: 'publisher', description: 'Its categories' })
+  categories!: Category[];
 }
 
 @ApiResource({ operations: [] })
 class Category {
   @ApiProperty({ type: 'string' }) label!: string;
-  @ApiProperty({ toOne: () => Publisher, nullable: true, onDelete: 'set null', readable: true, writable: true }) publisher!: Publisher | null;
-  @ApiProperty({ toOne: 'Category', nullable: true, onDelete: 'cascade', column: 'parent_ref' }) parent!: Category | null;
+  @ApiProperty({ toOne: () => Publisher, nullable: true, onDelete: 'set null', readable: true, writable: true })
+  publisher!: Publisher | null;
+  @ApiProperty({ toOne: 'Category', nullable: true, onDelete: 'cascade', column: 'parent_ref' })
+  parent!: Category | null;
 }
 
 const plain = buildMetadata({ resources: [PlainPublisher, PlainCategory] });
@@ -122,8 +125,19 @@ describe('declaring every option with decorators and with plain objects', () => 
   it('normalizes every kind of field', () => {
     const byName = Object.fromEntries(decorated.resource('Publisher').fields.map((f) => [f.name, f]));
     expect(byName.name).toEqual({
-      kind: 'scalar', name: 'name', type: 'string', column: 'name', nullable: false, default: undefined,
-      readable: true, writable: true, immutable: false, description: 'Trading name', iri: 'https://schema.org/name', groups: [], constraints: [],
+      kind: 'scalar',
+      name: 'name',
+      type: 'string',
+      column: 'name',
+      nullable: false,
+      default: undefined,
+      readable: true,
+      writable: true,
+      immutable: false,
+      description: 'Trading name',
+      iri: 'https://schema.org/name',
+      groups: [],
+      constraints: [],
     });
     expect(byName.about).toMatchObject({ type: 'text', nullable: true, iri: 'Publisher/about' });
     expect(byName.founded).toMatchObject({ type: 'integer', nullable: true, default: null });
@@ -136,20 +150,54 @@ describe('declaring every option with decorators and with plain objects', () => 
     expect(byName.secret).toMatchObject({ type: 'password', readable: false, writable: true });
     expect(byName.internalNote).toMatchObject({ readable: false, column: 'note' });
     expect(byName.categories).toEqual({
-      kind: 'toMany', name: 'categories', target: 'Category', mappedBy: 'publisher', readable: true, writable: false,
-      immutable: false, nullable: false, description: 'Its categories', iri: 'Publisher/categories', groups: [], constraints: [],
-      readableLink: undefined, writableLink: undefined, inversedBy: undefined, joinTable: undefined, subresource: null,
+      kind: 'toMany',
+      name: 'categories',
+      target: 'Category',
+      mappedBy: 'publisher',
+      readable: true,
+      writable: false,
+      immutable: false,
+      nullable: false,
+      description: 'Its categories',
+      iri: 'Publisher/categories',
+      groups: [],
+      constraints: [],
+      readableLink: undefined,
+      writableLink: undefined,
+      inversedBy: undefined,
+      joinTable: undefined,
+      subresource: null,
     });
     const category = Object.fromEntries(decorated.resource('Category').fields.map((f) => [f.name, f]));
     // inversedBy is completed from the inverse side's mappedBy.
-    expect(category.publisher).toMatchObject({ kind: 'toOne', target: 'Publisher', inversedBy: 'categories', column: 'publisher_id', onDelete: 'set null', nullable: true });
-    expect(category.parent).toMatchObject({ kind: 'toOne', target: 'Category', inversedBy: undefined, column: 'parent_ref', onDelete: 'cascade' });
+    expect(category.publisher).toMatchObject({
+      kind: 'toOne',
+      target: 'Publisher',
+      inversedBy: 'categories',
+      column: 'publisher_id',
+      onDelete: 'set null',
+      nullable: true,
+    });
+    expect(category.parent).toMatchObject({
+      kind: 'toOne',
+      target: 'Category',
+      inversedBy: undefined,
+      column: 'parent_ref',
+      onDelete: 'cascade',
+    });
   });
 
   it('exposes all six operations by default, in a stable order', () => {
-    const registry = buildMetadata({ resources: [defineResource({ name: 'Note', fields: { text: { type: 'string' } } })] });
+    const registry = buildMetadata({
+      resources: [defineResource({ name: 'Note', fields: { text: { type: 'string' } } })],
+    });
     expect(registry.resource('Note').operations.map((o) => `${o.method} ${o.uriTemplate}`)).toEqual([
-      'GET /api/notes', 'POST /api/notes', 'GET /api/notes/{id}', 'PUT /api/notes/{id}', 'PATCH /api/notes/{id}', 'DELETE /api/notes/{id}',
+      'GET /api/notes',
+      'POST /api/notes',
+      'GET /api/notes/{id}',
+      'PUT /api/notes/{id}',
+      'PATCH /api/notes/{id}',
+      'DELETE /api/notes/{id}',
     ]);
   });
 
@@ -157,7 +205,12 @@ describe('declaring every option with decorators and with plain objects', () => 
     const names = ['Category', 'Person', 'BookReview', 'Address', 'Status', 'Company'];
     const registry = buildMetadata({ resources: names.map((name) => defineResource({ name, fields: {} })) });
     expect(registry.resources.map((r) => r.collectionPath)).toEqual([
-      '/api/categories', '/api/people', '/api/book_reviews', '/api/addresses', '/api/statuses', '/api/companies',
+      '/api/categories',
+      '/api/people',
+      '/api/book_reviews',
+      '/api/addresses',
+      '/api/statuses',
+      '/api/companies',
     ]);
   });
 });

@@ -16,15 +16,24 @@ const src = new URL('../../src/', import.meta.url).pathname;
 describe('the documents of /api by Accept', () => {
   const [sqlite] = testDatabases(undefined);
   const app = useApp(sqlite!, { resources: [Author, Book], documentation: { title: 'Library <API>' } });
-  const get = (url: string, accept?: string) => call(app(), { method: 'GET', url, headers: accept === undefined ? {} : { accept } });
+  const get = (url: string, accept?: string) =>
+    call(app(), { method: 'GET', url, headers: accept === undefined ? {} : { accept } });
 
   it('answers the JSON-LD entrypoint to */*, to no Accept and to application/ld+json', async () => {
     for (const accept of ['*/*', undefined, 'application/ld+json', 'application/ld+json, text/html;q=0.5']) {
       const response = await get('/api', accept);
       expect([accept, response.headers['content-type']]).toEqual([accept, 'application/ld+json; charset=utf-8']);
-      expect(response.body).toEqual({ '@context': '/api/contexts/Entrypoint', '@id': '/api', '@type': 'Entrypoint', author: '/api/authors', book: '/api/books' });
+      expect(response.body).toEqual({
+        '@context': '/api/contexts/Entrypoint',
+        '@id': '/api',
+        '@type': 'Entrypoint',
+        author: '/api/authors',
+        book: '/api/books',
+      });
       expect(response.headers.vary).toBe('Accept');
-      expect(response.headers.link).toBe('<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
+      expect(response.headers.link).toBe(
+        '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
+      );
     }
     expect((await get('/api', 'application/json')).headers['content-type']).toBe('application/json; charset=utf-8');
   });
@@ -52,7 +61,9 @@ describe('the documents of /api by Accept', () => {
     expect(openApi.body.openapi).toBe('3.1.0');
     const refused = await get('/api', 'text/plain');
     expect(refused.status).toBe(406);
-    expect(refused.body.detail).toBe('Requested format "text/plain" is not supported. Supported MIME types are "application/ld+json", "application/json", "text/html", "application/vnd.openapi+json", "application/vnd.openapi+yaml".');
+    expect(refused.body.detail).toBe(
+      'Requested format "text/plain" is not supported. Supported MIME types are "application/ld+json", "application/json", "text/html", "application/vnd.openapi+json", "application/vnd.openapi+yaml".',
+    );
   });
 });
 
@@ -60,11 +71,14 @@ describe('the import rules of openapi/', () => {
   it('reads only metadata/, schema/, the filter types, the serializer plan types and its field access rules', () => {
     const dir = join(src, 'openapi');
     const imports = readdirSync(dir).flatMap((file) =>
-      [...readFileSync(join(dir, file), 'utf8').matchAll(/^import (type )?[^'"]*from '([^']+)'/gm)].map((m) => `${m[1] ? 'type ' : ''}${m[2]}`),
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/^import (type )?[^'"]*from '([^']+)'/gm)].map(
+        (m) => `${m[1] ? 'type ' : ''}${m[2]}`,
+      ),
     );
     // field-access.ts says which fields the read and write groups reach, from the metadata alone: the documents
     // describe the bodies the serializer reads and writes with the same rules.
-    const allowed = /^(type )?(\.\/[\w-]+\.js|\.\.\/metadata\/[\w-]+\.js|\.\.\/schema\/[\w-]+\.js|\.\.\/serializer\/field-access\.js)$|^type \.\.\/(query\/filter|serializer\/normalize)\.js$/;
+    const allowed =
+      /^(type )?(\.\/[\w-]+\.js|\.\.\/metadata\/[\w-]+\.js|\.\.\/schema\/[\w-]+\.js|\.\.\/serializer\/field-access\.js)$|^type \.\.\/(query\/filter|serializer\/normalize)\.js$/;
     expect(imports.length).toBeGreaterThan(5);
     expect(imports.filter((i) => !allowed.test(i))).toEqual([]);
   });

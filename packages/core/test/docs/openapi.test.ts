@@ -12,14 +12,23 @@ import { defineResource, NotBlank } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: unknown) => void;
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ??
+  Ajv2020Module) as typeof Ajv2020Module.default;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: unknown,
+) => void;
 
 const Publisher = defineResource({
   name: 'Publisher',
   description: 'A publishing house.',
   fields: {
-    name: { type: 'string', iri: 'https://schema.org/name', groups: ['novel:read'], constraints: [NotBlank()], description: 'Its name.' },
+    name: {
+      type: 'string',
+      iri: 'https://schema.org/name',
+      groups: ['novel:read'],
+      constraints: [NotBlank()],
+      description: 'Its name.',
+    },
     novels: { toMany: 'Novel', mappedBy: 'publisher', subresource: true },
   },
 });
@@ -28,10 +37,24 @@ const Novel = defineResource({
   name: 'Novel',
   normalizationGroups: ['novel:read'],
   denormalizationGroups: ['novel:write'],
-  filters: [{ type: 'search', properties: { title: 'ipartial' } }, { type: 'order', properties: ['title'] }],
-  operations: [{ kind: 'getCollection', paginationClientPartial: true }, 'get', { kind: 'post', security: "is_granted('ROLE_ADMIN')" }, 'patch', 'delete'],
+  filters: [
+    { type: 'search', properties: { title: 'ipartial' } },
+    { type: 'order', properties: ['title'] },
+  ],
+  operations: [
+    { kind: 'getCollection', paginationClientPartial: true },
+    'get',
+    { kind: 'post', security: "is_granted('ROLE_ADMIN')" },
+    'patch',
+    'delete',
+  ],
   fields: {
-    title: { type: 'string', groups: ['novel:read', 'novel:write'], constraints: [NotBlank()], description: 'The title.' },
+    title: {
+      type: 'string',
+      groups: ['novel:read', 'novel:write'],
+      constraints: [NotBlank()],
+      description: 'The title.',
+    },
     isbn: { type: 'string', nullable: true, immutable: true, groups: ['novel:read', 'novel:write'] },
     notes: { type: 'text', nullable: true },
     pages: { type: 'integer', default: 100, groups: ['novel:read', 'novel:write'] },
@@ -41,7 +64,15 @@ const Novel = defineResource({
 
 const Ticket = defineResource({
   name: 'Ticket',
-  operations: [{ kind: 'getCollection', paginationViaCursor: { direction: 'desc' }, paginationClientEnabled: false, paginationClientItemsPerPage: false }, 'get'],
+  operations: [
+    {
+      kind: 'getCollection',
+      paginationViaCursor: { direction: 'desc' },
+      paginationClientEnabled: false,
+      paginationClientItemsPerPage: false,
+    },
+    'get',
+  ],
   fields: { code: { type: 'string' } },
 });
 
@@ -58,7 +89,10 @@ type Doc = any;
 
 describe('the OpenAPI document', () => {
   const [sqlite] = testDatabases(undefined);
-  const app = useApp(sqlite!, { resources, documentation: { title: 'Library', description: 'Books and more.', version: '2.1.0' } });
+  const app = useApp(sqlite!, {
+    resources,
+    documentation: { title: 'Library', description: 'Books and more.', version: '2.1.0' },
+  });
   const openApi = async (): Promise<Doc> => (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
 
   it('validates as OpenAPI 3.1, in JSON and in YAML, with the same content', async () => {
@@ -85,7 +119,11 @@ describe('the OpenAPI document', () => {
       expect(response.headers['content-type']).toBe('application/vnd.openapi+json; charset=utf-8');
       expect(response.body).toEqual(doc);
     }
-    const yaml = await call(app(), { method: 'GET', url: '/api/docs', headers: { accept: 'application/vnd.openapi+yaml' } });
+    const yaml = await call(app(), {
+      method: 'GET',
+      url: '/api/docs',
+      headers: { accept: 'application/vnd.openapi+yaml' },
+    });
     expect(yaml.text).toContain('openapi: 3.1.0');
   });
 
@@ -99,8 +137,12 @@ describe('the OpenAPI document', () => {
 
   it('documents every operation at its path, with its stable id, and nothing else', async () => {
     const doc = await openApi();
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} /api${path} ${(item as Doc)[m].operationId}`));
-    const declared = app().resourceApi.metadata.resources.flatMap((r) => r.operations.map((o) => `${o.method} ${o.uriTemplate} ${o.name}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} /api${path} ${(item as Doc)[m].operationId}`),
+    );
+    const declared = app().resourceApi.metadata.resources.flatMap((r) =>
+      r.operations.map((o) => `${o.method} ${o.uriTemplate} ${o.name}`),
+    );
     expect(documented.sort()).toEqual(declared.sort());
     expect(documented).toContain('GET /api/publishers/{id}/novels api_publishers_novels_get_subresource');
     expect(documented).not.toContain('PUT /api/novels/{id} api_novels_id_put');
@@ -111,7 +153,11 @@ describe('the OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       const url = `/api${path.replace(/\{\w+\}/g, '1')}`;
       for (const method of METHODS) {
-        const response = await call(app(), { method: method.toUpperCase() as 'GET', url, payload: method === 'get' || method === 'delete' ? undefined : {} });
+        const response = await call(app(), {
+          method: method.toUpperCase() as 'GET',
+          url,
+          payload: method === 'get' || method === 'delete' ? undefined : {},
+        });
         if ((item as Doc)[method]) expect([url, method, response.status]).not.toEqual([url, method, 405]);
         else expect([url, method, response.status]).toEqual([url, method, 405]);
       }
@@ -120,26 +166,68 @@ describe('the OpenAPI document', () => {
 
   it('lists filters and the pagination parameters each collection allows', async () => {
     const doc = await openApi();
-    const names = (path: string, method = 'get') => ((doc.paths[path][method].parameters ?? []) as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
-    expect(names('/novels')).toEqual(['query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial', 'header:If-None-Match']);
-    expect(names('/publishers/{id}/novels')).toEqual(['path:id', 'query:title', 'query:title[]', 'query:order[title]', 'query:page', 'query:itemsPerPage', 'query:pagination', 'query:partial', 'header:If-None-Match']);
+    const names = (path: string, method = 'get') =>
+      ((doc.paths[path][method].parameters ?? []) as { name: string; in: string }[]).map((p) => `${p.in}:${p.name}`);
+    expect(names('/novels')).toEqual([
+      'query:title',
+      'query:title[]',
+      'query:order[title]',
+      'query:page',
+      'query:itemsPerPage',
+      'query:pagination',
+      'query:partial',
+      'header:If-None-Match',
+    ]);
+    expect(names('/publishers/{id}/novels')).toEqual([
+      'path:id',
+      'query:title',
+      'query:title[]',
+      'query:order[title]',
+      'query:page',
+      'query:itemsPerPage',
+      'query:pagination',
+      'query:partial',
+      'header:If-None-Match',
+    ]);
     expect(names('/tickets')).toEqual(['query:id[gt]', 'query:id[lt]', 'header:If-None-Match']);
     expect(names('/archives')).toEqual(['header:If-None-Match']);
     expect(names('/novels/{id}', 'patch')).toEqual(['path:id', 'header:If-Match']);
     const novels = doc.paths['/novels'].get.parameters as Doc[];
-    expect(novels.find((p) => p.name === 'title[]')).toMatchObject({ required: false, schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true });
-    expect(novels.find((p) => p.name === 'order[title]')).toMatchObject({ schema: { type: 'string', enum: ['asc', 'desc'] } });
-    expect(novels.find((p) => p.name === 'itemsPerPage')).toMatchObject({ schema: { type: 'integer', minimum: 0, default: 10 } });
-    expect(doc.paths['/publishers/{id}/novels'].get.parameters[0]).toEqual({ name: 'id', in: 'path', required: true, description: 'The Publisher identifier.', schema: { type: 'integer', minimum: 1 } });
+    expect(novels.find((p) => p.name === 'title[]')).toMatchObject({
+      required: false,
+      schema: { type: 'array', items: { type: 'string' } },
+      style: 'form',
+      explode: true,
+    });
+    expect(novels.find((p) => p.name === 'order[title]')).toMatchObject({
+      schema: { type: 'string', enum: ['asc', 'desc'] },
+    });
+    expect(novels.find((p) => p.name === 'itemsPerPage')).toMatchObject({
+      schema: { type: 'integer', minimum: 0, default: 10 },
+    });
+    expect(doc.paths['/publishers/{id}/novels'].get.parameters[0]).toEqual({
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'The Publisher identifier.',
+      schema: { type: 'integer', minimum: 1 },
+    });
   });
 
   it('names the schemas after the format and groups, and follows the read and write groups', async () => {
     const doc = await openApi();
     const schemas = doc.components.schemas;
     const novels = doc.paths['/novels'];
-    expect(novels.get.responses['200'].content['application/json'].schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Novel-novel.read' } });
-    expect(novels.get.responses['200'].content['application/ld+json'].schema.allOf[1].properties['hydra:member'].items).toEqual({ $ref: '#/components/schemas/Novel.jsonld-novel.read' });
-    expect(novels.post.requestBody.content['application/ld+json'].schema).toEqual({ $ref: '#/components/schemas/Novel.create-novel.write' });
+    expect(novels.get.responses['200'].content['application/json'].schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Novel-novel.read' },
+    });
+    expect(
+      novels.get.responses['200'].content['application/ld+json'].schema.allOf[1].properties['hydra:member'].items,
+    ).toEqual({ $ref: '#/components/schemas/Novel.jsonld-novel.read' });
+    expect(novels.post.requestBody.content['application/ld+json'].schema).toEqual({
+      $ref: '#/components/schemas/Novel.create-novel.write',
+    });
     expect(doc.paths['/novels/{id}'].patch.requestBody.content).toEqual({
       'application/merge-patch+json': { schema: { $ref: '#/components/schemas/Novel.update-novel.write' } },
       'application/ld+json': { schema: { $ref: '#/components/schemas/Novel.update-novel.write' } },
@@ -147,18 +235,44 @@ describe('the OpenAPI document', () => {
     });
 
     const read = schemas['Novel.jsonld-novel.read'];
-    expect(Object.keys(read.properties)).toEqual(['@context', '@id', '@type', 'id', 'title', 'isbn', 'pages', 'publisher']);
+    expect(Object.keys(read.properties)).toEqual([
+      '@context',
+      '@id',
+      '@type',
+      'id',
+      'title',
+      'isbn',
+      'pages',
+      'publisher',
+    ]);
     expect(read.required).toEqual(['@id', '@type', 'id', 'title']);
     expect(read.properties.title).toEqual({ type: 'string', description: 'The title.' });
     expect(read.properties['@type']).toEqual({ type: 'string', const: 'Novel', readOnly: true });
     // The read groups reach Publisher.name: the publisher is embedded, and may be null.
-    expect(read.properties.publisher).toEqual({ anyOf: [{ $ref: '#/components/schemas/Publisher.jsonld-novel.read' }, { type: 'null' }] });
-    expect(Object.keys(schemas['Publisher.jsonld-novel.read'].properties)).toEqual(['@context', '@id', '@type', 'id', 'name']);
+    expect(read.properties.publisher).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/Publisher.jsonld-novel.read' }, { type: 'null' }],
+    });
+    expect(Object.keys(schemas['Publisher.jsonld-novel.read'].properties)).toEqual([
+      '@context',
+      '@id',
+      '@type',
+      'id',
+      'name',
+    ]);
     expect(Object.keys(schemas['Novel-novel.read'].properties)).toEqual(['id', 'title', 'isbn', 'pages', 'publisher']);
     // Without groups, relations are IRIs.
-    expect(schemas['Publisher.jsonld'].properties.novels).toEqual({ type: 'array', items: { type: 'string', format: 'iri-reference', example: '/api/novels/1' }, readOnly: true });
+    expect(schemas['Publisher.jsonld'].properties.novels).toEqual({
+      type: 'array',
+      items: { type: 'string', format: 'iri-reference', example: '/api/novels/1' },
+      readOnly: true,
+    });
 
-    expect(Object.keys(schemas['Novel.create-novel.write'].properties)).toEqual(['title', 'isbn', 'pages', 'publisher']);
+    expect(Object.keys(schemas['Novel.create-novel.write'].properties)).toEqual([
+      'title',
+      'isbn',
+      'pages',
+      'publisher',
+    ]);
     expect(schemas['Novel.create-novel.write'].required).toEqual(['title']);
     expect(Object.keys(schemas['Novel.update-novel.write'].properties)).toEqual(['title', 'pages', 'publisher']);
     expect(schemas['Novel.update-novel.write'].required).toBeUndefined();
@@ -166,12 +280,19 @@ describe('the OpenAPI document', () => {
 
   it('puts the bearer JWT scheme and 401/403 on the operations with an access rule only', async () => {
     const doc = await openApi();
-    expect(doc.components.securitySchemes).toEqual({ JWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.any(String) } });
+    expect(doc.components.securitySchemes).toEqual({
+      JWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.any(String) },
+    });
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item as Doc) as [string, Doc][]) {
         const guarded = path === '/novels' && method === 'post';
         expect([path, method, operation.security]).toEqual([path, method, guarded ? [{ JWT: [] }] : undefined]);
-        expect([path, method, '401' in operation.responses, '403' in operation.responses]).toEqual([path, method, guarded, guarded]);
+        expect([path, method, '401' in operation.responses, '403' in operation.responses]).toEqual([
+          path,
+          method,
+          guarded,
+          guarded,
+        ]);
       }
     }
   });
@@ -188,8 +309,14 @@ describe('the OpenAPI document', () => {
     expect(codes('/publishers/{id}/novels', 'get')).toEqual(['200', '304', '400', '404', '406']);
     expect(codes('/archives', 'get')).toEqual(['200', '304', '406']);
     expect(doc.paths['/novels'].post.responses['400']).toEqual({ $ref: '#/components/responses/InvalidInput' });
-    expect(doc.components.responses.InvalidInput.content['application/ld+json'].schema.anyOf[0]).toEqual({ $ref: '#/components/schemas/ConstraintViolationList.jsonld' });
-    expect(doc.components.schemas['Error.jsonld'].properties['@type']).toEqual({ type: 'string', const: 'hydra:Error', readOnly: true });
+    expect(doc.components.responses.InvalidInput.content['application/ld+json'].schema.anyOf[0]).toEqual({
+      $ref: '#/components/schemas/ConstraintViolationList.jsonld',
+    });
+    expect(doc.components.schemas['Error.jsonld'].properties['@type']).toEqual({
+      type: 'string',
+      const: 'hydra:Error',
+      readOnly: true,
+    });
   });
 
   it('is the same document on every request', async () => {
@@ -212,11 +339,15 @@ describe('the OpenAPI document changed by transformOpenApi', () => {
 
   it('serves the changed document everywhere, still valid', async () => {
     const json = (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
-    expect(json.components.schemas['Novel.create-novel.write'].properties.title.examples).toEqual(['The Left Hand of Darkness']);
+    expect(json.components.schemas['Novel.create-novel.write'].properties.title.examples).toEqual([
+      'The Left Hand of Darkness',
+    ]);
     expect(json.paths['/novels'].get.description).toBe('Every novel, ten by ten.');
     expect((await new Validator().validate(json)).valid).toBe(true);
     expect((await call(app(), { method: 'GET', url: '/api/docs.yaml' })).text).toContain('- The Left Hand of Darkness');
-    expect((await call(app(), { method: 'GET', url: '/api/docs/ui/static/swagger-initializer.js' })).text).toContain('Every novel, ten by ten.');
+    expect((await call(app(), { method: 'GET', url: '/api/docs/ui/static/swagger-initializer.js' })).text).toContain(
+      'Every novel, ten by ten.',
+    );
   });
 });
 
@@ -250,9 +381,14 @@ describe.each(testDatabases(inject('postgresUrl')))('responses match the documen
     const denied = await call(app(), { method: 'POST', url: '/api/novels', payload: { title: 'Dune' } });
     expect(denied.status).toBe(401);
     expect(check(schemaOf('/novels', 'post', '401', 'application/ld+json'), denied.body)).toBe('valid');
-    await app().resourceApi.database.knex('novel').insert({ title: 'Dune', pages: 412, publisher_id: publisher.body.id });
+    await app()
+      .resourceApi.database.knex('novel')
+      .insert({ title: 'Dune', pages: 412, publisher_id: publisher.body.id });
 
-    for (const [type, accept] of [['application/ld+json', 'application/ld+json'], ['application/json', 'application/json']] as const) {
+    for (const [type, accept] of [
+      ['application/ld+json', 'application/ld+json'],
+      ['application/json', 'application/json'],
+    ] as const) {
       const collection = await call(app(), { method: 'GET', url: '/api/novels', headers: { accept } });
       expect(collection.status).toBe(200);
       expect(check(schemaOf('/novels', 'get', '200', type), collection.body)).toBe('valid');
@@ -260,24 +396,56 @@ describe.each(testDatabases(inject('postgresUrl')))('responses match the documen
       expect(check(schemaOf('/novels/{id}', 'get', '200', type), item.body)).toBe('valid');
       const sub = await call(app(), { method: 'GET', url: '/api/publishers/1/novels', headers: { accept } });
       expect(check(schemaOf('/publishers/{id}/novels', 'get', '200', type), sub.body)).toBe('valid');
-      const patched = await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: { accept, 'content-type': 'application/merge-patch+json' }, payload: { pages: 500 } });
+      const patched = await call(app(), {
+        method: 'PATCH',
+        url: '/api/novels/1',
+        headers: { accept, 'content-type': 'application/merge-patch+json' },
+        payload: { pages: 500 },
+      });
       expect(patched.status).toBe(200);
       expect(check(schemaOf('/novels/{id}', 'patch', '200', type), patched.body)).toBe('valid');
     }
     // A document that breaks its schema is caught: the check can fail.
     const item = (await call(app(), { method: 'GET', url: '/api/novels/1' })).body;
-    expect(check(schemaOf('/novels/{id}', 'get', '200', 'application/ld+json'), { ...item, title: 42 })).not.toBe('valid');
+    expect(check(schemaOf('/novels/{id}', 'get', '200', 'application/ld+json'), { ...item, title: 42 })).not.toBe(
+      'valid',
+    );
 
     const errors = [
       [await call(app(), { method: 'GET', url: '/api/novels/99' }), '/novels/{id}', 'get', '404'],
       [await call(app(), { method: 'GET', url: '/api/novels?page=0' }), '/novels', 'get', '400'],
-      [await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: { 'content-type': 'application/merge-patch+json' }, payload: { title: '' } }), '/novels/{id}', 'patch', '400'],
-      [await call(app(), { method: 'PATCH', url: '/api/novels/1', headers: { 'content-type': 'text/plain' }, payload: 'x' }), '/novels/{id}', 'patch', '415'],
+      [
+        await call(app(), {
+          method: 'PATCH',
+          url: '/api/novels/1',
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: { title: '' },
+        }),
+        '/novels/{id}',
+        'patch',
+        '400',
+      ],
+      [
+        await call(app(), {
+          method: 'PATCH',
+          url: '/api/novels/1',
+          headers: { 'content-type': 'text/plain' },
+          payload: 'x',
+        }),
+        '/novels/{id}',
+        'patch',
+        '415',
+      ],
       [await call(app(), { method: 'DELETE', url: '/api/publishers/1' }), '/publishers/{id}', 'delete', '409'],
     ] as const;
     for (const [response, path, method, status] of errors) {
       expect(String(response.status)).toBe(status);
-      expect([path, method, status, check(schemaOf(path, method, status, 'application/ld+json'), response.body)]).toEqual([path, method, status, 'valid']);
+      expect([
+        path,
+        method,
+        status,
+        check(schemaOf(path, method, status, 'application/ld+json'), response.body),
+      ]).toEqual([path, method, status, 'valid']);
     }
     const plain = await call(app(), { method: 'GET', url: '/api/novels/99', headers: { accept: 'application/json' } });
     expect(check(schemaOf('/novels/{id}', 'get', '404', 'application/problem+json'), plain.body)).toBe('valid');

@@ -54,22 +54,46 @@ describe.each(testDatabases(inject('postgresUrl')))('computed fields on $name', 
     appRef = app();
     const shelf = (await call(app(), { method: 'POST', url: '/api/shelves', payload: { label: 'Sci-fi' } })).body;
     expect(shelf).toMatchObject({ label: 'Sci-fi', tomeCount: 0 });
-    const created = await call(app(), { method: 'POST', url: '/api/tomes', payload: { title: 'Dune', pages: 612, shelf: shelf['@id'], long: false, label: 'x' } });
+    const created = await call(app(), {
+      method: 'POST',
+      url: '/api/tomes',
+      payload: { title: 'Dune', pages: 612, shelf: shelf['@id'], long: false, label: 'x' },
+    });
     expect(created.status, created.text).toBe(201);
     // Read-only: a client's value is ignored; the field rule hides `secret`; `label` is not in the read groups.
     expect(created.body).toEqual({
-      '@context': '/api/contexts/Tome', '@id': created.body['@id'], '@type': 'Tome', id: created.body.id, title: 'Dune', pages: 612, long: true,
+      '@context': '/api/contexts/Tome',
+      '@id': created.body['@id'],
+      '@type': 'Tome',
+      id: created.body.id,
+      title: 'Dune',
+      pages: 612,
+      long: true,
       shelf: { '@id': shelf['@id'], '@type': 'Shelf', id: shelf.id, label: 'Sci-fi', tomeCount: 1 },
     });
-    await call(app(), { method: 'POST', url: '/api/tomes', payload: { title: 'Short', pages: 90, shelf: shelf['@id'] } });
+    await call(app(), {
+      method: 'POST',
+      url: '/api/tomes',
+      payload: { title: 'Short', pages: 90, shelf: shelf['@id'] },
+    });
     const page = await call(app(), { method: 'GET', url: '/api/tomes?order[id]=asc' });
-    expect(page.body['hydra:member'].map((tome: Entity) => [tome.title, tome.long, (tome.shelf as Entity).tomeCount])).toEqual([['Dune', true, 2], ['Short', false, 2]]);
+    expect(
+      page.body['hydra:member'].map((tome: Entity) => [tome.title, tome.long, (tome.shelf as Entity).tomeCount]),
+    ).toEqual([
+      ['Dune', true, 2],
+      ['Short', false, 2],
+    ]);
     calls = 0;
     const shelves = await call(app(), { method: 'GET', url: '/api/shelves' });
     expect(shelves.body['hydra:member'][0]).toMatchObject({ label: 'Sci-fi', tomeCount: 2 });
     expect(calls).toBe(1);
     expect(Object.keys(await app().resourceApi.database.knex('tome').columnInfo())).not.toContain('long');
-    const patched = await call(app(), { method: 'PATCH', url: `/api/tomes/${created.body.id}`, payload: JSON.stringify({ pages: 100, long: true }), headers: { 'content-type': 'application/merge-patch+json' } });
+    const patched = await call(app(), {
+      method: 'PATCH',
+      url: `/api/tomes/${created.body.id}`,
+      payload: JSON.stringify({ pages: 100, long: true }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(patched.body.long).toBe(false);
   });
 });

@@ -14,7 +14,14 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     expect(response.status).toBe(201);
     expect(response.headers.location).toBe('/api/authors/1');
     expect(response.headers['content-type']).toBe('application/ld+json; charset=utf-8');
-    expect(response.body).toEqual({ '@context': '/api/contexts/Author', '@id': '/api/authors/1', '@type': 'Author', id: 1, name: 'Frank Herbert', books: [] });
+    expect(response.body).toEqual({
+      '@context': '/api/contexts/Author',
+      '@id': '/api/authors/1',
+      '@type': 'Author',
+      id: 1,
+      name: 'Frank Herbert',
+      books: [],
+    });
   });
 
   it('creates a book with every field type and reads it back the same', async () => {
@@ -60,7 +67,11 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
 
   it('keeps milliseconds of date-times, and time zones become UTC offsets', async () => {
     await createAuthor();
-    const created = await post('/api/books', { title: 'T', author: '/api/authors/1', publishedAt: '2024-02-29T23:59:59.123-05:00' });
+    const created = await post('/api/books', {
+      title: 'T',
+      author: '/api/authors/1',
+      publishedAt: '2024-02-29T23:59:59.123-05:00',
+    });
     expect(created.body.publishedAt).toBe('2024-03-01T04:59:59.123+00:00');
   });
 
@@ -69,15 +80,28 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     const created = await post('/api/books', { title: 'Short', author: '/api/authors/1' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      '@context': '/api/contexts/Book', '@id': '/api/books/1', '@type': 'Book', id: 1, title: 'Short', price: 0, available: true, tags: [],
-      createdAt: expect.any(String), author: '/api/authors/1',
+      '@context': '/api/contexts/Book',
+      '@id': '/api/books/1',
+      '@type': 'Book',
+      id: 1,
+      title: 'Short',
+      price: 0,
+      available: true,
+      tags: [],
+      createdAt: expect.any(String),
+      author: '/api/authors/1',
     });
   });
 
   it('lists a collection as hydra:Collection with the total, and the inverse side as IRIs', async () => {
     await createAuthor('A');
     await createAuthor('B');
-    for (const [title, author] of [['One', 1], ['Two', 2], ['Three', 1]] as const) await post('/api/books', { title, author: `/api/authors/${author}` });
+    for (const [title, author] of [
+      ['One', 1],
+      ['Two', 2],
+      ['Three', 1],
+    ] as const)
+      await post('/api/books', { title, author: `/api/authors/${author}` });
     const response = await call(app(), { method: 'GET', url: '/api/authors' });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -111,7 +135,8 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     for (let i = 1; i <= 4; i++) await createAuthor(`Author ${i}`);
     const statements: { sql: string; bindings: unknown[] }[] = [];
     const knex = app().resourceApi.database.knex;
-    const listener = (query: { sql: string; bindings?: unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    const listener = (query: { sql: string; bindings?: unknown[] }) =>
+      statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
     knex.on('query', listener);
     const item = await call(app(), { method: 'GET', url: '/api/authors/2' });
     const page = await call(app(), { method: 'GET', url: '/api/authors?page=2&itemsPerPage=3' });
@@ -126,13 +151,33 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
   it('replaces with PUT: given fields change, left-out writable fields go back to their defaults', async () => {
     await createAuthor('A');
     await createAuthor('B');
-    const created = await post('/api/books', { title: 'Old', author: '/api/authors/1', pages: 10, price: 5, tags: ['x'], isbn: 'I-1' });
-    const response = await call(app(), { method: 'PUT', url: '/api/books/1', payload: { title: 'New', author: '/api/authors/2', isbn: 'changed', createdAt: '2000-01-01T00:00:00+00:00' } });
+    const created = await post('/api/books', {
+      title: 'Old',
+      author: '/api/authors/1',
+      pages: 10,
+      price: 5,
+      tags: ['x'],
+      isbn: 'I-1',
+    });
+    const response = await call(app(), {
+      method: 'PUT',
+      url: '/api/books/1',
+      payload: { title: 'New', author: '/api/authors/2', isbn: 'changed', createdAt: '2000-01-01T00:00:00+00:00' },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      '@context': '/api/contexts/Book', '@id': '/api/books/1', '@type': 'Book', id: 1, title: 'New', price: 0, available: true, tags: [],
+      '@context': '/api/contexts/Book',
+      '@id': '/api/books/1',
+      '@type': 'Book',
+      id: 1,
+      title: 'New',
+      price: 0,
+      available: true,
+      tags: [],
       // immutable and read-only fields keep their values
-      isbn: 'I-1', createdAt: created.body.createdAt, author: '/api/authors/2',
+      isbn: 'I-1',
+      createdAt: created.body.createdAt,
+      author: '/api/authors/2',
     });
     const authors = await call(app(), { method: 'GET', url: '/api/authors' });
     expect(authors.body['hydra:member'].map((a: { books: string[] }) => a.books)).toEqual([[], ['/api/books/1']]);
@@ -143,15 +188,32 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     await post('/api/books', { title: 'Kept', author: '/api/authors/1' });
     const response = await call(app(), { method: 'PUT', url: '/api/books/1', payload: { title: 'Lost' } });
     expect(response.status).toBe(400);
-    expect(response.body.violations).toEqual([{ propertyPath: 'author', message: 'This value should not be null.', code: 'ad32d13f-c3d4-423b-909a-857b961eb720' }]);
+    expect(response.body.violations).toEqual([
+      {
+        propertyPath: 'author',
+        message: 'This value should not be null.',
+        code: 'ad32d13f-c3d4-423b-909a-857b961eb720',
+      },
+    ]);
     expect((await call(app(), { method: 'GET', url: '/api/books/1' })).body.title).toBe('Kept');
   });
 
   it('updates with PATCH as a JSON merge patch, for each accepted content type', async () => {
     await createAuthor();
-    await post('/api/books', { title: 'Dune', author: '/api/authors/1', pages: 10, summary: 'S', extra: { a: 1, b: { c: 2, d: 3 } } });
+    await post('/api/books', {
+      title: 'Dune',
+      author: '/api/authors/1',
+      pages: 10,
+      summary: 'S',
+      extra: { a: 1, b: { c: 2, d: 3 } },
+    });
     for (const contentType of ['application/merge-patch+json', 'application/json', 'application/ld+json']) {
-      const response = await call(app(), { method: 'PATCH', url: '/api/books/1', headers: { 'content-type': contentType }, payload: JSON.stringify({ pages: 20 }) });
+      const response = await call(app(), {
+        method: 'PATCH',
+        url: '/api/books/1',
+        headers: { 'content-type': contentType },
+        payload: JSON.stringify({ pages: 20 }),
+      });
       expect(response.status).toBe(200);
     }
     const response = await call(app(), {
@@ -188,16 +250,36 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
       const response = await call(app(), { method: 'GET', url: `/api/authors/${id}` });
       expect(response.status, id).toBe(404);
       expect(response.body).toEqual({
-        '@context': '/api/contexts/Error', '@type': 'hydra:Error', 'hydra:title': 'An error occurred', 'hydra:description': 'Not Found',
-        title: 'An error occurred', detail: 'Not Found', status: 404, type: '/errors/404',
+        '@context': '/api/contexts/Error',
+        '@type': 'hydra:Error',
+        'hydra:title': 'An error occurred',
+        'hydra:description': 'Not Found',
+        title: 'An error occurred',
+        detail: 'Not Found',
+        status: 404,
+        type: '/errors/404',
       });
     }
   });
 
   it('ignores read-only, unknown and JSON-LD keys in the body silently', async () => {
-    const response = await post('/api/authors', { name: 'A', id: 42, books: ['/api/books/1'], unknown: true, '@context': '/x', '@type': 'Author' });
+    const response = await post('/api/authors', {
+      name: 'A',
+      id: 42,
+      books: ['/api/books/1'],
+      unknown: true,
+      '@context': '/x',
+      '@type': 'Author',
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ '@context': '/api/contexts/Author', '@id': '/api/authors/1', '@type': 'Author', id: 1, name: 'A', books: [] });
+    expect(response.body).toEqual({
+      '@context': '/api/contexts/Author',
+      '@id': '/api/authors/1',
+      '@type': 'Author',
+      id: 1,
+      name: 'A',
+      books: [],
+    });
   });
 
   it('renders plain JSON for Accept: application/json, with a bare array for collections', async () => {
@@ -206,9 +288,18 @@ describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) 
     const item = await call(app(), { method: 'GET', url: '/api/authors/1', headers: { accept: 'application/json' } });
     expect(item.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(item.body).toEqual({ id: 1, name: 'Frank Herbert', books: ['/api/books/1'] });
-    const collection = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept: 'application/json' } });
+    const collection = await call(app(), {
+      method: 'GET',
+      url: '/api/authors',
+      headers: { accept: 'application/json' },
+    });
     expect(collection.body).toEqual([{ id: 1, name: 'Frank Herbert', books: ['/api/books/1'] }]);
-    const created = await call(app(), { method: 'POST', url: '/api/authors', headers: { accept: 'application/json' }, payload: { name: 'B' } });
+    const created = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { accept: 'application/json' },
+      payload: { name: 'B' },
+    });
     expect(created.body).toEqual({ id: 2, name: 'B', books: [] });
   });
 });

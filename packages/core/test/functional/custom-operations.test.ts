@@ -5,8 +5,22 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import {
-  ApiProperty, ApiResource, ApiShape, Assert, defineResource, defineShape, type Entity, Length, NotBlank, type StateProcessor, type StateProvider,
-  type InferShape, type OperationDeclaration, Range, UserPassword, validationError,
+  ApiProperty,
+  ApiResource,
+  ApiShape,
+  Assert,
+  defineResource,
+  defineShape,
+  type Entity,
+  Length,
+  NotBlank,
+  type StateProcessor,
+  type StateProvider,
+  type InferShape,
+  type OperationDeclaration,
+  Range,
+  UserPassword,
+  validationError,
 } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
@@ -42,7 +56,10 @@ const User = defineResource({
       processor: {
         async process(data, context, next) {
           const { hashPassword } = await import('@resource-api/core');
-          await next({ ...context.previous!, plainPassword: await hashPassword((data as unknown as InferShape<typeof PasswordChange>).newPassword) });
+          await next({
+            ...context.previous!,
+            plainPassword: await hashPassword((data as unknown as InferShape<typeof PasswordChange>).newPassword),
+          });
         },
       },
     },
@@ -68,7 +85,9 @@ const Writer = defineResource({
   name: 'Writer',
   fields: { name: { type: 'string' }, novels: { toMany: 'Novel', mappedBy: 'writer' } },
   operations: [
-    'get', 'post', 'getCollection',
+    'get',
+    'post',
+    'getCollection',
     { kind: 'get', name: 'stats', uriTemplate: '/writers/{id}/stats', output: Stats, provider: statsProvider },
     {
       kind: 'get',
@@ -86,7 +105,8 @@ const Writer = defineResource({
 
 const publish: StateProcessor = {
   async process(data, context, next) {
-    if (data.published === true) throw validationError([{ propertyPath: 'published', message: 'This novel is already published.' }]);
+    if (data.published === true)
+      throw validationError([{ propertyPath: 'published', message: 'This novel is already published.' }]);
     return next({ ...data, published: true });
   },
 };
@@ -102,20 +122,37 @@ const Novel = defineResource({
   normalizationGroups: ['novel:read'],
   denormalizationGroups: ['novel:write'],
   operations: [
-    'getCollection', 'get', 'post', 'patch',
+    'getCollection',
+    'get',
+    'post',
+    'patch',
     // A second item GET, with other read groups: a kind may appear more than once.
-    { kind: 'get', name: 'detail', uriTemplate: '/novels/{id}/detail', normalizationGroups: ['novel:read', 'novel:detail'] },
-    { kind: 'getCollection', name: 'published', uriTemplate: '/novels/published', provider: {
-      async provide(context, next) {
-        const page = (await next()) as { items: Entity[]; totalItems: number | undefined };
-        const items = page.items.filter((item) => item.published === true);
-        return { items, totalItems: items.length };
+    {
+      kind: 'get',
+      name: 'detail',
+      uriTemplate: '/novels/{id}/detail',
+      normalizationGroups: ['novel:read', 'novel:detail'],
+    },
+    {
+      kind: 'getCollection',
+      name: 'published',
+      uriTemplate: '/novels/published',
+      provider: {
+        async provide(context, next) {
+          const page = (await next()) as { items: Entity[]; totalItems: number | undefined };
+          const items = page.items.filter((item) => item.published === true);
+          return { items, totalItems: items.length };
+        },
       },
-    } },
+    },
     { kind: 'post', name: 'publish', uriTemplate: '/novels/{id}/publish', input: false, processor: publish },
     // The resource's writable fields as input, applied as a PATCH, answering 202.
     {
-      kind: 'post', name: 'retitle', uriTemplate: '/novels/{id}/retitle', status: 202, denormalizationGroups: ['novel:write'],
+      kind: 'post',
+      name: 'retitle',
+      uriTemplate: '/novels/{id}/retitle',
+      status: 202,
+      denormalizationGroups: ['novel:write'],
       // Judged after the body is applied: the new state is `object`, the item read `previous_object`.
       securityPostDenormalize: "object.title != 'Forbidden' or previous_object.title == 'Forbidden'",
       securityPostDenormalizeMessage: 'That title is not allowed.',
@@ -123,10 +160,17 @@ const Novel = defineResource({
     { kind: 'delete', name: 'remove', uriTemplate: '/novels/{id}/remove', status: 204 },
     // Shapes whose fields name no group: the resource's groups (novel:read, novel:write) do not filter them.
     {
-      kind: 'post', name: 'review', uriTemplate: '/novels/{id}/review',
-      input: defineShape({ name: 'Review', fields: { stars: { type: 'integer', constraints: [Range({ min: 1, max: 5 })] } } }),
+      kind: 'post',
+      name: 'review',
+      uriTemplate: '/novels/{id}/review',
+      input: defineShape({
+        name: 'Review',
+        fields: { stars: { type: 'integer', constraints: [Range({ min: 1, max: 5 })] } },
+      }),
       output: defineShape({ name: 'ReviewResult', fields: { stars: { type: 'integer' }, title: { type: 'string' } } }),
-      processor: { process: async (data, context) => ({ stars: (data as Entity).stars, title: context.previous!.title }) },
+      processor: {
+        process: async (data, context) => ({ stars: (data as Entity).stars, title: context.previous!.title }),
+      },
     },
   ],
 });
@@ -134,7 +178,11 @@ const Novel = defineResource({
 const resources = [User, Writer, Novel];
 
 async function token(app: FastifyInstance, email: string, password = 'password-123'): Promise<string> {
-  const registered = await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: password } });
+  const registered = await call(app, {
+    method: 'POST',
+    url: '/api/users',
+    payload: { email, plainPassword: password },
+  });
   expect(registered.status, registered.text).toBe(201);
   const response = await call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
   expect(response.status, response.text).toBe(200);
@@ -142,7 +190,10 @@ async function token(app: FastifyInstance, email: string, password = 'password-1
 }
 
 describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name', (database) => {
-  const app = useApp(database, { resources, security: { jwt: { secret: SECRET }, users: { resource: 'User', identifier: 'email' } } });
+  const app = useApp(database, {
+    resources,
+    security: { jwt: { secret: SECRET }, users: { resource: 'User', identifier: 'email' } },
+  });
   const post = (url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     call(app(), { method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as object }), headers });
 
@@ -156,13 +207,22 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     const { id } = await novel();
     const published = await post(`/api/novels/${id}/publish`);
     expect(published.status).toBe(200);
-    expect(published.body).toEqual({ '@context': '/api/contexts/Novel', '@id': `/api/novels/${id}`, '@type': 'Novel', id, title: 'Dune', published: true });
+    expect(published.body).toEqual({
+      '@context': '/api/contexts/Novel',
+      '@id': `/api/novels/${id}`,
+      '@type': 'Novel',
+      id,
+      title: 'Dune',
+      published: true,
+    });
     expect(published.headers.location).toBeUndefined();
     expect((await call(app(), { method: 'GET', url: `/api/novels/${id}` })).body).toEqual(published.body);
     // An empty JSON body is no body to read: the operation takes none.
     const again = await post(`/api/novels/${id}/publish`, {});
     expect(again.status).toBe(400);
-    expect(again.body.violations).toEqual([expect.objectContaining({ propertyPath: 'published', message: 'This novel is already published.' })]);
+    expect(again.body.violations).toEqual([
+      expect.objectContaining({ propertyPath: 'published', message: 'This novel is already published.' }),
+    ]);
   });
 
   it('answers 404 for a custom item operation on a missing item, before its processor runs', async () => {
@@ -173,11 +233,18 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
   it('renders an output shape with its own context and type and the request path as @id, read by a provider that calls next', async () => {
     const writer = await post('/api/writers', { name: 'Frank' });
     expect((await call(app(), { method: 'GET', url: `/api/writers/${writer.body.id}/stats` })).body).toEqual({
-      '@context': '/api/contexts/WriterStats', '@id': `/api/writers/${writer.body.id}/stats`, '@type': 'WriterStats', bookCount: 0,
+      '@context': '/api/contexts/WriterStats',
+      '@id': `/api/writers/${writer.body.id}/stats`,
+      '@type': 'WriterStats',
+      bookCount: 0,
     });
     await novel({ title: 'Dune', writer: writer.body['@id'] });
     await novel({ title: 'Dune Messiah', writer: writer.body['@id'] });
-    const stats = await call(app(), { method: 'GET', url: `/api/writers/${writer.body.id}/stats`, headers: { accept: 'application/json' } });
+    const stats = await call(app(), {
+      method: 'GET',
+      url: `/api/writers/${writer.body.id}/stats`,
+      headers: { accept: 'application/json' },
+    });
     expect(stats.body).toEqual({ bookCount: 2, latestTitle: 'Dune Messiah' });
     expect((await call(app(), { method: 'GET', url: '/api/writers/999/stats' })).status).toBe(404);
   });
@@ -193,7 +260,10 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
   it('serves a second item GET with its own read groups, and a second collection GET through a provider over the built-in one', async () => {
     const { id } = await novel({ title: 'Dune', summary: 'Spice.' });
     expect((await call(app(), { method: 'GET', url: `/api/novels/${id}` })).body.summary).toBeUndefined();
-    expect((await call(app(), { method: 'GET', url: `/api/novels/${id}/detail` })).body).toMatchObject({ title: 'Dune', summary: 'Spice.' });
+    expect((await call(app(), { method: 'GET', url: `/api/novels/${id}/detail` })).body).toMatchObject({
+      title: 'Dune',
+      summary: 'Spice.',
+    });
     await novel({ title: 'Other' });
     await post(`/api/novels/${id}/publish`);
     const list = await call(app(), { method: 'GET', url: '/api/novels/published' });
@@ -209,14 +279,29 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     expect(retitled.body).toMatchObject({ title: 'Dune (new)', published: false });
     const refused = await post(`/api/novels/${id}/retitle`, { title: '' });
     expect(refused.status).toBe(400);
-    expect(refused.body.violations[0]).toMatchObject({ propertyPath: 'title', message: 'This value should not be blank.' });
-    expect((await call(app(), { method: 'GET', url: `/api/novels/${id}/detail` })).body).toMatchObject({ title: 'Dune (new)', summary: 'Spice.' });
+    expect(refused.body.violations[0]).toMatchObject({
+      propertyPath: 'title',
+      message: 'This value should not be blank.',
+    });
+    expect((await call(app(), { method: 'GET', url: `/api/novels/${id}/detail` })).body).toMatchObject({
+      title: 'Dune (new)',
+      summary: 'Spice.',
+    });
     // Denied: 401 for an anonymous caller (who may log in), 403 with the message for a user.
     expect((await post(`/api/novels/${id}/retitle`, { title: 'Forbidden' })).status).toBe(401);
-    const denied = await post(`/api/novels/${id}/retitle`, { title: 'Forbidden' }, { authorization: `Bearer ${await token(app(), 'cy@example.com')}` });
+    const denied = await post(
+      `/api/novels/${id}/retitle`,
+      { title: 'Forbidden' },
+      { authorization: `Bearer ${await token(app(), 'cy@example.com')}` },
+    );
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toBe('That title is not allowed.');
-    const wrongType = await call(app(), { method: 'POST', url: `/api/novels/${id}/retitle`, payload: 'x', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await call(app(), {
+      method: 'POST',
+      url: `/api/novels/${id}/retitle`,
+      payload: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
   });
 
@@ -224,8 +309,16 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     const { id } = await novel();
     const reviewed = await post(`/api/novels/${id}/review`, { stars: 4 });
     expect(reviewed.status, reviewed.text).toBe(200);
-    expect(reviewed.body).toEqual({ '@context': '/api/contexts/ReviewResult', '@id': `/api/novels/${id}/review`, '@type': 'ReviewResult', stars: 4, title: 'Dune' });
-    expect((await post(`/api/novels/${id}/review`, { stars: 9 })).body.violations[0]).toMatchObject({ propertyPath: 'stars' });
+    expect(reviewed.body).toEqual({
+      '@context': '/api/contexts/ReviewResult',
+      '@id': `/api/novels/${id}/review`,
+      '@type': 'ReviewResult',
+      stars: 4,
+      title: 'Dune',
+    });
+    expect((await post(`/api/novels/${id}/review`, { stars: 9 })).body.violations[0]).toMatchObject({
+      propertyPath: 'stars',
+    });
   });
 
   it('deletes through a custom delete with 204', async () => {
@@ -240,26 +333,68 @@ describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name'
     const annId = (await app().resourceApi.database.knex('user').where('email', 'ann@example.com').first('id')).id;
     const url = `/api/users/${annId}/password`;
     expect((await post(url, { currentPassword: 'password-123', newPassword: 'long-enough' })).status).toBe(401);
-    const other = await post(url, { currentPassword: 'password-123', newPassword: 'long-enough' }, { authorization: `Bearer ${bob}` });
+    const other = await post(
+      url,
+      { currentPassword: 'password-123', newPassword: 'long-enough' },
+      { authorization: `Bearer ${bob}` },
+    );
     expect(other.status).toBe(403);
     expect(other.body.detail).toBe('Only you can change your password.');
-    expect((await post('/api/users/999/password', { currentPassword: 'x', newPassword: 'y' }, { authorization: `Bearer ${ann}` })).status).toBe(404);
+    expect(
+      (
+        await post(
+          '/api/users/999/password',
+          { currentPassword: 'x', newPassword: 'y' },
+          { authorization: `Bearer ${ann}` },
+        )
+      ).status,
+    ).toBe(404);
 
-    const wrong = await post(url, { currentPassword: 'not-it', newPassword: 'short' }, { authorization: `Bearer ${ann}` });
+    const wrong = await post(
+      url,
+      { currentPassword: 'not-it', newPassword: 'short' },
+      { authorization: `Bearer ${ann}` },
+    );
     expect(wrong.status).toBe(400);
     expect(wrong.body.violations).toEqual([
-      expect.objectContaining({ propertyPath: 'currentPassword', message: "This value should be the user's current password.", code: '2d2a8bb4-ddc8-45e4-9b0f-8670d3a3e290' }),
-      expect.objectContaining({ propertyPath: 'newPassword', message: 'This value is too short. It should have 8 characters or more.' }),
+      expect.objectContaining({
+        propertyPath: 'currentPassword',
+        message: "This value should be the user's current password.",
+        code: '2d2a8bb4-ddc8-45e4-9b0f-8670d3a3e290',
+      }),
+      expect.objectContaining({
+        propertyPath: 'newPassword',
+        message: 'This value is too short. It should have 8 characters or more.',
+      }),
     ]);
     // An empty current password is none, as with Symfony's UserPassword.
-    const empty = await post(url, { currentPassword: '', newPassword: 'long-enough' }, { authorization: `Bearer ${ann}` });
-    expect(empty.body.violations).toEqual([expect.objectContaining({ propertyPath: 'currentPassword', message: "This value should be the user's current password." })]);
-    const typed = await post(url, { currentPassword: 1, newPassword: 'long-enough' }, { authorization: `Bearer ${ann}` });
-    expect(typed.body.violations).toEqual([expect.objectContaining({ propertyPath: 'currentPassword', message: 'This value should be of type string.' })]);
+    const empty = await post(
+      url,
+      { currentPassword: '', newPassword: 'long-enough' },
+      { authorization: `Bearer ${ann}` },
+    );
+    expect(empty.body.violations).toEqual([
+      expect.objectContaining({
+        propertyPath: 'currentPassword',
+        message: "This value should be the user's current password.",
+      }),
+    ]);
+    const typed = await post(
+      url,
+      { currentPassword: 1, newPassword: 'long-enough' },
+      { authorization: `Bearer ${ann}` },
+    );
+    expect(typed.body.violations).toEqual([
+      expect.objectContaining({ propertyPath: 'currentPassword', message: 'This value should be of type string.' }),
+    ]);
     // Refused: the old password still logs in.
     expect((await post('/api/auth', { email: 'ann@example.com', password: 'password-123' })).status).toBe(200);
 
-    const changed = await post(url, { currentPassword: 'password-123', newPassword: 'long-enough', extra: 'ignored' }, { authorization: `Bearer ${ann}` });
+    const changed = await post(
+      url,
+      { currentPassword: 'password-123', newPassword: 'long-enough', extra: 'ignored' },
+      { authorization: `Bearer ${ann}` },
+    );
     expect(changed.status, changed.text).toBe(204);
     expect(changed.text).toBe('');
     expect((await post('/api/auth', { email: 'ann@example.com', password: 'password-123' })).status).toBe(401);
@@ -286,7 +421,14 @@ describe('custom operations declared with decorators', () => {
     const provider: StateProvider = { provide: async () => ({ count: 1 }) };
     const operations = [
       'get' as const,
-      { kind: 'get' as const, name: 'count', uriTemplate: '/tallies/{id}/count', output: Counter, provider, hooks: { afterCommit: () => {} } },
+      {
+        kind: 'get' as const,
+        name: 'count',
+        uriTemplate: '/tallies/{id}/count',
+        output: Counter,
+        provider,
+        hooks: { afterCommit: () => {} },
+      },
     ];
     @ApiResource({ name: 'Tally', operations })
     class Tally {
@@ -295,15 +437,29 @@ describe('custom operations declared with decorators', () => {
     const plain = defineResource({
       name: 'Tally',
       fields: { label: { type: 'string' } },
-      operations: [operations[0]!, { ...(operations[1] as object as OperationDeclaration), output: defineShape({ name: 'Counter', fields: { count: { type: 'integer', constraints: [NotBlank()] } } }) }],
+      operations: [
+        operations[0]!,
+        {
+          ...(operations[1] as object as OperationDeclaration),
+          output: defineShape({ name: 'Counter', fields: { count: { type: 'integer', constraints: [NotBlank()] } } }),
+        },
+      ],
     });
-    const strip = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? 'function' : v)));
+    const strip = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value, (_key, v) => (typeof v === 'function' ? 'function' : v)));
     const fromClass = buildMetadata({ resources: [Tally] });
     const fromObject = buildMetadata({ resources: [plain] });
     expect(strip(fromClass.resources)).toEqual(strip(fromObject.resources));
     expect(strip(fromClass.shapes)).toEqual(strip(fromObject.shapes));
     const count = fromClass.resources[0]!.operations[1]!;
-    expect(count).toMatchObject({ customName: 'count', name: 'api_tallies_id_count_get', method: 'GET', uriTemplate: '/api/tallies/{id}/count', uriVariables: ['id'], status: 200 });
+    expect(count).toMatchObject({
+      customName: 'count',
+      name: 'api_tallies_id_count_get',
+      method: 'GET',
+      uriTemplate: '/api/tallies/{id}/count',
+      uriVariables: ['id'],
+      status: 200,
+    });
     expect(count.output?.name).toBe('Counter');
     expect(count.hooks.afterCommit).toHaveLength(1);
   });

@@ -13,8 +13,14 @@ const Member = defineResource({
   fields: { email: { type: 'string', constraints: [NotBlank(), Email(), Unique()] } },
 });
 
-const Team = defineResource({ name: 'Team', fields: { name: { type: 'string' }, players: { toMany: 'Player', mappedBy: 'team' } } });
-const Player = defineResource({ name: 'Player', fields: { team: { toOne: 'Team', inversedBy: 'players', onDelete: 'restrict' } } });
+const Team = defineResource({
+  name: 'Team',
+  fields: { name: { type: 'string' }, players: { toMany: 'Player', mappedBy: 'team' } },
+});
+const Player = defineResource({
+  name: 'Player',
+  fields: { team: { toOne: 'Team', inversedBy: 'players', onDelete: 'restrict' } },
+});
 
 describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name', (database) => {
   it('answers each of twelve concurrent POSTs on its own: the duplicate alone fails, and nothing of it is kept', async () => {
@@ -22,12 +28,20 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
     const statements: string[] = [];
     app.resourceApi.database.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
 
-    const emails = [...Array.from({ length: 10 }, (_, index) => `member${index}@example.com`), 'twin@example.com', 'twin@example.com'];
-    const responses = await Promise.all(emails.map((email) => call(app, { method: 'POST', url: '/api/members', payload: { email } })));
+    const emails = [
+      ...Array.from({ length: 10 }, (_, index) => `member${index}@example.com`),
+      'twin@example.com',
+      'twin@example.com',
+    ];
+    const responses = await Promise.all(
+      emails.map((email) => call(app, { method: 'POST', url: '/api/members', payload: { email } })),
+    );
 
     expect(responses.map((response) => response.status).sort()).toEqual([...Array(11).fill(201), 400]);
     const failed = responses.find((response) => response.status === 400)!;
-    expect(failed.body.violations).toEqual([{ propertyPath: 'email', message: 'This value is already used.', code: '23bd9dbf-6b9b-41cd-a99e-4844bcf3077f' }]);
+    expect(failed.body.violations).toEqual([
+      { propertyPath: 'email', message: 'This value is already used.', code: '23bd9dbf-6b9b-41cd-a99e-4844bcf3077f' },
+    ]);
     const created = responses.filter((response) => response.status === 201);
     expect(new Set(created.map((response) => response.body.id)).size).toBe(11);
     for (const response of created) {
@@ -36,7 +50,9 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
     }
     const list = await call(app, { method: 'GET', url: '/api/members?itemsPerPage=30' });
     expect(list.body['hydra:totalItems']).toBe(11);
-    expect((list.body['hydra:member'] as { email: string }[]).filter((member) => member.email === 'twin@example.com')).toHaveLength(1);
+    expect(
+      (list.body['hydra:member'] as { email: string }[]).filter((member) => member.email === 'twin@example.com'),
+    ).toHaveLength(1);
 
     if (database.name === 'sqlite') {
       // One group: one transaction, one savepoint per write, the duplicate rolled back to its own savepoint.
@@ -50,12 +66,21 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
 
   it('keeps concurrent PATCHes and DELETEs apart: a DELETE the database refuses changes nothing and answers 409', async () => {
     const app = await buildTestApp({ database, resources: [Team, Player] });
-    for (const name of ['A', 'B', 'C', 'D', 'E']) expect((await call(app, { method: 'POST', url: '/api/teams', payload: { name } })).status).toBe(201);
-    expect((await call(app, { method: 'POST', url: '/api/players', payload: { team: '/api/teams/2' } })).status).toBe(201);
+    for (const name of ['A', 'B', 'C', 'D', 'E'])
+      expect((await call(app, { method: 'POST', url: '/api/teams', payload: { name } })).status).toBe(201);
+    expect((await call(app, { method: 'POST', url: '/api/players', payload: { team: '/api/teams/2' } })).status).toBe(
+      201,
+    );
     const statements: string[] = [];
     app.resourceApi.database.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
 
-    const patch = (id: number, name: string) => call(app, { method: 'PATCH', url: `/api/teams/${id}`, headers: { 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ name }) });
+    const patch = (id: number, name: string) =>
+      call(app, {
+        method: 'PATCH',
+        url: `/api/teams/${id}`,
+        headers: { 'content-type': 'application/merge-patch+json' },
+        payload: JSON.stringify({ name }),
+      });
     const responses = await Promise.all([
       call(app, { method: 'DELETE', url: '/api/teams/1' }),
       call(app, { method: 'DELETE', url: '/api/teams/2' }),
@@ -68,7 +93,12 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
     expect(responses[1]!.body.title).toBeDefined();
     expect(responses[2]!.body.name).toBe('C2');
     const list = await call(app, { method: 'GET', url: '/api/teams' });
-    expect((list.body['hydra:member'] as { name: string; players: string[] }[]).map(({ name, players }) => ({ name, players }))).toEqual([
+    expect(
+      (list.body['hydra:member'] as { name: string; players: string[] }[]).map(({ name, players }) => ({
+        name,
+        players,
+      })),
+    ).toEqual([
       { name: 'B', players: ['/api/players/1'] },
       { name: 'C2', players: [] },
       { name: 'E2', players: [] },
@@ -89,7 +119,9 @@ describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name'
     const app = await buildTestApp({ database, resources: [Member] });
     const statements: string[] = [];
     app.resourceApi.database.knex.on('query', (query: { sql: string }) => statements.push(query.sql));
-    expect((await call(app, { method: 'POST', url: '/api/members', payload: { email: 'alone@example.com' } })).status).toBe(201);
+    expect(
+      (await call(app, { method: 'POST', url: '/api/members', payload: { email: 'alone@example.com' } })).status,
+    ).toBe(201);
     expect(statements.some((sql) => /^(BEGIN|SAVEPOINT|COMMIT)/i.test(sql))).toBe(false);
     expect(statements.filter((sql) => /^insert/i.test(sql))).toHaveLength(1);
     await app.close();

@@ -24,7 +24,12 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   const count = async () => (await call(app(), { method: 'GET', url: '/api/authors' })).body['hydra:totalItems'];
 
   it('answers 400 for malformed JSON, and writes nothing', async () => {
-    const response = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: '{"name": "A",' });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "A",',
+    });
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toBe('application/ld+json; charset=utf-8');
     expect(response.body).toMatchObject({ '@type': 'hydra:Error', status: 400 });
@@ -33,11 +38,21 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   });
 
   it('answers 400 for an empty body and for a body that is not an object', async () => {
-    const empty = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: '' });
+    const empty = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual(hydraError(400, 'The request body is empty; send a JSON object.'));
     for (const payload of ['[]', '"x"', '12', 'null']) {
-      const response = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload });
+      const response = await call(app(), {
+        method: 'POST',
+        url: '/api/authors',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
       expect(response.status, payload).toBe(400);
       expect(response.body, payload).toEqual(hydraError(400, 'The request body must be a JSON object.'));
     }
@@ -45,7 +60,12 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   });
 
   it('refuses prototype-pollution keys with 400', async () => {
-    const response = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: '{"name":"A","__proto__":{"admin":true}}' });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"A","__proto__":{"admin":true}}',
+    });
     expect(response.status).toBe(400);
     expect(await count()).toBe(0);
   });
@@ -55,7 +75,16 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     const response = await call(app(), {
       method: 'POST',
       url: '/api/books',
-      payload: { title: 12, pages: 'many', price: 'cheap', available: 'yes', publishedAt: 'yesterday', releaseDate: '2021-02-30', tags: ['a', 3], author: { name: 'x' } },
+      payload: {
+        title: 12,
+        pages: 'many',
+        price: 'cheap',
+        available: 'yes',
+        publishedAt: 'yesterday',
+        releaseDate: '2021-02-30',
+        tags: ['a', 3],
+        author: { name: 'x' },
+      },
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
@@ -74,7 +103,11 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
       ].join('\n'),
       violations: expect.any(Array),
     });
-    expect(response.body.violations[0]).toEqual({ propertyPath: 'title', message: 'This value should be of type string.', code: 'ba785a8c-82cb-4283-967c-3cf342181b40' });
+    expect(response.body.violations[0]).toEqual({
+      propertyPath: 'title',
+      message: 'This value should be of type string.',
+      code: 'ba785a8c-82cb-4283-967c-3cf342181b40',
+    });
     expect((await call(app(), { method: 'GET', url: '/api/books' })).body['hydra:totalItems']).toBe(0);
   });
 
@@ -82,8 +115,16 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     const response = await call(app(), { method: 'POST', url: '/api/books', payload: { author: '/api/books/1' } });
     expect(response.status).toBe(400);
     expect(response.body.violations).toEqual([
-      { propertyPath: 'author', message: 'IRI "/api/books/1" is not an item of type "Author".', code: expect.any(String) },
-      { propertyPath: 'title', message: 'This value should not be null.', code: 'ad32d13f-c3d4-423b-909a-857b961eb720' },
+      {
+        propertyPath: 'author',
+        message: 'IRI "/api/books/1" is not an item of type "Author".',
+        code: expect.any(String),
+      },
+      {
+        propertyPath: 'title',
+        message: 'This value should not be null.',
+        code: 'ad32d13f-c3d4-423b-909a-857b961eb720',
+      },
     ]);
   });
 
@@ -104,19 +145,39 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
 
   it('answers 400 for integers out of range and numbers too large to be finite', async () => {
     await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
-    const big = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', author: '/api/authors/1', pages: 3_000_000_000 } });
+    const big = await call(app(), {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'T', author: '/api/authors/1', pages: 3_000_000_000 },
+    });
     expect(big.status).toBe(400);
     expect(big.body.violations[0].propertyPath).toBe('pages');
-    const infinite = await call(app(), { method: 'POST', url: '/api/books', headers: { 'content-type': 'application/json' }, payload: '{"title":"T","author":"/api/authors/1","price":1e400}' });
+    const infinite = await call(app(), {
+      method: 'POST',
+      url: '/api/books',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"title":"T","author":"/api/authors/1","price":1e400}',
+    });
     expect(infinite.status).toBe(400);
     expect(infinite.body.violations[0].propertyPath).toBe('price');
   });
 
   it('refuses the NUL character in body strings and in query values with 400, on every database', async () => {
-    const body = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload: '{"name":"a\\u0000b"}' });
+    const body = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"a\\u0000b"}',
+    });
     expect(body.status).toBe(400);
-    expect(body.body.violations).toEqual([{ propertyPath: 'name', message: 'This value must not contain the NUL character.', code: expect.any(String) }]);
-    const nested = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', extra: { list: ['ok', 'a\u0000'] } } });
+    expect(body.body.violations).toEqual([
+      { propertyPath: 'name', message: 'This value must not contain the NUL character.', code: expect.any(String) },
+    ]);
+    const nested = await call(app(), {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'T', extra: { list: ['ok', 'a\u0000'] } },
+    });
     expect(nested.body.violations[0].propertyPath).toBe('extra.list[1]');
     const query = await call(app(), { method: 'GET', url: '/api/authors?name=%00' });
     expect(query.status).toBe(400);
@@ -126,20 +187,34 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
 
   it('accepts absolute IRIs for relations', async () => {
     await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
-    const response = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', author: 'http://localhost:8000/api/authors/1' } });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'T', author: 'http://localhost:8000/api/authors/1' },
+    });
     expect(response.status).toBe(201);
     expect(response.body.author).toBe('/api/authors/1');
   });
 
   it('answers 400, not 500, for a date-time JavaScript cannot hold (a leap second)', async () => {
     await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
-    const response = await call(app(), { method: 'POST', url: '/api/books', payload: { title: 'T', author: '/api/authors/1', publishedAt: '2016-12-31T23:59:60Z' } });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/books',
+      payload: { title: 'T', author: '/api/authors/1', publishedAt: '2016-12-31T23:59:60Z' },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.violations).toEqual([{ propertyPath: 'publishedAt', message: 'This value is not a valid datetime.', code: expect.any(String) }]);
+    expect(response.body.violations).toEqual([
+      { propertyPath: 'publishedAt', message: 'This value is not a valid datetime.', code: expect.any(String) },
+    ]);
   });
 
   it('answers 400 when a POST body carries an @id', async () => {
-    const response = await call(app(), { method: 'POST', url: '/api/authors', payload: { '@id': '/api/authors/1', name: 'A' } });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      payload: { '@id': '/api/authors/1', name: 'A' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(hydraError(400, 'Update is not allowed for this operation.'));
   });
@@ -148,14 +223,21 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     const response = await call(app(), { method: 'GET', url: '/api/unknown?x=1' });
     expect(response.status).toBe(404);
     expect(response.body).toEqual(hydraError(404, 'No route found for "GET /api/unknown".'));
-    expect(response.headers.link).toBe('<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
+    expect(response.headers.link).toBe(
+      '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
+    );
   });
 
   it('answers 405 with an Allow header for a method not exposed on a known path', async () => {
     const response = await call(app(), { method: 'POST', url: '/api/authors/1' });
     expect(response.status).toBe(405);
     expect(response.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE');
-    expect(response.body).toEqual(hydraError(405, 'No route found for "POST /api/authors/1": Method Not Allowed (Allow: GET, HEAD, PUT, PATCH, DELETE).'));
+    expect(response.body).toEqual(
+      hydraError(
+        405,
+        'No route found for "POST /api/authors/1": Method Not Allowed (Allow: GET, HEAD, PUT, PATCH, DELETE).',
+      ),
+    );
     const collection = await call(app(), { method: 'DELETE', url: '/api/authors' });
     expect(collection.status).toBe(405);
     expect(collection.headers.allow).toBe('GET, HEAD, POST');
@@ -165,7 +247,12 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
     for (const accept of ['text/html', 'application/xml', 'text/plain']) {
       const response = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept } });
       expect(response.status, accept).toBe(406);
-      expect(response.body, accept).toEqual(hydraError(406, `Requested format "${accept}" is not supported. Supported MIME types are "application/ld+json", "application/json".`));
+      expect(response.body, accept).toEqual(
+        hydraError(
+          406,
+          `Requested format "${accept}" is not supported. Supported MIME types are "application/ld+json", "application/json".`,
+        ),
+      );
     }
   });
 
@@ -183,44 +270,97 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   });
 
   it('answers 415 for a body of another type or without Content-Type, and writes nothing', async () => {
-    const text = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'text/plain' }, payload: 'name=A' });
+    const text = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'name=A',
+    });
     expect(text.status).toBe(415);
-    expect(text.body).toEqual(hydraError(415, 'The content-type "text/plain" is not supported. Supported MIME types are "application/ld+json", "application/json".'));
-    const patch = await call(app(), { method: 'PATCH', url: '/api/authors/1', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    expect(text.body).toEqual(
+      hydraError(
+        415,
+        'The content-type "text/plain" is not supported. Supported MIME types are "application/ld+json", "application/json".',
+      ),
+    );
+    const patch = await call(app(), {
+      method: 'PATCH',
+      url: '/api/authors/1',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(patch.status).toBe(415);
     expect(patch.body.detail).toContain('"application/merge-patch+json", "application/ld+json", "application/json"');
-    const form = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=A' });
+    const form = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=A',
+    });
     expect(form.status).toBe(415);
     expect(await count()).toBe(0);
   });
 
   it('accepts a Content-Type on GET and DELETE without a body (API Platform Admin sends one)', async () => {
     await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'A' } });
-    const get = await call(app(), { method: 'GET', url: '/api/authors/1', headers: { 'content-type': 'application/ld+json' } });
+    const get = await call(app(), {
+      method: 'GET',
+      url: '/api/authors/1',
+      headers: { 'content-type': 'application/ld+json' },
+    });
     expect(get.status).toBe(200);
-    const del = await call(app(), { method: 'DELETE', url: '/api/authors/1', headers: { 'content-type': 'application/ld+json' } });
+    const del = await call(app(), {
+      method: 'DELETE',
+      url: '/api/authors/1',
+      headers: { 'content-type': 'application/ld+json' },
+    });
     expect(del.status).toBe(204);
   });
 
   it('renders plain problem details for Accept: application/json', async () => {
-    const response = await call(app(), { method: 'GET', url: '/api/authors/9', headers: { accept: 'application/json' } });
+    const response = await call(app(), {
+      method: 'GET',
+      url: '/api/authors/9',
+      headers: { accept: 'application/json' },
+    });
     expect(response.status).toBe(404);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(response.body).toEqual({ type: '/errors/404', title: 'An error occurred', detail: 'Not Found', status: 404 });
-    const invalid = await call(app(), { method: 'POST', url: '/api/authors', headers: { accept: 'application/json' }, payload: { name: 5 } });
+    expect(response.body).toEqual({
+      type: '/errors/404',
+      title: 'An error occurred',
+      detail: 'Not Found',
+      status: 404,
+    });
+    const invalid = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { accept: 'application/json' },
+      payload: { name: 5 },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toEqual({
       type: '/validation_errors/ba785a8c-82cb-4283-967c-3cf342181b40',
       title: 'An error occurred',
       detail: 'name: This value should be of type string.',
       status: 400,
-      violations: [{ propertyPath: 'name', message: 'This value should be of type string.', code: 'ba785a8c-82cb-4283-967c-3cf342181b40' }],
+      violations: [
+        {
+          propertyPath: 'name',
+          message: 'This value should be of type string.',
+          code: 'ba785a8c-82cb-4283-967c-3cf342181b40',
+        },
+      ],
     });
   });
 
   it('answers 413 for a body over the limit', async () => {
     const payload = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
-    const response = await call(app(), { method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/json' }, payload });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(response.status).toBe(413);
     expect(response.body).toEqual(hydraError(413, 'The request body is too large.'));
     expect(await count()).toBe(0);
@@ -229,7 +369,9 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   it('carries the Hydra Link header on every response, errors included', async () => {
     for (const url of ['/api/authors', '/api/authors/9', '/api/contexts/Author', '/api']) {
       const response = await call(app(), { method: 'GET', url, headers: { host: 'example.test:8000' } });
-      expect(response.headers.link, url).toBe('<http://example.test:8000/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
+      expect(response.headers.link, url).toBe(
+        '<http://example.test:8000/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
+      );
     }
   });
 });
@@ -241,7 +383,10 @@ describe.each(testDatabases(inject('postgresUrl')))('unexpected errors on $name'
         throw new Error('secret connection string postgres://admin:hunter2@db');
       },
     };
-    const app = await buildTestApp({ database, resources: [defineResource({ name: 'Thing', fields: { name: { type: 'string' } }, provider: failing })] });
+    const app = await buildTestApp({
+      database,
+      resources: [defineResource({ name: 'Thing', fields: { name: { type: 'string' } }, provider: failing })],
+    });
     const response = await call(app, { method: 'GET', url: '/api/things' });
     expect(response.status).toBe(500);
     expect(response.body).toEqual(hydraError(500, 'Internal Server Error'));

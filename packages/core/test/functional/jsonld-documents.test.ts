@@ -35,13 +35,20 @@ describe.each(testDatabases(inject('postgresUrl')))('JSON-LD documents on $name'
       },
     });
     const author = await get('/api/contexts/Author.jsonld');
-    expect(author.body['@context']).toMatchObject({ name: 'https://schema.org/name', books: { '@id': 'Author/books', '@type': '@id' } });
+    expect(author.body['@context']).toMatchObject({
+      name: 'https://schema.org/name',
+      books: { '@id': 'Author/books', '@type': '@id' },
+    });
   });
 
   it('serves the Error, ConstraintViolationList and Entrypoint contexts', async () => {
-    expect((await get('/api/contexts/Error')).body).toEqual({ '@context': { '@vocab': 'http://api.example:8443/api/docs.jsonld#', hydra: HYDRA } });
+    expect((await get('/api/contexts/Error')).body).toEqual({
+      '@context': { '@vocab': 'http://api.example:8443/api/docs.jsonld#', hydra: HYDRA },
+    });
     // API Platform's base context: `violations`, `propertyPath`, `message` and `code` expand through `@vocab`.
-    expect((await get('/api/contexts/ConstraintViolationList')).body).toEqual({ '@context': { '@vocab': 'http://api.example:8443/api/docs.jsonld#', hydra: HYDRA } });
+    expect((await get('/api/contexts/ConstraintViolationList')).body).toEqual({
+      '@context': { '@vocab': 'http://api.example:8443/api/docs.jsonld#', hydra: HYDRA },
+    });
     expect((await get('/api/contexts/Entrypoint')).body).toEqual({
       '@context': {
         '@vocab': 'http://api.example:8443/api/docs.jsonld#',
@@ -63,7 +70,13 @@ describe.each(testDatabases(inject('postgresUrl')))('JSON-LD documents on $name'
       const response = await call(app(), { method: 'GET', url: '/api', headers: { accept } });
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/ld+json; charset=utf-8');
-      expect(response.body).toEqual({ '@context': '/api/contexts/Entrypoint', '@id': '/api', '@type': 'Entrypoint', author: '/api/authors', book: '/api/books' });
+      expect(response.body).toEqual({
+        '@context': '/api/contexts/Entrypoint',
+        '@id': '/api',
+        '@type': 'Entrypoint',
+        author: '/api/authors',
+        book: '/api/books',
+      });
     }
   });
 });

@@ -8,7 +8,10 @@ const fields = { name: { type: 'string' } } as const;
 
 describe.each(testDatabases(inject('postgresUrl')))('declared operations on $name', (database) => {
   it('exposes only the declared operations; the others are 405 on known paths', async () => {
-    const app = await buildTestApp({ database, resources: [defineResource({ name: 'Tag', fields, operations: ['post', 'get'] })] });
+    const app = await buildTestApp({
+      database,
+      resources: [defineResource({ name: 'Tag', fields, operations: ['post', 'get'] })],
+    });
     expect((await call(app, { method: 'POST', url: '/api/tags', payload: { name: 'a' } })).status).toBe(201);
     expect((await call(app, { method: 'GET', url: '/api/tags/1' })).status).toBe(200);
     const list = await call(app, { method: 'GET', url: '/api/tags' });
@@ -24,7 +27,10 @@ describe.each(testDatabases(inject('postgresUrl')))('declared operations on $nam
   });
 
   it('exposes no path at all for an empty list: 404', async () => {
-    const app = await buildTestApp({ database, resources: [defineResource({ name: 'Secret', fields, operations: [] })] });
+    const app = await buildTestApp({
+      database,
+      resources: [defineResource({ name: 'Secret', fields, operations: [] })],
+    });
     expect((await call(app, { method: 'GET', url: '/api/secrets' })).status).toBe(404);
     expect((await call(app, { method: 'POST', url: '/api/secrets', payload: { name: 'x' } })).status).toBe(404);
     expect((await call(app, { method: 'GET', url: '/api/secrets/1' })).status).toBe(404);
@@ -32,7 +38,10 @@ describe.each(testDatabases(inject('postgresUrl')))('declared operations on $nam
   });
 
   it('answers only the item path when only item operations are declared', async () => {
-    const app = await buildTestApp({ database, resources: [defineResource({ name: 'Setting', fields, operations: ['get', 'delete'] })] });
+    const app = await buildTestApp({
+      database,
+      resources: [defineResource({ name: 'Setting', fields, operations: ['get', 'delete'] })],
+    });
     expect((await call(app, { method: 'GET', url: '/api/settings' })).status).toBe(404);
     const options = await call(app, { method: 'OPTIONS', url: '/api/settings/1' });
     expect(options.status).toBe(204);
@@ -53,7 +62,13 @@ describe.each(testDatabases(inject('postgresUrl')))('declared operations on $nam
   it('serves the API under another prefix when configured', async () => {
     const app = await buildTestApp({ database, prefix: '/v2', resources: [defineResource({ name: 'Tag', fields })] });
     const created = await call(app, { method: 'POST', url: '/v2/tags', payload: { name: 'a' } });
-    expect(created.body).toEqual({ '@context': '/v2/contexts/Tag', '@id': '/v2/tags/1', '@type': 'Tag', id: 1, name: 'a' });
+    expect(created.body).toEqual({
+      '@context': '/v2/contexts/Tag',
+      '@id': '/v2/tags/1',
+      '@type': 'Tag',
+      id: 1,
+      name: 'a',
+    });
     expect(created.headers.location).toBe('/v2/tags/1');
     expect((await call(app, { method: 'GET', url: '/api/tags' })).status).toBe(404);
     await app.close();

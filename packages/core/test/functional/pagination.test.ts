@@ -14,15 +14,21 @@ describe.each(testDatabases(inject('postgresUrl')))('pagination on $name', (data
     expect(first.body['hydra:totalItems']).toBe(25);
     expect(first.body['hydra:member'].map((m: { n: number }) => m.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(first.body['hydra:view']).toEqual({
-      '@id': '/api/items?page=1', '@type': 'hydra:PartialCollectionView',
-      'hydra:first': '/api/items?page=1', 'hydra:last': '/api/items?page=3', 'hydra:next': '/api/items?page=2',
+      '@id': '/api/items?page=1',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:first': '/api/items?page=1',
+      'hydra:last': '/api/items?page=3',
+      'hydra:next': '/api/items?page=2',
     });
     const second = await call(app, { method: 'GET', url: '/api/items?itemsPerPage=4&page=2&foo=a%20b' });
     expect(second.body['hydra:member'].map((m: { n: number }) => m.n)).toEqual([5, 6, 7, 8]);
     expect(second.body['hydra:view']).toEqual({
-      '@id': '/api/items?itemsPerPage=4&foo=a%20b&page=2', '@type': 'hydra:PartialCollectionView',
-      'hydra:first': '/api/items?itemsPerPage=4&foo=a%20b&page=1', 'hydra:last': '/api/items?itemsPerPage=4&foo=a%20b&page=7',
-      'hydra:previous': '/api/items?itemsPerPage=4&foo=a%20b&page=1', 'hydra:next': '/api/items?itemsPerPage=4&foo=a%20b&page=3',
+      '@id': '/api/items?itemsPerPage=4&foo=a%20b&page=2',
+      '@type': 'hydra:PartialCollectionView',
+      'hydra:first': '/api/items?itemsPerPage=4&foo=a%20b&page=1',
+      'hydra:last': '/api/items?itemsPerPage=4&foo=a%20b&page=7',
+      'hydra:previous': '/api/items?itemsPerPage=4&foo=a%20b&page=1',
+      'hydra:next': '/api/items?itemsPerPage=4&foo=a%20b&page=3',
     });
     const past = await call(app, { method: 'GET', url: '/api/items?page=9' });
     expect(past.status).toBe(200);

@@ -11,16 +11,34 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
     const { knex } = app.resourceApi.database;
     const columns = await knex('book').columnInfo();
     expect(Object.keys(columns).sort()).toEqual(
-      ['author_id', 'available', 'created_at', 'extra', 'id', 'isbn', 'pages', 'price', 'published_at', 'release_date', 'summary', 'tags', 'title'].sort(),
+      [
+        'author_id',
+        'available',
+        'created_at',
+        'extra',
+        'id',
+        'isbn',
+        'pages',
+        'price',
+        'published_at',
+        'release_date',
+        'summary',
+        'tags',
+        'title',
+      ].sort(),
     );
     expect(columns.title!.nullable).toBe(false);
     expect(columns.summary!.nullable).toBe(true);
     if (database.name === 'postgres') {
       expect(columns.published_at!.type).toBe('timestamp with time zone');
       expect(columns.tags!.type).toBe('jsonb');
-      const indexes = await knex.raw("select indexdef from pg_indexes where tablename = 'book' and schemaname = current_schema()");
+      const indexes = await knex.raw(
+        "select indexdef from pg_indexes where tablename = 'book' and schemaname = current_schema()",
+      );
       expect(indexes.rows.map((r: { indexdef: string }) => r.indexdef).join('\n')).toMatch(/\(author_id\)/);
-      const fks = await knex.raw("select count(*)::int as n from information_schema.table_constraints where table_name = 'book' and constraint_type = 'FOREIGN KEY' and table_schema = current_schema()");
+      const fks = await knex.raw(
+        "select count(*)::int as n from information_schema.table_constraints where table_name = 'book' and constraint_type = 'FOREIGN KEY' and table_schema = current_schema()",
+      );
       expect(fks.rows[0].n).toBe(1);
     } else {
       const fks = await knex.raw("select * from pragma_foreign_key_list('book')");
@@ -33,7 +51,10 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
 
   it('adds a column declared later to an existing table, keeping its rows', async () => {
     const v1 = defineResource({ name: 'Pet', fields: { name: { type: 'string' } } });
-    const v2 = defineResource({ name: 'Pet', fields: { name: { type: 'string' }, age: { type: 'integer', nullable: true } } });
+    const v2 = defineResource({
+      name: 'Pet',
+      fields: { name: { type: 'string' }, age: { type: 'integer', nullable: true } },
+    });
     const app = await buildTestApp({ database, resources: [v1] });
     await call(app, { method: 'POST', url: '/api/pets', payload: { name: 'Rex' } });
     // Same database, new declaration: sync again through a second plugin instance on the same knex.
@@ -42,8 +63,23 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
     const { resourceApi } = await import('@resource-api/core');
     const second = Fastify();
     await second.register(resourceApi, { resources: [v2], database: knex });
-    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({ '@context': '/api/contexts/Pet', '@id': '/api/pets/1', '@type': 'Pet', id: 1, name: 'Rex' });
-    expect((await call(second, { method: 'PATCH', url: '/api/pets/1', headers: { 'content-type': 'application/merge-patch+json' }, payload: '{"age": 3}' })).body.age).toBe(3);
+    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({
+      '@context': '/api/contexts/Pet',
+      '@id': '/api/pets/1',
+      '@type': 'Pet',
+      id: 1,
+      name: 'Rex',
+    });
+    expect(
+      (
+        await call(second, {
+          method: 'PATCH',
+          url: '/api/pets/1',
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: '{"age": 3}',
+        })
+      ).body.age,
+    ).toBe(3);
     await second.close();
     await app.close();
   });
@@ -51,7 +87,10 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
   it('adds a relation declared later to an existing table with its foreign key and index, on SQLite too', async () => {
     const Owner = defineResource({ name: 'Owner', fields: { name: { type: 'string' } } });
     const v1 = defineResource({ name: 'Pet', fields: { name: { type: 'string' } } });
-    const v2 = defineResource({ name: 'Pet', fields: { name: { type: 'string' }, owner: { toOne: 'Owner', nullable: true, onDelete: 'cascade' } } });
+    const v2 = defineResource({
+      name: 'Pet',
+      fields: { name: { type: 'string' }, owner: { toOne: 'Owner', nullable: true, onDelete: 'cascade' } },
+    });
     const app = await buildTestApp({ database, resources: [v1] });
     await call(app, { method: 'POST', url: '/api/pets', payload: { name: 'Rex' } });
     const { knex } = app.resourceApi.database;
@@ -59,17 +98,33 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (dat
     const { resourceApi } = await import('@resource-api/core');
     const second = Fastify();
     await second.register(resourceApi, { resources: [v2, Owner], database: knex });
-    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({ '@context': '/api/contexts/Pet', '@id': '/api/pets/1', '@type': 'Pet', id: 1, name: 'Rex' });
+    expect((await call(second, { method: 'GET', url: '/api/pets/1' })).body).toEqual({
+      '@context': '/api/contexts/Pet',
+      '@id': '/api/pets/1',
+      '@type': 'Pet',
+      id: 1,
+      name: 'Rex',
+    });
     expect((await call(second, { method: 'POST', url: '/api/owners', payload: { name: 'Ann' } })).status).toBe(201);
-    const patched = await call(second, { method: 'PATCH', url: '/api/pets/1', headers: { 'content-type': 'application/merge-patch+json' }, payload: '{"owner": "/api/owners/1"}' });
+    const patched = await call(second, {
+      method: 'PATCH',
+      url: '/api/pets/1',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      payload: '{"owner": "/api/owners/1"}',
+    });
     expect(patched.body.owner).toBe('/api/owners/1');
     await expect(knex('pet').where('id', 1).update({ owner_id: 7 })).rejects.toThrow(/foreign key/i);
     // ON DELETE CASCADE is the database's own: the pet goes with its owner.
     expect((await call(second, { method: 'DELETE', url: '/api/owners/1' })).status).toBe(204);
     expect((await call(second, { method: 'GET', url: '/api/pets/1' })).status).toBe(404);
-    const indexes = database.name === 'postgres'
-      ? (await knex.raw("select indexname as name from pg_indexes where tablename = 'pet' and schemaname = current_schema()")).rows
-      : await knex.raw("select name from pragma_index_list('pet')");
+    const indexes =
+      database.name === 'postgres'
+        ? (
+            await knex.raw(
+              "select indexname as name from pg_indexes where tablename = 'pet' and schemaname = current_schema()",
+            )
+          ).rows
+        : await knex.raw("select name from pragma_index_list('pet')");
     expect(indexes.map((i: { name: string }) => i.name)).toContain('pet_owner_id_index');
     await second.close();
     await app.close();

@@ -15,7 +15,8 @@ import { call } from '../helpers.js';
 const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } } });
 
 /** A connection of its own to the file, through knex's better-sqlite3 client (no pragma of the plugin's). */
-const openFile = (filename: string): Knex => knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
+const openFile = (filename: string): Knex =>
+  knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
 
 /** The file's page size and journal mode. */
 async function fileSettings(filename: string): Promise<{ pageSize: number; journalMode: string }> {

@@ -50,7 +50,9 @@ describe('SQLite file: writes with hooks share commits, reads do not wait for th
     expect(during.body['hydra:member'].map((pad: Entity) => pad.text)).toEqual(['first']);
     release();
     expect((await held).status).toBe(201);
-    expect((await call(app, { method: 'GET', url: '/api/pads' })).body['hydra:member'].map((pad: Entity) => pad.text)).toEqual(['first', 'held']);
+    expect(
+      (await call(app, { method: 'GET', url: '/api/pads' })).body['hydra:member'].map((pad: Entity) => pad.text),
+    ).toEqual(['first', 'held']);
     await app.close();
   });
 
@@ -70,12 +72,18 @@ describe('SQLite file: writes with hooks share commits, reads do not wait for th
       if (/^insert/i.test(query.sql)) inserts.push(query.__knexUid);
     });
     const texts = Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? `loud ${index}!` : `quiet ${index}`));
-    const responses = await Promise.all(texts.map((text) => call(app, { method: 'POST', url: '/api/pads', payload: { text } })));
+    const responses = await Promise.all(
+      texts.map((text) => call(app, { method: 'POST', url: '/api/pads', payload: { text } })),
+    );
     expect(responses.map((response) => response.status)).toEqual(texts.map((text) => (text.endsWith('!') ? 409 : 201)));
     const stored = responses.filter((response) => response.status === 201).map((response) => response.body as Entity);
     const { knex } = app.resourceApi.database;
-    expect((await knex('pad').orderBy('id').select('id', 'text')).map((row) => row.text).sort()).toEqual(stored.map((pad) => pad.text).sort());
-    expect((await knex('entry').select('item')).map((row) => Number(row.item)).sort((a, b) => a - b)).toEqual(stored.map((pad) => pad.id as number).sort((a, b) => a - b));
+    expect((await knex('pad').orderBy('id').select('id', 'text')).map((row) => row.text).sort()).toEqual(
+      stored.map((pad) => pad.text).sort(),
+    );
+    expect((await knex('entry').select('item')).map((row) => Number(row.item)).sort((a, b) => a - b)).toEqual(
+      stored.map((pad) => pad.id as number).sort((a, b) => a - b),
+    );
     // Fewer commits than writes: they were shared.
     expect(commits).toBeLessThanOrEqual(stored.length / 2);
     // The built-in write and the hook's `execute`, inside the shared transaction, ran straight on the connection, not

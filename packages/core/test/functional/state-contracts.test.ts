@@ -27,21 +27,41 @@ describe.each(testDatabases(inject('postgresUrl')))('state contracts on $name', 
     };
     const Memo = defineResource({ name: 'Memo', fields: { name: { type: 'string' } }, provider, processor });
     const app = await buildTestApp({ database, resources: [Memo] });
-    expect((await call(app, { method: 'GET', url: '/api/memos/1' })).body).toEqual({ '@context': '/api/contexts/Memo', '@id': '/api/memos/1', '@type': 'Memo', id: 1, name: 'in memory' });
+    expect((await call(app, { method: 'GET', url: '/api/memos/1' })).body).toEqual({
+      '@context': '/api/contexts/Memo',
+      '@id': '/api/memos/1',
+      '@type': 'Memo',
+      id: 1,
+      name: 'in memory',
+    });
     expect((await call(app, { method: 'GET', url: '/api/memos/2' })).status).toBe(404);
     const created = await call(app, { method: 'POST', url: '/api/memos', payload: { name: 'second' } });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe('/api/memos/2');
-    expect((await call(app, { method: 'PATCH', url: '/api/memos/2', headers: { 'content-type': 'application/merge-patch+json' }, payload: JSON.stringify({ name: 'changed' }) })).body.name).toBe('changed');
+    expect(
+      (
+        await call(app, {
+          method: 'PATCH',
+          url: '/api/memos/2',
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: JSON.stringify({ name: 'changed' }),
+        })
+      ).body.name,
+    ).toBe('changed');
     expect((await call(app, { method: 'DELETE', url: '/api/memos/1' })).status).toBe(204);
-    expect((await call(app, { method: 'GET', url: '/api/memos' })).body['hydra:member']).toEqual([{ '@id': '/api/memos/2', '@type': 'Memo', id: 2, name: 'changed' }]);
+    expect((await call(app, { method: 'GET', url: '/api/memos' })).body['hydra:member']).toEqual([
+      { '@id': '/api/memos/2', '@type': 'Memo', id: 2, name: 'changed' },
+    ]);
     // nothing reached the database: the resource has no table at all
     expect(await app.resourceApi.database.knex.schema.hasTable('memo')).toBe(false);
     await app.close();
   });
 
   it('checks and embeds relations to items served by a custom provider', async () => {
-    const planets = new Map<number, Entity>([[1, { id: 1, name: 'Arrakis' }], [2, { id: 2, name: 'Caladan' }]]);
+    const planets = new Map<number, Entity>([
+      [1, { id: 1, name: 'Arrakis' }],
+      [2, { id: 2, name: 'Caladan' }],
+    ]);
     const Planet = defineResource({
       name: 'Planet',
       fields: { name: { type: 'string', groups: ['house:read'] } },
@@ -49,24 +69,45 @@ describe.each(testDatabases(inject('postgresUrl')))('state contracts on $name', 
       provider: { provide: async (context) => planets.get(context.id!) ?? null },
       processor: { process: async () => undefined },
     });
-    const House = defineResource({ name: 'House', normalizationGroups: ['house:read'], fields: { name: { type: 'string', groups: ['house:read'] }, planet: { toOne: 'Planet', groups: ['house:read'] } } });
+    const House = defineResource({
+      name: 'House',
+      normalizationGroups: ['house:read'],
+      fields: { name: { type: 'string', groups: ['house:read'] }, planet: { toOne: 'Planet', groups: ['house:read'] } },
+    });
     const app = await buildTestApp({ database, resources: [Planet, House] });
-    const created = await call(app, { method: 'POST', url: '/api/houses', payload: { name: 'Atreides', planet: '/api/planets/2' } });
+    const created = await call(app, {
+      method: 'POST',
+      url: '/api/houses',
+      payload: { name: 'Atreides', planet: '/api/planets/2' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.planet).toEqual({ '@id': '/api/planets/2', '@type': 'Planet', id: 2, name: 'Caladan' });
-    const missing = await call(app, { method: 'POST', url: '/api/houses', payload: { name: 'Harkonnen', planet: '/api/planets/9' } });
-    expect(missing.body.violations).toEqual([{ propertyPath: 'planet', message: 'Item not found for "/api/planets/9".', code: expect.any(String) }]);
+    const missing = await call(app, {
+      method: 'POST',
+      url: '/api/houses',
+      payload: { name: 'Harkonnen', planet: '/api/planets/9' },
+    });
+    expect(missing.body.violations).toEqual([
+      { propertyPath: 'planet', message: 'Item not found for "/api/planets/9".', code: expect.any(String) },
+    ]);
     await app.close();
   });
 
   it('lets one operation use its own processor, with the database for its own queries', async () => {
     const shouting: StateProcessor = {
       async process(data, context) {
-        const [row] = await context.db('note').insert({ text: String(data.text).toUpperCase() }).returning('id');
+        const [row] = await context
+          .db('note')
+          .insert({ text: String(data.text).toUpperCase() })
+          .returning('id');
         return { id: Number(typeof row === 'object' ? row.id : row), text: String(data.text).toUpperCase() };
       },
     };
-    const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } }, operations: ['get', { kind: 'post', processor: shouting }] });
+    const Note = defineResource({
+      name: 'Note',
+      fields: { text: { type: 'string' } },
+      operations: ['get', { kind: 'post', processor: shouting }],
+    });
     const app = await buildTestApp({ database, resources: [Note] });
     const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'hello' } });
     expect(created.body.text).toBe('HELLO');

@@ -14,10 +14,17 @@ import { defineResource } from '@resource-api/core';
 import { call } from '../helpers.js';
 
 // Filters, an order and a subresource, so the reads include a filtered page and a page under a parent.
-const Author = defineResource({ name: 'Author', fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author', subresource: true } } });
+const Author = defineResource({
+  name: 'Author',
+  fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author', subresource: true } },
+});
 const Book = defineResource({
   name: 'Book',
-  fields: { title: { type: 'string' }, createdAt: { type: 'datetime', default: 'now', writable: false }, author: { toOne: 'Author', inversedBy: 'books' } },
+  fields: {
+    title: { type: 'string' },
+    createdAt: { type: 'datetime', default: 'now', writable: false },
+    author: { toOne: 'Author', inversedBy: 'books' },
+  },
   filters: [
     { type: 'search', properties: { title: 'ipartial', author: 'exact' } },
     { type: 'order', properties: ['title'] },
@@ -32,12 +39,17 @@ interface Seen {
 
 function listen(knex: Knex): Seen[] {
   const seen: Seen[] = [];
-  knex.on('query', (query: { sql: string; method?: string; __knexUid?: string }) => seen.push({ sql: query.sql, method: query.method, direct: query.__knexUid === 'statement-runner' }));
+  knex.on('query', (query: { sql: string; method?: string; __knexUid?: string }) =>
+    seen.push({ sql: query.sql, method: query.method, direct: query.__knexUid === 'statement-runner' }),
+  );
   return seen;
 }
 
 /** The body with every `createdAt` (the moment each app wrote its copy) blanked; every other value is compared. */
-const withoutCreation = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (key, value: unknown) => (key === 'createdAt' && typeof value === 'string' ? 'set' : value)));
+const withoutCreation = (body: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(body, (key, value: unknown) => (key === 'createdAt' && typeof value === 'string' ? 'set' : value)),
+  );
 
 const READS = [
   '/api/books/1',
@@ -51,9 +63,18 @@ const READS = [
 ];
 
 async function seed(app: Awaited<ReturnType<typeof buildTestApp>>): Promise<void> {
-  for (const name of ['Ursula K. Le Guin', 'Iain M. Banks']) expect((await call(app, { method: 'POST', url: '/api/authors', payload: { name } })).status).toBe(201);
-  for (const [title, author] of [['The Left Hand of Darkness', 1], ['The Dispossessed', 1], ['Consider Phlebas', 2], ['Left of Eden', 2]] as const) {
-    expect((await call(app, { method: 'POST', url: '/api/books', payload: { title, author: `/api/authors/${author}` } })).status).toBe(201);
+  for (const name of ['Ursula K. Le Guin', 'Iain M. Banks'])
+    expect((await call(app, { method: 'POST', url: '/api/authors', payload: { name } })).status).toBe(201);
+  for (const [title, author] of [
+    ['The Left Hand of Darkness', 1],
+    ['The Dispossessed', 1],
+    ['Consider Phlebas', 2],
+    ['Left of Eden', 2],
+  ] as const) {
+    expect(
+      (await call(app, { method: 'POST', url: '/api/books', payload: { title, author: `/api/authors/${author}` } }))
+        .status,
+    ).toBe(201);
   }
 }
 
@@ -65,9 +86,10 @@ describe.each(testDatabases(inject('postgresUrl')))('the statement runner on $na
 
     // The same data behind a knex instance handed in: knex runs every statement there.
     const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-    const knex = database.name === 'postgres'
-      ? knexFactory({ client: 'pg', connection: database.url, searchPath: [schema!], pool: { min: 0, max: 2 } })
-      : knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
+    const knex =
+      database.name === 'postgres'
+        ? knexFactory({ client: 'pg', connection: database.url, searchPath: [schema!], pool: { min: 0, max: 2 } })
+        : knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
     if (schema) await knex.raw('CREATE SCHEMA ??', [schema]);
     const reference = Fastify({ logger: false });
     await reference.register(resourceApi, { database: knex, resources: [Author, Book] });
@@ -87,7 +109,15 @@ describe.each(testDatabases(inject('postgresUrl')))('the statement runner on $na
 
     // A write: on SQLite the runner commits it itself; on PostgreSQL knex runs it.
     seen.length = 0;
-    expect((await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Excession', author: '/api/authors/2' } })).status).toBe(201);
+    expect(
+      (
+        await call(app, {
+          method: 'POST',
+          url: '/api/books',
+          payload: { title: 'Excession', author: '/api/authors/2' },
+        })
+      ).status,
+    ).toBe(201);
     const insert = seen.find((query) => query.sql.startsWith('insert'));
     expect(insert?.direct).toBe(database.name === 'sqlite');
     const found = await call(app, { method: 'GET', url: '/api/books?title=excession' });

@@ -12,10 +12,17 @@ describe.each(testDatabases(inject('postgresUrl')))('update racing a delete on $
 
   it('PATCH racing DELETE: 200 or 404, never 500', async () => {
     for (let round = 1; round <= 10; round++) {
-      expect((await call(app(), { method: 'POST', url: '/api/authors', payload: { name: `A${round}` } })).status).toBe(201);
+      expect((await call(app(), { method: 'POST', url: '/api/authors', payload: { name: `A${round}` } })).status).toBe(
+        201,
+      );
       const [removed, patched] = await Promise.all([
         call(app(), { method: 'DELETE', url: `/api/authors/${round}` }),
-        call(app(), { method: 'PATCH', url: `/api/authors/${round}`, headers: { 'content-type': 'application/merge-patch+json' }, payload: '{"name":"B"}' }),
+        call(app(), {
+          method: 'PATCH',
+          url: `/api/authors/${round}`,
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: '{"name":"B"}',
+        }),
       ]);
       expect(removed.status).toBe(204);
       expect([200, 404], `round ${round}: ${patched.status} ${patched.text}`).toContain(patched.status);
@@ -25,7 +32,9 @@ describe.each(testDatabases(inject('postgresUrl')))('update racing a delete on $
 
   it('PUT racing DELETE: 200 or 404, never 500', async () => {
     for (let round = 1; round <= 10; round++) {
-      expect((await call(app(), { method: 'POST', url: '/api/authors', payload: { name: `A${round}` } })).status).toBe(201);
+      expect((await call(app(), { method: 'POST', url: '/api/authors', payload: { name: `A${round}` } })).status).toBe(
+        201,
+      );
       const [removed, replaced] = await Promise.all([
         call(app(), { method: 'DELETE', url: `/api/authors/${round}` }),
         call(app(), { method: 'PUT', url: `/api/authors/${round}`, payload: { name: 'B' } }),

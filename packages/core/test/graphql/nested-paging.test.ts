@@ -10,15 +10,36 @@ import { call, useApp } from '../helpers.js';
 
 const Author = defineResource({
   name: 'Author',
-  fields: { name: { type: 'string' }, books: { toMany: 'Book', mappedBy: 'author' }, notes: { toMany: 'Note', mappedBy: 'author' }, letters: { toMany: 'Letter', mappedBy: 'author' } },
+  fields: {
+    name: { type: 'string' },
+    books: { toMany: 'Book', mappedBy: 'author' },
+    notes: { toMany: 'Note', mappedBy: 'author' },
+    letters: { toMany: 'Letter', mappedBy: 'author' },
+  },
 });
-const Book = defineResource({ name: 'Book', paginationItemsPerPage: 10, paginationMaximumItemsPerPage: 20, fields: { title: { type: 'string' }, author: { toOne: 'Author' } } });
-const Note = defineResource({ name: 'Note', paginationEnabled: false, fields: { text: { type: 'string' }, author: { toOne: 'Author' } } });
+const Book = defineResource({
+  name: 'Book',
+  paginationItemsPerPage: 10,
+  paginationMaximumItemsPerPage: 20,
+  fields: { title: { type: 'string' }, author: { toOne: 'Author' } },
+});
+const Note = defineResource({
+  name: 'Note',
+  paginationEnabled: false,
+  fields: { text: { type: 'string' }, author: { toOne: 'Author' } },
+});
 /** No collection GET: its connections page with the global settings (the plugin's `pagination`). */
-const Letter = defineResource({ name: 'Letter', operations: ['get'], fields: { text: { type: 'string' }, author: { toOne: 'Author' } } });
+const Letter = defineResource({
+  name: 'Letter',
+  operations: ['get'],
+  fields: { text: { type: 'string' }, author: { toOne: 'Author' } },
+});
 
 describe.each(testDatabases(inject('postgresUrl')))('nested GraphQL connections on $name', (database) => {
-  const app = useApp(database, { resources: [Author, Book, Note, Letter], pagination: { itemsPerPage: 7, maximumItemsPerPage: 12 } });
+  const app = useApp(database, {
+    resources: [Author, Book, Note, Letter],
+    pagination: { itemsPerPage: 7, maximumItemsPerPage: 12 },
+  });
   const gql = async (query: string) => {
     const response = await call(app(), { method: 'POST', url: '/graphql', payload: { query } });
     expect(response.body.errors, response.text).toBeUndefined();
@@ -28,16 +49,25 @@ describe.each(testDatabases(inject('postgresUrl')))('nested GraphQL connections 
   it('gives a page of the target by default, up to its maximum with first, and goes on from a cursor', async () => {
     const { knex } = app().resourceApi.database;
     await knex('author').insert({ name: 'Prolific' });
-    await knex('book').insert(Array.from({ length: 25 }, (_, index) => ({ title: `Book ${String(index + 1).padStart(2, '0')}`, author_id: 1 })));
+    await knex('book').insert(
+      Array.from({ length: 25 }, (_, index) => ({ title: `Book ${String(index + 1).padStart(2, '0')}`, author_id: 1 })),
+    );
     await knex('note').insert(Array.from({ length: 25 }, (_, index) => ({ text: `Note ${index + 1}`, author_id: 1 })));
-    const titles = (connection: { edges: { node: { title: string } }[] }) => connection.edges.map((edge) => edge.node.title);
+    const titles = (connection: { edges: { node: { title: string } }[] }) =>
+      connection.edges.map((edge) => edge.node.title);
 
-    const first = await gql('{ author(id: "/api/authors/1") { books { totalCount pageInfo { endCursor hasNextPage } edges { node { title } } } } }');
+    const first = await gql(
+      '{ author(id: "/api/authors/1") { books { totalCount pageInfo { endCursor hasNextPage } edges { node { title } } } } }',
+    );
     expect(first.author.books.totalCount).toBe(25);
-    expect(titles(first.author.books)).toEqual(Array.from({ length: 10 }, (_, index) => `Book ${String(index + 1).padStart(2, '0')}`));
+    expect(titles(first.author.books)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `Book ${String(index + 1).padStart(2, '0')}`),
+    );
     expect(first.author.books.pageInfo.hasNextPage).toBe(true);
 
-    const next = await gql(`{ author(id: "/api/authors/1") { books(after: "${first.author.books.pageInfo.endCursor}") { edges { node { title } } } } }`);
+    const next = await gql(
+      `{ author(id: "/api/authors/1") { books(after: "${first.author.books.pageInfo.endCursor}") { edges { node { title } } } } }`,
+    );
     expect(titles(next.author.books)[0]).toBe('Book 11');
     expect(titles(next.author.books)).toHaveLength(10);
 
@@ -49,8 +79,12 @@ describe.each(testDatabases(inject('postgresUrl')))('nested GraphQL connections 
     expect(notes.author.notes.totalCount).toBe(25);
     expect(notes.author.notes.edges).toHaveLength(25);
 
-    await knex('letter').insert(Array.from({ length: 25 }, (_, index) => ({ text: `Letter ${index + 1}`, author_id: 1 })));
-    const letters = await gql('{ author(id: "/api/authors/1") { letters { totalCount edges { node { text } } } more: letters(first: 50) { edges { node { text } } } } }');
+    await knex('letter').insert(
+      Array.from({ length: 25 }, (_, index) => ({ text: `Letter ${index + 1}`, author_id: 1 })),
+    );
+    const letters = await gql(
+      '{ author(id: "/api/authors/1") { letters { totalCount edges { node { text } } } more: letters(first: 50) { edges { node { text } } } } }',
+    );
     expect(letters.author.letters.totalCount).toBe(25);
     expect(letters.author.letters.edges).toHaveLength(7);
     expect(letters.author.more.edges).toHaveLength(12);

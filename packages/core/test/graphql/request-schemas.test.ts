@@ -32,7 +32,11 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL request schemas on 
     // Twice each: the first request compiles the schema, the second reuses it.
     for (const round of [1, 2]) {
       for (const [payload, message] of refused) {
-        const response = await call(app, { method: 'POST', url: '/graphql', payload: payload as unknown as Record<string, unknown> });
+        const response = await call(app, {
+          method: 'POST',
+          url: '/graphql',
+          payload: payload as unknown as Record<string, unknown>,
+        });
         expect(response.status, `${JSON.stringify(payload)}, round ${round}`).toBe(400);
         expect(response.body).toEqual({ data: null, errors: [{ message }] });
       }

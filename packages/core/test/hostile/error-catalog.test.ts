@@ -27,22 +27,41 @@ async function appWithLog(database: TestDatabase): Promise<{ app: FastifyInstanc
   const log: LogLine[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') log.push(JSON.parse(line) as LogLine);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') log.push(JSON.parse(line) as LogLine);
       done();
     },
   });
   const app = Fastify({ logger: { level: 'info', stream } });
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-  await app.register(resourceApi, { resources: [User, Note], security: securityOptions(), database: database.url, databaseSchema: schema });
-  if (schema) app.addHook('preClose', async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])));
+  await app.register(resourceApi, {
+    resources: [User, Note],
+    security: securityOptions(),
+    database: database.url,
+    databaseSchema: schema,
+  });
+  if (schema)
+    app.addHook(
+      'preClose',
+      async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])),
+    );
   await app.ready();
   return { app, log };
 }
 
 /** The usual 404 body: JSON-LD hydra:Error, RFC 7807 members, and nothing of the server (paths, stacks, modules). */
-function expectCatalog404(response: { status: number; body: Record<string, unknown>; text: string }, url: string): void {
+function expectCatalog404(
+  response: { status: number; body: Record<string, unknown>; text: string },
+  url: string,
+): void {
   expect(response.status, url).toBe(404);
-  expect(response.body, url).toMatchObject({ '@context': '/api/contexts/Error', '@type': 'hydra:Error', title: 'An error occurred', status: 404, type: '/errors/404' });
+  expect(response.body, url).toMatchObject({
+    '@context': '/api/contexts/Error',
+    '@type': 'hydra:Error',
+    title: 'An error occurred',
+    status: 404,
+    type: '/errors/404',
+  });
   expect(response.text, url).not.toMatch(/Require stack|node_modules|\/work\/|MODULE_NOT_FOUND|\.ts\b|at .+:\d+:\d+/);
 }
 
@@ -59,12 +78,26 @@ describe.each(testDatabases(inject('postgresUrl')))('refusals through the error 
 
   it('answers 404 for a GraphiQL asset named like a property of every object, and logs no error', () =>
     withApp(async (app, log) => {
-      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf', 'nope.js']) {
+      for (const name of [
+        'constructor',
+        '__proto__',
+        'toString',
+        'hasOwnProperty',
+        'valueOf',
+        '__defineGetter__',
+        'isPrototypeOf',
+        'nope.js',
+      ]) {
         const url = `/graphql/graphiql/${name}`;
         expectCatalog404(await call(app, { method: 'GET', url }), url);
         const plain = await call(app, { method: 'GET', url, headers: { accept: 'application/json' } });
         expect(plain.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-        expect(plain.body).toEqual({ type: '/errors/404', title: 'An error occurred', detail: `No route found for "GET ${url}".`, status: 404 });
+        expect(plain.body).toEqual({
+          type: '/errors/404',
+          title: 'An error occurred',
+          detail: `No route found for "GET ${url}".`,
+          status: 404,
+        });
       }
       expect(errorsLogged(log)).toEqual([]);
       // The real assets are still served.
@@ -99,9 +132,19 @@ describe.each(testDatabases(inject('postgresUrl')))('refusals through the error 
 
   it('says that a JSON body must not hold __proto__ or constructor.prototype, on REST, /api/auth and /graphql, and stores nothing', () =>
     withApp(async (app, log) => {
-      const created = await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: 'password-1' } });
+      const created = await call(app, {
+        method: 'POST',
+        url: '/api/users',
+        payload: { email: 'ann@example.com', plainPassword: 'password-1' },
+      });
       expect(created.status).toBe(201);
-      const token = (await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: 'password-1' } })).body.token as string;
+      const token = (
+        await call(app, {
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email: 'ann@example.com', password: 'password-1' },
+        })
+      ).body.token as string;
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
       const proto = 'The JSON body must not contain the key "__proto__".';
       const constructor = 'The JSON body must not contain the key "constructor.prototype".';
@@ -113,23 +156,43 @@ describe.each(testDatabases(inject('postgresUrl')))('refusals through the error 
         ['{"text":"T","constructor":{"prototype":{"x":1}}}', constructor],
       ];
       for (const [payload, detail] of bodies) {
-        for (const [method, url] of [['POST', '/api/notes'], ['PUT', '/api/notes/1']] as const) {
+        for (const [method, url] of [
+          ['POST', '/api/notes'],
+          ['PUT', '/api/notes/1'],
+        ] as const) {
           const response = await call(app, { method, url, headers, payload });
           expect(response.status, `${method} ${payload}`).toBe(400);
           expect(response.body, payload).toMatchObject({ '@type': 'hydra:Error', status: 400, detail });
         }
-        const patch = await call(app, { method: 'PATCH', url: '/api/notes/1', headers: { ...headers, 'content-type': 'application/merge-patch+json' }, payload });
+        const patch = await call(app, {
+          method: 'PATCH',
+          url: '/api/notes/1',
+          headers: { ...headers, 'content-type': 'application/merge-patch+json' },
+          payload,
+        });
         expect(patch.body.detail, payload).toBe(detail);
-        const login = await call(app, { method: 'POST', url: '/api/auth', headers: { 'content-type': 'application/json' }, payload });
+        const login = await call(app, {
+          method: 'POST',
+          url: '/api/auth',
+          headers: { 'content-type': 'application/json' },
+          payload,
+        });
         expect(login.status, payload).toBe(400);
         expect(login.body.detail, payload).toBe(detail);
         expect(login.body.token).toBeUndefined();
-        const graphql = await call(app, { method: 'POST', url: '/graphql', headers, payload: `{"query":"{ __typename }","variables":${payload}}` });
+        const graphql = await call(app, {
+          method: 'POST',
+          url: '/graphql',
+          headers,
+          payload: `{"query":"{ __typename }","variables":${payload}}`,
+        });
         expect(graphql.status, payload).toBe(400);
         expect(graphql.body.errors[0].message, payload).toBe(detail);
       }
       // Malformed JSON still says it is malformed.
-      expect((await call(app, { method: 'POST', url: '/api/notes', headers, payload: '{"text":' })).body.detail).toMatch(/^Syntax error: /);
+      expect(
+        (await call(app, { method: 'POST', url: '/api/notes', headers, payload: '{"text":' })).body.detail,
+      ).toMatch(/^Syntax error: /);
       expect(Number((await app.resourceApi.database.knex('note').count({ n: '*' }))[0]!.n)).toBe(0);
       expect(Object.prototype).not.toHaveProperty('x');
       expect(errorsLogged(log)).toEqual([]);

@@ -20,17 +20,39 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
   const stored = () => rows(app(), 'note');
 
   it('answers 400 naming the property for integers that are not int32 or not integers at all', async () => {
-    const cases = ['1e400', '-1e400', '9007199254740993', '2147483648', '-2147483649', '1e20', '1.5', '1e-7', '"3"', 'true', '[]', '{}'];
+    const cases = [
+      '1e400',
+      '-1e400',
+      '9007199254740993',
+      '2147483648',
+      '-2147483649',
+      '1e20',
+      '1.5',
+      '1e-7',
+      '"3"',
+      'true',
+      '[]',
+      '{}',
+    ];
     for (const value of cases) {
       const response = await post(`{"title":"T","pages":${value}}`);
       expect(response.status, value).toBe(400);
-      expect(response.body.violations?.map((v: { propertyPath: string }) => v.propertyPath), value).toEqual(['pages']);
+      expect(
+        response.body.violations?.map((v: { propertyPath: string }) => v.propertyPath),
+        value,
+      ).toEqual(['pages']);
     }
     expect(await stored()).toEqual([]);
   });
 
   it('stores integers at the edges of int32, and -0 and 1.0 as the integers they are', async () => {
-    for (const [value, expected] of [['2147483647', 2147483647], ['-2147483648', -2147483648], ['-0', 0], ['1.0', 1], ['1E2', 100]] as const) {
+    for (const [value, expected] of [
+      ['2147483647', 2147483647],
+      ['-2147483648', -2147483648],
+      ['-0', 0],
+      ['1.0', 1],
+      ['1E2', 100],
+    ] as const) {
       const response = await post(`{"title":"T","pages":${value}}`);
       expect(response.status, value).toBe(201);
       expect(response.body.pages, value).toBe(expected);
@@ -45,7 +67,15 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
       expect(response.status, value).toBe(400);
       expect(response.body.violations[0].propertyPath).toBe('price');
     }
-    const extremes = [Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 5e-324, 0.1, 9007199254740993, 1.7976931348623157e308];
+    const extremes = [
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      5e-324,
+      0.1,
+      9007199254740993,
+      1.7976931348623157e308,
+    ];
     for (const price of extremes) {
       const response = await post(JSON.stringify({ title: 'T', price }));
       expect(response.status, String(price)).toBe(201);
@@ -82,12 +112,15 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
     }
     // What was accepted is stored exactly, what was refused is not stored at all.
     const titles = (await stored()).map((row) => (row.title as string).length);
-    const accepted = (await call(app(), { method: 'GET', url: '/api/notes?pagination=false' })).body['hydra:member'].map((n: { title: string }) => n.title.length);
+    const accepted = (await call(app(), { method: 'GET', url: '/api/notes?pagination=false' })).body[
+      'hydra:member'
+    ].map((n: { title: string }) => n.title.length);
     expect(titles).toEqual(accepted);
   });
 
   it('stores control characters, bidi overrides, zero-width and astral characters exactly (the NUL character aside)', async () => {
-    const title = '\u0001\u0007\b\t\n\r\u001b[31m\u007f\u0085\u200b\u200d\u202e\u2028\u2029\ufeff\uffff😀\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}';
+    const title =
+      '\u0001\u0007\b\t\n\r\u001b[31m\u007f\u0085\u200b\u200d\u202e\u2028\u2029\ufeff\uffff😀\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}';
     const response = await post(JSON.stringify({ title, tags: [title], extra: { [title]: title } }));
     expect(response.status).toBe(201);
     const read = await call(app(), { method: 'GET', url: '/api/notes/1' });
@@ -120,7 +153,12 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
   });
 
   it('stores date-times in the year 0 (1 BC) exactly, and refuses dates in it with 400 (PostgreSQL has no date there)', async () => {
-    const cases: [string, string][] = [['writtenAt', '0000-01-01T00:00:00Z'], ['writtenAt', '0000-12-31T23:59:59-01:00'], ['dueOn', '0000-01-01'], ['dueOn', '0000-02-29']];
+    const cases: [string, string][] = [
+      ['writtenAt', '0000-01-01T00:00:00Z'],
+      ['writtenAt', '0000-12-31T23:59:59-01:00'],
+      ['dueOn', '0000-01-01'],
+      ['dueOn', '0000-02-29'],
+    ];
     const statuses: number[] = [];
     for (const [field, value] of cases) {
       const response = await post(JSON.stringify({ title: 'T', [field]: value }));
@@ -138,7 +176,11 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
   });
 
   it('stores dates at the edges of the calendar exactly', async () => {
-    for (const [writtenAt, dueOn] of [['0001-01-01T00:00:00Z', '0001-01-01'], ['9999-12-31T23:59:59.999Z', '9999-12-31'], ['1970-01-01T00:00:00Z', '2024-02-29']]) {
+    for (const [writtenAt, dueOn] of [
+      ['0001-01-01T00:00:00Z', '0001-01-01'],
+      ['9999-12-31T23:59:59.999Z', '9999-12-31'],
+      ['1970-01-01T00:00:00Z', '2024-02-29'],
+    ]) {
       const response = await post(JSON.stringify({ title: 'T', writtenAt, dueOn }));
       expect(response.status, writtenAt).toBe(201);
       expect(new Date(response.body.writtenAt).toISOString(), writtenAt).toBe(new Date(writtenAt!).toISOString());
@@ -150,7 +192,18 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
   });
 
   it('answers 400 for relations given as hostile IRIs and ids, naming the property', async () => {
-    for (const shelf of ['/api/shelves/1e3', '/api/shelves/0x1', '/api/shelves/-1', '/api/shelves/99999999999999999999', "/api/shelves/1' OR '1'='1", '/api/shelves/1/../2', 1, true, ['/api/shelves/1'], { '@id': '/api/shelves/1' }]) {
+    for (const shelf of [
+      '/api/shelves/1e3',
+      '/api/shelves/0x1',
+      '/api/shelves/-1',
+      '/api/shelves/99999999999999999999',
+      "/api/shelves/1' OR '1'='1",
+      '/api/shelves/1/../2',
+      1,
+      true,
+      ['/api/shelves/1'],
+      { '@id': '/api/shelves/1' },
+    ]) {
       const response = await post(JSON.stringify({ title: 'T', shelf }));
       expect(response.status, JSON.stringify(shelf)).toBe(400);
       expect(response.body.violations[0].propertyPath).toBe('shelf');
@@ -160,7 +213,20 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
 
   it('answers 404 for item paths whose id cannot exist, whatever it looks like', async () => {
     await post('{"title":"T"}');
-    for (const id of ['0', '-1', '1e0', '01', '0x1', '1.0', '99999999999999999999', '2147483648', '%20', "1'%20OR%20'1'%3D'1", '1;--', '%00']) {
+    for (const id of [
+      '0',
+      '-1',
+      '1e0',
+      '01',
+      '0x1',
+      '1.0',
+      '99999999999999999999',
+      '2147483648',
+      '%20',
+      "1'%20OR%20'1'%3D'1",
+      '1;--',
+      '%00',
+    ]) {
       for (const method of ['GET', 'DELETE'] as const) {
         const response = await call(app(), { method, url: `/api/notes/${id}` });
         expect(response.status, `${method} ${id}`).toBe(404);

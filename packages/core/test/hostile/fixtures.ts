@@ -16,7 +16,18 @@ export const Shelf = defineResource({
   filters: [{ type: 'search', properties: { label: 'exact' } }],
 });
 
-const STRATEGIES = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'] as const;
+const STRATEGIES = [
+  'exact',
+  'partial',
+  'start',
+  'end',
+  'word_start',
+  'iexact',
+  'ipartial',
+  'istart',
+  'iend',
+  'iword_start',
+] as const;
 
 export const Note = defineResource({
   name: 'Note',
@@ -38,7 +49,14 @@ export const Note = defineResource({
   filters: [
     {
       type: 'search',
-      properties: { title: 'partial', ...Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, s])), body: 'ipartial', rank: 'exact', shelf: 'exact', 'shelf.label': 'iexact' },
+      properties: {
+        title: 'partial',
+        ...Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, s])),
+        body: 'ipartial',
+        rank: 'exact',
+        shelf: 'exact',
+        'shelf.label': 'iexact',
+      },
     },
     { type: 'range', properties: ['pages', 'price', 'writtenAt'] },
     { type: 'date', properties: { writtenAt: 'exclude_null', dueOn: 'include_null_before' } },
@@ -55,7 +73,9 @@ export const SEARCH_FIELDS = ['title', 'body', 'shelf.label', ...STRATEGIES.map(
 export const IndexedNote = defineResource({
   name: 'IndexedNote',
   fields: Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, { type: 'string' as const, nullable: true }])),
-  filters: [{ type: 'search', properties: Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, s])), substringIndex: true }],
+  filters: [
+    { type: 'search', properties: Object.fromEntries(STRATEGIES.map((s) => [`by_${s}`, s])), substringIndex: true },
+  ],
 });
 
 export const INDEXED_SEARCH_FIELDS = STRATEGIES.map((s) => `by_${s}`);
@@ -66,10 +86,14 @@ export interface RecordedQuery {
 }
 
 /** Runs `action` and returns it with the SQL statements it made, as knex's `query` event reports them. */
-export async function recordSql<T>(app: FastifyInstance, action: () => Promise<T>): Promise<{ result: T; queries: RecordedQuery[] }> {
+export async function recordSql<T>(
+  app: FastifyInstance,
+  action: () => Promise<T>,
+): Promise<{ result: T; queries: RecordedQuery[] }> {
   const queries: RecordedQuery[] = [];
   const { knex } = app.resourceApi.database;
-  const listener = (query: { sql: string; bindings?: readonly unknown[] }) => queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }) =>
+    queries.push({ sql: query.sql, bindings: query.bindings ?? [] });
   knex.on('query', listener);
   try {
     return { result: await action(), queries };

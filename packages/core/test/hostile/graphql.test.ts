@@ -13,16 +13,24 @@ const CREATE = 'mutation ($title: String!) { createNote(input: { title: $title }
 
 describe.each(testDatabases(inject('postgresUrl')))('hostile GraphQL requests on $name', (database) => {
   const app = useApp(database, { resources: [Note, Shelf] });
-  const gql = (payload: string | Buffer | object) => call(app(), { method: 'POST', url: '/graphql', headers: JSON_TYPE, payload: payload as string });
+  const gql = (payload: string | Buffer | object) =>
+    call(app(), { method: 'POST', url: '/graphql', headers: JSON_TYPE, payload: payload as string });
   /** No error of the answer is an internal one. */
-  const expectNoInternalError = (response: { status: number; body: { errors?: { extensions?: { status?: number } }[] } }) => {
+  const expectNoInternalError = (response: {
+    status: number;
+    body: { errors?: { extensions?: { status?: number } }[] };
+  }) => {
     expect(response.status).toBeLessThan(500);
     for (const error of response.body?.errors ?? []) expect(error.extensions?.status ?? 400).toBeLessThan(500);
   };
 
   it('answers 400 for a body that is not UTF-8, nested too deeply or holding unpaired surrogates, and stores nothing', async () => {
     const bodies = [
-      Buffer.concat([Buffer.from(`{"query":${JSON.stringify(CREATE)},"variables":{"title":"caf`), Buffer.from([0xe9]), Buffer.from('"}}')]),
+      Buffer.concat([
+        Buffer.from(`{"query":${JSON.stringify(CREATE)},"variables":{"title":"caf`),
+        Buffer.from([0xe9]),
+        Buffer.from('"}}'),
+      ]),
       `{"query":${JSON.stringify(CREATE)},"variables":{"title":"x","deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`,
       `{"query":${JSON.stringify(CREATE)},"variables":{"title":"a\\ud800b"}}`,
       `{"query":${JSON.stringify(CREATE)},"variables":{"title":"T"},"__proto__":{"polluted":"yes"}}`,
@@ -40,7 +48,11 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile GraphQL requests on
       const response = await gql({ query: CREATE, variables: { title } });
       expect(response.body.data.createNote.note.title).toBe(title);
     }
-    expect((await rows(app(), 'note')).map((row) => row.title)).toEqual(['😀 Zoë 日本語', "%_\\' OR 1=1 --", '\u202e\u200b\ufeff']);
+    expect((await rows(app(), 'note')).map((row) => row.title)).toEqual([
+      '😀 Zoë 日本語',
+      "%_\\' OR 1=1 --",
+      '\u202e\u200b\ufeff',
+    ]);
   });
 
   it('answers absurd cursors, page sizes and filter values with an error that is not internal', async () => {

@@ -11,10 +11,19 @@ const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
 describe.each(testDatabases(inject('postgresUrl')))('hostile logins on $name', (database) => {
   const app = useApp(database, { resources: [User, Note], security: securityOptions() });
-  const login = (payload: string | Buffer) => call(app(), { method: 'POST', url: '/api/auth', headers: JSON_TYPE, payload });
+  const login = (payload: string | Buffer) =>
+    call(app(), { method: 'POST', url: '/api/auth', headers: JSON_TYPE, payload });
 
   it('refuses credentials holding the NUL character with 400, before any query', async () => {
-    expect((await call(app(), { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: 'secret-password' } })).status).toBe(201);
+    expect(
+      (
+        await call(app(), {
+          method: 'POST',
+          url: '/api/users',
+          payload: { email: 'ann@example.com', plainPassword: 'secret-password' },
+        })
+      ).status,
+    ).toBe(201);
     for (const [payload, key] of [
       ['{"email":"ann@example.com\\u0000","password":"secret-password"}', 'email'],
       ['{"email":"\\u0000","password":"x"}', 'email'],
@@ -27,7 +36,15 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile logins on $name', (
   });
 
   it('answers 400 or 401, never a 500 or a token, for hostile credentials', async () => {
-    expect((await call(app(), { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: 'secret-password' } })).status).toBe(201);
+    expect(
+      (
+        await call(app(), {
+          method: 'POST',
+          url: '/api/users',
+          payload: { email: 'ann@example.com', plainPassword: 'secret-password' },
+        })
+      ).status,
+    ).toBe(201);
     const payloads = [
       '{"email":"ann@example.com\\ud800","password":"secret-password"}',
       `{"email":"' OR '1'='1","password":"' OR '1'='1"}`,

@@ -27,8 +27,37 @@ const TEXTS = [
 
 /** Values a client might send, hostile or just unlucky. */
 const VALUES = [
-  '%', '_', '\\', "'", '"', ';--', '%%', '\\%', '\\_', '%_%', "' OR 1=1 --", "x'); DROP TABLE note; --", "%' OR '%'='",
-  '*', '?', '[x]', '[a-z]', '$1', '??', ':name', '/*', '*/', '0 cotton', 'cotton', '10_', 'O\'', 's', 'plain', 'MIXED', 'with %', '',
+  '%',
+  '_',
+  '\\',
+  "'",
+  '"',
+  ';--',
+  '%%',
+  '\\%',
+  '\\_',
+  '%_%',
+  "' OR 1=1 --",
+  "x'); DROP TABLE note; --",
+  "%' OR '%'='",
+  '*',
+  '?',
+  '[x]',
+  '[a-z]',
+  '$1',
+  '??',
+  ':name',
+  '/*',
+  '*/',
+  '0 cotton',
+  'cotton',
+  '10_',
+  "O'",
+  's',
+  'plain',
+  'MIXED',
+  'with %',
+  '',
 ];
 
 const SHELF_LABELS = ['Shelf 100%', 'shelf_2'];
@@ -61,19 +90,33 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
   const app = useApp(database, { resources: [Note, Shelf, IndexedNote] });
 
   async function seed(): Promise<void> {
-    for (const label of SHELF_LABELS) expect((await call(app(), { method: 'POST', url: '/api/shelves', payload: { label } })).status).toBe(201);
+    for (const label of SHELF_LABELS)
+      expect((await call(app(), { method: 'POST', url: '/api/shelves', payload: { label } })).status).toBe(201);
     for (const [index, text] of TEXTS.entries()) {
       const fields = Object.fromEntries(SEARCH_FIELDS.filter((f) => !f.includes('.')).map((f) => [f, text]));
-      const payload = { ...fields, pages: index, rank: index, price: index / 2, done: index % 2 === 0, shelf: `/api/shelves/${(index % 2) + 1}` };
+      const payload = {
+        ...fields,
+        pages: index,
+        rank: index,
+        price: index / 2,
+        done: index % 2 === 0,
+        shelf: `/api/shelves/${(index % 2) + 1}`,
+      };
       expect((await call(app(), { method: 'POST', url: '/api/notes', payload })).status).toBe(201);
     }
   }
 
   /** The titles a GET answers (all pages at once), with the SQL it ran. */
   async function titles(query: string) {
-    const { result, queries } = await recordSql(app(), () => call(app(), { method: 'GET', url: `/api/notes?pagination=false&${query}` }));
+    const { result, queries } = await recordSql(app(), () =>
+      call(app(), { method: 'GET', url: `/api/notes?pagination=false&${query}` }),
+    );
     expect(result.status, `${query.slice(0, 100)}: ${result.text.slice(0, 300)}`).toBe(200);
-    return { titles: (result.body['hydra:member'] as { title: string }[]).map((n) => n.title).sort(), sql: queries.map((q) => q.sql), queries };
+    return {
+      titles: (result.body['hydra:member'] as { title: string }[]).map((n) => n.title).sort(),
+      sql: queries.map((q) => q.sql),
+      queries,
+    };
   }
 
   it('finds exactly what each strategy means for every hostile value, with the SQL of a harmless value', async () => {
@@ -100,16 +143,35 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
       expect((await call(app(), { method: 'POST', url: '/api/indexed_notes', payload })).status).toBe(201);
     }
     const found = async (query: string) => {
-      const { result, queries } = await recordSql(app(), () => call(app(), { method: 'GET', url: `/api/indexed_notes?pagination=false&${query}` }));
+      const { result, queries } = await recordSql(app(), () =>
+        call(app(), { method: 'GET', url: `/api/indexed_notes?pagination=false&${query}` }),
+      );
       expect(result.status, `${query}: ${result.text.slice(0, 300)}`).toBe(200);
-      return { texts: (result.body['hydra:member'] as Record<string, string>[]).map((n) => n.by_exact).sort(), sql: queries.map((q) => q.sql) };
+      return {
+        texts: (result.body['hydra:member'] as Record<string, string>[]).map((n) => n.by_exact).sort(),
+        sql: queries.map((q) => q.sql),
+      };
     };
     for (const field of INDEXED_SEARCH_FIELDS) {
       // The index is consulted from 3 characters on: the SQL may differ by the length, never by the value itself.
       const harmless = async (value: string) => (await found(`${field}=${'z'.repeat([...value].length)}`)).sql;
-      for (const value of [...VALUES, '"', '""', 'a"b', '" OR "', 'NEAR(a b)', 'a AND b', '^cotton', 'cot*', '-plain', '{title}:x']) {
+      for (const value of [
+        ...VALUES,
+        '"',
+        '""',
+        'a"b',
+        '" OR "',
+        'NEAR(a b)',
+        'a AND b',
+        '^cotton',
+        'cot*',
+        '-plain',
+        '{title}:x',
+      ]) {
         const answer = await found(`${field}=${encodeURIComponent(value)}`);
-        expect(answer.texts, `${field}=${value}`).toEqual(TEXTS.filter((text) => matches(text, value, field.slice('by_'.length))).sort());
+        expect(answer.texts, `${field}=${value}`).toEqual(
+          TEXTS.filter((text) => matches(text, value, field.slice('by_'.length))).sort(),
+        );
         expect(answer.sql, `${field}=${value}`).toEqual(await harmless(value));
       }
     }
@@ -128,10 +190,17 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
     expect((await titles(`title=${'x'.repeat(10_000)}`)).titles).toEqual([]);
     for (const field of ['body', 'by_partial', 'by_iword_start', 'by_end']) {
       for (const char of ['%', '*', '_', '[', '\\']) {
-        expect((await titles(`${field}=${encodeURIComponent(char.repeat(10_000))}`)).titles, `${field} ${char}`).toEqual([]);
+        expect(
+          (await titles(`${field}=${encodeURIComponent(char.repeat(10_000))}`)).titles,
+          `${field} ${char}`,
+        ).toEqual([]);
       }
     }
-    for (const query of [`title=${'x'.repeat(10_001)}`, `${'x'.repeat(10_001)}=1`, `order[title]=${'a'.repeat(20_000)}`]) {
+    for (const query of [
+      `title=${'x'.repeat(10_001)}`,
+      `${'x'.repeat(10_001)}=1`,
+      `order[title]=${'a'.repeat(20_000)}`,
+    ]) {
       const response = await call(app(), { method: 'GET', url: `/api/notes?${query}` });
       expect(response.status).toBe(400);
       expect(response.body.detail).toMatch(/^Query parameter "x*(…)?[^"]*" is longer than 10000 characters\.$/);
@@ -141,7 +210,8 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
   it('takes a parameter up to 100 times (ORed), and refuses more with 400 — never a 500', async () => {
     await seed();
     for (const parameter of ['title[]', 'by_word_start[]', 'by_iword_start', 'pages[]', 'rank[]', 'shelf[]']) {
-      const list = (count: number) => Array.from({ length: count }, (_, i) => `${parameter}=${parameter === 'shelf[]' ? (i % 3) + 1 : i}`).join('&');
+      const list = (count: number) =>
+        Array.from({ length: count }, (_, i) => `${parameter}=${parameter === 'shelf[]' ? (i % 3) + 1 : i}`).join('&');
       const hundred = await call(app(), { method: 'GET', url: `/api/notes?${list(100)}` });
       expect(hundred.status, `${parameter}: ${hundred.text.slice(0, 200)}`).toBe(200);
       for (const count of [101, 5_000]) {
@@ -158,21 +228,81 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
   it('answers 400 for values a filter cannot use, before any SQL runs', async () => {
     await seed();
     const invalid = [
-      'pages=abc', 'pages=1e400', 'pages=1.5', 'pages=1e20', 'pages=2147483648', 'pages=-2147483649', 'pages=0x10', 'pages=NaN', 'pages=Infinity', 'pages= ',
-      'rank=1e20', 'rank=1.5', 'rank=99999999999999999999',
-      'price=abc', 'price=1e400', 'price=--1', 'price[]=1&price[]=x',
-      'pages[gt]=1e20', 'pages[gt]=1.5', 'pages[lt]=abc', 'pages[between]=1..', 'pages[between]=1..2..3', 'pages[between]=a..b', 'price[between]=..', 'price[gte]=1e999',
-      'writtenAt[after]=yesterday', 'writtenAt[after]=2021-02-30', 'dueOn[after]=2021-02-30', 'writtenAt[after]=2021-02-29T10:00:00Z', 'writtenAt[after]=2021-13-01', 'writtenAt[after]=2021-01-01T00:00:00+99:99',
-      'writtenAt[strictly_after]=99999-01-01', 'writtenAt[gt]=-001-01-01', 'dueOn[before]=0000-01-01', 'dueOn[after]=2021-02-30x',
-      'done=yes', 'done=', 'done=true&done=false', 'exists[body]=maybe', 'exists[shelf]=', 'exists[shelf]=1&exists[shelf]=0',
-      'order[title]=up', 'order[title]=asc;DROP TABLE note', 'order[title]=asc&order[title]=desc', 'order[shelf.label]=sideways',
-      'shelf=/api/notes/1', 'shelf=/api/shelves/0', 'shelf=/api/shelves/1e3', 'shelf=abc', "shelf=1' OR '1'='1", 'shelf=99999999999999999999',
-      'page=0', 'page=-1', 'page=1e20', 'page=1.5', 'page=abc', 'page=99999999999999999999', 'page=9007199254740991', 'page=', 'page=1&page=2',
-      'itemsPerPage=-1', 'itemsPerPage=1e3', 'itemsPerPage=abc', 'itemsPerPage=1&itemsPerPage=2', 'pagination=maybe', 'pagination=true&pagination=false',
-      'title=a%00b', 'ti%00tle=x', 'order[title]=%00', 'pages[gt]=1%00',
+      'pages=abc',
+      'pages=1e400',
+      'pages=1.5',
+      'pages=1e20',
+      'pages=2147483648',
+      'pages=-2147483649',
+      'pages=0x10',
+      'pages=NaN',
+      'pages=Infinity',
+      'pages= ',
+      'rank=1e20',
+      'rank=1.5',
+      'rank=99999999999999999999',
+      'price=abc',
+      'price=1e400',
+      'price=--1',
+      'price[]=1&price[]=x',
+      'pages[gt]=1e20',
+      'pages[gt]=1.5',
+      'pages[lt]=abc',
+      'pages[between]=1..',
+      'pages[between]=1..2..3',
+      'pages[between]=a..b',
+      'price[between]=..',
+      'price[gte]=1e999',
+      'writtenAt[after]=yesterday',
+      'writtenAt[after]=2021-02-30',
+      'dueOn[after]=2021-02-30',
+      'writtenAt[after]=2021-02-29T10:00:00Z',
+      'writtenAt[after]=2021-13-01',
+      'writtenAt[after]=2021-01-01T00:00:00+99:99',
+      'writtenAt[strictly_after]=99999-01-01',
+      'writtenAt[gt]=-001-01-01',
+      'dueOn[before]=0000-01-01',
+      'dueOn[after]=2021-02-30x',
+      'done=yes',
+      'done=',
+      'done=true&done=false',
+      'exists[body]=maybe',
+      'exists[shelf]=',
+      'exists[shelf]=1&exists[shelf]=0',
+      'order[title]=up',
+      'order[title]=asc;DROP TABLE note',
+      'order[title]=asc&order[title]=desc',
+      'order[shelf.label]=sideways',
+      'shelf=/api/notes/1',
+      'shelf=/api/shelves/0',
+      'shelf=/api/shelves/1e3',
+      'shelf=abc',
+      "shelf=1' OR '1'='1",
+      'shelf=99999999999999999999',
+      'page=0',
+      'page=-1',
+      'page=1e20',
+      'page=1.5',
+      'page=abc',
+      'page=99999999999999999999',
+      'page=9007199254740991',
+      'page=',
+      'page=1&page=2',
+      'itemsPerPage=-1',
+      'itemsPerPage=1e3',
+      'itemsPerPage=abc',
+      'itemsPerPage=1&itemsPerPage=2',
+      'pagination=maybe',
+      'pagination=true&pagination=false',
+      'title=a%00b',
+      'ti%00tle=x',
+      'order[title]=%00',
+      'pages[gt]=1%00',
     ];
     for (const query of invalid) {
-      const { result, queries } = await recordSql(app(), () => call(app(), { method: 'GET', url: `/api/notes?${query}` }));
+      const { result, queries } = await recordSql(app(), () =>
+        call(app(), { method: 'GET', url: `/api/notes?${query}` }),
+      );
       expect(result.status, `${query}: ${result.text.slice(0, 200)}`).toBe(400);
       expect(result.body, query).toMatchObject({ '@type': 'hydra:Error', status: 400 });
       expect(queries, query).toEqual([]);
@@ -224,7 +354,14 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
 
   it('answers past-the-end pages and clamps page sizes without a 500', async () => {
     await seed();
-    for (const query of ['page=2147483647', 'page=100000000000', 'itemsPerPage=99999999999', 'itemsPerPage=0', 'itemsPerPage=100&page=3', 'page=450359962737049&itemsPerPage=1']) {
+    for (const query of [
+      'page=2147483647',
+      'page=100000000000',
+      'itemsPerPage=99999999999',
+      'itemsPerPage=0',
+      'itemsPerPage=100&page=3',
+      'page=450359962737049&itemsPerPage=1',
+    ]) {
       const response = await call(app(), { method: 'GET', url: `/api/notes?${query}` });
       expect(response.status, `${query}: ${response.text.slice(0, 200)}`).toBe(200);
       expect(response.body['hydra:totalItems'], query).toBe(TEXTS.length);
@@ -237,7 +374,11 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile query strings on $n
   it('leaves the data as it was after every hostile read', async () => {
     await seed();
     const before = await rows(app(), 'note');
-    for (const value of VALUES) await call(app(), { method: 'GET', url: `/api/notes?title=${encodeURIComponent(value)}&order[title]=${encodeURIComponent(value)}` });
+    for (const value of VALUES)
+      await call(app(), {
+        method: 'GET',
+        url: `/api/notes?title=${encodeURIComponent(value)}&order[title]=${encodeURIComponent(value)}`,
+      });
     expect(await rows(app(), 'note')).toEqual(before);
     expect(await rows(app(), 'shelf')).toHaveLength(2);
   });

@@ -12,14 +12,19 @@ const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
 describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $name', (database) => {
   const app = useApp(database, { resources: [Note, Shelf] });
-  const post = (payload: string | Buffer, headers: Record<string, string> = JSON_TYPE) => call(app(), { method: 'POST', url: '/api/notes', headers, payload });
+  const post = (payload: string | Buffer, headers: Record<string, string> = JSON_TYPE) =>
+    call(app(), { method: 'POST', url: '/api/notes', headers, payload });
   const stored = () => rows(app(), 'note');
 
   it('answers 413 above the default limit of 1 MiB, on every write method, and stores nothing', async () => {
     const big = JSON.stringify({ title: 'T', body: 'x'.repeat(1024 * 1024) });
     const response = await post(big);
     expect(response.status).toBe(413);
-    expect(response.body).toMatchObject({ '@type': 'hydra:Error', status: 413, detail: 'The request body is too large.' });
+    expect(response.body).toMatchObject({
+      '@type': 'hydra:Error',
+      status: 413,
+      detail: 'The request body is too large.',
+    });
     await post(JSON.stringify({ title: 'T' }));
     for (const method of ['PUT', 'PATCH'] as const) {
       const headers = method === 'PATCH' ? { 'content-type': 'application/merge-patch+json' } : JSON_TYPE;
@@ -41,9 +46,19 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
   it('takes its limit from the bodyLimit option', async () => {
     const small = await buildTestApp({ database, resources: [Note, Shelf], bodyLimit: 100 });
     try {
-      const refused = await call(small, { method: 'POST', url: '/api/notes', headers: JSON_TYPE, payload: JSON.stringify({ title: 'T', body: 'x'.repeat(100) }) });
+      const refused = await call(small, {
+        method: 'POST',
+        url: '/api/notes',
+        headers: JSON_TYPE,
+        payload: JSON.stringify({ title: 'T', body: 'x'.repeat(100) }),
+      });
       expect(refused.status).toBe(413);
-      const accepted = await call(small, { method: 'POST', url: '/api/notes', headers: JSON_TYPE, payload: JSON.stringify({ title: 'T' }) });
+      const accepted = await call(small, {
+        method: 'POST',
+        url: '/api/notes',
+        headers: JSON_TYPE,
+        payload: JSON.stringify({ title: 'T' }),
+      });
       expect(accepted.status).toBe(201);
     } finally {
       await small.close();
@@ -74,10 +89,17 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
   });
 
   it('answers 400 for unpaired surrogates, which no database can store as sent', async () => {
-    for (const payload of ['{"title":"a\\ud800b"}', '{"title":"\\udc00"}', '{"title":"T","tags":["\\ud83d"]}', '{"title":"T","extra":{"\\ud800":1}}']) {
+    for (const payload of [
+      '{"title":"a\\ud800b"}',
+      '{"title":"\\udc00"}',
+      '{"title":"T","tags":["\\ud83d"]}',
+      '{"title":"T","extra":{"\\ud800":1}}',
+    ]) {
       const response = await post(payload);
       expect(response.status, payload).toBe(400);
-      expect(response.body.detail, payload).toBe('The request body holds a string that is not valid Unicode (an unpaired surrogate).');
+      expect(response.body.detail, payload).toBe(
+        'The request body holds a string that is not valid Unicode (an unpaired surrogate).',
+      );
     }
     const paired = await post('{"title":"\\ud83d\\ude00"}');
     expect(paired.status).toBe(201);
@@ -87,7 +109,10 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
 
   it('answers 400, not a stack overflow, for JSON nested 10,000 and 100,000 levels deep', async () => {
     for (const depth of [10_000, 100_000]) {
-      for (const [open, close] of [['[', ']'], ['{"a":', '}']]) {
+      for (const [open, close] of [
+        ['[', ']'],
+        ['{"a":', '}'],
+      ]) {
         const payload = `{"title":"T","extra":${open!.repeat(depth)}1${close!.repeat(depth)}}`;
         const response = await post(payload);
         expect(response.status, `${depth} ${open}`).toBe(400);
@@ -129,11 +154,18 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
     for (const payload of attacks) {
       const created = await post(payload);
       expect(created.status, payload).toBe(400);
-      expect(created.body.detail, payload).toMatch(/^The JSON body must not contain the key "(__proto__|constructor\.prototype)"\.$/);
+      expect(created.body.detail, payload).toMatch(
+        /^The JSON body must not contain the key "(__proto__|constructor\.prototype)"\.$/,
+      );
     }
     await post('{"title":"T"}');
     for (const payload of attacks) {
-      const patched = await call(app(), { method: 'PATCH', url: '/api/notes/1', headers: { 'content-type': 'application/merge-patch+json' }, payload });
+      const patched = await call(app(), {
+        method: 'PATCH',
+        url: '/api/notes/1',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        payload,
+      });
       expect(patched.status, payload).toBe(400);
       const put = await call(app(), { method: 'PUT', url: '/api/notes/1', headers: JSON_TYPE, payload });
       expect(put.status, payload).toBe(400);
@@ -153,7 +185,17 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
 
   it('never turns body keys into SQL: unknown and hostile keys are ignored, and the INSERT names only declared columns', async () => {
     const { result, queries } = await recordSql(app(), () =>
-      post(JSON.stringify({ title: 'T', 'title"; DROP TABLE note; --': 'x', "id') --": 1, id: 99, 'shelf.label': 'x', toString: 'x', hasOwnProperty: 'x' })),
+      post(
+        JSON.stringify({
+          title: 'T',
+          'title"; DROP TABLE note; --': 'x',
+          "id') --": 1,
+          id: 99,
+          'shelf.label': 'x',
+          toString: 'x',
+          hasOwnProperty: 'x',
+        }),
+      ),
     );
     expect(result.status).toBe(201);
     expect(result.body.id).toBe(1);
@@ -164,7 +206,12 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile request bodies on $
   });
 
   it('refuses a Content-Type it does not read with 415, whatever the bytes', async () => {
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+    ]) {
       const response = await post(Buffer.from([0xff, 0xfe, 0x00, 0x7b]), { 'content-type': type });
       expect(response.status, type).toBe(415);
     }

@@ -11,10 +11,17 @@ import { openDatabase } from '../../src/state/database.js';
 import { readLiveSchema } from '../../src/state/migrations/live-schema.js';
 import { freshTarget, type MigrationTarget, on, startApp } from './support.js';
 
-const Tag = defineResource({ name: 'Tag', fields: { label: { type: 'string', constraints: [Unique()] }, posts: { toMany: 'Post', mappedBy: 'tags' } } });
+const Tag = defineResource({
+  name: 'Tag',
+  fields: { label: { type: 'string', constraints: [Unique()] }, posts: { toMany: 'Post', mappedBy: 'tags' } },
+});
 const Post = defineResource({
   name: 'Post',
-  filters: [{ type: 'order', properties: ['publishedAt'] }, { type: 'search', properties: { 'writer.name': 'exact', slug: 'exact' } }, { type: 'range', properties: ['score'] }],
+  filters: [
+    { type: 'order', properties: ['publishedAt'] },
+    { type: 'search', properties: { 'writer.name': 'exact', slug: 'exact' } },
+    { type: 'range', properties: ['score'] },
+  ],
   constraints: [Unique({ fields: ['writer', 'slug'] })],
   fields: {
     slug: { type: 'string' },
@@ -35,7 +42,10 @@ const TABLES = ['tag', 'post', 'writer', 'post_tags'];
 
 /** Tables, columns (with nullability), indexes (by columns) and foreign keys, in a comparable form. */
 async function schemaOf(target: MigrationTarget) {
-  const database = await openDatabase({ url: target.database, ...(target.databaseSchema ? { schema: target.databaseSchema } : {}) });
+  const database = await openDatabase({
+    url: target.database,
+    ...(target.databaseSchema ? { schema: target.databaseSchema } : {}),
+  });
   try {
     const live = await readLiveSchema(database, TABLES);
     return Object.fromEntries(
@@ -75,7 +85,16 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync and migrations 
     expect(schema).toEqual(await schemaOf(synced));
     expect(Object.keys(schema).sort()).toEqual([...TABLES].sort());
     expect(schema.post!.foreignKeys).toEqual(['parent_id → post', 'writer_id → writer']);
-    expect(schema.post!.indexes).toEqual(expect.arrayContaining(['(parent_id)', '(published_at)', '(score)', '(slug)', 'unique (writer_id, slug)', '(writer_id)']));
+    expect(schema.post!.indexes).toEqual(
+      expect.arrayContaining([
+        '(parent_id)',
+        '(published_at)',
+        '(score)',
+        '(slug)',
+        'unique (writer_id, slug)',
+        '(writer_id)',
+      ]),
+    );
     expect(schema.post_tags!.foreignKeys).toEqual(['post_id → post', 'tag_id → tag']);
     expect(schema.tag!.indexes).toContain('unique (label)');
 
@@ -84,18 +103,45 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync and migrations 
     expect(await schemaOf(migrated)).toEqual(schema);
     expect((await injectJson(app, { method: 'POST', url: '/api/writers', payload: { name: 'Ann' } })).status).toBe(201);
     expect((await injectJson(app, { method: 'POST', url: '/api/tags', payload: { label: 'news' } })).status).toBe(201);
-    const post = await injectJson(app, { method: 'POST', url: '/api/posts', payload: { slug: 'a', writer: '/api/writers/1', tags: ['/api/tags/1'], publishedAt: '2024-05-01T10:00:00+00:00', meta: { a: [1] } } });
+    const post = await injectJson(app, {
+      method: 'POST',
+      url: '/api/posts',
+      payload: {
+        slug: 'a',
+        writer: '/api/writers/1',
+        tags: ['/api/tags/1'],
+        publishedAt: '2024-05-01T10:00:00+00:00',
+        meta: { a: [1] },
+      },
+    });
     expect(post.status).toBe(201);
-    expect(post.body).toMatchObject({ slug: 'a', writer: '/api/writers/1', tags: ['/api/tags/1'], publishedAt: '2024-05-01T10:00:00+00:00', meta: { a: [1] }, labels: [], draft: true });
+    expect(post.body).toMatchObject({
+      slug: 'a',
+      writer: '/api/writers/1',
+      tags: ['/api/tags/1'],
+      publishedAt: '2024-05-01T10:00:00+00:00',
+      meta: { a: [1] },
+      labels: [],
+      draft: true,
+    });
     // The unique index backs the Unique constraint: a second post with the same writer and slug is refused.
-    expect((await injectJson(app, { method: 'POST', url: '/api/posts', payload: { slug: 'a', writer: '/api/writers/1' } })).status).toBe(400);
+    expect(
+      (await injectJson(app, { method: 'POST', url: '/api/posts', payload: { slug: 'a', writer: '/api/writers/1' } }))
+        .status,
+    ).toBe(400);
     await app.close();
   });
 
   it('adds the foreign key an existing relation column lacks, keeping the rows of the table and of those pointing at it', async () => {
     const Owner = defineResource({ name: 'Owner', fields: { name: { type: 'string' } } });
-    const Pet = defineResource({ name: 'Pet', fields: { name: { type: 'string' }, owner: { toOne: 'Owner', nullable: true, onDelete: 'cascade' } } });
-    const Visit = defineResource({ name: 'Visit', fields: { note: { type: 'string' }, pet: { toOne: 'Pet', onDelete: 'cascade' } } });
+    const Pet = defineResource({
+      name: 'Pet',
+      fields: { name: { type: 'string' }, owner: { toOne: 'Owner', nullable: true, onDelete: 'cascade' } },
+    });
+    const Visit = defineResource({
+      name: 'Visit',
+      fields: { note: { type: 'string' }, pet: { toOne: 'Pet', onDelete: 'cascade' } },
+    });
     const { knex } = migrated;
     // As sync used to leave it on SQLite: the relation column and its index, without the foreign key.
     await knex.schema.createTable('owner', (t) => {
@@ -124,9 +170,14 @@ describe.each(testDatabases(inject('postgresUrl')))('schema sync and migrations 
     expect(source.includes('export const config = { transaction: false };')).toBe(database.name === 'sqlite');
 
     await runMigrations(on(migrated));
-    const keys = database.name === 'sqlite'
-      ? await knex.raw("select \"table\" from pragma_foreign_key_list('pet')")
-      : (await knex.raw("select ccu.table_name as table from information_schema.constraint_column_usage ccu join information_schema.table_constraints tc using (constraint_schema, constraint_name) where tc.table_name = 'pet' and tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()")).rows;
+    const keys =
+      database.name === 'sqlite'
+        ? await knex.raw('select "table" from pragma_foreign_key_list(\'pet\')')
+        : (
+            await knex.raw(
+              "select ccu.table_name as table from information_schema.constraint_column_usage ccu join information_schema.table_constraints tc using (constraint_schema, constraint_name) where tc.table_name = 'pet' and tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()",
+            )
+          ).rows;
     expect(keys).toEqual([{ table: 'owner' }]);
     expect(await knex('visit').pluck('note')).toEqual(['Shots.']);
     expect(await generateMigration({ resources: [Owner, Pet, Visit], ...on(migrated) })).toBeNull();

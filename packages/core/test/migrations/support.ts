@@ -37,14 +37,21 @@ export async function freshTarget(database: TestDatabase): Promise<MigrationTarg
         min: 1,
         max: 1,
         // As the plugin opens SQLite: foreign keys enforced.
-        afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(
+          connection: { pragma(source: string): unknown },
+          done: (error: Error | null, connection: unknown) => void,
+        ) {
           connection.pragma('foreign_keys = ON');
           done(null, connection);
         },
       },
     });
     return {
-      name: 'sqlite', database: `sqlite:${file}`, databaseSchema: undefined, directory, knex,
+      name: 'sqlite',
+      database: `sqlite:${file}`,
+      databaseSchema: undefined,
+      directory,
+      knex,
       drop: async () => {
         await knex.destroy();
         rmSync(folder, { recursive: true, force: true });
@@ -55,7 +62,11 @@ export async function freshTarget(database: TestDatabase): Promise<MigrationTarg
   const knex = knexFactory({ client: 'pg', connection: database.url, searchPath: [schema], pool: { min: 0, max: 2 } });
   await knex.raw('CREATE SCHEMA ??', [schema]);
   return {
-    name: 'postgres', database: database.url, databaseSchema: schema, directory, knex,
+    name: 'postgres',
+    database: database.url,
+    databaseSchema: schema,
+    directory,
+    knex,
     drop: async () => {
       await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
       await knex.destroy();
@@ -72,10 +83,21 @@ export const on = (target: MigrationTarget) => ({
 });
 
 /** The API on the target's database, with schema sync off (unless `extra` says otherwise). */
-export async function startApp(target: MigrationTarget, resources: readonly ResourceInput[], extra: Partial<ResourceApiOptions> = {}): Promise<FastifyInstance> {
+export async function startApp(
+  target: MigrationTarget,
+  resources: readonly ResourceInput[],
+  extra: Partial<ResourceApiOptions> = {},
+): Promise<FastifyInstance> {
   const app = Fastify();
   try {
-    await app.register(resourceApi, { resources, database: target.database, databaseSchema: target.databaseSchema, schemaSync: false, graphql: false, ...extra });
+    await app.register(resourceApi, {
+      resources,
+      database: target.database,
+      databaseSchema: target.databaseSchema,
+      schemaSync: false,
+      graphql: false,
+      ...extra,
+    });
     await app.ready();
   } catch (error) {
     await app.close();

@@ -14,20 +14,35 @@ describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $na
     try {
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       for (let n = 1; n <= 40; n++) {
-        const created = await fetch(`${address}/api/authors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `Author ${n}` }) });
+        const created = await fetch(`${address}/api/authors`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Author ${n}` }),
+        });
         expect(created.status).toBe(201);
       }
       // Reads of existing and missing items, a collection page and writes, all in flight together.
       const requests = Array.from({ length: 96 }, (_, i) => {
-        if (i % 8 === 7) return { url: `${address}/api/authors`, init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: `New ${i}` }) }, i };
+        if (i % 8 === 7)
+          return {
+            url: `${address}/api/authors`,
+            init: {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ name: `New ${i}` }),
+            },
+            i,
+          };
         if (i % 8 === 6) return { url: `${address}/api/authors/${1000 + i}`, init: {}, i };
         if (i % 8 === 5) return { url: `${address}/api/authors?page=2`, init: {}, i };
         return { url: `${address}/api/authors/${1 + (i % 40)}`, init: {}, i };
       });
-      const answers = await Promise.all(requests.map(async ({ url, init, i }) => {
-        const response = await fetch(url, init);
-        return { i, status: response.status, body: (await response.json()) as Record<string, unknown> };
-      }));
+      const answers = await Promise.all(
+        requests.map(async ({ url, init, i }) => {
+          const response = await fetch(url, init);
+          return { i, status: response.status, body: (await response.json()) as Record<string, unknown> };
+        }),
+      );
       for (const { i, status, body } of answers) {
         if (i % 8 === 7) {
           expect(status, `request ${i}`).toBe(201);
@@ -41,7 +56,10 @@ describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $na
           expect((body['hydra:member'] as unknown[]).length, `request ${i}`).toBe(10);
         } else {
           expect(status, `request ${i}`).toBe(200);
-          expect(body, `request ${i}`).toMatchObject({ '@id': `/api/authors/${1 + (i % 40)}`, name: `Author ${1 + (i % 40)}` });
+          expect(body, `request ${i}`).toMatchObject({
+            '@id': `/api/authors/${1 + (i % 40)}`,
+            name: `Author ${1 + (i % 40)}`,
+          });
         }
       }
       const total = (await (await fetch(`${address}/api/authors`)).json()) as { 'hydra:totalItems': number };
@@ -53,9 +71,16 @@ describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $na
 });
 
 /** An app with the plugin and routes of its own that tell when their responses were written. */
-async function appWith(options: Pick<ResourceApiOptions, 'coalesceWrites'>): Promise<{ app: FastifyInstance; seen: Record<string, boolean> }> {
+async function appWith(
+  options: Pick<ResourceApiOptions, 'coalesceWrites'>,
+): Promise<{ app: FastifyInstance; seen: Record<string, boolean> }> {
   const app = Fastify({ logger: false });
-  await app.register(resourceApi, { resources: [Author, Book], database: 'sqlite::memory:', graphql: false, ...options });
+  await app.register(resourceApi, {
+    resources: [Author, Book],
+    database: 'sqlite::memory:',
+    graphql: false,
+    ...options,
+  });
   const seen: Record<string, boolean> = {};
   // Whether the response had been written when `send` returned, in the same synchronous step.
   app.get('/written-at-once', (_request, reply) => {
@@ -142,9 +167,17 @@ describe('when a response is written', () => {
   it('refuses a maxDelayMs that is not a number of milliseconds from 0 up', async () => {
     for (const maxDelayMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
       const app = Fastify({ logger: false });
-      await expect(app.register(resourceApi, { resources: [Author, Book], database: 'sqlite::memory:', graphql: false, coalesceWrites: { maxDelayMs } }).ready(), String(maxDelayMs)).rejects.toThrow(
-        /coalesceWrites\.maxDelayMs must be a number of milliseconds from 0 up/,
-      );
+      await expect(
+        app
+          .register(resourceApi, {
+            resources: [Author, Book],
+            database: 'sqlite::memory:',
+            graphql: false,
+            coalesceWrites: { maxDelayMs },
+          })
+          .ready(),
+        String(maxDelayMs),
+      ).rejects.toThrow(/coalesceWrites\.maxDelayMs must be a number of milliseconds from 0 up/);
       await app.close().catch(() => {});
     }
   });

@@ -17,7 +17,11 @@ describe('without the cors option', () => {
     const response = await call(app(), { method: 'GET', url: '/api/authors', headers: { origin: ADMIN_ORIGIN } });
     expect(response.status).toBe(200);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await call(app(), { method: 'OPTIONS', url: '/api/authors/1', headers: { origin: ADMIN_ORIGIN, 'access-control-request-method': 'PUT' } });
+    const preflight = await call(app(), {
+      method: 'OPTIONS',
+      url: '/api/authors/1',
+      headers: { origin: ADMIN_ORIGIN, 'access-control-request-method': 'PUT' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
   });
@@ -31,7 +35,11 @@ describe('with cors: { origin: [the admin origin] }', () => {
       const response = await call(app(), {
         method: 'OPTIONS',
         url: '/api/authors/1',
-        headers: { origin: ADMIN_ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: ADMIN_ORIGIN,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       expect(response.status, method).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe(ADMIN_ORIGIN);
@@ -42,21 +50,38 @@ describe('with cors: { origin: [the admin origin] }', () => {
   });
 
   it('exposes Link, Location and ETag to the page that created an item', async () => {
-    const response = await call(app(), { method: 'POST', url: '/api/authors', headers: { origin: ADMIN_ORIGIN }, payload: { name: 'Octavia E. Butler' } });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/authors',
+      headers: { origin: ADMIN_ORIGIN },
+      payload: { name: 'Octavia E. Butler' },
+    });
     expect(response.status).toBe(201);
     expect(response.headers['access-control-allow-origin']).toBe(ADMIN_ORIGIN);
     expect(response.headers['access-control-expose-headers']).toBe('Link, Location, ETag');
     expect(response.headers.location).toBe('/api/authors/1');
     expect(response.headers.link).toContain('rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
     expect(response.headers.vary).toBe('Origin, Accept');
-    const docs = await call(app(), { method: 'GET', url: '/api/docs', headers: { origin: ADMIN_ORIGIN, accept: 'application/ld+json' } });
+    const docs = await call(app(), {
+      method: 'GET',
+      url: '/api/docs',
+      headers: { origin: ADMIN_ORIGIN, accept: 'application/ld+json' },
+    });
     expect(docs.headers.vary).toBe('Origin, Accept');
   });
 
   it('gives another origin no Access-Control-Allow-Origin, so its browser keeps the answer from the page', async () => {
-    const response = await call(app(), { method: 'GET', url: '/api/authors', headers: { origin: 'https://evil.example' } });
+    const response = await call(app(), {
+      method: 'GET',
+      url: '/api/authors',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await call(app(), { method: 'OPTIONS', url: '/api/authors', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await call(app(), {
+      method: 'OPTIONS',
+      url: '/api/authors',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
@@ -78,7 +103,11 @@ describe('with cors: { origin: [the admin origin] }', () => {
   });
 
   it('answers preflights of the GraphQL endpoint too', async () => {
-    const response = await call(app(), { method: 'OPTIONS', url: '/graphql', headers: { origin: ADMIN_ORIGIN, 'access-control-request-method': 'POST' } });
+    const response = await call(app(), {
+      method: 'OPTIONS',
+      url: '/graphql',
+      headers: { origin: ADMIN_ORIGIN, 'access-control-request-method': 'POST' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe(ADMIN_ORIGIN);
   });
@@ -86,9 +115,17 @@ describe('with cors: { origin: [the admin origin] }', () => {
 
 describe('cors options of one’s own', () => {
   it('replace the defaults they name: exposed headers, credentials', async () => {
-    const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], cors: { origin: true, credentials: true, exposedHeaders: ['Link'] } });
+    const app = await buildTestApp({
+      database: sqlite!,
+      resources: [Author, Book],
+      cors: { origin: true, credentials: true, exposedHeaders: ['Link'] },
+    });
     try {
-      const response = await call(app, { method: 'GET', url: '/api/authors', headers: { origin: 'http://localhost:5173' } });
+      const response = await call(app, {
+        method: 'GET',
+        url: '/api/authors',
+        headers: { origin: 'http://localhost:5173' },
+      });
       expect(response.headers['access-control-allow-origin']).toBe('http://localhost:5173');
       expect(response.headers['access-control-allow-credentials']).toBe('true');
       expect(response.headers['access-control-expose-headers']).toBe('Link');

@@ -20,7 +20,14 @@ describe('closing the app', () => {
     const body = JSON.stringify({ name: 'Octavia E. Butler' });
     let received = false;
     app.server.once('request', () => (received = true));
-    const inFlight = httpRequest({ agent, host: '127.0.0.1', port, method: 'POST', path: '/api/authors', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const inFlight = httpRequest({
+      agent,
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/authors',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
     const answered = new Promise<{ response: IncomingMessage; text: string }>((resolve, reject) => {
       inFlight.on('response', (response) => {
         let text = '';

@@ -9,7 +9,12 @@ import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
 const databases = testDatabases(inject('postgresUrl'));
-const PROBLEM = { type: '/errors/503', title: 'An error occurred', detail: 'The database does not answer.', status: 503 };
+const PROBLEM = {
+  type: '/errors/503',
+  title: 'An error occurred',
+  detail: 'The database does not answer.',
+  status: 503,
+};
 
 describe.each(databases)('on $name', (database) => {
   it('answers GET /health and GET /health/ready with 200 {"status":"ok"}, never cached', async () => {
@@ -31,7 +36,11 @@ describe.each(databases)('on $name', (database) => {
     const app = await buildTestApp({ database, resources: [Author, Book] });
     try {
       await app.resourceApi.database.knex.destroy();
-      const problem = await call(app, { method: 'GET', url: '/health/ready', headers: { accept: 'application/problem+json' } });
+      const problem = await call(app, {
+        method: 'GET',
+        url: '/health/ready',
+        headers: { accept: 'application/problem+json' },
+      });
       expect(problem.status).toBe(503);
       expect(problem.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(problem.headers['cache-control']).toBe('no-store');
@@ -73,32 +82,43 @@ describe.each(databases)('on $name', (database) => {
   });
 });
 
-describe.each(databases.filter((d) => d.name === 'postgres'))('on $name behind a connection that is cut', (database) => {
-  it('answers readiness with 503 while PostgreSQL is unreachable, liveness with 200, and readiness with 200 once it is back', async () => {
-    const proxy = await proxyTo(new URL(database.url));
-    const app = await buildTestApp({ database: { ...database, url: proxy.url }, resources: [Author, Book] });
-    try {
-      expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
-      await proxy.cut();
-      // The pooled connection is dead and no new one can be made.
-      for (let i = 0; i < 2; i++) {
-        const ready = await call(app, { method: 'GET', url: '/health/ready', headers: { accept: 'application/json' } });
-        expect(ready.status).toBe(503);
-        expect(ready.body).toEqual(PROBLEM);
+describe.each(databases.filter((d) => d.name === 'postgres'))(
+  'on $name behind a connection that is cut',
+  (database) => {
+    it('answers readiness with 503 while PostgreSQL is unreachable, liveness with 200, and readiness with 200 once it is back', async () => {
+      const proxy = await proxyTo(new URL(database.url));
+      const app = await buildTestApp({ database: { ...database, url: proxy.url }, resources: [Author, Book] });
+      try {
+        expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
+        await proxy.cut();
+        // The pooled connection is dead and no new one can be made.
+        for (let i = 0; i < 2; i++) {
+          const ready = await call(app, {
+            method: 'GET',
+            url: '/health/ready',
+            headers: { accept: 'application/json' },
+          });
+          expect(ready.status).toBe(503);
+          expect(ready.body).toEqual(PROBLEM);
+        }
+        expect((await call(app, { method: 'GET', url: '/health' })).status).toBe(200);
+        await proxy.restore();
+        expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
+      } finally {
+        await app.close();
+        await proxy.cut();
       }
-      expect((await call(app, { method: 'GET', url: '/health' })).status).toBe(200);
-      await proxy.restore();
-      expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
-    } finally {
-      await app.close();
-      await proxy.cut();
-    }
-  });
-});
+    });
+  },
+);
 
 describe('the health option', () => {
   it('moves the routes with path and readyPath', async () => {
-    const app = await buildTestApp({ database: databases[0]!, resources: [Author, Book], health: { path: '/livez', readyPath: '/readyz' } });
+    const app = await buildTestApp({
+      database: databases[0]!,
+      resources: [Author, Book],
+      health: { path: '/livez', readyPath: '/readyz' },
+    });
     try {
       expect((await call(app, { method: 'GET', url: '/livez' })).body).toEqual({ status: 'ok' });
       expect((await call(app, { method: 'GET', url: '/readyz' })).body).toEqual({ status: 'ok' });

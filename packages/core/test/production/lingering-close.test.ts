@@ -45,12 +45,15 @@ function sendRaw(port: number, path: string, size: number, pause: number): Promi
     let sent = 0;
     let ended = false;
     let error: string | undefined;
-    const finish = () => resolve({ response, sent, closedEarly: ended && sent < size, error, elapsed: Date.now() - started });
+    const finish = () =>
+      resolve({ response, sent, closedEarly: ended && sent < size, error, elapsed: Date.now() - started });
     socket.on('data', (data: Buffer) => (response += data.toString('latin1')));
     socket.on('end', () => (ended = ended || sent < size));
     socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
     socket.on('close', finish);
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+    );
     const next = () => {
       if (socket.destroyed || !socket.writable) return;
       const length = Math.min(CHUNK, size - sent);
@@ -68,7 +71,13 @@ function sendRaw(port: number, path: string, size: number, pause: number): Promi
 /** A Node `http` client writing the body in chunks: the status it read, or the error it got instead. */
 function sendWithHttp(port: number, path: string, size: number): Promise<number | string> {
   return new Promise((resolve) => {
-    const request = http.request({ port, host: '127.0.0.1', method: 'POST', path, headers: { 'content-type': 'application/json', 'content-length': size } });
+    const request = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json', 'content-length': size },
+    });
     request.on('response', (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode!));
@@ -116,7 +125,8 @@ describe.each(testDatabases(inject('postgresUrl')))('lingering close after a 413
   it('answers a Node http client writing a body over the limit in chunks with the 413', async () => {
     const port = await listen(app());
     for (const size of [LIMIT + 1, 3 * LIMIT]) {
-      for (const path of ['/api/notes', '/api/auth', '/graphql']) expect(await sendWithHttp(port, path, size), `${path} ${size}`).toBe(413);
+      for (const path of ['/api/notes', '/api/auth', '/graphql'])
+        expect(await sendWithHttp(port, path, size), `${path} ${size}`).toBe(413);
     }
   });
 });

@@ -17,16 +17,18 @@ import { call } from '../helpers.js';
 import { REDIS_URL, redisAvailable } from './redis.js';
 import { Public, securityOptions, User } from '../security/fixtures.js';
 
-
 /** A document of `count` root fields (aliases of `books`). */
-const rootFields = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `b${index}: books(first: 1) { totalCount }`).join(' ')} }`;
+const rootFields = (count: number) =>
+  `{ ${Array.from({ length: count }, (_, index) => `b${index}: books(first: 1) { totalCount }`).join(' ')} }`;
 
 describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name', (database: TestDatabase) => {
   const apps: FastifyInstance[] = [];
   afterEach(async () => {
     await Promise.all(apps.splice(0).map((app) => app.close()));
   });
-  async function open(options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] }): Promise<FastifyInstance> {
+  async function open(
+    options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] },
+  ): Promise<FastifyInstance> {
     const app = await buildTestApp({ database, resources: [Author, Book], graphql: { maxAliases: 100 }, ...options });
     apps.push(app);
     return app;
@@ -45,7 +47,8 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
   }
 
   describe('GraphQL', () => {
-    const gql = (app: FastifyInstance, query: string, remoteAddress: string) => counted(app, () => call(app, { method: 'POST', url: '/graphql', payload: { query }, remoteAddress }));
+    const gql = (app: FastifyInstance, query: string, remoteAddress: string) =>
+      counted(app, () => call(app, { method: 'POST', url: '/graphql', payload: { query }, remoteAddress }));
 
     it('counts a document of 50 root fields as 50 requests, and runs nothing of a document over the limit', async () => {
       const app = await open({ rateLimit: { max: 60 } });
@@ -62,7 +65,16 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       expect(over.status, over.text).toBe(429);
       expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
       expect(over.headers['x-ratelimit-remaining']).toBe('0');
-      expect(over.body).toEqual({ data: null, errors: [{ message: expect.stringMatching(/^Rate limit exceeded: at most 60 requests in the window\. Retry in \d+ seconds?\.$/) }] });
+      expect(over.body).toEqual({
+        data: null,
+        errors: [
+          {
+            message: expect.stringMatching(
+              /^Rate limit exceeded: at most 60 requests in the window\. Retry in \d+ seconds?\.$/,
+            ),
+          },
+        ],
+      });
       expect(over.statements).toBe(0);
       // The same count as the client's REST requests; another address has its own.
       expect((await call(app, { method: 'GET', url: '/api/books', remoteAddress: '203.0.113.1' })).status).toBe(429);
@@ -71,7 +83,8 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
 
     it('counts root fields in the endpoint’s own count with routes.graphql, fragments expanded', async () => {
       const app = await open({ rateLimit: { max: 100, routes: { graphql: { max: 5 } } } });
-      const viaFragment = '{ ...F } fragment F on Query { a: books { totalCount } b: books { totalCount } c: authors { totalCount } }';
+      const viaFragment =
+        '{ ...F } fragment F on Query { a: books { totalCount } b: books { totalCount } c: authors { totalCount } }';
       const three = await gql(app, viaFragment, '203.0.113.3');
       expect(three.status, three.text).toBe(200);
       expect(three.headers['x-ratelimit-limit']).toBe('5');
@@ -80,7 +93,12 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       // REST keeps the global count.
       expect((await call(app, { method: 'GET', url: '/api/books', remoteAddress: '203.0.113.3' })).status).toBe(200);
       // GET /graphql shares the endpoint's count.
-      const viaGet = await call(app, { method: 'GET', url: '/graphql', query: { query: '{ __typename }' }, remoteAddress: '203.0.113.3' });
+      const viaGet = await call(app, {
+        method: 'GET',
+        url: '/graphql',
+        query: { query: '{ __typename }' },
+        remoteAddress: '203.0.113.3',
+      });
       expect(viaGet.status).toBe(429);
     });
 
@@ -101,7 +119,15 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
   describe('login', () => {
     const secured = { resources: [User, Public], security: securityOptions() };
     const guess = (app: FastifyInstance, email: string, remoteAddress: string, headers: Record<string, string> = {}) =>
-      counted(app, () => call(app, { method: 'POST', url: '/api/auth', payload: { email, password: 'a wrong guess' }, headers, remoteAddress }));
+      counted(app, () =>
+        call(app, {
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email, password: 'a wrong guess' },
+          headers,
+          remoteAddress,
+        }),
+      );
 
     it('counts per address whatever bearer token the guesser sends, rotating throw-away accounts’ tokens included', async () => {
       const app = await open({ ...secured, rateLimit: { max: 100, routes: { login: { max: 3 } } } });
@@ -109,13 +135,21 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       const tokens: string[] = [];
       for (let index = 0; index < 6; index++) {
         const email = `throwaway${index}@example.com`;
-        const created = await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: 'password-123' }, remoteAddress: `203.0.113.${100 + index}` });
+        const created = await call(app, {
+          method: 'POST',
+          url: '/api/users',
+          payload: { email, plainPassword: 'password-123' },
+          remoteAddress: `203.0.113.${100 + index}`,
+        });
         expect(created.status, created.text).toBe(201);
         tokens.push(await app.resourceApi.issueToken({ id: created.body.id, email }));
       }
       const targets = ['victim1@example.com', 'victim2@example.com', 'victim3@example.com', 'victim4@example.com'];
       for (let index = 0; index < 3; index++) {
-        expect((await guess(app, targets[index]!, '198.51.100.7', { authorization: `Bearer ${tokens[index]}` })).status, `guess ${index + 1}`).toBe(401);
+        expect(
+          (await guess(app, targets[index]!, '198.51.100.7', { authorization: `Bearer ${tokens[index]}` })).status,
+          `guess ${index + 1}`,
+        ).toBe(401);
       }
       const limited = await guess(app, targets[3]!, '198.51.100.7', { authorization: `Bearer ${tokens[3]}` });
       expect(limited.status).toBe(429);
@@ -124,7 +158,12 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       // Refused before the credentials are looked up.
       expect(limited.statements).toBe(0);
       // The tokens still count per user on the API's other routes.
-      const page = await call(app, { method: 'GET', url: '/api/pages', headers: { authorization: `Bearer ${tokens[4]}` }, remoteAddress: '198.51.100.7' });
+      const page = await call(app, {
+        method: 'GET',
+        url: '/api/pages',
+        headers: { authorization: `Bearer ${tokens[4]}` },
+        remoteAddress: '198.51.100.7',
+      });
       expect(page.status).toBe(200);
     });
 
@@ -138,7 +177,9 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       expect(limited.status).toBe(429);
       expect(limited.statements).toBe(0);
       expect(limited.headers['content-type']).toBe('application/ld+json; charset=utf-8');
-      expect(limited.body['hydra:description']).toMatch(/^Rate limit exceeded: at most 3 requests in the window\. Retry in \d+ seconds?\.$/);
+      expect(limited.body['hydra:description']).toMatch(
+        /^Rate limit exceeded: at most 3 requests in the window\. Retry in \d+ seconds?\.$/,
+      );
       // Another account from that address is not limited.
       expect((await guess(app, 'bob@example.com', '192.0.2.99')).status).toBe(401);
     });
@@ -149,10 +190,13 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
       expect((await guess(app, 'carol@example.com', '192.0.2.11')).status).toBe(401);
       expect((await guess(app, 'carol@example.com', '192.0.2.12')).status).toBe(429);
       // A body without an identifier is a 400, counted per address only.
-      const missing = await counted(app, () => call(app, { method: 'POST', url: '/api/auth', payload: { password: 'x' }, remoteAddress: '192.0.2.13' }));
+      const missing = await counted(app, () =>
+        call(app, { method: 'POST', url: '/api/auth', payload: { password: 'x' }, remoteAddress: '192.0.2.13' }),
+      );
       expect(missing.status).toBe(400);
       const off = await open({ ...secured, rateLimit: { max: 1, routes: { login: false } } });
-      for (let index = 0; index < 3; index++) expect((await guess(off, 'dave@example.com', '192.0.2.20')).status).toBe(401);
+      for (let index = 0; index < 3; index++)
+        expect((await guess(off, 'dave@example.com', '192.0.2.20')).status).toBe(401);
     });
   });
 });

@@ -22,7 +22,9 @@ afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));
 });
 
-async function open(options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] }): Promise<FastifyInstance> {
+async function open(
+  options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] },
+): Promise<FastifyInstance> {
   const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], ...options });
   apps.push(app);
   return app;
@@ -51,7 +53,9 @@ describe('rate limiting per IP address', () => {
       '@context': '/api/contexts/Error',
       '@type': 'hydra:Error',
       'hydra:title': 'An error occurred',
-      'hydra:description': expect.stringMatching(/^Rate limit exceeded: at most 3 requests in the window\. Retry in \d+ seconds?\.$/),
+      'hydra:description': expect.stringMatching(
+        /^Rate limit exceeded: at most 3 requests in the window\. Retry in \d+ seconds?\.$/,
+      ),
       title: 'An error occurred',
       detail: expect.stringMatching(/^Rate limit exceeded/),
       status: 429,
@@ -61,7 +65,12 @@ describe('rate limiting per IP address', () => {
     const plain = await get(app, '/api/books/1', { accept: 'application/json' });
     expect(plain.status).toBe(429);
     expect(plain.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-    expect(plain.body).toEqual({ type: '/errors/429', title: 'An error occurred', detail: expect.stringMatching(/^Rate limit exceeded/), status: 429 });
+    expect(plain.body).toEqual({
+      type: '/errors/429',
+      title: 'An error occurred',
+      detail: expect.stringMatching(/^Rate limit exceeded/),
+      status: 429,
+    });
   });
 
   it('counts each address on its own, and every route of the API together', async () => {
@@ -74,7 +83,13 @@ describe('rate limiting per IP address', () => {
 
   it('refuses a write over the limit without performing it', async () => {
     const app = await open({ rateLimit: { max: 1 } });
-    const create = () => call(app, { method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' }, remoteAddress: '203.0.113.9' });
+    const create = () =>
+      call(app, {
+        method: 'POST',
+        url: '/api/authors',
+        payload: { name: 'Frank Herbert' },
+        remoteAddress: '203.0.113.9',
+      });
     expect((await create()).status).toBe(201);
     expect((await create()).status).toBe(429);
     expect(await app.resourceApi.database.knex('author').count({ n: '*' })).toEqual([{ n: 1 }]);
@@ -91,13 +106,28 @@ describe('rate limiting per IP address', () => {
 
   it('limits the GraphQL endpoint with a 429 too', async () => {
     const app = await open({ rateLimit: { max: 1 } });
-    const query = () => call(app, { method: 'POST', url: '/graphql', payload: { query: '{ __typename }' }, remoteAddress: '203.0.113.10' });
+    const query = () =>
+      call(app, {
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: '{ __typename }' },
+        remoteAddress: '203.0.113.10',
+      });
     expect((await query()).status).toBe(200);
     const limited = await query();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // A GraphQL client reads the error where it reads every other: in `errors`.
-    expect(limited.body).toEqual({ data: null, errors: [{ message: expect.stringMatching(/^Rate limit exceeded: at most 1 requests in the window\. Retry in \d+ seconds?\.$/) }] });
+    expect(limited.body).toEqual({
+      data: null,
+      errors: [
+        {
+          message: expect.stringMatching(
+            /^Rate limit exceeded: at most 1 requests in the window\. Retry in \d+ seconds?\.$/,
+          ),
+        },
+      ],
+    });
   });
 });
 
@@ -106,7 +136,9 @@ describe('rate limiting per user', () => {
 
   async function tokenOf(app: FastifyInstance, email: string): Promise<string> {
     const password = 'password-123';
-    expect((await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: password } })).status).toBe(201);
+    expect(
+      (await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: password } })).status,
+    ).toBe(201);
     const login = await call(app, { method: 'POST', url: '/api/auth', payload: { email, password } });
     return login.body.token as string;
   }
@@ -126,7 +158,9 @@ describe('rate limiting per user', () => {
     const app = await open({ ...secured, rateLimit: { max: 2 } });
     const forged = (sub: string) => {
       const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      return { authorization: `Bearer ${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub, exp: 9999999999 })}.${randomBytes(32).toString('base64url')}` };
+      return {
+        authorization: `Bearer ${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub, exp: 9999999999 })}.${randomBytes(32).toString('base64url')}`,
+      };
     };
     expect((await get(app, '/api/pages', forged('1'), '192.0.2.50')).status).toBe(401);
     expect((await get(app, '/api/pages', forged('2'), '192.0.2.50')).status).toBe(401);
@@ -135,7 +169,10 @@ describe('rate limiting per user', () => {
   });
 
   it('counts by address only with perUser: false', async () => {
-    const app = await open({ ...secured, rateLimit: { max: 1, perUser: false, routes: { login: false, User: false } } });
+    const app = await open({
+      ...secured,
+      rateLimit: { max: 1, perUser: false, routes: { login: false, User: false } },
+    });
     const alice = { authorization: `Bearer ${await tokenOf(app, 'carol@example.com')}` };
     expect((await get(app, '/api/notes', alice, '192.0.2.60')).status).toBe(200);
     expect((await get(app, '/api/pages', {}, '192.0.2.60')).status).toBe(429);
@@ -145,7 +182,13 @@ describe('rate limiting per user', () => {
 describe('limits of their own', () => {
   it('gives an operation, by name, a count and a limit of its own', async () => {
     const app = await open({ rateLimit: { max: 5, routes: { api_authors_post: { max: 1 } } } });
-    const create = () => call(app, { method: 'POST', url: '/api/authors', payload: { name: 'N. K. Jemisin' }, remoteAddress: '203.0.113.20' });
+    const create = () =>
+      call(app, {
+        method: 'POST',
+        url: '/api/authors',
+        payload: { name: 'N. K. Jemisin' },
+        remoteAddress: '203.0.113.20',
+      });
     expect((await create()).status).toBe(201);
     const limited = await create();
     expect(limited.status).toBe(429);
@@ -154,7 +197,9 @@ describe('limits of their own', () => {
   });
 
   it('exempts a resource with false, and lets an operation name win over its resource', async () => {
-    const app = await open({ rateLimit: { max: 1, routes: { Author: false, api_authors_get_collection: { max: 2 } } } });
+    const app = await open({
+      rateLimit: { max: 1, routes: { Author: false, api_authors_get_collection: { max: 2 } } },
+    });
     for (let i = 0; i < 3; i++) expect((await get(app, '/api/authors/1', {}, '203.0.113.30')).status).toBe(404);
     expect((await get(app, '/api/authors', {}, '203.0.113.30')).status).toBe(200);
     expect((await get(app, '/api/authors', {}, '203.0.113.30')).status).toBe(200);
@@ -162,8 +207,18 @@ describe('limits of their own', () => {
   });
 
   it('gives the login route a limit of its own, against password guessing', async () => {
-    const app = await open({ resources: [User, Note, Report, Public], security: securityOptions(), rateLimit: { max: 100, routes: { login: { max: 2 } } } });
-    const guess = () => call(app, { method: 'POST', url: '/api/auth', payload: { email: 'alice@example.com', password: 'guess' }, remoteAddress: '203.0.113.40' });
+    const app = await open({
+      resources: [User, Note, Report, Public],
+      security: securityOptions(),
+      rateLimit: { max: 100, routes: { login: { max: 2 } } },
+    });
+    const guess = () =>
+      call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: 'alice@example.com', password: 'guess' },
+        remoteAddress: '203.0.113.40',
+      });
     expect((await guess()).status).toBe(401);
     expect((await guess()).status).toBe(401);
     expect((await guess()).status).toBe(429);
@@ -171,10 +226,20 @@ describe('limits of their own', () => {
   });
 
   it('refuses to start with a name that is no operation, resource, login or graphql, and suggests the closest', async () => {
-    await expect(buildTestApp({ database: sqlite!, resources: [Author, Book], rateLimit: { routes: { Autor: false } } })).rejects.toThrow(
-      new DeclarationError('rateLimit.routes: "Autor" is no operation, resource, "login" or "graphql" of this API. Did you mean "Author"?'),
+    await expect(
+      buildTestApp({ database: sqlite!, resources: [Author, Book], rateLimit: { routes: { Autor: false } } }),
+    ).rejects.toThrow(
+      new DeclarationError(
+        'rateLimit.routes: "Autor" is no operation, resource, "login" or "graphql" of this API. Did you mean "Author"?',
+      ),
     );
-    await expect(buildTestApp({ database: sqlite!, resources: [Author, Book], rateLimit: { routes: { api_books_delete: { max: 1 } } } })).rejects.toThrow(/Did you mean "api_books_id_delete"\?/);
+    await expect(
+      buildTestApp({
+        database: sqlite!,
+        resources: [Author, Book],
+        rateLimit: { routes: { api_books_delete: { max: 1 } } },
+      }),
+    ).rejects.toThrow(/Did you mean "api_books_id_delete"\?/);
   });
 });
 
@@ -204,7 +269,11 @@ describe.skipIf(!redisAvailable)('rate limiting in Redis', () => {
     const redis = new Redis(REDIS_URL);
     const nameSpace = `test-rate-limit-${randomBytes(6).toString('hex')}:`;
     try {
-      const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], rateLimit: { max: 1, redis, nameSpace } });
+      const app = await buildTestApp({
+        database: sqlite!,
+        resources: [Author, Book],
+        rateLimit: { max: 1, redis, nameSpace },
+      });
       try {
         expect((await get(app, '/api/books')).status).toBe(200);
         expect((await get(app, '/api/books')).status).toBe(429);

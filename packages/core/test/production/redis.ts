@@ -7,7 +7,12 @@ import { Redis } from 'ioredis';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function redisAnswers(): Promise<boolean> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
@@ -20,6 +25,9 @@ async function redisAnswers(): Promise<boolean> {
 
 export const redisAvailable = await redisAnswers();
 if (!redisAvailable) {
-  if (process.env.CI === 'true') throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
-  console.warn(`\n*** Redis is unreachable at ${REDIS_URL}: the rate-limit tests of the Redis store are SKIPPED. ***\n`);
+  if (process.env.CI === 'true')
+    throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
+  console.warn(
+    `\n*** Redis is unreachable at ${REDIS_URL}: the rate-limit tests of the Redis store are SKIPPED. ***\n`,
+  );
 }

@@ -18,11 +18,14 @@ afterEach(async () => {
 });
 
 /** An app logging JSON lines into `lines`, with `genRequestId`. */
-async function logged(options: { requestIdHeader?: string | false } = {}): Promise<{ app: FastifyInstance; lines: Array<Record<string, unknown>> }> {
+async function logged(
+  options: { requestIdHeader?: string | false } = {},
+): Promise<{ app: FastifyInstance; lines: Array<Record<string, unknown>> }> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -35,7 +38,11 @@ async function logged(options: { requestIdHeader?: string | false } = {}): Promi
 describe('request ids', () => {
   it('keeps the X-Request-Id a proxy sent, echoes it, and logs every line of the request with it', async () => {
     const { app, lines } = await logged();
-    const response = await call(app, { method: 'GET', url: '/api/authors/42', headers: { 'x-request-id': 'edge-7f3a:42' } });
+    const response = await call(app, {
+      method: 'GET',
+      url: '/api/authors/42',
+      headers: { 'x-request-id': 'edge-7f3a:42' },
+    });
     expect(response.status).toBe(404);
     expect(response.headers['x-request-id']).toBe('edge-7f3a:42');
     const ofRequest = lines.filter((line) => line.reqId === 'edge-7f3a:42');
@@ -47,7 +54,12 @@ describe('request ids', () => {
   it('makes a UUID for a request without one, or with an implausible one', async () => {
     const { app, lines } = await logged();
     const ids: string[] = [];
-    for (const headers of [{}, { 'x-request-id': 'x'.repeat(129) }, { 'x-request-id': 'two\nlines' }, { 'x-request-id': '' }]) {
+    for (const headers of [
+      {},
+      { 'x-request-id': 'x'.repeat(129) },
+      { 'x-request-id': 'two\nlines' },
+      { 'x-request-id': '' },
+    ]) {
       const response = await call(app, { method: 'GET', url: '/api/authors', headers });
       expect(response.status).toBe(200);
       const id = String(response.headers['x-request-id']);
@@ -55,18 +67,30 @@ describe('request ids', () => {
       ids.push(id);
     }
     expect(new Set(ids).size).toBe(4);
-    for (const id of ids) expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
+    for (const id of ids)
+      expect(lines.filter((line) => line.reqId === id).map((line) => line.msg)).toEqual([
+        'incoming request',
+        'request completed',
+      ]);
   });
 
   it('echoes the id in another header, or in none', async () => {
     const renamed = await logged({ requestIdHeader: 'request-id' });
-    const response = await call(renamed.app, { method: 'GET', url: '/api/authors', headers: { 'x-request-id': 'abc-123' } });
+    const response = await call(renamed.app, {
+      method: 'GET',
+      url: '/api/authors',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(response.headers['request-id']).toBe('abc-123');
     expect(response.headers['x-request-id']).toBeUndefined();
     await renamed.app.close();
 
     const silent = await logged({ requestIdHeader: false });
-    const quiet = await call(silent.app, { method: 'GET', url: '/api/authors', headers: { 'x-request-id': 'abc-123' } });
+    const quiet = await call(silent.app, {
+      method: 'GET',
+      url: '/api/authors',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(quiet.status).toBe(200);
     expect(quiet.headers['x-request-id']).toBeUndefined();
   });

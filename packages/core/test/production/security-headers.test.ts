@@ -61,7 +61,11 @@ describe('security headers by default', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline';");
     expect(page.headers['x-frame-options']).toBe('DENY');
 
-    const query = await call(app(), { method: 'GET', url: '/graphql?query=%7B__typename%7D', headers: { accept: HTML } });
+    const query = await call(app(), {
+      method: 'GET',
+      url: '/graphql?query=%7B__typename%7D',
+      headers: { accept: HTML },
+    });
     expect(query.headers['content-security-policy']).toContain("script-src 'self';");
     const asset = await call(app(), { method: 'GET', url: '/graphql/graphiql/graphiql.js' });
     expect(asset.status).toBe(200);
@@ -77,7 +81,12 @@ describe('the securityHeaders option', () => {
     try {
       const response = await call(app, { method: 'GET', url: '/api/authors' });
       expect(response.status).toBe(200);
-      for (const header of ['x-content-type-options', 'x-frame-options', 'content-security-policy', 'strict-transport-security']) {
+      for (const header of [
+        'x-content-type-options',
+        'x-frame-options',
+        'content-security-policy',
+        'strict-transport-security',
+      ]) {
         expect(response.headers[header], header).toBeUndefined();
       }
     } finally {

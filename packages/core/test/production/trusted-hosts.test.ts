@@ -15,13 +15,26 @@ import { Public, securityOptions, User } from '../security/fixtures.js';
 const TRUSTED = ['api.example.com', /^([a-z0-9-]+\.)?shop\.example$/];
 
 /** An app on its own database, with Fastify's `trustProxy` as given (the test kit's apps do not take it). */
-async function build(database: TestDatabase, options: Partial<ResourceApiOptions> & { trustProxy?: boolean } = {}): Promise<FastifyInstance> {
+async function build(
+  database: TestDatabase,
+  options: Partial<ResourceApiOptions> & { trustProxy?: boolean } = {},
+): Promise<FastifyInstance> {
   const { trustProxy = false, ...plugin } = options;
   const app = Fastify({ trustProxy });
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   try {
-    await app.register(resourceApi, { resources: [User, Public], security: securityOptions(), database: database.url, databaseSchema: schema, ...plugin });
-    if (schema) app.addHook('preClose', async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])));
+    await app.register(resourceApi, {
+      resources: [User, Public],
+      security: securityOptions(),
+      database: database.url,
+      databaseSchema: schema,
+      ...plugin,
+    });
+    if (schema)
+      app.addHook(
+        'preClose',
+        async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])),
+      );
     await app.ready();
   } catch (error) {
     await app.close();
@@ -56,17 +69,42 @@ const REQUESTS = [
 describe.each(testDatabases(inject('postgresUrl')))('trusted hosts on $name', (database) => {
   it('answers 400 with the catalog body to a request for any other host, on every route, and runs nothing', () =>
     using(build(database, { trustedHosts: TRUSTED }), async (app) => {
-      for (const host of ['evil.example', 'api.example.com.evil.example', 'evil-api.example.com', 'shop.example.evil', 'a.b.shop.example', 'api.example.com:evil', 'api.example.com:1:2']) {
+      for (const host of [
+        'evil.example',
+        'api.example.com.evil.example',
+        'evil-api.example.com',
+        'shop.example.evil',
+        'a.b.shop.example',
+        'api.example.com:evil',
+        'api.example.com:1:2',
+      ]) {
         for (const request of REQUESTS) {
-          const response = await call(app, { ...request, headers: { ...('headers' in request ? request.headers : {}), host } });
+          const response = await call(app, {
+            ...request,
+            headers: { ...('headers' in request ? request.headers : {}), host },
+          });
           const label = `${host} ${request.method} ${request.url}`;
           expect(response.status, label).toBe(400);
-          expect(response.body, label).toMatchObject({ '@context': '/api/contexts/Error', '@type': 'hydra:Error', status: 400, detail: `The host "${host}" is not one this API serves (trustedHosts): send the API's own host name.` });
+          expect(response.body, label).toMatchObject({
+            '@context': '/api/contexts/Error',
+            '@type': 'hydra:Error',
+            status: 400,
+            detail: `The host "${host}" is not one this API serves (trustedHosts): send the API's own host name.`,
+          });
           expect(response.text, label).not.toContain('docs.jsonld');
         }
       }
-      const plain = await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'evil.example', accept: 'application/json' } });
-      expect(plain.body).toEqual({ type: '/errors/400', title: 'An error occurred', status: 400, detail: `The host "evil.example" is not one this API serves (trustedHosts): send the API's own host name.` });
+      const plain = await call(app, {
+        method: 'GET',
+        url: '/api/pages',
+        headers: { host: 'evil.example', accept: 'application/json' },
+      });
+      expect(plain.body).toEqual({
+        type: '/errors/400',
+        title: 'An error occurred',
+        status: 400,
+        detail: `The host "evil.example" is not one this API serves (trustedHosts): send the API's own host name.`,
+      });
       expect(Number((await app.resourceApi.database.knex('page').count({ n: '*' }))[0]!.n)).toBe(0);
       // The health routes answer every host: probes come by IP address.
       expect((await call(app, { method: 'GET', url: '/health', headers: { host: '10.0.0.7:8000' } })).status).toBe(200);
@@ -75,38 +113,86 @@ describe.each(testDatabases(inject('postgresUrl')))('trusted hosts on $name', (d
   it('serves a trusted host in any letter case and with a port, and names only it in absolute IRIs', () =>
     using(build(database, { trustedHosts: TRUSTED }), async (app) => {
       for (const host of ['api.example.com', 'API.Example.COM:8443', 'shop.example', 'eu.shop.example:80']) {
-        const created = await call(app, { method: 'POST', url: '/api/pages', headers: { host }, payload: { title: 'T' } });
+        const created = await call(app, {
+          method: 'POST',
+          url: '/api/pages',
+          headers: { host },
+          payload: { title: 'T' },
+        });
         expect(created.status, host).toBe(201);
-        expect(created.headers.link, host).toBe(`<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`);
+        expect(created.headers.link, host).toBe(
+          `<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
+        );
         const docs = await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { host } });
         expect(docs.body['@context']['@vocab'], host).toBe(`http://${host}/api/docs.jsonld#`);
-        expect((await call(app, { method: 'GET', url: '/graphql/graphiql/graphiql.js', headers: { host } })).status).toBe(200);
+        expect(
+          (await call(app, { method: 'GET', url: '/graphql/graphiql/graphiql.js', headers: { host } })).status,
+        ).toBe(200);
       }
     }));
 
   it('checks X-Forwarded-Host instead of Host when the app trusts its proxy, and ignores it otherwise', async () => {
     await using(build(database, { trustedHosts: TRUSTED, trustProxy: true }), async (app) => {
-      const forged = await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'api.example.com', 'x-forwarded-host': 'evil.example' } });
+      const forged = await call(app, {
+        method: 'GET',
+        url: '/api/pages',
+        headers: { host: 'api.example.com', 'x-forwarded-host': 'evil.example' },
+      });
       expect(forged.status).toBe(400);
-      const forwarded = await call(app, { method: 'GET', url: '/api/pages', headers: { host: '10.0.0.7:8000', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' } });
+      const forwarded = await call(app, {
+        method: 'GET',
+        url: '/api/pages',
+        headers: { host: '10.0.0.7:8000', 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'https' },
+      });
       expect(forwarded.status).toBe(200);
-      expect(forwarded.headers.link).toBe('<https://api.example.com/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
+      expect(forwarded.headers.link).toBe(
+        '<https://api.example.com/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
+      );
       // A scheme header that is not http or https never reaches an IRI.
-      const scheme = await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'javascript' } });
+      const scheme = await call(app, {
+        method: 'GET',
+        url: '/api/docs.jsonld',
+        headers: { 'x-forwarded-host': 'api.example.com', 'x-forwarded-proto': 'javascript' },
+      });
       expect(scheme.body['@context']['@vocab']).toBe('http://api.example.com/api/docs.jsonld#');
     });
     await using(build(database, { trustedHosts: TRUSTED }), async (app) => {
-      const ignored = await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'api.example.com', 'x-forwarded-host': 'evil.example' } });
+      const ignored = await call(app, {
+        method: 'GET',
+        url: '/api/pages',
+        headers: { host: 'api.example.com', 'x-forwarded-host': 'evil.example' },
+      });
       expect(ignored.status).toBe(200);
       expect(ignored.headers.link).toContain('<http://api.example.com/api/docs.jsonld>');
-      expect((await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'evil.example', 'x-forwarded-host': 'api.example.com' } })).status).toBe(400);
+      expect(
+        (
+          await call(app, {
+            method: 'GET',
+            url: '/api/pages',
+            headers: { host: 'evil.example', 'x-forwarded-host': 'api.example.com' },
+          })
+        ).status,
+      ).toBe(400);
     });
   });
 
   it('serves every host without the option, and refuses an option that names no host name at start', async () => {
-    await using(build(database), async (app) => expect((await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'anything.example' } })).status).toBe(200));
-    for (const trustedHosts of [[], ['https://api.example.com'], ['api.example.com:8443'], ['api.example.com/api'], [42]]) {
-      await expect(build(database, { trustedHosts: trustedHosts as never }), JSON.stringify(trustedHosts)).rejects.toThrow(/^trustedHosts/);
+    await using(build(database), async (app) =>
+      expect(
+        (await call(app, { method: 'GET', url: '/api/pages', headers: { host: 'anything.example' } })).status,
+      ).toBe(200),
+    );
+    for (const trustedHosts of [
+      [],
+      ['https://api.example.com'],
+      ['api.example.com:8443'],
+      ['api.example.com/api'],
+      [42],
+    ]) {
+      await expect(
+        build(database, { trustedHosts: trustedHosts as never }),
+        JSON.stringify(trustedHosts),
+      ).rejects.toThrow(/^trustedHosts/);
     }
   });
 });

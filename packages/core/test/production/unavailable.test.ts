@@ -26,8 +26,19 @@ const postgres = testDatabases(inject('postgresUrl')).filter((database) => datab
 
 const DETAIL = 'The database is unavailable. Retry in 5 seconds.';
 const PROBLEM = { type: '/errors/503', title: 'An error occurred', detail: DETAIL, status: 503 };
-const HYDRA_ERROR = { '@context': '/api/contexts/Error', '@type': 'hydra:Error', 'hydra:title': 'An error occurred', 'hydra:description': DETAIL, ...PROBLEM };
-const NOT_READY = { type: '/errors/503', title: 'An error occurred', detail: 'The database does not answer.', status: 503 };
+const HYDRA_ERROR = {
+  '@context': '/api/contexts/Error',
+  '@type': 'hydra:Error',
+  'hydra:title': 'An error occurred',
+  'hydra:description': DETAIL,
+  ...PROBLEM,
+};
+const NOT_READY = {
+  type: '/errors/503',
+  title: 'An error occurred',
+  detail: 'The database does not answer.',
+  status: 503,
+};
 
 /**
  * Every kind of request the outage must answer with the same 503: reads, writes, JSON-LD and plain JSON; readiness
@@ -38,7 +49,12 @@ async function expectUnavailable(app: FastifyInstance, authorIri: string, readin
     { method: 'GET', url: '/api/books' },
     { method: 'GET', url: authorIri },
     { method: 'POST', url: '/api/books', payload: { title: 'Written during the outage', author: authorIri } },
-    { method: 'PATCH', url: authorIri, payload: { name: 'Renamed during the outage' }, headers: { 'content-type': 'application/merge-patch+json' } },
+    {
+      method: 'PATCH',
+      url: authorIri,
+      payload: { name: 'Renamed during the outage' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    },
   ] as const;
   for (const request of requests) {
     const jsonld = await call(app, request);
@@ -64,9 +80,18 @@ async function expectRecovered(app: FastifyInstance, authorIri: string): Promise
   expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
   const books = await call(app, { method: 'GET', url: '/api/books' });
   expect(books.status).toBe(200);
-  expect(books.body['hydra:member'].map((book: { title: string }) => book.title)).toEqual(['Written before the outage']);
-  expect((await call(app, { method: 'GET', url: authorIri })).body).toMatchObject({ '@id': authorIri, name: 'Ursula K. Le Guin' });
-  const created = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Written after the outage', author: authorIri } });
+  expect(books.body['hydra:member'].map((book: { title: string }) => book.title)).toEqual([
+    'Written before the outage',
+  ]);
+  expect((await call(app, { method: 'GET', url: authorIri })).body).toMatchObject({
+    '@id': authorIri,
+    name: 'Ursula K. Le Guin',
+  });
+  const created = await call(app, {
+    method: 'POST',
+    url: '/api/books',
+    payload: { title: 'Written after the outage', author: authorIri },
+  });
   expect(created.status).toBe(201);
   expect((await call(app, { method: 'GET', url: '/api/books' })).body['hydra:totalItems']).toBe(2);
 }
@@ -75,7 +100,11 @@ async function expectRecovered(app: FastifyInstance, authorIri: string): Promise
 async function seed(app: FastifyInstance): Promise<string> {
   const author = await call(app, { method: 'POST', url: '/api/authors', payload: { name: 'Ursula K. Le Guin' } });
   expect(author.status).toBe(201);
-  const book = await call(app, { method: 'POST', url: '/api/books', payload: { title: 'Written before the outage', author: author.body['@id'] } });
+  const book = await call(app, {
+    method: 'POST',
+    url: '/api/books',
+    payload: { title: 'Written before the outage', author: author.body['@id'] },
+  });
   expect(book.status).toBe(201);
   return author.body['@id'] as string;
 }
@@ -114,7 +143,10 @@ describe.each(postgres)('on $name when the server cannot be reached', (database)
     try {
       await proxy.cut();
       // Two at once: the second needs a connection of its own, which the pool opens, and fails to.
-      const answers = await Promise.all([call(app, { method: 'GET', url: '/api/books' }), call(app, { method: 'GET', url: '/api/books/1' })]);
+      const answers = await Promise.all([
+        call(app, { method: 'GET', url: '/api/books' }),
+        call(app, { method: 'GET', url: '/api/books/1' }),
+      ]);
       expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
       const logged = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
       const knexLines = logged.filter((line) => /^(Acquire connection error|Connection Error)/.test(line.msg));
@@ -134,7 +166,9 @@ describe.each(postgres)('on $name when the server cannot be reached', (database)
   it('refuses to start, with the connection error, when the database refuses connections', async () => {
     const url = new URL(database.url);
     url.host = '127.0.0.1:1';
-    await expect(buildTestApp({ database: { ...database, url: url.href }, resources: [Author, Book] })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      buildTestApp({ database: { ...database, url: url.href }, resources: [Author, Book] }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
 
@@ -150,7 +184,10 @@ describe('on sqlite when another process holds the file locked', () => {
       pool: {
         min: 1,
         max: 1,
-        afterCreate(connection: { pragma(source: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+        afterCreate(
+          connection: { pragma(source: string): unknown },
+          done: (error: Error | null, connection: unknown) => void,
+        ) {
           connection.pragma('busy_timeout = 0');
           done(null, connection);
         },
@@ -160,7 +197,12 @@ describe('on sqlite when another process holds the file locked', () => {
     await app.register(resourceApi, { resources: [Author, Book], database: knex });
     await app.ready();
     // The other process: its own pool on the same file, whose one connection takes the exclusive lock.
-    const other = knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
+    const other = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    });
     const locker = (await other.client.acquireConnection()) as { exec(sql: string): void };
     try {
       const authorIri = await seed(app);
@@ -181,48 +223,65 @@ describe('on sqlite when another process holds the file locked', () => {
 
 /** Real errors of the drivers and the pool, each produced here, and how they are answered. */
 describe('which errors mean the database is unavailable', () => {
-  it.each(postgres)('on $name: a statement whose connection the server terminates (57P01), and the pool opens a new one after', async (database) => {
-    const { knex, close } = await openDatabase({ url: database.url });
-    try {
-      const pid = Number((await knex.raw('select pg_backend_pid() as pid')).rows[0].pid);
-      const sleeping = knex.raw('select pg_sleep(30)').catch((error: unknown) => error);
-      // Terminate it from another connection once it runs; as an administrator (or a restart) would.
-      const observer = await openDatabase({ url: database.url });
+  it.each(postgres)(
+    'on $name: a statement whose connection the server terminates (57P01), and the pool opens a new one after',
+    async (database) => {
+      const { knex, close } = await openDatabase({ url: database.url });
       try {
-        let terminated = false;
-        while (!terminated) {
-          const rows = (await observer.knex.raw("select pg_terminate_backend(pid) as done from pg_stat_activity where query = 'select pg_sleep(30)' and state = 'active'")).rows;
-          terminated = rows.some((row: { done: boolean }) => row.done);
-        }
-      } finally {
-        await observer.close();
-      }
-      const error = await sleeping;
-      expect(error).toMatchObject({ code: '57P01' });
-      expect(isDatabaseUnavailable(error)).toBe(true);
-      expect(toApiError(error).error).toMatchObject({ status: 503, code: 'API_ERR_STATE_UNAVAILABLE', headers: { 'retry-after': '5' } });
-      // The broken connection is discarded and the next statements run on a new one. Until pg has seen the server close
-      // the socket (a moment after the error) the pool may hand the dying connection out once more: that statement
-      // fails as unavailable too, never otherwise.
-      let next: number | undefined;
-      const failures: unknown[] = [];
-      while (next === undefined && failures.length < 3) {
+        const pid = Number((await knex.raw('select pg_backend_pid() as pid')).rows[0].pid);
+        const sleeping = knex.raw('select pg_sleep(30)').catch((error: unknown) => error);
+        // Terminate it from another connection once it runs; as an administrator (or a restart) would.
+        const observer = await openDatabase({ url: database.url });
         try {
-          next = Number((await knex.raw('select pg_backend_pid() as pid')).rows[0].pid);
-        } catch (failure) {
-          failures.push(failure);
+          let terminated = false;
+          while (!terminated) {
+            const rows = (
+              await observer.knex.raw(
+                "select pg_terminate_backend(pid) as done from pg_stat_activity where query = 'select pg_sleep(30)' and state = 'active'",
+              )
+            ).rows;
+            terminated = rows.some((row: { done: boolean }) => row.done);
+          }
+        } finally {
+          await observer.close();
         }
+        const error = await sleeping;
+        expect(error).toMatchObject({ code: '57P01' });
+        expect(isDatabaseUnavailable(error)).toBe(true);
+        expect(toApiError(error).error).toMatchObject({
+          status: 503,
+          code: 'API_ERR_STATE_UNAVAILABLE',
+          headers: { 'retry-after': '5' },
+        });
+        // The broken connection is discarded and the next statements run on a new one. Until pg has seen the server close
+        // the socket (a moment after the error) the pool may hand the dying connection out once more: that statement
+        // fails as unavailable too, never otherwise.
+        let next: number | undefined;
+        const failures: unknown[] = [];
+        while (next === undefined && failures.length < 3) {
+          try {
+            next = Number((await knex.raw('select pg_backend_pid() as pid')).rows[0].pid);
+          } catch (failure) {
+            failures.push(failure);
+          }
+        }
+        expect(failures.filter((failure) => !isDatabaseUnavailable(failure))).toEqual([]);
+        expect(next).toBeDefined();
+        expect(next).not.toBe(pid);
+      } finally {
+        await close();
       }
-      expect(failures.filter((failure) => !isDatabaseUnavailable(failure))).toEqual([]);
-      expect(next).toBeDefined();
-      expect(next).not.toBe(pid);
-    } finally {
-      await close();
-    }
-  });
+    },
+  );
 
   it("on sqlite: knex's pool timeout, when no connection frees up in time", async () => {
-    const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, acquireConnectionTimeout: 50, pool: { min: 1, max: 1 } });
+    const knex = knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: ':memory:' },
+      useNullAsDefault: true,
+      acquireConnectionTimeout: 50,
+      pool: { min: 1, max: 1 },
+    });
     const held = await knex.transaction();
     try {
       const error = await knex.raw('select 1').catch((caught: unknown) => caught);

@@ -19,23 +19,32 @@ const GRAPHQL_SCHEMAS = 6;
 const STEPS = WRITE_OPERATIONS + GRAPHQL_SCHEMAS;
 
 /** An app whose log lines (JSON, debug and up) are kept in `lines`. */
-async function appWithLog(database: { name: string; url: string }): Promise<{ app: FastifyInstance; lines: Record<string, unknown>[] }> {
+async function appWithLog(database: {
+  name: string;
+  url: string;
+}): Promise<{ app: FastifyInstance; lines: Record<string, unknown>[] }> {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n'))
+        if (line.trim() !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   const app = Fastify({ logger: { level: 'debug', stream } });
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   await app.register(resourceApi, { resources: [Author, Book], database: database.url, databaseSchema: schema });
-  if (schema) app.addHook('onClose', async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])));
+  if (schema)
+    app.addHook(
+      'onClose',
+      async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])),
+    );
   await app.ready();
   return { app, lines };
 }
 
-const warmUpLine = (lines: Record<string, unknown>[]) => lines.find((line) => line.msg === 'start-up steps done after listening');
+const warmUpLine = (lines: Record<string, unknown>[]) =>
+  lines.find((line) => line.msg === 'start-up steps done after listening');
 
 async function until(condition: () => boolean): Promise<void> {
   for (let waited = 0; !condition(); waited += 10) {
@@ -51,8 +60,17 @@ describe.each(testDatabases(inject('postgresUrl')))('validators compiled after l
       expect(warmUpLine(lines)).toBeUndefined();
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       const post = (url: string, body: unknown) =>
-        fetch(`${address}${url}`, { method: 'POST', headers: { 'content-type': 'application/ld+json', accept: 'application/ld+json' }, body: JSON.stringify(body) });
-      const graphql = (body: unknown) => fetch(`${address}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        fetch(`${address}${url}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/ld+json', accept: 'application/ld+json' },
+          body: JSON.stringify(body),
+        });
+      const graphql = (body: unknown) =>
+        fetch(`${address}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       // Sent at once, while the warm-up may still be running: each request is validated either way.
       const [created, refused, malformed] = await Promise.all([
         post('/api/authors', { name: 'Ursula K. Le Guin' }),
@@ -60,21 +78,28 @@ describe.each(testDatabases(inject('postgresUrl')))('validators compiled after l
         graphql({ query: '{ authors { totalCount } }', variables: 'x' }),
       ]);
       expect(malformed.status).toBe(400);
-      expect(await malformed.json()).toEqual({ data: null, errors: [{ message: 'body/variables must be object,null' }] });
+      expect(await malformed.json()).toEqual({
+        data: null,
+        errors: [{ message: 'body/variables must be object,null' }],
+      });
       expect(created.status).toBe(201);
       // A wrong type is what the compiled validator finds: 400, with the violation on the property.
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as { violations: { propertyPath: string; message: string }[] }).violations).toEqual([
-        expect.objectContaining({ propertyPath: 'name', message: 'This value should be of type string.' }),
-      ]);
+      expect(
+        ((await refused.json()) as { violations: { propertyPath: string; message: string }[] }).violations,
+      ).toEqual([expect.objectContaining({ propertyPath: 'name', message: 'This value should be of type string.' })]);
       await until(() => warmUpLine(lines) !== undefined);
       // Author's POST may have compiled its own validator first, the GraphQL request its body's validator and its
       // response's serializer; the warm-up then skipped them.
       expect(warmUpLine(lines)?.steps).toBeGreaterThanOrEqual(STEPS - 3);
       expect(warmUpLine(lines)?.steps).toBeLessThanOrEqual(STEPS);
-      const list = (await (await fetch(`${address}/api/authors`, { headers: { accept: 'application/ld+json' } })).json()) as { 'hydra:totalItems': number };
+      const list = (await (
+        await fetch(`${address}/api/authors`, { headers: { accept: 'application/ld+json' } })
+      ).json()) as { 'hydra:totalItems': number };
       expect(list['hydra:totalItems']).toBe(1);
-      expect(await (await graphql({ query: '{ authors { totalCount } }' })).json()).toEqual({ data: { authors: { totalCount: 1 } } });
+      expect(await (await graphql({ query: '{ authors { totalCount } }' })).json()).toEqual({
+        data: { authors: { totalCount: 1 } },
+      });
     } finally {
       await app.close();
     }
@@ -83,10 +108,19 @@ describe.each(testDatabases(inject('postgresUrl')))('validators compiled after l
   it('skips the validators and schemas that requests compiled before the server listened', async () => {
     const { app, lines } = await appWithLog(database);
     try {
-      const response = await app.inject({ method: 'POST', url: '/api/authors', headers: { 'content-type': 'application/ld+json' }, payload: { name: 'N. K. Jemisin' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/authors',
+        headers: { 'content-type': 'application/ld+json' },
+        payload: { name: 'N. K. Jemisin' },
+      });
       expect(response.statusCode).toBe(201);
       // GraphQL's POST route: its body's validator and its response's serializer.
-      const counted = await app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ authors { totalCount } }' } });
+      const counted = await app.inject({
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: '{ authors { totalCount } }' },
+      });
       expect(counted.json()).toEqual({ data: { authors: { totalCount: 1 } } });
       await app.listen({ host: '127.0.0.1', port: 0 });
       await until(() => warmUpLine(lines) !== undefined);

@@ -11,7 +11,10 @@ import { diffDatabase } from '../../src/state/migrations/diff-schema.js';
 import { call, useApp } from '../helpers.js';
 import { securityOptions, User } from './fixtures.js';
 
-const Handle = defineResource({ name: 'Handle', fields: { name: { type: 'string', constraints: [Unique({ ignoreCase: true })] } } });
+const Handle = defineResource({
+  name: 'Handle',
+  fields: { name: { type: 'string', constraints: [Unique({ ignoreCase: true })] } },
+});
 const Code = defineResource({ name: 'Code', fields: { value: { type: 'string', constraints: [Unique()] } } });
 const Slot = defineResource({
   name: 'Slot',
@@ -19,12 +22,16 @@ const Slot = defineResource({
   constraints: [Unique({ fields: ['room', 'day'], ignoreCase: true })],
 });
 
-const USED = [{ propertyPath: 'email', message: 'This value is already used.', code: '23bd9dbf-6b9b-41cd-a99e-4844bcf3077f' }];
+const USED = [
+  { propertyPath: 'email', message: 'This value is already used.', code: '23bd9dbf-6b9b-41cd-a99e-4844bcf3077f' },
+];
 
 describe.each(testDatabases(inject('postgresUrl')))('case-insensitive Unique on $name', (database) => {
   const app = useApp(database, { resources: [User, Handle, Code, Slot], security: securityOptions() });
-  const register = (email: string) => call(app(), { method: 'POST', url: '/api/users', payload: { email, plainPassword: 'password-123' } });
-  const count = async (table: string) => Number((await app().resourceApi.database.knex(table).count({ n: '*' }).first())?.n);
+  const register = (email: string) =>
+    call(app(), { method: 'POST', url: '/api/users', payload: { email, plainPassword: 'password-123' } });
+  const count = async (table: string) =>
+    Number((await app().resourceApi.database.knex(table).count({ n: '*' }).first())?.n);
 
   it('refuses an e-mail address that differs only in letter case, on create and on update', async () => {
     expect((await register('alice@example.com')).status).toBe(201);
@@ -55,13 +62,18 @@ describe.each(testDatabases(inject('postgresUrl')))('case-insensitive Unique on 
 
   it('a lost race is the same 400: the unique index is on lower(email)', async () => {
     for (let round = 0; round < 4; round++) {
-      const responses = await Promise.all([register(`racer${round}@example.com`), register(`RACER${round}@Example.com`)]);
+      const responses = await Promise.all([
+        register(`racer${round}@example.com`),
+        register(`RACER${round}@Example.com`),
+      ]);
       expect(responses.map((r) => r.status).sort(), responses.map((r) => r.text).join('\n')).toEqual([201, 400]);
       expect(responses.find((r) => r.status === 400)!.body.violations).toEqual(USED);
     }
     // The database itself refuses a twin written past the check.
     const knex = app().resourceApi.database.knex;
-    await expect(knex('user').insert({ email: 'RACER0@EXAMPLE.COM', password: 'x', roles: '[]', is_company: false })).rejects.toThrow(/unique|duplicate/i);
+    await expect(
+      knex('user').insert({ email: 'RACER0@EXAMPLE.COM', password: 'x', roles: '[]', is_company: false }),
+    ).rejects.toThrow(/unique|duplicate/i);
   });
 
   it('schema sync finds the lower() index again on a restart: nothing to create, nothing refused', async () => {
@@ -78,10 +90,14 @@ describe.each(testDatabases(inject('postgresUrl')))('case-insensitive Unique on 
     const handle = await call(app(), { method: 'POST', url: '/api/handles', payload: { name: 'nEO' } });
     expect(handle.status, handle.text).toBe(400);
     expect(handle.body.violations[0]).toMatchObject({ propertyPath: 'name', message: 'This value is already used.' });
-    expect((await call(app(), { method: 'POST', url: '/api/slots', payload: { room: 'Blue', day: 1 } })).status).toBe(201);
+    expect((await call(app(), { method: 'POST', url: '/api/slots', payload: { room: 'Blue', day: 1 } })).status).toBe(
+      201,
+    );
     const slot = await call(app(), { method: 'POST', url: '/api/slots', payload: { room: 'BLUE', day: 1 } });
     expect(slot.status, slot.text).toBe(400);
-    expect((await call(app(), { method: 'POST', url: '/api/slots', payload: { room: 'BLUE', day: 2 } })).status).toBe(201);
+    expect((await call(app(), { method: 'POST', url: '/api/slots', payload: { room: 'BLUE', day: 2 } })).status).toBe(
+      201,
+    );
     expect((await call(app(), { method: 'POST', url: '/api/codes', payload: { value: 'abc' } })).status).toBe(201);
     expect((await call(app(), { method: 'POST', url: '/api/codes', payload: { value: 'ABC' } })).status).toBe(201);
     expect(await count('handle')).toBe(1);

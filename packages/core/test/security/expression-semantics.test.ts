@@ -3,15 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { compileExpression } from '../../src/security/expression.js';
 import { grants } from '../../src/security/access.js';
 
-const scope = (over: Record<string, unknown> = {}) => ({
-  user: { id: 3, email: 'a@b.c' },
-  roles: ['ROLE_USER'],
-  object: { id: 7, owner: 3, tags: ['x'] },
-  previousObject: { id: 7, owner: 4 },
-  request: { method: 'GET', path: '/x' },
-  isGranted: (r: string) => ['ROLE_USER'].includes(r),
-  ...over,
-}) as any;
+const scope = (over: Record<string, unknown> = {}) =>
+  ({
+    user: { id: 3, email: 'a@b.c' },
+    roles: ['ROLE_USER'],
+    object: { id: 7, owner: 3, tags: ['x'] },
+    previousObject: { id: 7, owner: 4 },
+    request: { method: 'GET', path: '/x' },
+    isGranted: (r: string) => ['ROLE_USER'].includes(r),
+    ...over,
+  }) as any;
 
 describe('expression semantics', () => {
   const cases: [string, boolean][] = [
@@ -38,7 +39,11 @@ describe("Symfony's authentication attributes in is_granted() (through access.gr
   const caller = { user: { id: 3 }, roles: ['ROLE_USER'] };
   const ruleScope = { object: null, previousObject: null, request: { method: 'GET', path: '/x' } };
   it("is_granted('IS_AUTHENTICATED_FULLY') / ('IS_AUTHENTICATED') / ('PUBLIC_ACCESS') hold for a logged-in user", () => {
-    for (const source of ["is_granted('IS_AUTHENTICATED_FULLY')", "is_granted('IS_AUTHENTICATED')", "is_granted('PUBLIC_ACCESS')"]) {
+    for (const source of [
+      "is_granted('IS_AUTHENTICATED_FULLY')",
+      "is_granted('IS_AUTHENTICATED')",
+      "is_granted('PUBLIC_ACCESS')",
+    ]) {
       expect(grants(source, caller, ruleScope), source).toBe(true);
     }
   });

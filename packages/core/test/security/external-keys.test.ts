@@ -15,20 +15,32 @@ import { Note, Public, Report, securityOptions, User } from './fixtures.js';
 
 const resources = [User, Note, Report, Public];
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const tokenOf = (privateKey: KeyObject, kid = 'k1') => new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid }).setSubject('1').setIssuedAt().setExpirationTime('5m').sign(privateKey);
+const tokenOf = (privateKey: KeyObject, kid = 'k1') =>
+  new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setSubject('1')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
 
 /** A JWKS server whose answer the test changes: the key set, or a failure. */
 async function jwksServer(jwk: object) {
   let answer: 'keys' | 'error' | 'not a key set' = 'keys';
   const server = Fastify();
-  server.get('/jwks.json', async (_request, reply) => (answer === 'keys' ? { keys: [jwk] } : answer === 'error' ? reply.code(500).send('down') : { hello: 'world' }));
+  server.get('/jwks.json', async (_request, reply) =>
+    answer === 'keys' ? { keys: [jwk] } : answer === 'error' ? reply.code(500).send('down') : { hello: 'world' },
+  );
   await server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = server.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/jwks.json`, server, answer: (next: typeof answer) => (answer = next) };
 }
 
 async function register(app: FastifyInstance) {
-  const response = await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: 'password-123' } });
+  const response = await call(app, {
+    method: 'POST',
+    url: '/api/users',
+    payload: { email: 'ann@example.com', plainPassword: 'password-123' },
+  });
   expect(response.status, response.text).toBe(201);
 }
 
@@ -46,9 +58,18 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
       const down = await notes();
       expect(down.status).toBe(503);
       expect(down.headers['retry-after']).toBe('30');
-      expect(down.body).toMatchObject({ '@type': 'hydra:Error', status: 503, detail: 'The keys to check the token with cannot be fetched now. Retry in 30 seconds.' });
+      expect(down.body).toMatchObject({
+        '@type': 'hydra:Error',
+        status: 503,
+        detail: 'The keys to check the token with cannot be fetched now. Retry in 30 seconds.',
+      });
       // GraphQL authenticates with the same code: the same status, in the error's extensions, and the same header.
-      const graphql = await call(app, { method: 'POST', url: '/graphql', headers: as(token), payload: { query: '{ notes { totalCount } }' } });
+      const graphql = await call(app, {
+        method: 'POST',
+        url: '/graphql',
+        headers: as(token),
+        payload: { query: '{ notes { totalCount } }' },
+      });
       expect(graphql.body.errors[0].extensions.status).toBe(503);
       expect(graphql.headers['retry-after']).toBe('30');
       jwks.answer('not a key set');
@@ -57,7 +78,11 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
       jwks.answer('keys');
       expect((await notes()).status).toBe(200);
       // A key id the set does not hold is the token's fault.
-      const unknown = await call(app, { method: 'GET', url: '/api/notes', headers: as(await tokenOf(privateKey, 'k9')) });
+      const unknown = await call(app, {
+        method: 'GET',
+        url: '/api/notes',
+        headers: as(await tokenOf(privateKey, 'k9')),
+      });
       expect(unknown.status).toBe(401);
       expect(unknown.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
     } finally {
@@ -83,11 +108,18 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
   });
 
   it('has no login route without a secret to sign tokens with', async () => {
-    const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     const app = await buildTestApp({ database, resources, security: securityOptions({ jwt: { publicKey } }) });
     try {
       await register(app);
-      const login = await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: 'password-123' } });
+      const login = await call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: 'ann@example.com', password: 'password-123' },
+      });
       expect(login.status).toBe(404);
       const openapi = await call(app, { method: 'GET', url: '/api/docs.json' });
       expect(Object.keys(openapi.body.paths)).not.toContain('/auth');
@@ -95,21 +127,30 @@ describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on 
     } finally {
       await app.close();
     }
-    await expect(buildTestApp({ database, resources, security: securityOptions({ jwt: { publicKey }, loginPath: '/auth' }) })).rejects.toThrow(
-      /^security\.loginPath needs security\.jwt\.secret/,
-    );
+    await expect(
+      buildTestApp({ database, resources, security: securityOptions({ jwt: { publicKey }, loginPath: '/auth' }) }),
+    ).rejects.toThrow(/^security\.loginPath needs security\.jwt\.secret/);
   });
 
   it('refuses settings that would refuse every token, or ignore a key source, at start-up', async () => {
-    const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const publicKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'pem',
+    }) as string;
     const refused: [object, RegExp][] = [
       [{ publicKey, jwksUrl: 'http://127.0.0.1:9/jwks.json' }, /takes a "publicKey" or a "jwksUrl", not both/],
       [{ publicKey, clockTolerance: -1 }, /clockTolerance must be a number of seconds from 0 up/],
       [{ publicKey, clockTolerance: Number.NaN }, /clockTolerance must be a number of seconds from 0 up/],
-      [{ secret: 'a-test-secret-that-is-long-enough-0123456789', ttl: 0 }, /ttl must be a whole number of seconds from 1 up/],
+      [
+        { secret: 'a-test-secret-that-is-long-enough-0123456789', ttl: 0 },
+        /ttl must be a whole number of seconds from 1 up/,
+      ],
     ];
     for (const [jwt, message] of refused) {
-      await expect(buildTestApp({ database, resources, security: securityOptions({ jwt }) }), JSON.stringify(jwt)).rejects.toThrow(message);
+      await expect(
+        buildTestApp({ database, resources, security: securityOptions({ jwt }) }),
+        JSON.stringify(jwt),
+      ).rejects.toThrow(message);
     }
   });
 });

@@ -10,7 +10,12 @@ export const User = defineResource({
     plainPassword: { type: 'password', column: 'password', groups: ['user'] },
     roles: { type: 'string[]', default: ['ROLE_USER'], groups: ['admin'] },
     isCompany: { type: 'boolean', default: false, readable: false, immutable: true, groups: ['user'] },
-    nickname: { type: 'string', nullable: true, groups: ['user'], security: "is_granted('ROLE_ADMIN') or object == user" },
+    nickname: {
+      type: 'string',
+      nullable: true,
+      groups: ['user'],
+      security: "is_granted('ROLE_ADMIN') or object == user",
+    },
   },
   operations: [
     { kind: 'post' },
@@ -35,11 +40,21 @@ export const Note = defineResource({
   operations: [
     'getCollection',
     { kind: 'get' },
-    { kind: 'post', securityPostDenormalize: 'object.owner == user', securityPostDenormalizeMessage: 'You can only create your own notes.' },
-    { kind: 'patch', security: 'object.owner == user', securityMessage: 'Only the owner can edit this note.', securityPostDenormalize: 'object.owner == user' },
+    {
+      kind: 'post',
+      securityPostDenormalize: 'object.owner == user',
+      securityPostDenormalizeMessage: 'You can only create your own notes.',
+    },
+    {
+      kind: 'patch',
+      security: 'object.owner == user',
+      securityMessage: 'Only the owner can edit this note.',
+      securityPostDenormalize: 'object.owner == user',
+    },
     { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object.owner == user" },
   ],
-  collectionFilter: ({ user, roles }) => (roles.includes('ROLE_ADMIN') ? [] : [compare('owner', '=', (user?.id as number) ?? 0)]),
+  collectionFilter: ({ user, roles }) =>
+    roles.includes('ROLE_ADMIN') ? [] : [compare('owner', '=', (user?.id as number) ?? 0)],
 });
 
 export const Report = defineResource({
@@ -55,7 +70,9 @@ export const Report = defineResource({
 
 export const Public = defineResource({ name: 'Page', fields: { title: { type: 'string' } } });
 
-export const securityOptions = (overrides: Partial<NonNullable<ResourceApiOptions['security']>> = {}): NonNullable<ResourceApiOptions['security']> => ({
+export const securityOptions = (
+  overrides: Partial<NonNullable<ResourceApiOptions['security']>> = {},
+): NonNullable<ResourceApiOptions['security']> => ({
   jwt: { secret: SECRET },
   users: {
     resource: 'User',

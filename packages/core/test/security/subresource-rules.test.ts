@@ -10,7 +10,11 @@ const Shelf = defineResource({
   fields: {
     label: { type: 'string' },
     items: { toMany: 'Item', mappedBy: 'shelf', subresource: true },
-    secrets: { toMany: 'Secret', mappedBy: 'shelf', subresource: { security: "is_granted('ROLE_ADMIN')", securityMessage: 'Admins only here.' } },
+    secrets: {
+      toMany: 'Secret',
+      mappedBy: 'shelf',
+      subresource: { security: "is_granted('ROLE_ADMIN')", securityMessage: 'Admins only here.' },
+    },
   },
 });
 const Item = defineResource({
@@ -29,8 +33,18 @@ describe.each(testDatabases(inject('postgresUrl')))('subresource rules on $name'
     // anonymous: the Item collection rule applies to /shelves/1/items → 401, even for a missing parent
     expect((await call(app, { method: 'GET', url: '/api/shelves/1/items' })).status).toBe(401);
     expect((await call(app, { method: 'GET', url: '/api/shelves/99/items' })).status).toBe(401);
-    await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: 'password-123' } });
-    const token = (await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: 'password-123' } })).body.token;
+    await call(app, {
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: 'ann@example.com', plainPassword: 'password-123' },
+    });
+    const token = (
+      await call(app, {
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: 'ann@example.com', password: 'password-123' },
+      })
+    ).body.token;
     const headers = { authorization: `Bearer ${token}` };
     expect((await call(app, { method: 'GET', url: '/api/shelves/1/items', headers })).body['hydra:totalItems']).toBe(1);
     // Secret has no rule, but its subresource carries one

@@ -7,7 +7,15 @@
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { defineResource, defineShape, DeclarationError, generateMigration, hashPassword, runMigrations, type StateProcessor } from '@resource-api/core';
+import {
+  defineResource,
+  defineShape,
+  DeclarationError,
+  generateMigration,
+  hashPassword,
+  runMigrations,
+  type StateProcessor,
+} from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 import { freshTarget, type MigrationTarget, on, startApp } from '../migrations/support.js';
@@ -15,10 +23,14 @@ import { Note, SECRET, securityOptions, User } from './fixtures.js';
 
 const PASSWORD = 'password-123';
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
-const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+const claimsOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
 /** A password change as the example app's: a custom operation whose processor hands the new hash to the built-in one. */
-const NewPassword = defineShape({ name: 'NewPassword', fields: { newPassword: { type: 'password', groups: ['user'] } } });
+const NewPassword = defineShape({
+  name: 'NewPassword',
+  fields: { newPassword: { type: 'password', groups: ['user'] } },
+});
 const changePassword: StateProcessor = {
   async process(data, context, next) {
     await next({ ...context.previous!, plainPassword: await hashPassword(data.newPassword as string) });
@@ -39,13 +51,24 @@ const Account = defineResource({
     { kind: 'get', security: "is_granted('ROLE_ADMIN') or object == user" },
     { kind: 'patch', security: "is_granted('ROLE_ADMIN') or object == user" },
     { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object == user" },
-    { kind: 'post', name: 'changePassword', uriTemplate: '/users/{id}/password', input: NewPassword, output: false, security: 'object == user', processor: changePassword },
+    {
+      kind: 'post',
+      name: 'changePassword',
+      uriTemplate: '/users/{id}/password',
+      input: NewPassword,
+      output: false,
+      security: 'object == user',
+      processor: changePassword,
+    },
   ],
 });
 /** A profile whose `user` is written nested (cascade persist): a write that reaches the user through another resource. */
 const Profile = defineResource({
   name: 'Profile',
-  fields: { bio: { type: 'string', groups: ['user'] }, user: { toOne: 'User', cascadePersist: true, groups: ['user'] } },
+  fields: {
+    bio: { type: 'string', groups: ['user'] },
+    user: { toOne: 'User', cascadePersist: true, groups: ['user'] },
+  },
   normalizationGroups: ['user'],
   denormalizationGroups: ['user'],
   security: "is_granted('ROLE_USER')",
@@ -55,7 +78,11 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   const app = useApp(database, { resources: [Account, Profile], security: securityOptions() });
 
   async function register(email: string, password = PASSWORD): Promise<number> {
-    const response = await call(app(), { method: 'POST', url: '/api/users', payload: { email, plainPassword: password } });
+    const response = await call(app(), {
+      method: 'POST',
+      url: '/api/users',
+      payload: { email, plainPassword: password },
+    });
     expect(response.status, response.text).toBe(201);
     return response.body.id as number;
   }
@@ -68,14 +95,21 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   async function expectRevoked(id: number, token: string): Promise<void> {
     const response = await me(id, token);
     expect(response.status, response.text).toBe(401);
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", error_description="the token was issued before the password or the roles of its user changed/);
+    expect(response.headers['www-authenticate']).toMatch(
+      /^Bearer error="invalid_token", error_description="the token was issued before the password or the roles of its user changed/,
+    );
     expect(response.body).toMatchObject({ '@type': 'hydra:Error', status: 401 });
-    expect(response.body.detail).toMatch(/^Invalid JWT Token: the token was issued before the password or the roles of its user changed; log in again$/);
+    expect(response.body.detail).toMatch(
+      /^Invalid JWT Token: the token was issued before the password or the roles of its user changed; log in again$/,
+    );
   }
   async function admin(): Promise<string> {
     const id = await register('admin@example.com');
     // Promoted outside the API (as an operator would), then logged in: the token is issued after the change.
-    await app().resourceApi.database.knex('user').where('id', id).update({ roles: JSON.stringify(['ROLE_ADMIN']) });
+    await app()
+      .resourceApi.database.knex('user')
+      .where('id', id)
+      .update({ roles: JSON.stringify(['ROLE_ADMIN']) });
     await app().resourceApi.revokeTokens(id);
     return (await login('admin@example.com')).token;
   }
@@ -84,10 +118,20 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     const id = await register('ann@example.com');
     const { token } = await login('ann@example.com');
     expect(typeof claimsOf(token).iat_ms).toBe('number');
-    const renamed = await call(app(), { method: 'PATCH', url: `/api/users/${id}`, headers: { ...as(token), 'content-type': 'application/merge-patch+json' }, payload: { nickname: 'Ann' } });
+    const renamed = await call(app(), {
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { ...as(token), 'content-type': 'application/merge-patch+json' },
+      payload: { nickname: 'Ann' },
+    });
     expect(renamed.status).toBe(200);
     expect((await me(id, token)).status).toBe(200);
-    const changed = await call(app(), { method: 'PATCH', url: `/api/users/${id}`, headers: { ...as(token), 'content-type': 'application/merge-patch+json' }, payload: { plainPassword: 'a-new-password' } });
+    const changed = await call(app(), {
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { ...as(token), 'content-type': 'application/merge-patch+json' },
+      payload: { plainPassword: 'a-new-password' },
+    });
     expect(changed.status).toBe(200);
     await expectRevoked(id, token);
     const fresh = await login('ann@example.com', 'a-new-password');
@@ -97,7 +141,12 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   it('refuses a token issued before a password change by a custom operation whose processor calls the built-in one', async () => {
     const id = await register('ann@example.com');
     const { token } = await login('ann@example.com');
-    const changed = await call(app(), { method: 'POST', url: `/api/users/${id}/password`, headers: as(token), payload: { newPassword: 'a-new-password' } });
+    const changed = await call(app(), {
+      method: 'POST',
+      url: `/api/users/${id}/password`,
+      headers: as(token),
+      payload: { newPassword: 'a-new-password' },
+    });
     expect(changed.status, changed.text).toBe(204);
     await expectRevoked(id, token);
   });
@@ -106,8 +155,12 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     const id = await register('ann@example.com');
     const { token } = await login('ann@example.com');
     const response = await call(app(), {
-      method: 'POST', url: '/graphql', headers: as(token),
-      payload: { query: `mutation { updateUser(input: { id: "/api/users/${id}", plainPassword: "a-new-password" }) { user { id } } }` },
+      method: 'POST',
+      url: '/graphql',
+      headers: as(token),
+      payload: {
+        query: `mutation { updateUser(input: { id: "/api/users/${id}", plainPassword: "a-new-password" }) { user { id } } }`,
+      },
     });
     expect(response.body.errors, response.text).toBeUndefined();
     await expectRevoked(id, token);
@@ -116,10 +169,17 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   it('refuses a token issued before a password change written nested in another resource', async () => {
     const id = await register('ann@example.com');
     const { token } = await login('ann@example.com');
-    const created = await call(app(), { method: 'POST', url: '/api/profiles', headers: as(token), payload: { bio: 'hi', user: `/api/users/${id}` } });
+    const created = await call(app(), {
+      method: 'POST',
+      url: '/api/profiles',
+      headers: as(token),
+      payload: { bio: 'hi', user: `/api/users/${id}` },
+    });
     expect(created.status, created.text).toBe(201);
     const nested = await call(app(), {
-      method: 'PATCH', url: `/api/profiles/${created.body.id}`, headers: { ...as(token), 'content-type': 'application/merge-patch+json' },
+      method: 'PATCH',
+      url: `/api/profiles/${created.body.id}`,
+      headers: { ...as(token), 'content-type': 'application/merge-patch+json' },
       payload: { user: { plainPassword: 'a-new-password' } },
     });
     expect(nested.status, nested.text).toBe(200);
@@ -130,12 +190,22 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     const adminToken = await admin();
     const id = await register('ann@example.com');
     const { token } = await login('ann@example.com');
-    const granted = await call(app(), { method: 'PATCH', url: `/api/users/${id}`, headers: { ...as(adminToken), 'content-type': 'application/merge-patch+json' }, payload: { roles: ['ROLE_USER', 'ROLE_ADMIN'] } });
+    const granted = await call(app(), {
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { ...as(adminToken), 'content-type': 'application/merge-patch+json' },
+      payload: { roles: ['ROLE_USER', 'ROLE_ADMIN'] },
+    });
     expect(granted.status, granted.text).toBe(200);
     await expectRevoked(id, token);
     // The same roles written again change nothing: the token of the next login stays good.
     const next = await login('ann@example.com');
-    const same = await call(app(), { method: 'PATCH', url: `/api/users/${id}`, headers: { ...as(adminToken), 'content-type': 'application/merge-patch+json' }, payload: { roles: ['ROLE_ADMIN', 'ROLE_USER'] } });
+    const same = await call(app(), {
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { ...as(adminToken), 'content-type': 'application/merge-patch+json' },
+      payload: { roles: ['ROLE_ADMIN', 'ROLE_USER'] },
+    });
     expect(same.status).toBe(200);
     expect((await me(id, next.token)).status).toBe(200);
   });
@@ -153,14 +223,21 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   it('compares a token issued elsewhere (no iat_ms) in whole seconds', async () => {
     const id = await register('ann@example.com');
     const key = new TextEncoder().encode(SECRET);
-    const sign = (iat: number) => new SignJWT({ email: 'ann@example.com' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(iat).setExpirationTime('1h').setSubject(String(id)).sign(key);
+    const sign = (iat: number) =>
+      new SignJWT({ email: 'ann@example.com' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(iat)
+        .setExpirationTime('1h')
+        .setSubject(String(id))
+        .sign(key);
     const now = Math.floor(Date.now() / 1000);
     expect((await me(id, await sign(now))).status).toBe(200);
     expect((await me(id, await sign(now - 5))).status).toBe(401);
   });
 
   describe('refresh tokens', () => {
-    const refresh = (refreshToken: unknown) => call(app(), { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } });
+    const refresh = (refreshToken: unknown) =>
+      call(app(), { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: refreshToken } });
 
     it('come with the login; a refresh gives a new pair and retires the token given; reuse revokes the login', async () => {
       const id = await register('ann@example.com');
@@ -177,7 +254,11 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
       expect(second.headers['cache-control']).toBe('no-store');
       expect(Object.keys(second.body).sort()).toEqual(['refresh_token', 'token']);
       expect(second.body.refresh_token).not.toBe(first.refresh_token);
-      expect(claimsOf(second.body.token)).toMatchObject({ sub: String(id), email: 'ann@example.com', sid: claimsOf(first.token).sid });
+      expect(claimsOf(second.body.token)).toMatchObject({
+        sub: String(id),
+        email: 'ann@example.com',
+        sid: claimsOf(first.token).sid,
+      });
       expect((await me(id, second.body.token)).status).toBe(200);
 
       const third = await refresh(second.body.refresh_token);
@@ -185,7 +266,11 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
       // The retired token again: reuse. Refused, and the login's newest refresh token is revoked with it.
       const reused = await refresh(first.refresh_token);
       expect(reused.status).toBe(401);
-      expect(reused.body).toMatchObject({ '@type': 'hydra:Error', detail: 'Invalid refresh token: it was already used; every refresh token of its login is revoked. Log in again.' });
+      expect(reused.body).toMatchObject({
+        '@type': 'hydra:Error',
+        detail:
+          'Invalid refresh token: it was already used; every refresh token of its login is revoked. Log in again.',
+      });
       expect((await refresh(third.body.refresh_token)).status).toBe(401);
       // Another login of the same user is not touched.
       const other = await login('ann@example.com');
@@ -221,10 +306,17 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     it('a password change revokes the refresh tokens issued before it', async () => {
       const id = await register('ann@example.com');
       const { token, refresh_token: refreshToken } = await login('ann@example.com');
-      await call(app(), { method: 'PATCH', url: `/api/users/${id}`, headers: { ...as(token), 'content-type': 'application/merge-patch+json' }, payload: { plainPassword: 'a-new-password' } });
+      await call(app(), {
+        method: 'PATCH',
+        url: `/api/users/${id}`,
+        headers: { ...as(token), 'content-type': 'application/merge-patch+json' },
+        payload: { plainPassword: 'a-new-password' },
+      });
       const refused = await refresh(refreshToken);
       expect(refused.status).toBe(401);
-      expect(refused.body.detail).toBe('Invalid refresh token: the password or the roles of its user changed since it was issued; log in again.');
+      expect(refused.body.detail).toBe(
+        'Invalid refresh token: the password or the roles of its user changed since it was issued; log in again.',
+      );
       // And that login is over: even the first answer revoked its family.
       expect((await refresh(refreshToken)).status).toBe(401);
     });
@@ -239,10 +331,21 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
       }
       const long = await refresh('x'.repeat(257));
       expect(long.status).toBe(400);
-      expect((await call(app(), { method: 'POST', url: '/api/auth/refresh', headers: { 'content-type': 'text/plain' }, payload: token })).status).toBe(415);
+      expect(
+        (
+          await call(app(), {
+            method: 'POST',
+            url: '/api/auth/refresh',
+            headers: { 'content-type': 'text/plain' },
+            payload: token,
+          })
+        ).status,
+      ).toBe(415);
       const unknown = await refresh('an-unknown-refresh-token');
       expect(unknown.status).toBe(401);
-      expect(unknown.body.detail).toBe('Invalid refresh token: it is unknown, or was revoked (log out, a password or role change, or its reuse); log in again.');
+      expect(unknown.body.detail).toBe(
+        'Invalid refresh token: it is unknown, or was revoked (log out, a password or role change, or its reuse); log in again.',
+      );
       // The good token is still good.
       expect((await refresh(token)).status).toBe(200);
     });
@@ -250,7 +353,10 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
 
   it('documents the refresh and logout routes in OpenAPI, beside the login route', async () => {
     const { paths } = (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
-    expect(paths['/auth'].post.responses['200'].content['application/json'].schema.required).toEqual(['token', 'refresh_token']);
+    expect(paths['/auth'].post.responses['200'].content['application/json'].schema.required).toEqual([
+      'token',
+      'refresh_token',
+    ]);
     expect(paths['/auth/refresh'].post).toMatchObject({ operationId: 'login_refresh_post', tags: ['Login'] });
     expect(paths['/auth/logout'].post).toMatchObject({ operationId: 'login_logout_post', security: [{ JWT: [] }] });
   });
@@ -259,7 +365,15 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
     await register('alice@example.com');
     const { token } = await login('Alice@Example.COM');
     expect(claimsOf(token).email).toBe('alice@example.com');
-    expect((await call(app(), { method: 'POST', url: '/api/auth', payload: { email: 'ALICE@EXAMPLE.COM', password: 'wrong-password' } })).status).toBe(401);
+    expect(
+      (
+        await call(app(), {
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email: 'ALICE@EXAMPLE.COM', password: 'wrong-password' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -271,9 +385,23 @@ describe.each(testDatabases(inject('postgresUrl')))('refresh token lifetime on $
   });
 
   it('refuses a refresh token past security.jwt.refreshTtl', async () => {
-    app = await buildTestApp({ database, resources: [User, Note], security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 1 } }) });
-    expect((await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: PASSWORD } })).status).toBe(201);
-    const { refresh_token: token } = (await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })).body;
+    app = await buildTestApp({
+      database,
+      resources: [User, Note],
+      security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 1 } }),
+    });
+    expect(
+      (
+        await call(app, {
+          method: 'POST',
+          url: '/api/users',
+          payload: { email: 'ann@example.com', plainPassword: PASSWORD },
+        })
+      ).status,
+    ).toBe(201);
+    const { refresh_token: token } = (
+      await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })
+    ).body;
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const expired = await call(app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
     expect(expired.status).toBe(401);
@@ -281,31 +409,60 @@ describe.each(testDatabases(inject('postgresUrl')))('refresh token lifetime on $
   });
 
   it('refuses a refreshTtl that is not a whole number of seconds from 1 up', async () => {
-    await expect(buildTestApp({ database, resources: [User, Note], security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 0 } }) })).rejects.toThrow(DeclarationError);
+    await expect(
+      buildTestApp({
+        database,
+        resources: [User, Note],
+        security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 0 } }),
+      }),
+    ).rejects.toThrow(DeclarationError);
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('the framework columns and tables in migrations on $name', (database) => {
-  let target: MigrationTarget | undefined;
-  afterEach(async () => {
-    await target?.drop();
-    target = undefined;
-  });
+describe.each(testDatabases(inject('postgresUrl')))(
+  'the framework columns and tables in migrations on $name',
+  (database) => {
+    let target: MigrationTarget | undefined;
+    afterEach(async () => {
+      await target?.drop();
+      target = undefined;
+    });
 
-  it('a generated migration makes the refresh token table and the tokens column, and a production start serves the login and refresh on it', async () => {
-    target = await freshTarget(database);
-    const file = await generateMigration({ resources: [User, Note], ...on(target) });
-    expect(file).not.toBeNull();
-    await runMigrations(on(target));
-    expect(await target.knex.schema.hasTable('resource_api_refresh_token')).toBe(true);
-    expect(await target.knex.schema.hasColumn('user', 'resource_api_tokens_valid_after')).toBe(true);
-    const app = await startApp(target, [User, Note], { security: securityOptions() });
-    try {
-      expect((await call(app, { method: 'POST', url: '/api/users', payload: { email: 'ann@example.com', plainPassword: PASSWORD } })).status).toBe(201);
-      const pair = await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } });
-      expect((await call(app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: pair.body.refresh_token } })).status).toBe(200);
-    } finally {
-      await app.close();
-    }
-  });
-});
+    it('a generated migration makes the refresh token table and the tokens column, and a production start serves the login and refresh on it', async () => {
+      target = await freshTarget(database);
+      const file = await generateMigration({ resources: [User, Note], ...on(target) });
+      expect(file).not.toBeNull();
+      await runMigrations(on(target));
+      expect(await target.knex.schema.hasTable('resource_api_refresh_token')).toBe(true);
+      expect(await target.knex.schema.hasColumn('user', 'resource_api_tokens_valid_after')).toBe(true);
+      const app = await startApp(target, [User, Note], { security: securityOptions() });
+      try {
+        expect(
+          (
+            await call(app, {
+              method: 'POST',
+              url: '/api/users',
+              payload: { email: 'ann@example.com', plainPassword: PASSWORD },
+            })
+          ).status,
+        ).toBe(201);
+        const pair = await call(app, {
+          method: 'POST',
+          url: '/api/auth',
+          payload: { email: 'ann@example.com', password: PASSWORD },
+        });
+        expect(
+          (
+            await call(app, {
+              method: 'POST',
+              url: '/api/auth/refresh',
+              payload: { refresh_token: pair.body.refresh_token },
+            })
+          ).status,
+        ).toBe(200);
+      } finally {
+        await app.close();
+      }
+    });
+  },
+);

@@ -8,7 +8,12 @@ import { ApiProperty, ApiResource } from '../../src/declare/decorators.js';
 import { defineResource } from '../../src/declare/define-resource.js';
 import type { InferResource, InferWriteData, Unvalidated } from '../../src/declare/infer.js';
 import type { OperationDeclaration, ResourceDeclaration } from '../../src/declare/types.js';
-import type { AccessRule, AccessRuleContext, ValidationGroupsContext, ValidationGroupsDeclaration } from '../../src/metadata/declared.js';
+import type {
+  AccessRule,
+  AccessRuleContext,
+  ValidationGroupsContext,
+  ValidationGroupsDeclaration,
+} from '../../src/metadata/declared.js';
 import type { ResourceInput } from '../../src/build/passes/collect-declarations.js';
 import type { Entity, StateProcessor, StateProvider } from '../../src/metadata/types.js';
 import type { UserResourceOptions } from '../../src/security/config.js';
@@ -22,7 +27,13 @@ const fields = {
 type Item = { id: number; title: string; price: number | null; author: number; tags: string[] };
 type Data = { id?: number; title: string; price: number | null; author: number; tags: string[] };
 /** Before validation, any field may still be null. */
-type Unchecked = { id?: number; title: string | null; price: number | null; author: number | null; tags: string[] | null };
+type Unchecked = {
+  id?: number;
+  title: string | null;
+  price: number | null;
+  author: number | null;
+  tags: string[] | null;
+};
 
 describe('functions inside defineResource', () => {
   it('types a processor: data is the new state, previous and expected the item', () => {
@@ -105,7 +116,12 @@ describe('functions inside defineResource', () => {
   });
 
   it('keeps expressions as strings (parsed at start-up, not typed)', () => {
-    const Book = defineResource({ name: 'Book', fields, security: "is_granted('ROLE_USER')", securityPostDenormalize: 'object.author == user' });
+    const Book = defineResource({
+      name: 'Book',
+      fields,
+      security: "is_granted('ROLE_USER')",
+      securityPostDenormalize: 'object.author == user',
+    });
     expectTypeOf(Book.security).toEqualTypeOf<"is_granted('ROLE_USER')">();
   });
 
@@ -120,7 +136,9 @@ describe('functions inside defineResource', () => {
         },
       },
     });
-    const typed: StateProvider<Item> = { provide: async () => ({ id: 1, title: 'Dune', price: null, author: 1, tags: [] }) };
+    const typed: StateProvider<Item> = {
+      provide: async () => ({ id: 1, title: 'Dune', price: null, author: 1, tags: [] }),
+    };
     // @ts-expect-error -- a typed provider checks what it returns
     const wrong: StateProvider<Item> = { provide: async () => ({ id: 1, title: 2, price: null, author: 1, tags: [] }) };
     defineResource({ name: 'Book', fields, provider: typed, operations: [{ kind: 'get', provider: wrong }] });
@@ -135,7 +153,10 @@ describe('functions inside defineResource', () => {
       fields,
       security: owner,
       validationGroups: groups,
-      operations: [{ kind: 'getCollection', ...paging } as OperationDeclaration, { kind: 'patch', securityPostDenormalize: owner }],
+      operations: [
+        { kind: 'getCollection', ...paging } as OperationDeclaration,
+        { kind: 'patch', securityPostDenormalize: owner },
+      ],
     });
   });
 
@@ -149,7 +170,13 @@ describe('functions inside defineResource', () => {
         return data;
       },
     };
-    defineResource({ name: 'Memo', fields, provider: untyped, processor: untyped, operations: [{ kind: 'post', processor: untyped }] });
+    defineResource({
+      name: 'Memo',
+      fields,
+      provider: untyped,
+      processor: untyped,
+      operations: [{ kind: 'post', processor: untyped }],
+    });
     const typed: StateProcessor<Item, Data> = { process: async (data) => ({ ...data, id: 1 }) };
     defineResource({ name: 'Memo', fields, processor: typed });
     const other: StateProcessor<{ id: number; name: string }> = { process: async (data) => data };
@@ -169,7 +196,12 @@ describe('the registration hook', () => {
   it('takes a user typed by its resource', () => {
     const User = defineResource({
       name: 'User',
-      fields: { email: { type: 'string' }, plainPassword: { type: 'password' }, roles: { type: 'string[]' }, isCompany: { type: 'boolean', readable: false } },
+      fields: {
+        email: { type: 'string' },
+        plainPassword: { type: 'password' },
+        roles: { type: 'string[]' },
+        isCompany: { type: 'boolean', readable: false },
+      },
     });
     const users: UserResourceOptions = {
       resource: 'User',

@@ -4,7 +4,13 @@
  * provider) and in a post-denormalize rule's `object`, captured into variables of the inferred types.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource, type InferResource, type InferWriteData, NestedWrite, type Unvalidated } from '@resource-api/core';
+import {
+  defineResource,
+  type InferResource,
+  type InferWriteData,
+  NestedWrite,
+  type Unvalidated,
+} from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 
@@ -34,7 +40,8 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return `${[...new Set(value.map(kindOf))].join('|')}[]`;
   return typeof value;
 }
-const kinds = (item: Item | Data) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, kindOf(value)]));
+const kinds = (item: Item | Data) =>
+  Object.fromEntries(Object.entries(item).map(([name, value]) => [name, kindOf(value)]));
 
 /** The kinds the item types promise for the values posted below. */
 const EXPECTED = {
@@ -129,7 +136,16 @@ describe.each(testDatabases(inject('postgresUrl')))('typed processors on $name',
     const { data, previous } = patched!;
     expect(kinds(previous!)).toEqual({ ...EXPECTED, id: 'number', editor: 'number' });
     expect(kinds(data)).toEqual({ ...EXPECTED, id: 'number', editor: 'number' });
-    expect(previous).toMatchObject({ title: 'Dune', pages: 412, price: 9.5, releasedOn: '1965-08-01', extra: { printings: [1, 2] }, author: 1, editor: 2, readers: [1] });
+    expect(previous).toMatchObject({
+      title: 'Dune',
+      pages: 412,
+      price: 9.5,
+      releasedOn: '1965-08-01',
+      extra: { printings: [1, 2] },
+      author: 1,
+      editor: 2,
+      readers: [1],
+    });
     expect(previous!.publishedAt.getTime()).toBe(Date.parse(BODY.publishedAt));
     expect(data.title).toBe('Dune Messiah');
     await app.close();
@@ -150,7 +166,9 @@ describe.each(testDatabases(inject('postgresUrl')))('typed processors on $name',
     await call(app, { method: 'POST', url: '/api/people', payload: { name: 'Ann' } });
     const { title: _title, ...withoutTitle } = BODY;
     const response = await call(app, { method: 'POST', url: '/api/drafts', payload: withoutTitle });
-    expect(response.body.violations).toEqual([{ propertyPath: 'title', message: 'This value should not be null.', code: expect.any(String) }]);
+    expect(response.body.violations).toEqual([
+      { propertyPath: 'title', message: 'This value should not be null.', code: expect.any(String) },
+    ]);
     // typed `string | null`: the rule ran before validation refused the missing title
     const object = seen as Unvalidated<Data> | null;
     expect(object!.title).toBeNull();

@@ -38,7 +38,10 @@ describe('the context by stage', () => {
   });
 
   it('types the values of a shape', () => {
-    const Stats = defineShape({ name: 'Stats', fields: { count: { type: 'integer' }, latest: { type: 'string', nullable: true } } });
+    const Stats = defineShape({
+      name: 'Stats',
+      fields: { count: { type: 'integer' }, latest: { type: 'string', nullable: true } },
+    });
     expectTypeOf<InferShape<typeof Stats>>().toEqualTypeOf<{ count: number; latest: string | null }>();
   });
 });

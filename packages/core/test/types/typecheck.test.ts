@@ -14,9 +14,14 @@ const project = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
 
 describe('type tests', () => {
   it('compile without errors', async () => {
-    const result = await promisify(execFile)(process.execPath, [tsc, '-p', project, '--pretty', 'false'], { encoding: 'utf8' }).then(
+    const result = await promisify(execFile)(process.execPath, [tsc, '-p', project, '--pretty', 'false'], {
+      encoding: 'utf8',
+    }).then(
       () => ({ code: 0, output: '' }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        output: error.stdout + error.stderr,
+      }),
     );
     // The compiler's messages as the failure, so a broken type test says which line and why.
     expect(result.output).toBe('');

@@ -1,16 +1,40 @@
 /** Every constraint with its Symfony message, unit by unit (no database needed for value checks). */
 import { describe, expect, it } from 'vitest';
 import {
-  Blank, Choice, Count, DateString, DateTimeString, Email, EqualTo, GreaterThan, GreaterThanOrEqual, IsNull, Length, LessThan,
-  LessThanOrEqual, Negative, NegativeOrZero, NotBlank, NotEqualTo, NotNull, Positive, PositiveOrZero, Range, Regex, Url, Uuid,
+  Blank,
+  Choice,
+  Count,
+  DateString,
+  DateTimeString,
+  Email,
+  EqualTo,
+  GreaterThan,
+  GreaterThanOrEqual,
+  IsNull,
+  Length,
+  LessThan,
+  LessThanOrEqual,
+  Negative,
+  NegativeOrZero,
+  NotBlank,
+  NotEqualTo,
+  NotNull,
+  Positive,
+  PositiveOrZero,
+  Range,
+  Regex,
+  Url,
+  Uuid,
 } from '@resource-api/core';
 import { checkConstraint } from '../../src/validation/check-constraint.js';
 
-const messages = (value: unknown, constraint: Parameters<typeof checkConstraint>[1]) => checkConstraint(value, constraint).map((f) => f.message);
+const messages = (value: unknown, constraint: Parameters<typeof checkConstraint>[1]) =>
+  checkConstraint(value, constraint).map((f) => f.message);
 
 describe('constraint messages', () => {
   it('NotBlank, NotNull, Blank, IsNull', () => {
-    for (const blank of [null, undefined, '', [], false]) expect(messages(blank, NotBlank())).toEqual(['This value should not be blank.']);
+    for (const blank of [null, undefined, '', [], false])
+      expect(messages(blank, NotBlank())).toEqual(['This value should not be blank.']);
     expect(messages('x', NotBlank())).toEqual([]);
     expect(messages(0, NotBlank())).toEqual([]);
     expect(messages(null, NotBlank({ allowNull: true }))).toEqual([]);
@@ -23,9 +47,13 @@ describe('constraint messages', () => {
   });
 
   it('Length with singular and plural forms, counting characters not bytes', () => {
-    expect(messages('ab', Length({ min: 3 }))).toEqual(['This value is too short. It should have 3 characters or more.']);
+    expect(messages('ab', Length({ min: 3 }))).toEqual([
+      'This value is too short. It should have 3 characters or more.',
+    ]);
     expect(messages('', Length({ min: 1 }))).toEqual(['This value is too short. It should have 1 character or more.']);
-    expect(messages('abcdef', Length({ max: 5 }))).toEqual(['This value is too long. It should have 5 characters or less.']);
+    expect(messages('abcdef', Length({ max: 5 }))).toEqual([
+      'This value is too long. It should have 5 characters or less.',
+    ]);
     expect(messages('ab', Length({ max: 1 }))).toEqual(['This value is too long. It should have 1 character or less.']);
     expect(messages('abcd', Length({ exactly: 5 }))).toEqual(['This value should have exactly 5 characters.']);
     expect(messages('ab', Length({ exactly: 1 }))).toEqual(['This value should have exactly 1 character.']);
@@ -46,7 +74,9 @@ describe('constraint messages', () => {
     expect(messages(0, Range({ min: 1 }))).toEqual(['This value should be 1 or more.']);
     expect(messages(6, Range({ max: 5 }))).toEqual(['This value should be 5 or less.']);
     expect(messages(3, Range({ min: 1, max: 5 }))).toEqual([]);
-    expect(messages(new Date('2020-01-01T00:00:00Z'), Range({ min: '2021-01-01T00:00:00Z', max: '2022-01-01T00:00:00Z' }))).toEqual(['This value should be between 2021-01-01T00:00:00Z and 2022-01-01T00:00:00Z.']);
+    expect(
+      messages(new Date('2020-01-01T00:00:00Z'), Range({ min: '2021-01-01T00:00:00Z', max: '2022-01-01T00:00:00Z' })),
+    ).toEqual(['This value should be between 2021-01-01T00:00:00Z and 2022-01-01T00:00:00Z.']);
     expect(messages('abc', Range({ min: 1 }))).toEqual(['This value should be a valid number.']);
   });
 
@@ -62,15 +92,25 @@ describe('constraint messages', () => {
     expect(messages(4, GreaterThanOrEqual({ value: 5 }))).toEqual(['This value should be greater than or equal to 5.']);
     expect(messages('b', EqualTo({ value: 'a' }))).toEqual(['This value should be equal to "a".']);
     expect(messages('a', NotEqualTo({ value: 'a' }))).toEqual(['This value should not be equal to "a".']);
-    expect(messages(new Date('2030-01-01T00:00:00Z'), LessThan({ value: '2025-01-01T00:00:00Z' }))).toEqual(['This value should be less than "2025-01-01T00:00:00Z".']);
+    expect(messages(new Date('2030-01-01T00:00:00Z'), LessThan({ value: '2025-01-01T00:00:00Z' }))).toEqual([
+      'This value should be less than "2025-01-01T00:00:00Z".',
+    ]);
   });
 
   it('Choice, single and multiple', () => {
-    expect(messages('purple', Choice({ choices: ['red', 'green'] }))).toEqual(['The value you selected is not a valid choice.']);
+    expect(messages('purple', Choice({ choices: ['red', 'green'] }))).toEqual([
+      'The value you selected is not a valid choice.',
+    ]);
     expect(messages('red', Choice({ choices: ['red', 'green'] }))).toEqual([]);
-    expect(messages(['red', 'blue'], Choice({ choices: ['red', 'green'], multiple: true }))).toEqual(['One or more of the given values is invalid.']);
-    expect(messages(['red'], Choice({ choices: ['red', 'green'], multiple: true, min: 2 }))).toEqual(['You must select at least 2 choices.']);
-    expect(messages(['red', 'green'], Choice({ choices: ['red', 'green'], multiple: true, max: 1 }))).toEqual(['You must select at most 1 choice.']);
+    expect(messages(['red', 'blue'], Choice({ choices: ['red', 'green'], multiple: true }))).toEqual([
+      'One or more of the given values is invalid.',
+    ]);
+    expect(messages(['red'], Choice({ choices: ['red', 'green'], multiple: true, min: 2 }))).toEqual([
+      'You must select at least 2 choices.',
+    ]);
+    expect(messages(['red', 'green'], Choice({ choices: ['red', 'green'], multiple: true, max: 1 }))).toEqual([
+      'You must select at most 1 choice.',
+    ]);
   });
 
   it('formats: Email, Url, Uuid, Regex, Date, DateTime', () => {

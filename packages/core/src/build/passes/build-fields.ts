@@ -2,7 +2,13 @@
  * Pass 2: check every field declaration and normalize it into field metadata (kind, column, flags, IRI). Relation
  * targets are checked here too; inverse sides are completed by the next pass.
  */
-import type { FieldDeclaration, ResourceDeclaration, ScalarFieldDeclaration, ToManyDeclaration, ToOneDeclaration } from '../../declare/types.js';
+import type {
+  FieldDeclaration,
+  ResourceDeclaration,
+  ScalarFieldDeclaration,
+  ToManyDeclaration,
+  ToOneDeclaration,
+} from '../../declare/types.js';
 import { declarationOf } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
@@ -10,18 +16,66 @@ import type { AccessRule, JsonValue, ScalarType } from '../../metadata/declared.
 import { didYouMean } from '../../metadata/did-you-mean.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
-import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type {
+  FieldMetadata,
+  ScalarFieldMetadata,
+  ToManyFieldMetadata,
+  ToOneFieldMetadata,
+} from '../../metadata/types.js';
 
 export const SCALAR_TYPES: readonly ScalarType[] = [
-  'string', 'text', 'integer', 'float', 'boolean', 'datetime', 'date', 'json', 'string[]', 'password',
+  'string',
+  'text',
+  'integer',
+  'float',
+  'boolean',
+  'datetime',
+  'date',
+  'json',
+  'string[]',
+  'password',
 ];
 
-const COMMON_KEYS = ['description', 'readable', 'writable', 'immutable', 'iri', 'column', 'groups', 'constraints', 'security'];
+const COMMON_KEYS = [
+  'description',
+  'readable',
+  'writable',
+  'immutable',
+  'iri',
+  'column',
+  'groups',
+  'constraints',
+  'security',
+];
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', 'computed', ...COMMON_KEYS],
-  toOne: ['toOne', 'inversedBy', 'nullable', 'onDelete', 'cascadePersist', 'nestedWithoutOperation', 'currentUser', ...LINK_KEYS, ...COMMON_KEYS],
-  toMany: ['toMany', 'mappedBy', 'inversedBy', 'joinTable', 'subresource', 'description', 'readable', 'writable', 'iri', 'groups', 'constraints', 'security', ...LINK_KEYS],
+  toOne: [
+    'toOne',
+    'inversedBy',
+    'nullable',
+    'onDelete',
+    'cascadePersist',
+    'nestedWithoutOperation',
+    'currentUser',
+    ...LINK_KEYS,
+    ...COMMON_KEYS,
+  ],
+  toMany: [
+    'toMany',
+    'mappedBy',
+    'inversedBy',
+    'joinTable',
+    'subresource',
+    'description',
+    'readable',
+    'writable',
+    'iri',
+    'groups',
+    'constraints',
+    'security',
+    ...LINK_KEYS,
+  ],
 } as const;
 const ALL_KEYS = [...new Set([...KEYS.scalar, ...KEYS.toOne, ...KEYS.toMany])];
 
@@ -30,13 +84,15 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
   const columns = new Map<string, string>([['id', 'id']]);
 
   return Object.entries(declaration.fields).map(([name, field]) => {
-    if (name === 'id') throw new DeclarationError(`${where(name)}: "id" is the generated identifier and cannot be declared.`);
+    if (name === 'id')
+      throw new DeclarationError(`${where(name)}: "id" is the generated identifier and cannot be declared.`);
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name.startsWith('@')) {
       throw new DeclarationError(`${where(name)}: a field name must be a JavaScript identifier.`);
     }
     // An item is a plain object: a field named so would set its prototype instead of a value.
     if (name === '__proto__') throw new DeclarationError(`${where(name)}: "__proto__" cannot be a field name.`);
-    if (field === null || typeof field !== 'object') throw new DeclarationError(`${where(name)}: the declaration must be an object.`);
+    if (field === null || typeof field !== 'object')
+      throw new DeclarationError(`${where(name)}: the declaration must be an object.`);
     const kind = 'toOne' in field ? 'toOne' : 'toMany' in field ? 'toMany' : 'type' in field ? 'scalar' : undefined;
     for (const key of Object.keys(field)) {
       const allowed: readonly string[] = kind ? KEYS[kind] : ALL_KEYS;
@@ -46,15 +102,27 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
       }
     }
     if (kind === undefined) {
-      throw new DeclarationError(`${where(name)}: give a "type" (${SCALAR_TYPES.join(', ')}), or "toOne" / "toMany" for a relation.`);
+      throw new DeclarationError(
+        `${where(name)}: give a "type" (${SCALAR_TYPES.join(', ')}), or "toOne" / "toMany" for a relation.`,
+      );
     }
     const groups = (field as { groups?: unknown }).groups;
     if (groups !== undefined && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string' || g === ''))) {
       throw new DeclarationError(`${where(name)}: "groups" must be a list of group names.`);
     }
-    for (const flag of ['readable', 'writable', 'immutable', 'nullable', 'cascadePersist', 'nestedWithoutOperation', 'readableLink', 'writableLink'] as const) {
+    for (const flag of [
+      'readable',
+      'writable',
+      'immutable',
+      'nullable',
+      'cascadePersist',
+      'nestedWithoutOperation',
+      'readableLink',
+      'writableLink',
+    ] as const) {
       const value = (field as unknown as Record<string, unknown>)[flag];
-      if (value !== undefined && typeof value !== 'boolean') throw new DeclarationError(`${where(name)}: "${flag}" must be true or false.`);
+      if (value !== undefined && typeof value !== 'boolean')
+        throw new DeclarationError(`${where(name)}: "${flag}" must be true or false.`);
     }
     const metadata =
       kind === 'scalar'
@@ -69,7 +137,8 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
         );
       }
       const clash = columns.get(metadata.column);
-      if (clash) throw new DeclarationError(`${where(name)}: column "${metadata.column}" is already used by field "${clash}".`);
+      if (clash)
+        throw new DeclarationError(`${where(name)}: column "${metadata.column}" is already used by field "${clash}".`);
       columns.set(metadata.column, name);
     }
     return metadata;
@@ -92,7 +161,8 @@ function common(name: string, field: FieldDeclaration, resource: string) {
 
 function checkedRule(rule: AccessRule | undefined, where: string): AccessRule | undefined {
   if (rule === undefined || typeof rule === 'function') return rule;
-  if (typeof rule !== 'string') throw new DeclarationError(`${where}: "security" must be an expression string or a function.`);
+  if (typeof rule !== 'string')
+    throw new DeclarationError(`${where}: "security" must be an expression string or a function.`);
   checkExpression(rule, `${where}, security`);
   return rule;
 }
@@ -101,9 +171,16 @@ function links(field: ToOneDeclaration | ToManyDeclaration) {
   return { readableLink: field.readableLink, writableLink: field.writableLink };
 }
 
-function buildScalar(name: string, field: ScalarFieldDeclaration, resource: string, where: string): ScalarFieldMetadata {
+function buildScalar(
+  name: string,
+  field: ScalarFieldDeclaration,
+  resource: string,
+  where: string,
+): ScalarFieldMetadata {
   if (!SCALAR_TYPES.includes(field.type)) {
-    throw new DeclarationError(`${where}: unknown type "${String(field.type)}".${didYouMean(String(field.type), SCALAR_TYPES)} Known types: ${SCALAR_TYPES.join(', ')}.`);
+    throw new DeclarationError(
+      `${where}: unknown type "${String(field.type)}".${didYouMean(String(field.type), SCALAR_TYPES)} Known types: ${SCALAR_TYPES.join(', ')}.`,
+    );
   }
   const nullable = field.nullable ?? false;
   if (field.default !== undefined) assertDefaultFits(field.type, field.default, nullable, where);
@@ -116,15 +193,35 @@ function buildScalar(name: string, field: ScalarFieldDeclaration, resource: stri
   }
   if (field.computed !== undefined) {
     // A function of the item, worked out when it is sent: never stored, never written.
-    if (typeof field.computed !== 'function') throw new DeclarationError(`${where}: "computed" must be a function of the item.`);
+    if (typeof field.computed !== 'function')
+      throw new DeclarationError(`${where}: "computed" must be a function of the item.`);
     for (const key of ['default', 'column', 'immutable'] as const) {
-      if (field[key] !== undefined) throw new DeclarationError(`${where}: a computed field has no "${key}" (it is never stored).`);
+      if (field[key] !== undefined)
+        throw new DeclarationError(`${where}: a computed field has no "${key}" (it is never stored).`);
     }
-    if (field.writable === true) throw new DeclarationError(`${where}: a computed field is read-only; it cannot be writable.`);
+    if (field.writable === true)
+      throw new DeclarationError(`${where}: a computed field is read-only; it cannot be writable.`);
     if (field.type === 'password') throw new DeclarationError(`${where}: a computed field cannot be a password.`);
-    return { ...base, writable: false, kind: 'scalar', type: field.type, nullable, default: undefined, column: '', computed: field.computed };
+    return {
+      ...base,
+      writable: false,
+      kind: 'scalar',
+      type: field.type,
+      nullable,
+      default: undefined,
+      column: '',
+      computed: field.computed,
+    };
   }
-  return { ...base, kind: 'scalar', type: field.type, nullable, default: field.default, column: field.column ?? toSnakeCase(name), computed: undefined };
+  return {
+    ...base,
+    kind: 'scalar',
+    type: field.type,
+    nullable,
+    default: field.default,
+    column: field.column ?? toSnakeCase(name),
+    computed: undefined,
+  };
 }
 
 function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean, where: string): void {
@@ -140,12 +237,19 @@ function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean
             integer: Number.isInteger(value),
             float: typeof value === 'number',
             boolean: typeof value === 'boolean',
-            datetime: typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)),
-            date: typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+            datetime:
+              typeof value === 'string' && /(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)),
+            date:
+              typeof value === 'string' &&
+              /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+              new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
             json: true,
             'string[]': Array.isArray(value) && value.every((item) => typeof item === 'string'),
           }[type];
-  if (!fits) throw new DeclarationError(`${where}: the default ${JSON.stringify(value)} is not a valid ${type}${value === null ? ' (the field is not nullable)' : ''}.`);
+  if (!fits)
+    throw new DeclarationError(
+      `${where}: the default ${JSON.stringify(value)} is not a valid ${type}${value === null ? ' (the field is not nullable)' : ''}.`,
+    );
 }
 
 function targetName(target: unknown, names: ReadonlySet<string>, where: string): string {
@@ -154,23 +258,36 @@ function targetName(target: unknown, names: ReadonlySet<string>, where: string):
   else if (typeof target === 'function') {
     const cls = (target as () => unknown)();
     const declaration = declarationOf(cls);
-    if (!declaration) throw new DeclarationError(`${where}: the relation target ${typeof cls === 'function' ? `class "${cls.name}"` : String(cls)} is not an @ApiResource class.`);
+    if (!declaration)
+      throw new DeclarationError(
+        `${where}: the relation target ${typeof cls === 'function' ? `class "${cls.name}"` : String(cls)} is not an @ApiResource class.`,
+      );
     name = declaration.name;
   } else throw new DeclarationError(`${where}: the relation target must be a resource name or a class thunk.`);
-  if (!names.has(name)) throw new DeclarationError(`${where}: unknown relation target "${name}".${didYouMean(name, names)}`);
+  if (!names.has(name))
+    throw new DeclarationError(`${where}: unknown relation target "${name}".${didYouMean(name, names)}`);
   return name;
 }
 
-function buildToOne(name: string, field: ToOneDeclaration, resource: string, names: ReadonlySet<string>, where: string): ToOneFieldMetadata {
+function buildToOne(
+  name: string,
+  field: ToOneDeclaration,
+  resource: string,
+  names: ReadonlySet<string>,
+  where: string,
+): ToOneFieldMetadata {
   const onDelete = field.onDelete ?? 'restrict';
   if (!['restrict', 'cascade', 'set null'].includes(onDelete)) {
-    throw new DeclarationError(`${where}: onDelete must be "restrict", "cascade" or "set null".${didYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`);
+    throw new DeclarationError(
+      `${where}: onDelete must be "restrict", "cascade" or "set null".${didYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`,
+    );
   }
   const nullable = field.nullable ?? false;
   if (field.currentUser !== undefined && field.currentUser !== 'always' && field.currentUser !== 'default') {
     throw new DeclarationError(`${where}: currentUser must be "always" or "default".`);
   }
-  if (onDelete === 'set null' && !nullable) throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
+  if (onDelete === 'set null' && !nullable)
+    throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
   return {
     ...common(name, field, resource),
     ...links(field),
@@ -188,12 +305,22 @@ function buildToOne(name: string, field: ToOneDeclaration, resource: string, nam
   };
 }
 
-function buildToMany(name: string, field: ToManyDeclaration, declaration: ResourceDeclaration, names: ReadonlySet<string>, where: string): ToManyFieldMetadata {
+function buildToMany(
+  name: string,
+  field: ToManyDeclaration,
+  declaration: ResourceDeclaration,
+  names: ReadonlySet<string>,
+  where: string,
+): ToManyFieldMetadata {
   const owning = field.mappedBy === undefined;
-  if (field.writableLink !== undefined) throw new DeclarationError(`${where}: writableLink is for to-one relations; a to-many takes IRIs.`);
-  if (!owning && typeof field.mappedBy !== 'string') throw new DeclarationError(`${where}: "mappedBy" must be a field name.`);
+  if (field.writableLink !== undefined)
+    throw new DeclarationError(`${where}: writableLink is for to-one relations; a to-many takes IRIs.`);
+  if (!owning && typeof field.mappedBy !== 'string')
+    throw new DeclarationError(`${where}: "mappedBy" must be a field name.`);
   if (!owning && (field.writable === true || field.joinTable !== undefined || field.inversedBy !== undefined)) {
-    throw new DeclarationError(`${where}: with "mappedBy" this is the inverse side, read-only; write its owning side "${field.mappedBy}" instead (joinTable and inversedBy belong there too).`);
+    throw new DeclarationError(
+      `${where}: with "mappedBy" this is the inverse side, read-only; write its owning side "${field.mappedBy}" instead (joinTable and inversedBy belong there too).`,
+    );
   }
   const subresource =
     field.subresource === undefined || field.subresource === false
@@ -210,7 +337,7 @@ function buildToMany(name: string, field: ToManyDeclaration, declaration: Resour
     ...common(name, field, declaration.name),
     ...links(field),
     kind: 'toMany',
-    writable: owning ? field.writable ?? true : false,
+    writable: owning ? (field.writable ?? true) : false,
     nullable: false,
     target,
     mappedBy: field.mappedBy,

@@ -3,7 +3,13 @@
  * property paths resolved and checked against the field types); custom filters are kept as given. Unknown
  * properties, strategies or filter types fail at start-up with "did you mean".
  */
-import type { DateNullMode, FilterDeclaration, OrderPropertyOptions, ResourceDeclaration, SearchStrategy } from '../../declare/types.js';
+import type {
+  DateNullMode,
+  FilterDeclaration,
+  OrderPropertyOptions,
+  ResourceDeclaration,
+  SearchStrategy,
+} from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import { createDateFilter } from '../../query/filters/date-filter.js';
 import { createBooleanFilter, createNumericFilter } from '../../query/filters/equality-filters.js';
@@ -17,8 +23,24 @@ import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js'
 import type { FieldMetadata, Filter } from '../../metadata/types.js';
 
 export const FILTER_TYPES = ['search', 'range', 'date', 'boolean', 'numeric', 'exists', 'order'] as const;
-const STRATEGIES: readonly SearchStrategy[] = ['exact', 'partial', 'start', 'end', 'word_start', 'iexact', 'ipartial', 'istart', 'iend', 'iword_start'];
-const NULL_MODES: readonly DateNullMode[] = ['exclude_null', 'include_null_before', 'include_null_after', 'include_null_before_and_after'];
+const STRATEGIES: readonly SearchStrategy[] = [
+  'exact',
+  'partial',
+  'start',
+  'end',
+  'word_start',
+  'iexact',
+  'ipartial',
+  'istart',
+  'iend',
+  'iword_start',
+];
+const NULL_MODES: readonly DateNullMode[] = [
+  'exclude_null',
+  'include_null_before',
+  'include_null_after',
+  'include_null_before_and_after',
+];
 
 export interface FilterContext {
   readonly fieldsOf: (resource: string) => readonly FieldMetadata[];
@@ -33,11 +55,14 @@ export interface BuiltFilters {
 }
 
 const isCustom = (declaration: FilterDeclaration): declaration is Filter =>
-  typeof (declaration as Filter).describe === 'function' && (typeof (declaration as Filter).conditions === 'function' || typeof (declaration as { apply?: unknown }).apply === 'function');
+  typeof (declaration as Filter).describe === 'function' &&
+  (typeof (declaration as Filter).conditions === 'function' ||
+    typeof (declaration as { apply?: unknown }).apply === 'function');
 
 function substringIndexOption(entry: { substringIndex?: unknown }, where: string): boolean {
   const { substringIndex } = entry;
-  if (substringIndex !== undefined && typeof substringIndex !== 'boolean') throw new DeclarationError(`${where}: "substringIndex" must be true or false.`);
+  if (substringIndex !== undefined && typeof substringIndex !== 'boolean')
+    throw new DeclarationError(`${where}: "substringIndex" must be true or false.`);
   return substringIndex === true;
 }
 
@@ -45,27 +70,43 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
   const resource = declaration.name;
   const resolve = (path: string, where: string) => resolvePath(path, resource, context.fieldsOf, where);
   const filters = (declaration.filters ?? []).map((entry, index): Filter => {
-    if (entry === null || typeof entry !== 'object') throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a filter is a declaration object or a Filter.`);
+    if (entry === null || typeof entry !== 'object')
+      throw new DeclarationError(
+        `Resource "${resource}", filter #${index + 1}: a filter is a declaration object or a Filter.`,
+      );
     if (isCustom(entry)) {
       // The contract before conditions: `apply(query)` wrote knex queries; a filter now returns its conditions as data.
       if (typeof entry.conditions !== 'function') {
-        throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a custom Filter returns its conditions now (conditions(parsed) instead of apply(query)); see docs/collections.md, "Custom filters".`);
+        throw new DeclarationError(
+          `Resource "${resource}", filter #${index + 1}: a custom Filter returns its conditions now (conditions(parsed) instead of apply(query)); see docs/collections.md, "Custom filters".`,
+        );
       }
-      if (typeof entry.parse !== 'function') throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: a custom Filter needs describe(), parse() and conditions().`);
+      if (typeof entry.parse !== 'function')
+        throw new DeclarationError(
+          `Resource "${resource}", filter #${index + 1}: a custom Filter needs describe(), parse() and conditions().`,
+        );
       return entry;
     }
     const type = String((entry as { type?: unknown }).type);
     const where = `Resource "${resource}", ${type} filter`;
     if (!(FILTER_TYPES as readonly string[]).includes(type)) {
-      throw new DeclarationError(`Resource "${resource}", filter #${index + 1}: unknown filter type "${type}".${didYouMean(type, FILTER_TYPES)} Known types: ${FILTER_TYPES.join(', ')}, or a custom Filter object.`);
+      throw new DeclarationError(
+        `Resource "${resource}", filter #${index + 1}: unknown filter type "${type}".${didYouMean(type, FILTER_TYPES)} Known types: ${FILTER_TYPES.join(', ')}, or a custom Filter object.`,
+      );
     }
     const { properties } = entry;
-    if (properties === null || typeof properties !== 'object') throw new DeclarationError(`${where}: "properties" must be a list or an object.`);
-    const entries: [string, unknown][] = Array.isArray(properties) ? properties.map((p) => [p, undefined]) : Object.entries(properties);
+    if (properties === null || typeof properties !== 'object')
+      throw new DeclarationError(`${where}: "properties" must be a list or an object.`);
+    const entries: [string, unknown][] = Array.isArray(properties)
+      ? properties.map((p) => [p, undefined])
+      : Object.entries(properties);
     if (entries.length === 0) throw new DeclarationError(`${where}: "properties" is empty.`);
     const checked = (path: string, accepts: (resolved: ResolvedPath) => boolean, what: string): ResolvedPath => {
       const resolved = resolve(path, where);
-      if (!accepts(resolved)) throw new DeclarationError(`${where}: "${path}" is a ${resolved.leaf.kind === 'scalar' ? resolved.leaf.type : 'relation'} field; this filter needs ${what}.`);
+      if (!accepts(resolved))
+        throw new DeclarationError(
+          `${where}: "${path}" is a ${resolved.leaf.kind === 'scalar' ? resolved.leaf.type : 'relation'} field; this filter needs ${what}.`,
+        );
       return resolved;
     };
 
@@ -74,11 +115,19 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
         return createSearchFilter(
           entries.map(([path, strategy = 'exact']) => {
             if (!STRATEGIES.includes(strategy as SearchStrategy)) {
-              throw new DeclarationError(`${where}: unknown strategy "${String(strategy)}" for "${path}".${didYouMean(String(strategy), STRATEGIES)}`);
+              throw new DeclarationError(
+                `${where}: unknown strategy "${String(strategy)}" for "${path}".${didYouMean(String(strategy), STRATEGIES)}`,
+              );
             }
-            const resolved = checked(path, (r) => r.leaf.kind !== 'scalar' || !['json', 'string[]', 'password'].includes(r.leaf.type), 'a string, number, boolean, date or relation');
+            const resolved = checked(
+              path,
+              (r) => r.leaf.kind !== 'scalar' || !['json', 'string[]', 'password'].includes(r.leaf.type),
+              'a string, number, boolean, date or relation',
+            );
             if (strategy !== 'exact' && !isText(resolved.leaf)) {
-              throw new DeclarationError(`${where}: strategy "${String(strategy)}" needs a string field; "${path}" only takes "exact".`);
+              throw new DeclarationError(
+                `${where}: strategy "${String(strategy)}" needs a string field; "${path}" only takes "exact".`,
+              );
             }
             return { resolved, strategy: strategy as SearchStrategy };
           }),
@@ -86,26 +135,47 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
           substringIndexOption(entry, where),
         );
       case 'range':
-        return createRangeFilter(entries.map(([path]) => checked(path, (r) => isNumeric(r.leaf) || isTemporal(r.leaf), 'a number or a date')));
+        return createRangeFilter(
+          entries.map(([path]) => checked(path, (r) => isNumeric(r.leaf) || isTemporal(r.leaf), 'a number or a date')),
+        );
       case 'date':
         return createDateFilter(
           entries.map(([path, nulls = 'exclude_null']) => {
-            if (!NULL_MODES.includes(nulls as DateNullMode)) throw new DeclarationError(`${where}: unknown null mode "${String(nulls)}" for "${path}".${didYouMean(String(nulls), NULL_MODES)}`);
-            return { resolved: checked(path, (r) => isTemporal(r.leaf), 'a date or datetime'), nulls: nulls as DateNullMode };
+            if (!NULL_MODES.includes(nulls as DateNullMode))
+              throw new DeclarationError(
+                `${where}: unknown null mode "${String(nulls)}" for "${path}".${didYouMean(String(nulls), NULL_MODES)}`,
+              );
+            return {
+              resolved: checked(path, (r) => isTemporal(r.leaf), 'a date or datetime'),
+              nulls: nulls as DateNullMode,
+            };
           }),
         );
       case 'boolean':
-        return createBooleanFilter(entries.map(([path]) => checked(path, (r) => r.leaf.kind === 'scalar' && r.leaf.type === 'boolean', 'a boolean')));
+        return createBooleanFilter(
+          entries.map(([path]) =>
+            checked(path, (r) => r.leaf.kind === 'scalar' && r.leaf.type === 'boolean', 'a boolean'),
+          ),
+        );
       case 'numeric':
         return createNumericFilter(entries.map(([path]) => checked(path, (r) => isNumeric(r.leaf), 'a number')));
       case 'exists':
-        return createExistsFilter(entries.map(([path]) => resolve(path, where)), context.existsParameterName);
+        return createExistsFilter(
+          entries.map(([path]) => resolve(path, where)),
+          context.existsParameterName,
+        );
       case 'order':
         return createOrderFilter(
           entries.map(([path, options]) => {
             const resolved = resolve(path, where);
-            if (resolved.hops.some((hop) => hop.kind === 'toMany')) throw new DeclarationError(`${where}: "${path}" goes through a to-many relation; order paths follow to-one relations only.`);
-            return { resolved, options: orderOptions(options as OrderPropertyOptions | undefined, `${where}, "${path}"`) };
+            if (resolved.hops.some((hop) => hop.kind === 'toMany'))
+              throw new DeclarationError(
+                `${where}: "${path}" goes through a to-many relation; order paths follow to-one relations only.`,
+              );
+            return {
+              resolved,
+              options: orderOptions(options as OrderPropertyOptions | undefined, `${where}, "${path}"`),
+            };
           }),
           context.orderParameterName,
         );
@@ -114,8 +184,10 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
 
   const defaultOrder = Object.entries(declaration.order ?? {}).map(([path, direction]) => {
     const resolved = resolve(path, `Resource "${resource}", order`);
-    if (resolved.hops.some((hop) => hop.kind === 'toMany')) throw new DeclarationError(`Resource "${resource}", order: "${path}" goes through a to-many relation.`);
-    if (direction !== 'asc' && direction !== 'desc') throw new DeclarationError(`Resource "${resource}", order: "${path}" must be "asc" or "desc".`);
+    if (resolved.hops.some((hop) => hop.kind === 'toMany'))
+      throw new DeclarationError(`Resource "${resource}", order: "${path}" goes through a to-many relation.`);
+    if (direction !== 'asc' && direction !== 'desc')
+      throw new DeclarationError(`Resource "${resource}", order: "${path}" must be "asc" or "desc".`);
     return { path, direction };
   });
   return { filters, defaultOrder };
@@ -124,7 +196,11 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
 function orderOptions(options: OrderPropertyOptions | undefined, where: string): Required<OrderPropertyOptions> {
   const direction = options?.direction ?? 'asc';
   const nulls = options?.nulls ?? 'largest';
-  if (direction !== 'asc' && direction !== 'desc') throw new DeclarationError(`${where}: direction must be "asc" or "desc".`);
-  if (!['first', 'last', 'smallest', 'largest'].includes(nulls)) throw new DeclarationError(`${where}: nulls must be "first", "last", "smallest" or "largest".${didYouMean(nulls, ['first', 'last', 'smallest', 'largest'])}`);
+  if (direction !== 'asc' && direction !== 'desc')
+    throw new DeclarationError(`${where}: direction must be "asc" or "desc".`);
+  if (!['first', 'last', 'smallest', 'largest'].includes(nulls))
+    throw new DeclarationError(
+      `${where}: nulls must be "first", "last", "smallest" or "largest".${didYouMean(nulls, ['first', 'last', 'smallest', 'largest'])}`,
+    );
   return { direction, nulls };
 }

@@ -2,7 +2,13 @@
  * Pass 5: the operations of a resource, with their method, URI template, stable name, success status, body formats
  * and the stages they run. Stages are decided here once, never per request.
  */
-import type { GroupsOptions, SecurityOptions, OperationDeclaration, PaginationDeclaration, ResourceDeclaration } from '../../declare/types.js';
+import type {
+  GroupsOptions,
+  SecurityOptions,
+  OperationDeclaration,
+  PaginationDeclaration,
+  ResourceDeclaration,
+} from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import type { OperationKind } from '../../metadata/declared.js';
 import { didYouMean } from '../../metadata/did-you-mean.js';
@@ -24,12 +30,38 @@ import type { ShapeBuilder } from './build-shapes.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
-  'paginationEnabled', 'paginationItemsPerPage', 'paginationMaximumItemsPerPage', 'paginationClientEnabled',
-  'paginationClientItemsPerPage', 'paginationPartial', 'paginationClientPartial', 'paginationViaCursor', 'paginationType',
+  'paginationEnabled',
+  'paginationItemsPerPage',
+  'paginationMaximumItemsPerPage',
+  'paginationClientEnabled',
+  'paginationClientItemsPerPage',
+  'paginationPartial',
+  'paginationClientPartial',
+  'paginationViaCursor',
+  'paginationType',
 ] as const;
 export const GROUPS_KEYS = ['normalizationGroups', 'denormalizationGroups', 'validationGroups'] as const;
-export const SECURITY_KEYS = ['security', 'securityMessage', 'securityPostDenormalize', 'securityPostDenormalizeMessage'] as const;
-const OPERATION_KEYS = ['kind', 'name', 'uriTemplate', 'input', 'output', 'status', 'hooks', 'description', 'provider', 'processor', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
+export const SECURITY_KEYS = [
+  'security',
+  'securityMessage',
+  'securityPostDenormalize',
+  'securityPostDenormalizeMessage',
+] as const;
+const OPERATION_KEYS = [
+  'kind',
+  'name',
+  'uriTemplate',
+  'input',
+  'output',
+  'status',
+  'hooks',
+  'description',
+  'provider',
+  'processor',
+  ...PAGINATION_KEYS,
+  ...GROUPS_KEYS,
+  ...SECURITY_KEYS,
+];
 
 /** An access rule of an operation: its own, else its resource's; with its denial message. */
 export function resolveRule(
@@ -42,25 +74,41 @@ export function resolveRule(
   const layer = [...layers].reverse().find((l) => l[key] !== undefined);
   if (!layer) return null;
   const rule = layer[key]!;
-  if (typeof rule !== 'string' && typeof rule !== 'function') throw new DeclarationError(`${where}: "${key}" must be an expression string or a function.`);
+  if (typeof rule !== 'string' && typeof rule !== 'function')
+    throw new DeclarationError(`${where}: "${key}" must be an expression string or a function.`);
   if (typeof rule === 'string') checkExpression(rule, `${where}, ${key}`);
   return { rule, message: layer[messageKey] ?? 'Access Denied.' };
 }
 
 /** Groups of an operation: its own, else its resource's, else none. Checked: a list of names or a function. */
-export function resolveGroups<K extends (typeof GROUPS_KEYS)[number]>(layers: readonly GroupsOptions[], key: K, where: string): NonNullable<GroupsOptions[K]> | null {
+export function resolveGroups<K extends (typeof GROUPS_KEYS)[number]>(
+  layers: readonly GroupsOptions[],
+  key: K,
+  where: string,
+): NonNullable<GroupsOptions[K]> | null {
   let found: NonNullable<GroupsOptions[K]> | null = null;
   for (const layer of layers) if (layer[key] !== undefined) found = layer[key]!;
-  if (found !== null && typeof found !== 'function' && (!Array.isArray(found) || found.some((g) => typeof g !== 'string'))) {
+  if (
+    found !== null &&
+    typeof found !== 'function' &&
+    (!Array.isArray(found) || found.some((g) => typeof g !== 'string'))
+  ) {
     throw new DeclarationError(`${where}: "${key}" must be a list of group names or a function returning one.`);
   }
   return found;
 }
 
 /** Pagination resolved global → resource → operation, checked. */
-export function resolvePagination(global: PaginationOptions, layers: readonly PaginationDeclaration[], where: string): PaginationMetadata {
+export function resolvePagination(
+  global: PaginationOptions,
+  layers: readonly PaginationDeclaration[],
+  where: string,
+): PaginationMetadata {
   const pick = <K extends keyof PaginationDeclaration>(key: K): PaginationDeclaration[K] =>
-    layers.reduce<PaginationDeclaration[K]>((value, layer) => (layer[key] === undefined ? value : layer[key]), undefined);
+    layers.reduce<PaginationDeclaration[K]>(
+      (value, layer) => (layer[key] === undefined ? value : layer[key]),
+      undefined,
+    );
   const resolved: PaginationMetadata = {
     ...global,
     enabled: pick('paginationEnabled') ?? global.enabled,
@@ -73,12 +121,18 @@ export function resolvePagination(global: PaginationOptions, layers: readonly Pa
     cursor: pick('paginationViaCursor') ?? null,
     type: pick('paginationType') ?? 'cursor',
   };
-  if (resolved.type !== 'cursor' && resolved.type !== 'page') throw new DeclarationError(`${where}: paginationType must be "cursor" or "page".`);
+  if (resolved.type !== 'cursor' && resolved.type !== 'page')
+    throw new DeclarationError(`${where}: paginationType must be "cursor" or "page".`);
   for (const key of ['itemsPerPage', 'maximumItemsPerPage'] as const) {
-    if (!Number.isInteger(resolved[key]) || resolved[key] < 1) throw new DeclarationError(`${where}: pagination ${key} must be a positive integer, ${String(resolved[key])} given.`);
+    if (!Number.isInteger(resolved[key]) || resolved[key] < 1)
+      throw new DeclarationError(
+        `${where}: pagination ${key} must be a positive integer, ${String(resolved[key])} given.`,
+      );
   }
   if (resolved.itemsPerPage > resolved.maximumItemsPerPage) {
-    throw new DeclarationError(`${where}: pagination itemsPerPage (${resolved.itemsPerPage}) is above maximumItemsPerPage (${resolved.maximumItemsPerPage}).`);
+    throw new DeclarationError(
+      `${where}: pagination itemsPerPage (${resolved.itemsPerPage}) is above maximumItemsPerPage (${resolved.maximumItemsPerPage}).`,
+    );
   }
   if (resolved.cursor && resolved.cursor.direction !== 'asc' && resolved.cursor.direction !== 'desc') {
     throw new DeclarationError(`${where}: paginationViaCursor direction must be "asc" or "desc".`);
@@ -108,12 +162,60 @@ const stages = (read: boolean, deserialize: boolean, write: boolean, serialize: 
 
 /** Everything that follows from an operation's kind, in one table. */
 const TRAITS: Record<OperationKind, KindTraits> = {
-  getCollection: { method: 'GET', collection: true, status: 200, suffix: 'get_collection', stages: stages(true, false, false, true), inputFormats: [], describe: (n) => `Retrieves the collection of ${n} resources.` },
-  post: { method: 'POST', collection: true, status: 201, suffix: 'post', stages: stages(false, true, true, true), inputFormats: JSON_FORMATS, describe: (n) => `Creates a ${n} resource.` },
-  get: { method: 'GET', collection: false, status: 200, suffix: 'id_get', stages: stages(true, false, false, true), inputFormats: [], describe: (n) => `Retrieves a ${n} resource.` },
-  put: { method: 'PUT', collection: false, status: 200, suffix: 'id_put', stages: stages(true, true, true, true), inputFormats: JSON_FORMATS, describe: (n) => `Replaces the ${n} resource.` },
-  patch: { method: 'PATCH', collection: false, status: 200, suffix: 'id_patch', stages: stages(true, true, true, true), inputFormats: ['application/merge-patch+json', ...JSON_FORMATS], describe: (n) => `Updates the ${n} resource.` },
-  delete: { method: 'DELETE', collection: false, status: 204, suffix: 'id_delete', stages: stages(true, false, true, false), inputFormats: [], describe: (n) => `Removes the ${n} resource.` },
+  getCollection: {
+    method: 'GET',
+    collection: true,
+    status: 200,
+    suffix: 'get_collection',
+    stages: stages(true, false, false, true),
+    inputFormats: [],
+    describe: (n) => `Retrieves the collection of ${n} resources.`,
+  },
+  post: {
+    method: 'POST',
+    collection: true,
+    status: 201,
+    suffix: 'post',
+    stages: stages(false, true, true, true),
+    inputFormats: JSON_FORMATS,
+    describe: (n) => `Creates a ${n} resource.`,
+  },
+  get: {
+    method: 'GET',
+    collection: false,
+    status: 200,
+    suffix: 'id_get',
+    stages: stages(true, false, false, true),
+    inputFormats: [],
+    describe: (n) => `Retrieves a ${n} resource.`,
+  },
+  put: {
+    method: 'PUT',
+    collection: false,
+    status: 200,
+    suffix: 'id_put',
+    stages: stages(true, true, true, true),
+    inputFormats: JSON_FORMATS,
+    describe: (n) => `Replaces the ${n} resource.`,
+  },
+  patch: {
+    method: 'PATCH',
+    collection: false,
+    status: 200,
+    suffix: 'id_patch',
+    stages: stages(true, true, true, true),
+    inputFormats: ['application/merge-patch+json', ...JSON_FORMATS],
+    describe: (n) => `Updates the ${n} resource.`,
+  },
+  delete: {
+    method: 'DELETE',
+    collection: false,
+    status: 204,
+    suffix: 'id_delete',
+    stages: stages(true, false, true, false),
+    inputFormats: [],
+    describe: (n) => `Removes the ${n} resource.`,
+  },
 };
 
 /** What `buildOperations` needs beside the declaration. */
@@ -136,28 +238,41 @@ const variablesOf = (template: string): string[] => [...template.matchAll(/\{(\w
 export function buildOperations(declaration: ResourceDeclaration, context: OperationsContext): OperationMetadata[] {
   const { collectionPath, plural } = context;
   const declared = declaration.operations ?? OPERATION_KINDS;
-  if (!Array.isArray(declared)) throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
+  if (!Array.isArray(declared))
+    throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
   const seen = new Set<OperationKind>();
   const customNames = new Set<string>();
   return declared.map((entry: OperationKind | OperationDeclaration) => {
     const options: OperationDeclaration = typeof entry === 'string' ? { kind: entry } : entry;
-    if (options === null || typeof options !== 'object') throw new DeclarationError(`Resource "${declaration.name}": an operation must be a kind name or an object with "kind".`);
+    if (options === null || typeof options !== 'object')
+      throw new DeclarationError(
+        `Resource "${declaration.name}": an operation must be a kind name or an object with "kind".`,
+      );
     const custom = options.name !== undefined || options.uriTemplate !== undefined;
-    const where = custom ? `Resource "${declaration.name}", operation "${String(options.name ?? options.uriTemplate)}"` : `Resource "${declaration.name}", operation "${String(options.kind)}"`;
+    const where = custom
+      ? `Resource "${declaration.name}", operation "${String(options.name ?? options.uriTemplate)}"`
+      : `Resource "${declaration.name}", operation "${String(options.kind)}"`;
     if (!OPERATION_KINDS.includes(options.kind)) {
-      throw new DeclarationError(`${where}: unknown operation kind.${didYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`);
+      throw new DeclarationError(
+        `${where}: unknown operation kind.${didYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`,
+      );
     }
     for (const key of Object.keys(options)) {
-      if (!OPERATION_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
+      if (!OPERATION_KEYS.includes(key))
+        throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
     }
-    const misplaced = PAGINATION_KEYS.find((key) => options.kind !== 'getCollection' && (options as PaginationDeclaration)[key] !== undefined);
-    if (misplaced) throw new DeclarationError(`${where}: "${misplaced}" applies to the collection operation (getCollection) only.`);
+    const misplaced = PAGINATION_KEYS.find(
+      (key) => options.kind !== 'getCollection' && (options as PaginationDeclaration)[key] !== undefined,
+    );
+    if (misplaced)
+      throw new DeclarationError(`${where}: "${misplaced}" applies to the collection operation (getCollection) only.`);
     const traits = TRAITS[options.kind];
     const shared = {
       kind: options.kind,
       resource: declaration.name,
       method: traits.method,
-      pagination: options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
+      pagination:
+        options.kind === 'getCollection' ? resolvePagination(context.pagination, [declaration, options], where) : null,
       normalizationGroups: resolveGroups([declaration, options], 'normalizationGroups', where),
       denormalizationGroups: resolveGroups([declaration, options], 'denormalizationGroups', where),
       validationGroups: resolveGroups([declaration, options], 'validationGroups', where) ?? ['Default'],
@@ -172,20 +287,31 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
     assertComponent(options.processor, 'process', 'processor', where);
     if (custom) {
       const operation = buildCustomOperation(options, { ...context, where, resource: declaration.name });
-      if (customNames.has(operation.customName!)) throw new DeclarationError(`${where}: another custom operation of "${declaration.name}" has this name.`);
+      if (customNames.has(operation.customName!))
+        throw new DeclarationError(`${where}: another custom operation of "${declaration.name}" has this name.`);
       customNames.add(operation.customName!);
       return withShapeGroups({ ...shared, ...operation });
     }
     if (seen.has(options.kind)) {
-      throw new DeclarationError(`${where}: declared twice. A second "${options.kind}" is a custom operation: give it a "name" and its own "uriTemplate".`);
+      throw new DeclarationError(
+        `${where}: declared twice. A second "${options.kind}" is a custom operation: give it a "name" and its own "uriTemplate".`,
+      );
     }
     seen.add(options.kind);
     for (const key of ['status'] as const) {
-      if (options[key] !== undefined) throw new DeclarationError(`${where}: "${key}" is for custom operations (with "name" and "uriTemplate").`);
+      if (options[key] !== undefined)
+        throw new DeclarationError(`${where}: "${key}" is for custom operations (with "name" and "uriTemplate").`);
     }
-    const input = options.input === undefined || options.input === false ? null : context.shapes.shapeOf(options.input, `${where}, input`);
-    const output = options.output === undefined || options.output === false ? null : context.shapes.shapeOf(options.output, `${where}, output`);
-    if (options.input !== undefined && !traits.stages.deserialize) throw new DeclarationError(`${where}: a ${options.kind} reads no body, so it takes no "input".`);
+    const input =
+      options.input === undefined || options.input === false
+        ? null
+        : context.shapes.shapeOf(options.input, `${where}, input`);
+    const output =
+      options.output === undefined || options.output === false
+        ? null
+        : context.shapes.shapeOf(options.output, `${where}, output`);
+    if (options.input !== undefined && !traits.stages.deserialize)
+      throw new DeclarationError(`${where}: a ${options.kind} reads no body, so it takes no "input".`);
     const deserialize = traits.stages.deserialize && options.input !== false;
     const serialize = traits.stages.serialize && options.output !== false;
     return withShapeGroups({
@@ -212,7 +338,8 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
  * sent. A shape that uses groups is filtered by them, as a resource is.
  */
 function withShapeGroups(operation: OperationMetadata): OperationMetadata {
-  const ungrouped = (shape: OperationMetadata['input']) => shape !== null && shape.fields.every((field) => field.groups.length === 0);
+  const ungrouped = (shape: OperationMetadata['input']) =>
+    shape !== null && shape.fields.every((field) => field.groups.length === 0);
   return {
     ...operation,
     normalizationGroups: ungrouped(operation.output) ? null : operation.normalizationGroups,
@@ -222,19 +349,40 @@ function withShapeGroups(operation: OperationMetadata): OperationMetadata {
 
 type CustomParts = Pick<
   OperationMetadata,
-  'customName' | 'name' | 'uriTemplate' | 'uriVariables' | 'collection' | 'description' | 'status' | 'stages' | 'inputFormats' | 'input' | 'output' | 'writeMode'
+  | 'customName'
+  | 'name'
+  | 'uriTemplate'
+  | 'uriVariables'
+  | 'collection'
+  | 'description'
+  | 'status'
+  | 'stages'
+  | 'inputFormats'
+  | 'input'
+  | 'output'
+  | 'writeMode'
 >;
 
 /** What a custom operation adds to what every operation resolves: its path, stages, shapes and status. */
-function buildCustomOperation(options: OperationDeclaration, context: OperationsContext & { where: string; resource: string }): CustomParts {
+function buildCustomOperation(
+  options: OperationDeclaration,
+  context: OperationsContext & { where: string; resource: string },
+): CustomParts {
   const { where, resource, prefix } = context;
   const { name, uriTemplate, kind } = options;
   if (typeof name !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(name)) {
-    throw new DeclarationError(`${where}: a custom operation needs a "name" in camelCase (e.g. "publish")${name === undefined ? ' beside its "uriTemplate"' : ''}.`);
+    throw new DeclarationError(
+      `${where}: a custom operation needs a "name" in camelCase (e.g. "publish")${name === undefined ? ' beside its "uriTemplate"' : ''}.`,
+    );
   }
-  if (typeof uriTemplate !== 'string') throw new DeclarationError(`${where}: a custom operation needs a "uriTemplate" (e.g. "/${context.plural}/{id}/${name}").`);
+  if (typeof uriTemplate !== 'string')
+    throw new DeclarationError(
+      `${where}: a custom operation needs a "uriTemplate" (e.g. "/${context.plural}/{id}/${name}").`,
+    );
   if (!TEMPLATE.test(uriTemplate)) {
-    throw new DeclarationError(`${where}: uriTemplate "${uriTemplate}" must be a path under the prefix made of segments and {variables}, e.g. "/${context.plural}/{id}/${name}".`);
+    throw new DeclarationError(
+      `${where}: uriTemplate "${uriTemplate}" must be a path under the prefix made of segments and {variables}, e.g. "/${context.plural}/{id}/${name}".`,
+    );
   }
   const variables = variablesOf(uriTemplate);
   const twice = variables.find((variable, index) => variables.indexOf(variable) !== index);
@@ -251,21 +399,39 @@ function buildCustomOperation(options: OperationDeclaration, context: Operations
   const traits = TRAITS[kind];
   const reads = kind === 'getCollection' || itemLevel || (kind === 'get' && options.provider !== undefined);
   if (kind === 'get' && !reads) {
-    throw new DeclarationError(`${where}: a "get" reads an item: its uriTemplate needs {id}, or the operation a "provider" of its own.`);
+    throw new DeclarationError(
+      `${where}: a "get" reads an item: its uriTemplate needs {id}, or the operation a "provider" of its own.`,
+    );
   }
-  if (kind === 'delete' && !itemLevel) throw new DeclarationError(`${where}: a "delete" removes an item: its uriTemplate needs {id}.`);
+  if (kind === 'delete' && !itemLevel)
+    throw new DeclarationError(`${where}: a "delete" removes an item: its uriTemplate needs {id}.`);
   if (options.input !== undefined && !traits.stages.deserialize && options.input !== false) {
-    throw new DeclarationError(`${where}: a ${kind} reads no body, so it takes no "input" (build it on "post", "put" or "patch").`);
+    throw new DeclarationError(
+      `${where}: a ${kind} reads no body, so it takes no "input" (build it on "post", "put" or "patch").`,
+    );
   }
-  const input = options.input === undefined || options.input === false ? null : context.shapes.shapeOf(options.input, `${where}, input`);
-  const output = options.output === undefined || options.output === false ? null : context.shapes.shapeOf(options.output, `${where}, output`);
+  const input =
+    options.input === undefined || options.input === false
+      ? null
+      : context.shapes.shapeOf(options.input, `${where}, input`);
+  const output =
+    options.output === undefined || options.output === false
+      ? null
+      : context.shapes.shapeOf(options.output, `${where}, output`);
   const deserialize = traits.stages.deserialize && options.input !== false;
   const serialize = options.output !== false && (kind !== 'delete' || output !== null);
   const creates = kind === 'post' && !itemLevel;
   const status = options.status ?? (!serialize ? 204 : creates && !output ? 201 : 200);
-  if (!Number.isInteger(status) || status < 200 || status > 299) throw new DeclarationError(`${where}: "status" must be a 2xx status code, ${String(status)} given.`);
-  if (status === 204 && serialize) throw new DeclarationError(`${where}: status 204 sends no body; declare "output: false" too.`);
-  const local = uriTemplate.replace(/[{}]/g, '').split('/').filter(Boolean).map((segment) => toSnakeCase(segment).replace(/[^A-Za-z0-9_]/g, '_')).join('_');
+  if (!Number.isInteger(status) || status < 200 || status > 299)
+    throw new DeclarationError(`${where}: "status" must be a 2xx status code, ${String(status)} given.`);
+  if (status === 204 && serialize)
+    throw new DeclarationError(`${where}: status 204 sends no body; declare "output: false" too.`);
+  const local = uriTemplate
+    .replace(/[{}]/g, '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => toSnakeCase(segment).replace(/[^A-Za-z0-9_]/g, '_'))
+    .join('_');
   return {
     customName: name,
     name: `api_${local}_${traits.method.toLowerCase()}`,
@@ -297,15 +463,20 @@ export function resolveHooks(layers: readonly (WriteHooks | undefined)[], where:
   const hooks: Record<(typeof HOOK_NAMES)[number], WriteHook[]> = { beforeWrite: [], afterWrite: [], afterCommit: [] };
   for (const layer of layers) {
     if (layer === undefined) continue;
-    if (layer === null || typeof layer !== 'object') throw new DeclarationError(`${where}: "hooks" must be an object ({ beforeWrite, afterWrite, afterCommit }).`);
+    if (layer === null || typeof layer !== 'object')
+      throw new DeclarationError(`${where}: "hooks" must be an object ({ beforeWrite, afterWrite, afterCommit }).`);
     for (const key of Object.keys(layer)) {
-      if (!(HOOK_NAMES as readonly string[]).includes(key)) throw new DeclarationError(`${where}: unknown hook "${key}".${didYouMean(key, HOOK_NAMES)} Hooks: ${HOOK_NAMES.join(', ')}.`);
+      if (!(HOOK_NAMES as readonly string[]).includes(key))
+        throw new DeclarationError(
+          `${where}: unknown hook "${key}".${didYouMean(key, HOOK_NAMES)} Hooks: ${HOOK_NAMES.join(', ')}.`,
+        );
     }
     for (const name of HOOK_NAMES) {
       const value = layer[name];
       if (value === undefined) continue;
       const list = Array.isArray(value) ? value : [value];
-      if (list.some((hook) => typeof hook !== 'function')) throw new DeclarationError(`${where}: hook "${name}" must be a function or a list of functions.`);
+      if (list.some((hook) => typeof hook !== 'function'))
+        throw new DeclarationError(`${where}: hook "${name}" must be a function or a list of functions.`);
       hooks[name].push(...(list as WriteHook[]));
     }
   }

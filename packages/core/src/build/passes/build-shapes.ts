@@ -39,11 +39,19 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
   function build(declaration: ShapeDeclaration): ResourceMetadata {
     const { name } = declaration;
     const where = `Shape "${name}"`;
-    if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new DeclarationError(`${where}: the short name must be PascalCase letters and digits (e.g. "AuthorStats").`);
-    if (RESERVED_CONTEXT_NAMES.includes(name)) throw new DeclarationError(`${where}: "${name}" is the name of a document the framework serves itself; give the shape another name.`);
-    if (resourceNames.has(name)) throw new DeclarationError(`${where}: a resource has this name already; give the shape another one.`);
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(name))
+      throw new DeclarationError(
+        `${where}: the short name must be PascalCase letters and digits (e.g. "AuthorStats").`,
+      );
+    if (RESERVED_CONTEXT_NAMES.includes(name))
+      throw new DeclarationError(
+        `${where}: "${name}" is the name of a document the framework serves itself; give the shape another name.`,
+      );
+    if (resourceNames.has(name))
+      throw new DeclarationError(`${where}: a resource has this name already; give the shape another one.`);
     for (const key of Object.keys(declaration)) {
-      if (!SHAPE_KEYS.includes(key)) throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, SHAPE_KEYS)}`);
+      if (!SHAPE_KEYS.includes(key))
+        throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, SHAPE_KEYS)}`);
     }
     if (typeof declaration.fields !== 'object' || declaration.fields === null || Array.isArray(declaration.fields)) {
       throw new DeclarationError(`${where}: "fields" must be an object of field declarations.`);
@@ -55,11 +63,15 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
     }
     for (const [field, options] of Object.entries(declaration.fields)) {
       if ((options.constraints ?? []).some((constraint) => constraint?.kind === 'Unique')) {
-        throw new DeclarationError(`${where}, field "${field}": Unique compares with stored items, and a shape is never stored; check it in the operation's processor.`);
+        throw new DeclarationError(
+          `${where}, field "${field}": Unique compares with stored items, and a shape is never stored; check it in the operation's processor.`,
+        );
       }
     }
     // A shape's fields are never stored: no column.
-    const fields = buildFields({ name, fields: declaration.fields }, new Set()).map((field) => (field.kind === 'scalar' ? { ...field, column: '' } : field));
+    const fields = buildFields({ name, fields: declaration.fields }, new Set()).map((field) =>
+      field.kind === 'scalar' ? { ...field, column: '' } : field,
+    );
     return {
       name,
       shape: true,
@@ -87,7 +99,10 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       let shape = built.get(declaration);
       if (shape) return shape;
       const other = byName.get(declaration.name);
-      if (other) throw new DeclarationError(`${where}: another shape is named "${declaration.name}" already; shape names are unique.`);
+      if (other)
+        throw new DeclarationError(
+          `${where}: another shape is named "${declaration.name}" already; shape names are unique.`,
+        );
       shape = build(declaration);
       built.set(declaration, shape);
       byName.set(declaration.name, declaration);

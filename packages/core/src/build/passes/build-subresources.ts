@@ -7,7 +7,13 @@
 import { builtinOperation } from '../../metadata/builtin-operation.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import { toSnakeCase } from '../../metadata/naming.js';
-import type { OperationMetadata, PaginationOptions, ResourceMetadata, SubresourceStep, ToManyFieldMetadata } from '../../metadata/types.js';
+import type {
+  OperationMetadata,
+  PaginationOptions,
+  ResourceMetadata,
+  SubresourceStep,
+  ToManyFieldMetadata,
+} from '../../metadata/types.js';
 import { NO_HOOKS, resolveGroups, resolvePagination, resolveRule } from './build-operations.js';
 
 export function buildSubresources(
@@ -33,7 +39,9 @@ export function buildSubresources(
       const uriTemplate = `${path}/{${variable}}/${field.name}`;
       const target = byName.get(field.target)!;
       const list = added.get(target.name) ?? [];
-      list.push(subresourceOperation(target, declarations.get(target.name)!, field, chain, uriTemplate, { pagination, prefix }));
+      list.push(
+        subresourceOperation(target, declarations.get(target.name)!, field, chain, uriTemplate, { pagination, prefix }),
+      );
       added.set(target.name, list);
       if (depth > 1) visit(target, `${path}/{${variable}}/${field.name}`, chain, depth - 1);
     }
@@ -66,7 +74,12 @@ function subresourceOperation(
     writeMode: null,
     hooks: NO_HOOKS,
     // `api_` + the path's fixed segments after the prefix, as the other operations are named.
-    name: `api_${uriTemplate.slice(settings.prefix.length).split('/').filter((part) => part && !part.startsWith('{')).map(toSnakeCase).join('_')}_get_subresource`,
+    name: `api_${uriTemplate
+      .slice(settings.prefix.length)
+      .split('/')
+      .filter((part) => part && !part.startsWith('{'))
+      .map(toSnakeCase)
+      .join('_')}_get_subresource`,
     resource: target.name,
     method: 'GET',
     uriTemplate,
@@ -80,7 +93,10 @@ function subresourceOperation(
     denormalizationGroups: null,
     validationGroups: ['Default'],
     // The subresource's own rule (checked at declaration, as every rule is), else the target collection's.
-    security: field.subresource?.security !== undefined ? resolveRule([field.subresource], 'security', where) : collection?.security ?? resolveRule(layers, 'security', where),
+    security:
+      field.subresource?.security !== undefined
+        ? resolveRule([field.subresource], 'security', where)
+        : (collection?.security ?? resolveRule(layers, 'security', where)),
     securityPostDenormalize: null,
     subresource: steps,
     provider: collection?.provider ?? declaration.provider,

@@ -15,19 +15,41 @@ export type ResourceInput = ResourceDeclaration | (abstract new (...args: never[
 /** Paths the framework serves itself. */
 const RESERVED_PATHS = ['contexts', 'docs', 'errors', 'validation_errors', 'graphql'];
 
-const RESOURCE_KEYS = ['name', 'plural', 'table', 'description', 'fields', 'operations', 'provider', 'processor', 'hooks', 'filters', 'order', 'constraints', 'collectionFilter', 'requireIfMatch', ...PAGINATION_KEYS, ...GROUPS_KEYS, ...SECURITY_KEYS];
+const RESOURCE_KEYS = [
+  'name',
+  'plural',
+  'table',
+  'description',
+  'fields',
+  'operations',
+  'provider',
+  'processor',
+  'hooks',
+  'filters',
+  'order',
+  'constraints',
+  'collectionFilter',
+  'requireIfMatch',
+  ...PAGINATION_KEYS,
+  ...GROUPS_KEYS,
+  ...SECURITY_KEYS,
+];
 
 export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceDeclaration[] {
   const declarations = inputs.map((input, index) => {
     if (typeof input === 'function') {
       const declaration = declarationOf(input);
       if (!declaration) {
-        throw new DeclarationError(`Class "${input.name}" (resource #${index + 1}) is not decorated with @ApiResource.`);
+        throw new DeclarationError(
+          `Class "${input.name}" (resource #${index + 1}) is not decorated with @ApiResource.`,
+        );
       }
       return declaration;
     }
     if (input === null || typeof input !== 'object' || typeof (input as ResourceDeclaration).name !== 'string') {
-      throw new DeclarationError(`Resource #${index + 1} is neither an @ApiResource class nor a declaration with a "name".`);
+      throw new DeclarationError(
+        `Resource #${index + 1} is neither an @ApiResource class nor a declaration with a "name".`,
+      );
     }
     return input;
   });
@@ -37,7 +59,9 @@ export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceD
   for (const declaration of declarations) {
     const { name } = declaration;
     if (!/^[A-Z][A-Za-z0-9]*$/.test(name)) {
-      throw new DeclarationError(`Resource "${name}": the short name must be PascalCase letters and digits (e.g. "BookReview").`);
+      throw new DeclarationError(
+        `Resource "${name}": the short name must be PascalCase letters and digits (e.g. "BookReview").`,
+      );
     }
     for (const key of Object.keys(declaration)) {
       if (!RESOURCE_KEYS.includes(key)) {
@@ -51,11 +75,17 @@ export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceD
     }
     const plural = declaration.plural ?? toPathSegment(name);
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(plural)) {
-      throw new DeclarationError(`Resource "${name}": plural "${plural}" must be lower-case letters, digits, "_" or "-".`);
+      throw new DeclarationError(
+        `Resource "${name}": plural "${plural}" must be lower-case letters, digits, "_" or "-".`,
+      );
     }
-    if (RESERVED_PATHS.includes(plural)) throw new DeclarationError(`Resource "${name}": path "/${plural}" is reserved by the framework; choose another "plural".`);
+    if (RESERVED_PATHS.includes(plural))
+      throw new DeclarationError(
+        `Resource "${name}": path "/${plural}" is reserved by the framework; choose another "plural".`,
+      );
     const clash = byPath.get(plural);
-    if (clash) throw new DeclarationError(`Resource "${name}": path "/${plural}" is already used by resource "${clash}".`);
+    if (clash)
+      throw new DeclarationError(`Resource "${name}": path "/${plural}" is already used by resource "${clash}".`);
     byPath.set(plural, name);
   }
   return declarations;

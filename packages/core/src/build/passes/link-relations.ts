@@ -19,30 +19,44 @@ export function linkRelations(fieldsByResource: ReadonlyMap<string, FieldMetadat
       if (field.kind === 'toMany' && field.mappedBy !== undefined) {
         const owning = fieldOf(field.target, field.mappedBy);
         if (!owning) {
-          throw new DeclarationError(`${where}: mappedBy "${field.mappedBy}" is not a field of "${field.target}".${didYouMean(field.mappedBy, namesOf(field.target))}`);
+          throw new DeclarationError(
+            `${where}: mappedBy "${field.mappedBy}" is not a field of "${field.target}".${didYouMean(field.mappedBy, namesOf(field.target))}`,
+          );
         }
         const oneToMany = owning.kind === 'toOne' && owning.target === resource;
         const manyToMany = owning.kind === 'toMany' && owning.mappedBy === undefined && owning.target === resource;
         if (!oneToMany && !manyToMany) {
-          throw new DeclarationError(`${where}: mappedBy "${field.mappedBy}" must be a to-one relation of "${field.target}" pointing at "${resource}", or the owning side of a many-to-many.`);
+          throw new DeclarationError(
+            `${where}: mappedBy "${field.mappedBy}" must be a to-one relation of "${field.target}" pointing at "${resource}", or the owning side of a many-to-many.`,
+          );
         }
         const owner = owning as ToOneFieldMetadata | ToManyFieldMetadata;
         if (owner.inversedBy !== undefined && owner.inversedBy !== field.name) {
-          throw new DeclarationError(`${where}: "${field.target}.${owning.name}" says its inverse side is "${owner.inversedBy}", not "${field.name}".`);
+          throw new DeclarationError(
+            `${where}: "${field.target}.${owning.name}" says its inverse side is "${owner.inversedBy}", not "${field.name}".`,
+          );
         }
         (owner as Mutable<typeof owner>).inversedBy = field.name;
         if (manyToMany) {
           const join = (owning as ToManyFieldMetadata).joinTable!;
-          (field as Mutable<ToManyFieldMetadata>).joinTable = { table: join.table, ownColumn: join.targetColumn, targetColumn: join.ownColumn };
+          (field as Mutable<ToManyFieldMetadata>).joinTable = {
+            table: join.table,
+            ownColumn: join.targetColumn,
+            targetColumn: join.ownColumn,
+          };
         }
       } else if ((field.kind === 'toOne' || field.kind === 'toMany') && field.inversedBy !== undefined) {
         const inverse = fieldOf(field.target, field.inversedBy);
         if (!inverse) {
-          throw new DeclarationError(`${where}: inversedBy "${field.inversedBy}" is not a field of "${field.target}".${didYouMean(field.inversedBy, namesOf(field.target))}`);
+          throw new DeclarationError(
+            `${where}: inversedBy "${field.inversedBy}" is not a field of "${field.target}".${didYouMean(field.inversedBy, namesOf(field.target))}`,
+          );
         }
         const valid = inverse.kind === 'toMany' && inverse.target === resource && inverse.mappedBy === field.name;
         if (!valid) {
-          throw new DeclarationError(`${where}: inversedBy "${field.inversedBy}" must be a to-many relation of "${field.target}" with mappedBy "${field.name}".`);
+          throw new DeclarationError(
+            `${where}: inversedBy "${field.inversedBy}" must be a to-many relation of "${field.target}" with mappedBy "${field.name}".`,
+          );
         }
       }
     }

@@ -44,11 +44,25 @@ export function authorizeAfterDeserialize(context: After<'deserialize'>): Promis
   // A body that is already refused (wrong types, bad IRIs, a null where a value is required) is a 400 from the
   // validate stage, whatever the rule would say of the half-applied state: nothing is written either way.
   if (!context.operation.stages.deserialize || context.violations.length > 0) return;
-  const own = enforce(context.operation.securityPostDenormalize, context.caller, scope(context, context.data, context.previous));
+  const own = enforce(
+    context.operation.securityPostDenormalize,
+    context.caller,
+    scope(context, context.data, context.previous),
+  );
   // Items written through relations: their own resource's post-denormalize rules too (`nested-writes.ts`).
-  if (context.operation.input || nestedItems(context.runtime.registry, context.resource, context.data!, undefined).next().done) return own;
+  if (
+    context.operation.input ||
+    nestedItems(context.runtime.registry, context.resource, context.data!, undefined).next().done
+  )
+    return own;
   return (async () => {
     await own;
-    await authorizeNestedStates(context.runtime.registry, context.resource, context.data!, context.request.body, context.caller);
+    await authorizeNestedStates(
+      context.runtime.registry,
+      context.resource,
+      context.data!,
+      context.request.body,
+      context.caller,
+    );
   })();
 }

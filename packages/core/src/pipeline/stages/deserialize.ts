@@ -37,7 +37,8 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
   const security = context.runtime.security?.settings ?? null;
   const nested = [...nestedItems(registry, context.resource, data, context.request.body)];
   // Items written through relations answer to their own resource's rules first (`nested-writes.ts`).
-  if (nested.length > 0) await authorizeNestedWrites(registry, context.resource, data, context.request.body, context.caller);
+  if (nested.length > 0)
+    await authorizeNestedWrites(registry, context.resource, data, context.request.body, context.caller);
   const roleViolations = await completeWrite({
     resource: context.resource,
     creating: operation.writeMode === 'create',

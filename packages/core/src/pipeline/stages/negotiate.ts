@@ -12,7 +12,10 @@ const OUTPUT_TYPES = [MEDIA_TYPES.jsonld, MEDIA_TYPES.json];
 const FORMAT_OF: Record<string, OutputFormat> = { [MEDIA_TYPES.jsonld]: 'jsonld', [MEDIA_TYPES.json]: 'json' };
 
 /** The output format for an Accept header, or undefined when none is acceptable. Missing or `*\/*` → JSON-LD. */
-export function negotiateOutput(accept: string | undefined, available: readonly string[] = OUTPUT_TYPES): string | undefined {
+export function negotiateOutput(
+  accept: string | undefined,
+  available: readonly string[] = OUTPUT_TYPES,
+): string | undefined {
   if (!accept) return available[0];
   // One media type named exactly (GraphQL's operations, most API clients): that type, without parsing the header.
   if (available.includes(accept)) return accept;
@@ -25,7 +28,10 @@ export function negotiate(context: RequestScope): void {
   const { request, operation } = context;
   const output = negotiateOutput(request.accept);
   if (!output) {
-    throw new ApiError('NOT_ACCEPTABLE', `Requested format "${request.accept}" is not supported. Supported MIME types are "${OUTPUT_TYPES.join('", "')}".`);
+    throw new ApiError(
+      'NOT_ACCEPTABLE',
+      `Requested format "${request.accept}" is not supported. Supported MIME types are "${OUTPUT_TYPES.join('", "')}".`,
+    );
   }
   context.format = FORMAT_OF[output]!;
 

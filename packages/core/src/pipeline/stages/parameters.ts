@@ -26,13 +26,27 @@ export const MAX_QUERY_VALUES = 100;
 /** Refuses query strings no filter should have to meet: over-long values, a parameter repeated too often, NUL. */
 function assertReasonableQuery(query: OperationRequest['query']): void {
   const nul = findNul(query);
-  if (nul !== undefined) throw new ApiError('INVALID_PARAMETER', `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`);
+  if (nul !== undefined)
+    throw new ApiError(
+      'INVALID_PARAMETER',
+      `Query parameter "${nul.split('[')[0]}" must not contain the NUL character.`,
+    );
   for (const [name, value] of Object.entries(query)) {
     const values = Array.isArray(value) ? value : [value];
     const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
-    if (values.length > MAX_QUERY_VALUES) throw new ApiError('INVALID_PARAMETER', `Query parameter "${shown}" is given more than ${MAX_QUERY_VALUES} times.`);
-    if (name.length > MAX_QUERY_VALUE_LENGTH || values.some((v) => typeof v === 'string' && v.length > MAX_QUERY_VALUE_LENGTH)) {
-      throw new ApiError('INVALID_PARAMETER', `Query parameter "${shown}" is longer than ${MAX_QUERY_VALUE_LENGTH} characters.`);
+    if (values.length > MAX_QUERY_VALUES)
+      throw new ApiError(
+        'INVALID_PARAMETER',
+        `Query parameter "${shown}" is given more than ${MAX_QUERY_VALUES} times.`,
+      );
+    if (
+      name.length > MAX_QUERY_VALUE_LENGTH ||
+      values.some((v) => typeof v === 'string' && v.length > MAX_QUERY_VALUE_LENGTH)
+    ) {
+      throw new ApiError(
+        'INVALID_PARAMETER',
+        `Query parameter "${shown}" is longer than ${MAX_QUERY_VALUE_LENGTH} characters.`,
+      );
     }
   }
 }
@@ -51,7 +65,11 @@ function pageOfWindow(pagination: PaginationMetadata, window: CursorWindow, tota
 }
 
 /** The filter `collectionFilter`'s conditions come through: they were worked out already, with the caller. */
-const CALLER_NARROWING = defineFilter<readonly Condition[]>({ describe: () => [], parse: () => undefined, conditions: (conditions) => conditions });
+const CALLER_NARROWING = defineFilter<readonly Condition[]>({
+  describe: () => [],
+  parse: () => undefined,
+  conditions: (conditions) => conditions,
+});
 
 export function parseParameters(context: StageContext<'parameters'>): void {
   const { operation, request } = context;

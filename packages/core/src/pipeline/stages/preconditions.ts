@@ -59,6 +59,9 @@ async function checkConditionalWrite(context: StageContext<'preconditions'>): Pr
     if (!anyTag(ifMatch)) context.expected = structuredClone(context.previous);
   }
   if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, current)) {
-    throw new ApiError('PRECONDITION_FAILED', `The ${resource.name} exists and If-None-Match names its current ETag (or is "*").`);
+    throw new ApiError(
+      'PRECONDITION_FAILED',
+      `The ${resource.name} exists and If-None-Match names its current ETag (or is "*").`,
+    );
   }
 }

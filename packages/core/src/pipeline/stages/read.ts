@@ -16,7 +16,8 @@ import { stateContext } from '../state-context.js';
 function embedOf(context: StageContext<'read'>): readonly ToOneFieldMetadata[] | undefined {
   const { operation } = context;
   if (!operation.collection) return undefined;
-  if (context.serializes && operation.stages.serialize) return context.runtime.normalizer.joinable(responsePlan(context));
+  if (context.serializes && operation.stages.serialize)
+    return context.runtime.normalizer.joinable(responsePlan(context));
   return context.request.embed;
 }
 
@@ -27,7 +28,10 @@ export async function read(context: StageContext<'read'>): Promise<void> {
     const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
     return { resource: parent, field, id: context.parentIds[index]! };
   });
-  const result = await provide(runtime.providers.get(operation)!, stateContext(context, context.page, context.filters, parents, embedOf(context)));
+  const result = await provide(
+    runtime.providers.get(operation)!,
+    stateContext(context, context.page, context.filters, parents, embedOf(context)),
+  );
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.
     if (!result) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');

@@ -18,7 +18,8 @@ export function respond(context: OperationContext): OperationResponse | Promise<
   const { normalizer } = runtime;
   const plan = responsePlan(context);
   const { collection } = context;
-  if (!collection && !context.data) throw new Error(`The operation ${operation.name} has nothing to send: its provider or processor returned no item.`);
+  if (!collection && !context.data)
+    throw new Error(`The operation ${operation.name} has nothing to send: its provider or processor returned no item.`);
   // The items embedded are loaded first, when there are any: then, and only then, there is something to wait for.
   const render = (loaded: LoadedItems): OperationResponse => {
     if (collection) {
@@ -37,10 +38,17 @@ export function respond(context: OperationContext): OperationResponse | Promise<
       return { status: operation.status, headers, body, json };
     }
     const data = context.data!;
-    if (operation.output) return { status: operation.status, headers, body: normalizer.shapeDocument(plan, data, format, context.request.path, loaded, context.caller) };
+    if (operation.output)
+      return {
+        status: operation.status,
+        headers,
+        body: normalizer.shapeDocument(plan, data, format, context.request.path, loaded, context.caller),
+      };
     if (operation.status === 201) headers.location = iriOf(resource, data.id!);
     return { status: operation.status, headers, body: normalizer.document(plan, data, format, loaded, context.caller) };
   };
-  const loaded = collection ? normalizer.load(plan, collection.items, collection.related) : normalizer.load(plan, [context.data!]);
+  const loaded = collection
+    ? normalizer.load(plan, collection.items, collection.related)
+    : normalizer.load(plan, [context.data!]);
   return loaded instanceof Promise ? loaded.then(render) : render(loaded);
 }

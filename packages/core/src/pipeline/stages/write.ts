@@ -7,7 +7,14 @@
  * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
  * processor throws before the commit.
  */
-import { type Entity, type MetadataRegistry, NestedWrite, type ProcessContext, type ResourceMetadata, type WriteHook } from '../../metadata/types.js';
+import {
+  type Entity,
+  type MetadataRegistry,
+  NestedWrite,
+  type ProcessContext,
+  type ResourceMetadata,
+  type WriteHook,
+} from '../../metadata/types.js';
 import { hashPassword } from '../../security/password.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
@@ -18,11 +25,22 @@ import { stateContext } from '../state-context.js';
  * the password out: hashing it again would lose the password. Any other value is the client's, hashed even when it
  * looks like a hash (it is the password its owner will type), but for an empty one on an update.
  */
-async function hashNewPasswords(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, previous: Entity | null): Promise<void> {
+async function hashNewPasswords(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  data: Entity,
+  previous: Entity | null,
+): Promise<void> {
   for (const field of resource.fields) {
     const value = data[field.name];
-    if (value instanceof NestedWrite) await hashNewPasswords(registry, registry.resource(value.resource), value.data, value.previous);
-    else if (field.kind === 'scalar' && field.type === 'password' && typeof value === 'string' && value !== previous?.[field.name]) {
+    if (value instanceof NestedWrite)
+      await hashNewPasswords(registry, registry.resource(value.resource), value.data, value.previous);
+    else if (
+      field.kind === 'scalar' &&
+      field.type === 'password' &&
+      typeof value === 'string' &&
+      value !== previous?.[field.name]
+    ) {
       // An empty password on an update is none (as API Platform's hashing processor): the stored one stays.
       const stored = previous?.[field.name];
       data[field.name] = value === '' && typeof stored === 'string' ? stored : await hashPassword(value);
@@ -62,7 +80,12 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     // so a throw anywhere before the commit undoes it all.
     stored = await runtime.transaction(async (transaction) => {
       // `execute` inside the transaction: the query, built on the transaction, runs there.
-      const inside: ProcessContext = { ...processContext, db: transaction, transaction, execute: (query) => runtime.execute(query, transaction) };
+      const inside: ProcessContext = {
+        ...processContext,
+        db: transaction,
+        transaction,
+        execute: (query) => runtime.execute(query, transaction),
+      };
       await runHooks(hooks.beforeWrite, data, inside);
       const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
       await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);
@@ -76,7 +99,10 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     try {
       await hook(stored ?? context.previous ?? data, processContext);
     } catch (error) {
-      processContext.logger.error({ err: error, operation: operation.name }, 'An afterCommit hook failed; the write stays committed and is answered as such.');
+      processContext.logger.error(
+        { err: error, operation: operation.name },
+        'An afterCommit hook failed; the write stays committed and is answered as such.',
+      );
     }
   }
 }

@@ -53,7 +53,9 @@ export function createDateFilter(properties: readonly DateProperty[]): Filter {
           ...conditions.map(([operator, value]) => {
             const bound = compare(resolved.path, OPERATORS[operator], value);
             const before = operator === 'before' || operator === 'strictly_before';
-            const includeNull = nulls === 'include_null_before_and_after' || (before ? nulls === 'include_null_before' : nulls === 'include_null_after');
+            const includeNull =
+              nulls === 'include_null_before_and_after' ||
+              (before ? nulls === 'include_null_before' : nulls === 'include_null_after');
             return includeNull ? anyOf(bound, not(exists(resolved.path))) : bound;
           }),
         );

@@ -7,7 +7,12 @@ import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
 
 function equalityFilter(
   properties: readonly ResolvedPath[],
-  options: { many: boolean; indexed: boolean; describe: (path: string) => string; parse: (variable: string, raw: string, resolved: ResolvedPath) => unknown },
+  options: {
+    many: boolean;
+    indexed: boolean;
+    describe: (path: string) => string;
+    parse: (variable: string, raw: string, resolved: ResolvedPath) => unknown;
+  },
 ): Filter {
   return defineFilter<{ resolved: ResolvedPath; values: unknown[] }[]>({
     indexedPaths: options.indexed ? properties.map((p) => p.path) : [],
@@ -25,8 +30,11 @@ function equalityFilter(
     parse(query) {
       const parsed: { resolved: ResolvedPath; values: unknown[] }[] = [];
       for (const resolved of properties) {
-        const raw = options.many ? valuesOf(query, resolved.path) : [singleValue(query, resolved.path)].filter((v): v is string => v !== undefined);
-        if (raw.length > 0) parsed.push({ resolved, values: raw.map((value) => options.parse(resolved.path, value, resolved)) });
+        const raw = options.many
+          ? valuesOf(query, resolved.path)
+          : [singleValue(query, resolved.path)].filter((v): v is string => v !== undefined);
+        if (raw.length > 0)
+          parsed.push({ resolved, values: raw.map((value) => options.parse(resolved.path, value, resolved)) });
       }
       return parsed.length === 0 ? undefined : parsed;
     },
@@ -35,7 +43,12 @@ function equalityFilter(
 }
 
 export const createBooleanFilter = (properties: readonly ResolvedPath[]): Filter =>
-  equalityFilter(properties, { many: false, indexed: false, describe: (path) => `${path} is true or false.`, parse: (variable, raw) => toBoolean(variable, raw) });
+  equalityFilter(properties, {
+    many: false,
+    indexed: false,
+    describe: (path) => `${path} is true or false.`,
+    parse: (variable, raw) => toBoolean(variable, raw),
+  });
 
 export const createNumericFilter = (properties: readonly ResolvedPath[]): Filter =>
   equalityFilter(properties, {

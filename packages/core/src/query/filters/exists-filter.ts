@@ -29,6 +29,7 @@ export function createExistsFilter(properties: readonly ResolvedPath[], paramete
       return parsed.length === 0 ? undefined : parsed;
     },
     // Through relations, "no value" means: no related item has one (and having no related item at all counts).
-    conditions: (parsed) => parsed.map(({ resolved, exists: has }) => (has ? exists(resolved.path) : not(exists(resolved.path)))),
+    conditions: (parsed) =>
+      parsed.map(({ resolved, exists: has }) => (has ? exists(resolved.path) : not(exists(resolved.path)))),
   });
 }

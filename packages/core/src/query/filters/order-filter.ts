@@ -36,11 +36,13 @@ export function createOrderFilter(properties: readonly OrderProperty[], paramete
         if (typeof raw !== 'string') throw invalidParameter(variable, 'give it once.');
         const value = raw.trim().toLowerCase();
         const direction = value === '' ? property.options.direction : value;
-        if (direction !== 'asc' && direction !== 'desc') throw invalidParameter(variable, `expected "asc" or "desc", "${raw}" given.`);
+        if (direction !== 'asc' && direction !== 'desc')
+          throw invalidParameter(variable, `expected "asc" or "desc", "${raw}" given.`);
         parsed.push({ property, direction, nulls: property.options.nulls });
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    conditions: (parsed) => parsed.map(({ property, direction, nulls }) => orderBy(property.resolved.path, direction, nulls)),
+    conditions: (parsed) =>
+      parsed.map(({ property, direction, nulls }) => orderBy(property.resolved.path, direction, nulls)),
   });
 }

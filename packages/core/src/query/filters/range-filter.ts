@@ -14,7 +14,9 @@ type Operator = keyof typeof OPERATORS | 'between';
 export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
   const convert = (resolved: ResolvedPath, variable: string, raw: string) =>
     // Bounds of an integer column are integers too: `pages[gt]=1.5` would fail in PostgreSQL's SQL, not just match less.
-    isNumeric(resolved.leaf) ? toNumber(variable, raw, isInteger(resolved.leaf)) : toDateValue(variable, raw, resolved.leaf);
+    isNumeric(resolved.leaf)
+      ? toNumber(variable, raw, isInteger(resolved.leaf))
+      : toDateValue(variable, raw, resolved.leaf);
 
   return defineFilter<{ resolved: ResolvedPath; conditions: [ComparisonOperator, unknown][] }[]>({
     indexedPaths: properties.map((p) => p.path),
@@ -26,7 +28,10 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
           required: false,
           schema: operator === 'between' ? { type: 'string' as const } : schemaOf(resolved.leaf),
           isCollection: false,
-          description: operator === 'between' ? `${resolved.path} between two bounds, both included: "min..max".` : `${resolved.path} ${OPERATORS[operator]} the value.`,
+          description:
+            operator === 'between'
+              ? `${resolved.path} between two bounds, both included: "min..max".`
+              : `${resolved.path} ${OPERATORS[operator]} the value.`,
         })),
       ),
     parse(query) {
@@ -42,14 +47,21 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
             continue;
           }
           const bounds = raw.split('..');
-          if (bounds.length !== 2 || bounds[0] === '' || bounds[1] === '') throw invalidParameter(variable, `expected "min..max", "${raw}" given.`);
-          conditions.push(['>=', convert(resolved, variable, bounds[0]!)], ['<=', convert(resolved, variable, bounds[1]!)]);
+          if (bounds.length !== 2 || bounds[0] === '' || bounds[1] === '')
+            throw invalidParameter(variable, `expected "min..max", "${raw}" given.`);
+          conditions.push(
+            ['>=', convert(resolved, variable, bounds[0]!)],
+            ['<=', convert(resolved, variable, bounds[1]!)],
+          );
         }
         if (conditions.length > 0) parsed.push({ resolved, conditions });
       }
       return parsed.length === 0 ? undefined : parsed;
     },
     // The bounds on one property hold for the same related item (an `all` group on one path).
-    conditions: (parsed) => parsed.map(({ resolved, conditions }) => allOf(...conditions.map(([operator, value]) => compare(resolved.path, operator, value)))),
+    conditions: (parsed) =>
+      parsed.map(({ resolved, conditions }) =>
+        allOf(...conditions.map(([operator, value]) => compare(resolved.path, operator, value))),
+      ),
   });
 }

@@ -16,7 +16,12 @@ export interface SearchProperty {
   readonly strategy: SearchStrategy;
 }
 
-const ANCHORS: Record<string, MatchPattern['anchor']> = { exact: 'exact', partial: 'contains', start: 'start', end: 'end' };
+const ANCHORS: Record<string, MatchPattern['anchor']> = {
+  exact: 'exact',
+  partial: 'contains',
+  start: 'start',
+  end: 'end',
+};
 
 /** The conditions one searched value gives: equality for a non-text property, else its strategy's patterns. */
 function valueConditions({ strategy, resolved }: SearchProperty, value: unknown): Condition[] {
@@ -25,14 +30,24 @@ function valueConditions({ strategy, resolved }: SearchProperty, value: unknown)
   const base = caseSensitive ? strategy : strategy.slice(1);
   const text = value as string;
   // A word's start: the value's start, or after a space.
-  if (base === 'word_start') return [match(resolved.path, { value: text, anchor: 'start', caseSensitive }), match(resolved.path, { value: ` ${text}`, anchor: 'contains', caseSensitive })];
+  if (base === 'word_start')
+    return [
+      match(resolved.path, { value: text, anchor: 'start', caseSensitive }),
+      match(resolved.path, { value: ` ${text}`, anchor: 'contains', caseSensitive }),
+    ];
   return [match(resolved.path, { value: text, anchor: ANCHORS[base]!, caseSensitive })];
 }
 
-export function createSearchFilter(properties: readonly SearchProperty[], collectionPathOf: (resource: string) => string, substringIndex = false): Filter {
+export function createSearchFilter(
+  properties: readonly SearchProperty[],
+  collectionPathOf: (resource: string) => string,
+  substringIndex = false,
+): Filter {
   return defineFilter<{ property: SearchProperty; values: unknown[] }[]>({
     indexedPaths: properties.filter((p) => p.strategy === 'exact').map((p) => p.resolved.path),
-    substringIndexedPaths: substringIndex ? properties.filter((p) => isText(p.resolved.leaf) && !p.strategy.endsWith('exact')).map((p) => p.resolved.path) : [],
+    substringIndexedPaths: substringIndex
+      ? properties.filter((p) => isText(p.resolved.leaf) && !p.strategy.endsWith('exact')).map((p) => p.resolved.path)
+      : [],
     describe: (): FilterParameter[] =>
       properties.flatMap(({ resolved, strategy }) =>
         [resolved.path, `${resolved.path}[]`].map((variable) => ({
@@ -50,11 +65,14 @@ export function createSearchFilter(properties: readonly SearchProperty[], collec
         const raw = valuesOf(query, property.resolved.path);
         if (raw.length === 0) continue;
         const variable = property.resolved.path;
-        const values = isText(property.resolved.leaf) ? raw : raw.map((value) => toLeafValue(variable, value, property.resolved, collectionPathOf));
+        const values = isText(property.resolved.leaf)
+          ? raw
+          : raw.map((value) => toLeafValue(variable, value, property.resolved, collectionPathOf));
         parsed.push({ property, values });
       }
       return parsed.length === 0 ? undefined : parsed;
     },
-    conditions: (parsed) => parsed.map(({ property, values }) => anyOf(...values.flatMap((value) => valueConditions(property, value)))),
+    conditions: (parsed) =>
+      parsed.map(({ property, values }) => anyOf(...values.flatMap((value) => valueConditions(property, value)))),
   });
 }

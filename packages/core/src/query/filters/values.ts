@@ -15,7 +15,8 @@ const INT32 = { min: -2_147_483_648, max: 2_147_483_647 };
 
 export function toNumber(variable: string, raw: string, integer: boolean): number {
   const value = Number(raw);
-  if (!NUMBER.test(raw.trim()) || !Number.isFinite(value)) throw invalidParameter(variable, `expected a number, "${raw}" given.`);
+  if (!NUMBER.test(raw.trim()) || !Number.isFinite(value))
+    throw invalidParameter(variable, `expected a number, "${raw}" given.`);
   if (integer && !Number.isInteger(value)) throw invalidParameter(variable, `expected an integer, "${raw}" given.`);
   if (integer && (value < INT32.min || value > INT32.max)) {
     throw invalidParameter(variable, `expected an integer between ${INT32.min} and ${INT32.max}, "${raw}" given.`);
@@ -64,7 +65,12 @@ export function toReference(variable: string, raw: string, collectionPath: strin
 }
 
 /** Which value a leaf's equality filter takes: numbers, booleans, dates, references (IRI or id), or text. */
-export function toLeafValue(variable: string, raw: string, resolved: ResolvedPath, collectionPathOf: (resource: string) => string): unknown {
+export function toLeafValue(
+  variable: string,
+  raw: string,
+  resolved: ResolvedPath,
+  collectionPathOf: (resource: string) => string,
+): unknown {
   const { leaf } = resolved;
   if (leaf.kind === 'toOne') return toReference(variable, raw, collectionPathOf(leaf.target));
   // An identifier (`id`, or a to-many relation such as `tags`) takes the item's IRI or its id.
@@ -85,9 +91,12 @@ export function toLeafValue(variable: string, raw: string, resolved: ResolvedPat
 }
 
 export const isInteger = (leaf: Leaf): boolean => leaf.kind === 'scalar' && leaf.type === 'integer';
-export const isNumeric = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'integer' || leaf.type === 'float');
-export const isTemporal = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'date' || leaf.type === 'datetime');
-export const isText = (leaf: Leaf): boolean => leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
+export const isNumeric = (leaf: Leaf): boolean =>
+  leaf.kind === 'scalar' && (leaf.type === 'integer' || leaf.type === 'float');
+export const isTemporal = (leaf: Leaf): boolean =>
+  leaf.kind === 'scalar' && (leaf.type === 'date' || leaf.type === 'datetime');
+export const isText = (leaf: Leaf): boolean =>
+  leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
 
 /** The JSON Schema type of one filter value: the field's input type (the same mapping as request bodies). */
 export function schemaOf(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {

@@ -52,7 +52,11 @@ export function renderCollection(options: {
   const members = page.items.map((item) => normalizer.item(options.plan, item, format, options.loaded, options.caller));
   if (format === 'json') return { body: members };
 
-  const body: Record<string, unknown> = { '@context': options.contextIri, '@id': request.path, '@type': HYDRA.collection };
+  const body: Record<string, unknown> = {
+    '@context': options.contextIri,
+    '@id': request.path,
+    '@type': HYDRA.collection,
+  };
   if (page.totalItems !== undefined) body[HYDRA.totalItems] = page.totalItems;
   body[HYDRA.member] = members;
   const view = options.pagination ? renderView(request, page, options.pagination) : undefined;
@@ -65,12 +69,21 @@ export function renderCollection(options: {
   return { body, json };
 }
 
-function renderView(request: CollectionRequest, result: CollectionPage, pagination: PaginationMetadata): Record<string, string> | undefined {
+function renderView(
+  request: CollectionRequest,
+  result: CollectionPage,
+  pagination: PaginationMetadata,
+): Record<string, string> | undefined {
   const skipped = new Set([pagination.pageParameterName, CURSOR_PARAMETERS.greaterThan, CURSOR_PARAMETERS.lessThan]);
   const kept: string[] = [];
   let hasOtherParameters = false;
   for (const [key, value] of new URLSearchParams(request.rawQuery)) {
-    if (request.page?.cursor ? key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan : key === pagination.pageParameterName) continue;
+    if (
+      request.page?.cursor
+        ? key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan
+        : key === pagination.pageParameterName
+    )
+      continue;
     kept.push(`${encode(key)}=${encode(value)}`);
     if (!skipped.has(key) && key !== pagination.enabledParameterName) hasOtherParameters = true;
   }
@@ -128,7 +141,8 @@ function renderCursorView(
 function cursorParameterOf(rawQuery: string): string | undefined {
   const parts: string[] = [];
   for (const [key, value] of new URLSearchParams(rawQuery)) {
-    if (key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan) parts.push(`${encode(key)}=${encode(value)}`);
+    if (key === CURSOR_PARAMETERS.greaterThan || key === CURSOR_PARAMETERS.lessThan)
+      parts.push(`${encode(key)}=${encode(value)}`);
   }
   return parts.length === 0 ? undefined : parts.join('&');
 }

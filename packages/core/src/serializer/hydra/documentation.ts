@@ -64,8 +64,12 @@ function operationNode(operation: OperationMetadata, resource: ResourceMetadata)
   // What the body is: the operation's input shape, else the resource. A write declared without a body (`input: false`)
   // expects nothing, said as such (`owl:Nothing`), so a client does not send one; reads and DELETEs say nothing.
   if (operation.stages.deserialize) node['hydra:expects'] = id(classId(operation.input?.name ?? resource.name));
-  else if (operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH') node['hydra:expects'] = id('owl:Nothing');
-  if (operation.kind === 'patch' && operation.stages.deserialize) node['hydra:expectsHeader'] = [{ 'hydra:headerName': 'Content-Type', 'hydra:possibleValue': [...operation.inputFormats] }];
+  else if (operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH')
+    node['hydra:expects'] = id('owl:Nothing');
+  if (operation.kind === 'patch' && operation.stages.deserialize)
+    node['hydra:expectsHeader'] = [
+      { 'hydra:headerName': 'Content-Type', 'hydra:possibleValue': [...operation.inputFormats] },
+    ];
   node['hydra:returns'] = id(
     operation.status === 204 || !operation.stages.serialize
       ? 'owl:Nothing'
@@ -93,7 +97,8 @@ function supportedProperty(
   const range = field.kind === 'scalar' ? SCALAR_RANGES[field.type] : classId(field.target);
   if (range) property['rdfs:range'] = id(range);
   if (field.kind === 'toOne') property['owl:maxCardinality'] = 1;
-  if (subresources.length > 0) property['hydra:supportedOperation'] = subresources.map((s) => operationNode(s.operation, s.target));
+  if (subresources.length > 0)
+    property['hydra:supportedOperation'] = subresources.map((s) => operationNode(s.operation, s.target));
   const node: Node = {
     '@type': 'hydra:SupportedProperty',
     'hydra:property': property,
@@ -118,7 +123,12 @@ function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, p
     );
   const node = classNode(resource);
   node['hydra:supportedProperty'] = resource.fields.map((field) =>
-    supportedProperty(field, resource, { readable: readable.has(field.name), writeable: writable.has(field.name) }, subresourcesOf(field)),
+    supportedProperty(
+      field,
+      resource,
+      { readable: readable.has(field.name), writeable: writable.has(field.name) },
+      subresourcesOf(field),
+    ),
   );
   // The built-in item operations, then every custom one (item or collection level, whatever it sends): Hydra clients
   // such as API Platform Admin edit with the first PUT or PATCH listed, which must stay the built-in one.
@@ -130,7 +140,12 @@ function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, p
 
 /** The head of a class node (a resource's or a shape's): its id, type, label, title and description. */
 function classNode(type: ResourceMetadata): Node {
-  const node: Node = { '@id': classId(type.name), '@type': 'hydra:Class', 'rdfs:label': type.name, 'hydra:title': type.name };
+  const node: Node = {
+    '@id': classId(type.name),
+    '@type': 'hydra:Class',
+    'rdfs:label': type.name,
+    'hydra:title': type.name,
+  };
   if (type.description) node['hydra:description'] = type.description;
   return node;
 }
@@ -141,7 +156,9 @@ function shapeClass(shape: ResourceMetadata, registry: MetadataRegistry, planOf:
   const node = classNode(shape);
   node['hydra:supportedProperty'] = shape.fields
     .filter((field) => readable.has(field.name) || writable.has(field.name))
-    .map((field) => supportedProperty(field, shape, { readable: readable.has(field.name), writeable: writable.has(field.name) }, []));
+    .map((field) =>
+      supportedProperty(field, shape, { readable: readable.has(field.name), writeable: writable.has(field.name) }, []),
+    );
   node['hydra:supportedOperation'] = [];
   return node;
 }
@@ -160,16 +177,32 @@ function entrypointClass(registry: MetadataRegistry): Node {
         '@type': 'hydra:Link',
         'rdfs:label': `The collection of ${resource.name} resources`,
         'rdfs:domain': id(classId('Entrypoint')),
-        'rdfs:range': [id('hydra:Collection'), { 'owl:equivalentClass': { 'owl:onProperty': id('hydra:member'), 'owl:allValuesFrom': id(classId(resource.name)) } }],
+        'rdfs:range': [
+          id('hydra:Collection'),
+          {
+            'owl:equivalentClass': {
+              'owl:onProperty': id('hydra:member'),
+              'owl:allValuesFrom': id(classId(resource.name)),
+            },
+          },
+        ],
         // The operations of the collection itself; custom ones (at their own paths) are on the resource's class.
-        'hydra:supportedOperation': resource.operations.filter((o) => o.collection && !o.subresource && o.customName === null).map((o) => operationNode(o, resource)),
+        'hydra:supportedOperation': resource.operations
+          .filter((o) => o.collection && !o.subresource && o.customName === null)
+          .map((o) => operationNode(o, resource)),
       },
       'hydra:title': `The collection of ${resource.name} resources`,
       'hydra:readable': true,
       'hydra:writeable': false,
     })),
     'hydra:supportedOperation': [
-      { '@type': 'hydra:Operation', 'hydra:method': 'GET', 'hydra:title': 'entrypoint', 'rdfs:label': 'The API entrypoint.', 'hydra:returns': id(classId('Entrypoint')) },
+      {
+        '@type': 'hydra:Operation',
+        'hydra:method': 'GET',
+        'hydra:title': 'entrypoint',
+        'rdfs:label': 'The API entrypoint.',
+        'hydra:returns': id(classId('Entrypoint')),
+      },
     ],
   };
 }
@@ -180,7 +213,13 @@ function entrypointClass(registry: MetadataRegistry): Node {
  */
 const violationProperty = (name: string, domain: string, range: string, description: string): Node => ({
   '@type': 'hydra:SupportedProperty',
-  'hydra:property': { '@id': `#${name}`, '@type': 'rdf:Property', 'rdfs:label': name, 'rdfs:domain': id(classId(domain)), 'rdfs:range': id(range) },
+  'hydra:property': {
+    '@id': `#${name}`,
+    '@type': 'rdf:Property',
+    'rdfs:label': name,
+    'rdfs:domain': id(classId(domain)),
+    'rdfs:range': id(range),
+  },
   'hydra:title': name,
   'hydra:description': description,
   'hydra:required': false,
@@ -206,7 +245,9 @@ const VIOLATION_CLASSES: readonly Node[] = [
     'rdfs:subClassOf': id('hydra:Error'),
     'rdfs:label': 'ConstraintViolationList',
     'hydra:title': 'A constraint violation list',
-    'hydra:supportedProperty': [violationProperty('violations', 'ConstraintViolationList', classId('ConstraintViolation'), 'The violations.')],
+    'hydra:supportedProperty': [
+      violationProperty('violations', 'ConstraintViolationList', classId('ConstraintViolation'), 'The violations.'),
+    ],
   },
 ];
 

@@ -14,7 +14,8 @@ export interface SearchTemplate {
 const cache = new WeakMap<ResourceMetadata, Map<string, SearchTemplate | null>>();
 
 /** Every parameter of the resource's filters, in declaration order. */
-export const filterParameters = (resource: ResourceMetadata): FilterParameter[] => resource.filters.flatMap((f) => f.describe(resource));
+export const filterParameters = (resource: ResourceMetadata): FilterParameter[] =>
+  resource.filters.flatMap((f) => f.describe(resource));
 
 /** The search template of the collection served at `path` (the collection path, or a subresource path). */
 export function buildSearch(resource: ResourceMetadata, path: string): SearchTemplate | null {
@@ -29,7 +30,12 @@ export function buildSearch(resource: ResourceMetadata, path: string): SearchTem
       '@type': 'hydra:IriTemplate',
       'hydra:template': `${path}{?${parameters.map((p) => p.variable).join(',')}}`,
       'hydra:variableRepresentation': 'BasicRepresentation',
-      'hydra:mapping': parameters.map((p) => ({ '@type': 'IriTemplateMapping', variable: p.variable, property: p.property, required: p.required })),
+      'hydra:mapping': parameters.map((p) => ({
+        '@type': 'IriTemplateMapping',
+        variable: p.variable,
+        property: p.property,
+        required: p.required,
+      })),
     };
     search = { template, json: JSON.stringify(template) };
   }

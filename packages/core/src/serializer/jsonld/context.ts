@@ -11,13 +11,22 @@ import { toLowerFirst } from '../../metadata/naming.js';
 import { HYDRA_NS } from '../vocabulary.js';
 
 /** Context names that exist besides the resources. */
-export const BUILTIN_CONTEXTS = ['Entrypoint', 'Error', 'ConstraintViolationList'] as const satisfies typeof RESERVED_CONTEXT_NAMES;
+export const BUILTIN_CONTEXTS = [
+  'Entrypoint',
+  'Error',
+  'ConstraintViolationList',
+] as const satisfies typeof RESERVED_CONTEXT_NAMES;
 
 /** The URL of the Hydra API documentation, `http://host/api/docs.jsonld`. */
-export const docsUrl = (origin: string, registry: MetadataRegistry): string => `${origin}${registry.prefix}/docs.jsonld`;
+export const docsUrl = (origin: string, registry: MetadataRegistry): string =>
+  `${origin}${registry.prefix}/docs.jsonld`;
 
 /** The context document of `name`, or undefined when no such type exists. */
-export function buildContext(name: string, registry: MetadataRegistry, origin: string): Record<string, unknown> | undefined {
+export function buildContext(
+  name: string,
+  registry: MetadataRegistry,
+  origin: string,
+): Record<string, unknown> | undefined {
   const base: Record<string, unknown> = { '@vocab': `${docsUrl(origin, registry)}#`, hydra: HYDRA_NS };
   // The violation list's terms expand through `@vocab` alone, as under API Platform's base context: `violations` is
   // `…/docs.jsonld#violations`, `propertyPath` `…/docs.jsonld#propertyPath`. API Platform Admin finds a violation's

@@ -53,7 +53,9 @@ export const postgresSchema: SchemaDialect = {
   },
   rebuildsTableToAlter: false,
   async readIndexes(knex, table) {
-    const { rows } = (await knex.raw(INDEXES, [table])) as { rows: { name: string; unique: boolean; columns: string[] }[] };
+    const { rows } = (await knex.raw(INDEXES, [table])) as {
+      rows: { name: string; unique: boolean; columns: string[] }[];
+    };
     return rows.map((row) => ({ name: row.name, columns: row.columns, unique: row.unique }));
   },
   async readForeignKeys(knex, table) {

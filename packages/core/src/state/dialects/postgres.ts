@@ -15,8 +15,18 @@ const code = (error: unknown): string | undefined => (error as { code?: string }
  * "Connection terminated due to connection timeout", "Client has encountered a connection error and is not queryable".
  */
 const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
-  '57P01', '57P02', '57P03', '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
 ]);
 // Unanchored: knex puts the statement before the driver's message (`select … - Connection terminated unexpectedly`).
 const UNAVAILABLE_MESSAGE = /Connection terminated|is not queryable/;
@@ -58,8 +68,13 @@ export const postgresDialect: Dialect = {
   },
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
-      return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
+      return caseSensitive
+        ? { sql: '?? = ?', bindings: [column, value] }
+        : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
     }
-    return { sql: `?? ${caseSensitive ? 'LIKE' : 'ILIKE'} ? ESCAPE '\\'`, bindings: [column, likePattern(escapeLike(value), anchor)] };
+    return {
+      sql: `?? ${caseSensitive ? 'LIKE' : 'ILIKE'} ? ESCAPE '\\'`,
+      bindings: [column, likePattern(escapeLike(value), anchor)],
+    };
   },
 };

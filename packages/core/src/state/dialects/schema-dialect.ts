@@ -44,7 +44,10 @@ export interface SchemaDialect {
   /** The names of a table's trigram (substring) indexes. */
   readSubstringIndexes(knex: Knex, table: string): Promise<string[]>;
   /** The statements that create a trigram index on a text column (filling it from the rows there), and drop it. */
-  substringIndexStatements(table: string, index: { readonly name: string; readonly column: string }): { up: RawStatement[]; down: RawStatement[] };
+  substringIndexStatements(
+    table: string,
+    index: { readonly name: string; readonly column: string },
+  ): { up: RawStatement[]; down: RawStatement[] };
 }
 
 /** One SQL statement with its bindings (`??` an identifier, `?` a value). */

@@ -4,4 +4,7 @@ import { postgresSchema } from './postgres-schema.js';
 import type { SchemaDialect } from './schema-dialect.js';
 import { sqliteSchema } from './sqlite-schema.js';
 
-export const schemaDialects: Readonly<Record<DialectName, SchemaDialect>> = { sqlite: sqliteSchema, postgres: postgresSchema };
+export const schemaDialects: Readonly<Record<DialectName, SchemaDialect>> = {
+  sqlite: sqliteSchema,
+  postgres: postgresSchema,
+};

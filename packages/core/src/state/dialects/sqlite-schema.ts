@@ -9,16 +9,24 @@ export const sqliteSchema: SchemaDialect = {
   columnType: sharedColumnType,
   rebuildsTableToAlter: true,
   async readIndexes(knex, table) {
-    const indexes = (await knex.raw('select name, "unique" from pragma_index_list(?)', [table])) as { name: string; unique: number }[];
+    const indexes = (await knex.raw('select name, "unique" from pragma_index_list(?)', [table])) as {
+      name: string;
+      unique: number;
+    }[];
     const result = [];
     for (const index of indexes) {
-      const columns = (await knex.raw('select name from pragma_index_info(?) order by seqno', [index.name])) as { name: string }[];
+      const columns = (await knex.raw('select name from pragma_index_info(?) order by seqno', [index.name])) as {
+        name: string;
+      }[];
       result.push({ name: index.name, columns: columns.map((c) => c.name), unique: index.unique === 1 });
     }
     return result;
   },
   async readForeignKeys(knex, table) {
-    const keys = (await knex.raw('select "from", "table" from pragma_foreign_key_list(?)', [table])) as { from: string; table: string }[];
+    const keys = (await knex.raw('select "from", "table" from pragma_foreign_key_list(?)', [table])) as {
+      from: string;
+      table: string;
+    }[];
     return keys.map((key) => ({ column: key.from, table: key.table }));
   },
   async readSubstringIndexes(knex, table) {
@@ -42,16 +50,27 @@ export const sqliteSchema: SchemaDialect = {
     const remove = `insert into "${fts}"("${fts}", rowid, "${c}") select 'delete', old.id, lower(old."${c}") where old."${c}" is not null;`;
     return {
       up: [
-        { sql: `create virtual table "${fts}" using fts5("${c}", content='', columnsize=0, tokenize='trigram case_sensitive 1')`, bindings: [] },
-        { sql: `insert into "${fts}"(rowid, "${c}") select id, lower("${c}") from "${t}" where "${c}" is not null`, bindings: [] },
+        {
+          sql: `create virtual table "${fts}" using fts5("${c}", content='', columnsize=0, tokenize='trigram case_sensitive 1')`,
+          bindings: [],
+        },
+        {
+          sql: `insert into "${fts}"(rowid, "${c}") select id, lower("${c}") from "${t}" where "${c}" is not null`,
+          bindings: [],
+        },
         // The fill writes the index in several segments, and a search looks each of its trigrams up in every one:
         // merged into one, a search of a common word on 10,000 rows takes about 45 µs instead of 72.
         { sql: `insert into "${fts}"("${fts}") values ('optimize')`, bindings: [] },
         { sql: `create trigger "${fts}_insert" after insert on "${t}" begin ${add} end`, bindings: [] },
         { sql: `create trigger "${fts}_delete" after delete on "${t}" begin ${remove} end`, bindings: [] },
-        { sql: `create trigger "${fts}_update" after update of "${c}" on "${t}" begin ${remove} ${add} end`, bindings: [] },
+        {
+          sql: `create trigger "${fts}_update" after update of "${c}" on "${t}" begin ${remove} ${add} end`,
+          bindings: [],
+        },
       ],
-      down: ['insert', 'delete', 'update'].map((event) => ({ sql: `drop trigger if exists "${fts}_${event}"`, bindings: [] })).concat([{ sql: `drop table if exists "${fts}"`, bindings: [] }]),
+      down: ['insert', 'delete', 'update']
+        .map((event) => ({ sql: `drop trigger if exists "${fts}_${event}"`, bindings: [] }))
+        .concat([{ sql: `drop table if exists "${fts}"`, bindings: [] }]),
     };
   },
 };

@@ -36,7 +36,8 @@ export const sqliteDialect: Dialect = {
   isForeignKeyViolation: (error) =>
     code(error) === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
     (code(error) === 'SQLITE_CONSTRAINT_TRIGGER' && /FOREIGN KEY/.test((error as Error).message)),
-  isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  isUniqueViolation: (error) =>
+    code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   isIndexRowTooLarge: () => false,
   // Another process (a backup, a migration, a second server) holds the file's lock longer than the busy timeout.
   isUnavailable: (error) => code(error)?.startsWith('SQLITE_BUSY') ?? false,
@@ -49,12 +50,19 @@ export const sqliteDialect: Dialect = {
   substringCondition(idColumn, index, { value, anchor, caseSensitive }) {
     if ([...value].length < 3) return undefined;
     const phrase = `"${asciiLower(value).replace(/"/g, '""')}"`;
-    return { sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)', bindings: [idColumn, index, index, phrase], exact: anchor === 'contains' && !caseSensitive, value: phrase };
+    return {
+      sql: '?? IN (SELECT rowid FROM ?? WHERE ?? MATCH ?)',
+      bindings: [idColumn, index, index, phrase],
+      exact: anchor === 'contains' && !caseSensitive,
+      value: phrase,
+    };
   },
   substringMatches: (index, value) => ({ sql: '?? MATCH ?', bindings: [index, value] }),
   match(column, { value, anchor, caseSensitive }) {
     if (anchor === 'exact') {
-      return caseSensitive ? { sql: '?? = ?', bindings: [column, value] } : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
+      return caseSensitive
+        ? { sql: '?? = ?', bindings: [column, value] }
+        : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
     }
     // A pattern given as a bare parameter makes SQLite plan the statement for the value bound (its LIKE optimization
     // reads an index for a prefix), so binding it expires the plan and every run prepares the statement again: 6 µs of

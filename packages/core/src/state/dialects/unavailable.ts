@@ -15,7 +15,8 @@ const isPoolTimeout = (error: unknown): boolean => error instanceof Error && err
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    if (isPoolTimeout(current) || postgresDialect.isUnavailable(current) || sqliteDialect.isUnavailable(current)) return true;
+    if (isPoolTimeout(current) || postgresDialect.isUnavailable(current) || sqliteDialect.isUnavailable(current))
+      return true;
   }
   return false;
 }

@@ -37,7 +37,10 @@ export interface AssertUnchangedOptions {
 export async function assertUnchanged(options: AssertUnchangedOptions): Promise<void> {
   const { trx, table, id } = options;
   if (options.dialect.name === 'postgres') await trx(table).select('id').where('id', id).forUpdate();
-  else await trx(table).where('id', id).update({ id: trx.ref('id') });
+  else
+    await trx(table)
+      .where('id', id)
+      .update({ id: trx.ref('id') });
   const current = await options.reread();
   if (!isDeepStrictEqual(current, options.expected)) {
     throw new ApiError(

@@ -18,7 +18,13 @@ export interface DirectPath {
    * Runs a statement that returns rows, for `db` (which `usable` accepted). `fixedShape`: its SQL is one of the
    * bounded set `shaped` keeps, so it may stay prepared on the server.
    */
-  run<T>(sql: string, bindings: readonly unknown[], method: string | undefined, fixedShape: boolean, db: Knex): T[] | Promise<T[]>;
+  run<T>(
+    sql: string,
+    bindings: readonly unknown[],
+    method: string | undefined,
+    fixedShape: boolean,
+    db: Knex,
+  ): T[] | Promise<T[]>;
   /** `StatementRunner.write`, when the path has its own way of writing; knex runs writes otherwise. */
   write?<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
   /** `StatementRunner.transaction`, when the path has its own way of running transactions; knex's otherwise. */
@@ -30,6 +36,6 @@ export const MAX_STATEMENTS = 1000;
 
 /** Tells knex's `query` listeners of a statement run outside knex's runner, as knex itself would. */
 export function emitQuery(knex: Knex, sql: string, bindings: readonly unknown[], method: string | undefined): void {
-  if (knex.client.listenerCount('query') > 0) knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
+  if (knex.client.listenerCount('query') > 0)
+    knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
 }
-

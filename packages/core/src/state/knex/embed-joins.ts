@@ -27,10 +27,16 @@ export interface EmbedJoins {
   /** Adds the joins and their columns to a page's rows query, whose table is aliased `alias`. */
   join(rowsQuery: Knex.QueryBuilder, alias: string, joins: readonly EmbedJoin[]): void;
   /** The related items of joined rows, by resource and id; undefined without joins. */
-  relatedOf(rows: readonly Record<string, unknown>[], joins: readonly EmbedJoin[]): Map<string, Map<number, Entity>> | undefined;
+  relatedOf(
+    rows: readonly Record<string, unknown>[],
+    joins: readonly EmbedJoin[],
+  ): Map<string, Map<number, Entity>> | undefined;
 }
 
-export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource: ResourceMetadata) => RowMapper): EmbedJoins {
+export function createEmbedJoins(
+  registry: MetadataRegistry,
+  mapperOf: (resource: ResourceMetadata) => RowMapper,
+): EmbedJoins {
   const cache = new WeakMap<readonly ToOneFieldMetadata[], readonly EmbedJoin[]>();
   return {
     joinsOf(embed) {
@@ -42,7 +48,9 @@ export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource
           .filter(({ target }) => !readsOnItsOwn(target))
           .map(({ field, target }, index) => {
             const alias = `t0_e${index + 1}`;
-            const columns = mapperOf(target).columns.map((column, position) => [`${RESERVED_COLUMN_PREFIX}j${index + 1}_${position}`, column] as const);
+            const columns = mapperOf(target).columns.map(
+              (column, position) => [`${RESERVED_COLUMN_PREFIX}j${index + 1}_${position}`, column] as const,
+            );
             return { field, alias, target, columns };
           });
         cache.set(embed, joins);
@@ -51,8 +59,14 @@ export function createEmbedJoins(registry: MetadataRegistry, mapperOf: (resource
     },
     join(rowsQuery, alias, joins) {
       for (const join of joins) {
-        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, `${alias}.${join.field.column}`, `${join.alias}.id`);
-        rowsQuery.select(Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])));
+        rowsQuery.leftJoin(
+          `${mapperOf(join.target).table} as ${join.alias}`,
+          `${alias}.${join.field.column}`,
+          `${join.alias}.id`,
+        );
+        rowsQuery.select(
+          Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])),
+        );
       }
     },
     relatedOf(rows, joins) {

@@ -67,15 +67,25 @@ export function createGroupCommit(usable: () => SqliteConnection | null, execute
     }
     let outcomes: Outcome[];
     try {
-      outcomes = batch.length === 1 ? [{ rows: execute(connection, batch[0]!.sql, batch[0]!.bindings, batch[0]!.method) }] : commitTogether(connection, batch);
+      outcomes =
+        batch.length === 1
+          ? [{ rows: execute(connection, batch[0]!.sql, batch[0]!.bindings, batch[0]!.method) }]
+          : commitTogether(connection, batch);
     } catch (error) {
       outcomes = batch.map(() => ({ error }));
     }
-    outcomes.forEach((outcome, index) => ('rows' in outcome ? batch[index]!.resolve(outcome.rows) : batch[index]!.reject(outcome.error)));
+    outcomes.forEach((outcome, index) =>
+      'rows' in outcome ? batch[index]!.resolve(outcome.rows) : batch[index]!.reject(outcome.error),
+    );
   }
 
   /** Queues a compiled single-statement write for this turn's commit; resolves with its rows once committed. */
-  return function write(sql: string, bindings: readonly unknown[], method: string | undefined, viaKnex: () => Promise<unknown[]>): Promise<unknown[]> {
+  return function write(
+    sql: string,
+    bindings: readonly unknown[],
+    method: string | undefined,
+    viaKnex: () => Promise<unknown[]>,
+  ): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       pending.push({ sql, bindings, method, viaKnex, resolve, reject });
       // After this turn's I/O callbacks: the writes of every request read in this turn join the group.

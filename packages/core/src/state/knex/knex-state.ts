@@ -7,7 +7,17 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { type CollectionPage, type Entity, NestedWrite, type PageRequest, type ParentLink, type ProcessContext, type StateContext, type StateProcessor, type StateProvider } from '../../metadata/types.js';
+import {
+  type CollectionPage,
+  type Entity,
+  NestedWrite,
+  type PageRequest,
+  type ParentLink,
+  type ProcessContext,
+  type StateContext,
+  type StateProcessor,
+  type StateProvider,
+} from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { UniquenessCheck } from '../../validation/validate.js';
 import { assertUnchanged } from './assert-unchanged.js';
@@ -15,7 +25,15 @@ import { buildDesiredSchema } from '../migrations/desired-schema.js';
 import { createEmbedJoins } from './embed-joins.js';
 import { collectionQuery } from '../collection-query.js';
 import type { SubstringIndexUse } from '../sql/conditions-sql.js';
-import { countStatement, isBackward, type PageSpec, type PageSqlOptions, rowsStatement, type Statement, TOTAL } from '../sql/page-sql.js';
+import {
+  countStatement,
+  isBackward,
+  type PageSpec,
+  type PageSqlOptions,
+  rowsStatement,
+  type Statement,
+  TOTAL,
+} from '../sql/page-sql.js';
 import { MAX_STATEMENTS } from './direct-path.js';
 import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
 import type { Transact } from './group-transactions.js';
@@ -73,12 +91,20 @@ export interface KnexStateOptions {
 
 /** The fields whose new value revokes an item's tokens: its password fields, and the roles of the user resource. */
 function credentialFieldsOf(resource: ResourceMetadata, options: KnexStateOptions): string[] {
-  const fields = resource.fields.filter((field) => field.kind === 'scalar' && field.type === 'password').map((field) => field.name);
+  const fields = resource.fields
+    .filter((field) => field.kind === 'scalar' && field.type === 'password')
+    .map((field) => field.name);
   return options.userRoles?.resource === resource ? [...fields, options.userRoles.field] : fields;
 }
 
-export function createKnexState(database: Database, registry: MetadataRegistry, options: KnexStateOptions = {}): KnexState {
-  const mappers = new Map<string, RowMapper>(registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]));
+export function createKnexState(
+  database: Database,
+  registry: MetadataRegistry,
+  options: KnexStateOptions = {},
+): KnexState {
+  const mappers = new Map<string, RowMapper>(
+    registry.resources.map((r) => [r.name, buildRowMapper(r, registry, database.dialect)]),
+  );
   const mapperOf = (resource: ResourceMetadata) => mappers.get(resource.name)!;
   const credentialFields = new Map(registry.resources.map((r) => [r.name, credentialFieldsOf(r, options)]));
 
@@ -87,17 +113,31 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
    * resource holding credentials, an item created, or one whose password or roles get a new value. Every write of the
    * built-in processor (REST, GraphQL, custom operations calling `next`, nested items) comes through here.
    */
-  function rowOf(resource: ResourceMetadata, data: Entity, creating: boolean, previous: Entity | null | undefined): Record<string, unknown> {
+  function rowOf(
+    resource: ResourceMetadata,
+    data: Entity,
+    creating: boolean,
+    previous: Entity | null | undefined,
+  ): Record<string, unknown> {
     const mapper = mapperOf(resource);
     const row = mapper.toRow(data);
-    if (mapper.tokensValidAfter && (creating || credentialsChange(credentialFields.get(resource.name)!, data, previous))) row[mapper.tokensValidAfter] = Date.now();
+    if (
+      mapper.tokensValidAfter &&
+      (creating || credentialsChange(credentialFields.get(resource.name)!, data, previous))
+    )
+      row[mapper.tokensValidAfter] = Date.now();
     return row;
   }
   const runner = createStatementRunner(database);
   const { rows: run, shaped, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
   const transaction: Transact = runner.transaction ?? ((work) => database.knex.transaction(work));
-  const substringIndexes = new Map(buildDesiredSchema(registry).tables.map((table) => [table.name, new Set(table.substringIndexes.map((index) => index.column))]));
+  const substringIndexes = new Map(
+    buildDesiredSchema(registry).tables.map((table) => [
+      table.name,
+      new Set(table.substringIndexes.map((index) => index.column)),
+    ]),
+  );
   const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
   const substringSearch = createSubstringSearch(database, mapperOf, shaped);
   const embedJoins = createEmbedJoins(registry, mapperOf);
@@ -109,7 +149,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
       for (const ids of chunks([...byId.keys()])) {
-        const rows = await shaped<{ id: number; owner: number }>(`links ${table}.${ownerColumn} ${ids.length}`, ids, () => db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn), db);
+        const rows = await shaped<{ id: number; owner: number }>(
+          `links ${table}.${ownerColumn} ${ids.length}`,
+          ids,
+          () =>
+            db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn),
+          db,
+        );
         for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
       }
     }
@@ -117,18 +163,29 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
 
   async function readItem(resource: ResourceMetadata, id: number, db: Knex = database.knex): Promise<Entity | null> {
     const mapper = mapperOf(resource);
-    const [row] = await shaped(`item ${mapper.table}`, [id], () => limitTo(db(mapper.table).select(mapper.columns).where('id', id), 1), db);
+    const [row] = await shaped(
+      `item ${mapper.table}`,
+      [id],
+      () => limitTo(db(mapper.table).select(mapper.columns).where('id', id), 1),
+      db,
+    );
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
     return item;
   }
 
-  async function readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]> {
+  async function readMany(
+    resource: ResourceMetadata,
+    ids: readonly number[],
+    toMany: readonly string[],
+  ): Promise<Entity[]> {
     const mapper = mapperOf(resource);
     const items: Entity[] = [];
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () => database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'));
+      const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () =>
+        database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'),
+      );
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
     await loadToMany(mapper, items, database.knex, toMany);
@@ -139,7 +196,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
   function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: number): void {
     const links = toManyLinks(field, registry);
     if (links.targetColumn === 'id' && !field.joinTable) builder.where(`${alias}.${links.ownerColumn}`, parentId);
-    else builder.whereIn(`${alias}.id`, database.knex(links.table).select(links.targetColumn).where(links.ownerColumn, parentId));
+    else
+      builder.whereIn(
+        `${alias}.id`,
+        database.knex(links.table).select(links.targetColumn).where(links.ownerColumn, parentId),
+      );
   }
 
   /** Every parent exists and holds the next one (the last holds the collection read). */
@@ -181,7 +242,11 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
    * The total of a page read with its count: in every row. A page without rows has none: at offset 0 the total is 0
    * (the count has the page's conditions), past it the count is read alone (a page past the end, rare).
    */
-  async function totalOf(rows: readonly Record<string, unknown>[], page: PageRequest, countAlone: () => Promise<{ n: unknown }[]>): Promise<unknown> {
+  async function totalOf(
+    rows: readonly Record<string, unknown>[],
+    page: PageRequest,
+    countAlone: () => Promise<{ n: unknown }[]>,
+  ): Promise<unknown> {
     if (rows.length > 0) return rows[0]![TOTAL];
     return page.offset === 0 ? 0 : (await countAlone())[0]?.n;
   }
@@ -192,14 +257,24 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
    * bounds and the offset, in that order (checked when the text is first written).
    */
   const plainStatements = new Map<string, string>();
-  function plainRows(spec: PageSpec, page: PageRequest | null, count: boolean): { sql: string; bindings: readonly unknown[] } {
+  function plainRows(
+    spec: PageSpec,
+    page: PageRequest | null,
+    count: boolean,
+  ): { sql: string; bindings: readonly unknown[] } {
     const { cursor } = spec;
     const key = `${spec.resource.name}${spec.joins.map((join) => ` +${join.field.name}`).join('')} ${page ? `${count ? 'counted' : 'partial'} ${spec.limit} ${spec.offset ? 'offset' : 'start'} ${cursor ? `${cursor.direction} ${cursor.greaterThan !== undefined} ${cursor.lessThan !== undefined}` : ''}` : 'all'}`;
-    const bindings = [cursor?.greaterThan, cursor?.lessThan, spec.offset || undefined].filter((value) => value !== undefined);
+    const bindings = [cursor?.greaterThan, cursor?.lessThan, spec.offset || undefined].filter(
+      (value) => value !== undefined,
+    );
     const sql = plainStatements.get(key);
     if (sql) return { sql, bindings };
     const written = rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined);
-    if (written.bindings.length !== bindings.length || written.bindings.some((value, index) => value !== bindings[index])) throw new Error(`The page statement "${key}" binds other values than its shape says.`);
+    if (
+      written.bindings.length !== bindings.length ||
+      written.bindings.some((value, index) => value !== bindings[index])
+    )
+      throw new Error(`The page statement "${key}" binds other values than its shape says.`);
     if (plainStatements.size >= MAX_STATEMENTS) plainStatements.clear();
     plainStatements.set(key, written.sql);
     return written;
@@ -216,7 +291,12 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     const spec = pageSpec(context);
     const plain = spec.conditions.length === 0 && spec.orders.length === 0 && !spec.parent;
     const counted = page !== null && !page.partial;
-    const rows = (count: boolean) => select(plain ? plainRows(spec, page, count) : rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined));
+    const rows = (count: boolean) =>
+      select(
+        plain
+          ? plainRows(spec, page, count)
+          : rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined),
+      );
     if (!counted) return { rows: page?.itemsPerPage === 0 ? [] : await rows(false), total: undefined };
     const count = countStatement(spec, sqlOptions);
     const countAlone = () => select<{ n: unknown }>(count);
@@ -233,22 +313,40 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
    * last count chooses, and the count comes in the page's statement; the first read of a search counts first. A lone
    * search counts from its index alone.
    */
-  async function readSearchPage(context: StateContext, spec: PageSpec, page: PageRequest, count: Statement & { readonly uses: readonly SubstringIndexUse[] }) {
+  async function readSearchPage(
+    context: StateContext,
+    spec: PageSpec,
+    page: PageRequest,
+    count: Statement & { readonly uses: readonly SubstringIndexUse[] },
+  ) {
     const sole = substringSearch.soleSearch(spec, count.uses);
     const countAlone = () => select<{ n: unknown }>(count);
     const search = substringSearch.search(count);
     const { last } = search;
     if (last && last.total > page.offset) {
-      const rows = await select(rowsStatement(spec, sqlOptions, substringSearch.plan(page, last), sole ? { kind: 'index', use: sole } : { kind: 'conditions' }));
+      const rows = await select(
+        rowsStatement(
+          spec,
+          sqlOptions,
+          substringSearch.plan(page, last),
+          sole ? { kind: 'index', use: sole } : { kind: 'conditions' },
+        ),
+      );
       const total = await totalOf(rows, page, countAlone);
       search.keep({ total: Number(total), size: last.size, reads: last.reads + 1 });
       return { rows, total };
     }
     // The index's count reads the table's size in the same statement; a count through the table does not.
-    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (sole ? substringSearch.countFromIndex(context.resource, sole) : countAlone());
+    const [counted]: readonly ({ n: unknown; size?: unknown } | undefined)[] = await (sole
+      ? substringSearch.countFromIndex(context.resource, sole)
+      : countAlone());
     const total = Number(counted?.n ?? 0);
     if (total <= page.offset) return { rows: [], total };
-    const found = { total, size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource), reads: 0 };
+    const found = {
+      total,
+      size: sole ? Number(counted?.size ?? 0) : await substringSearch.size(context.resource),
+      reads: 0,
+    };
     search.keep(found);
     return { rows: await select(rowsStatement(spec, sqlOptions, substringSearch.plan(page, found))), total };
   }
@@ -274,33 +372,55 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
   };
 
   /** Writes one item (and, first, the items nested in it); returns its id. */
-  async function persist(trx: Knex.Transaction, resource: ResourceMetadata, data: Entity, id: number | undefined, previous: Entity | null, compared: Entity | null | undefined = previous): Promise<number> {
+  async function persist(
+    trx: Knex.Transaction,
+    resource: ResourceMetadata,
+    data: Entity,
+    id: number | undefined,
+    previous: Entity | null,
+    compared: Entity | null | undefined = previous,
+  ): Promise<number> {
     const mapper = mapperOf(resource);
     const values: Entity = { ...data };
     for (const field of resource.fields) {
       const value = values[field.name];
       if (value instanceof NestedWrite) {
-        values[field.name] = await persist(trx, registry.resource(value.resource), value.data, value.id, null, value.previous);
+        values[field.name] = await persist(
+          trx,
+          registry.resource(value.resource),
+          value.data,
+          value.id,
+          null,
+          value.previous,
+        );
       }
     }
     if (id === undefined) {
-      const [inserted] = await trx(mapper.table).insert(rowOf(resource, values, true, null)).returning('id');
+      const [inserted] = await trx(mapper.table)
+        .insert(rowOf(resource, values, true, null))
+        .returning('id');
       id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
     } else {
       const row = rowOf(resource, values, false, compared);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
       if (Object.keys(row).length > 0 && (await trx(mapper.table).where('id', id).update(row)) === 0) {
-        throw previous ? new ApiError('ITEM_NOT_FOUND', 'Not Found') : new ApiError('CONFLICT', 'A related item does not exist (any more).');
+        throw previous
+          ? new ApiError('ITEM_NOT_FOUND', 'Not Found')
+          : new ApiError('CONFLICT', 'A related item does not exist (any more).');
       }
     }
     for (const links of mapper.toMany) {
       const { field } = links;
       const ids = values[field.name];
       // Only the owning side of a many-to-many is written, and only when the value changed (a kept value is the array read).
-      if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name]) continue;
+      if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name])
+        continue;
       await trx(links.table).where(links.ownerColumn, id).delete();
       for (const part of chunks(ids as number[])) {
-        if (part.length > 0) await trx(links.table).insert(part.map((target) => ({ [links.ownerColumn]: id, [links.targetColumn]: target })));
+        if (part.length > 0)
+          await trx(links.table).insert(
+            part.map((target) => ({ [links.ownerColumn]: id, [links.targetColumn]: target })),
+          );
       }
     }
     return id;
@@ -315,7 +435,14 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     for (const field of context.resource.fields) {
       const value = data[field.name];
       if (value instanceof NestedWrite) return false;
-      if (field.kind === 'toMany' && field.joinTable && field.mappedBy === undefined && Array.isArray(value) && value !== context.previous?.[field.name]) return false;
+      if (
+        field.kind === 'toMany' &&
+        field.joinTable &&
+        field.mappedBy === undefined &&
+        Array.isArray(value) &&
+        value !== context.previous?.[field.name]
+      )
+        return false;
     }
     return true;
   }
@@ -344,7 +471,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     const row = rowOf(resource, data, context.id === undefined, context.previous);
     let stored: Record<string, unknown> | undefined;
     if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
-    else if (Object.keys(row).length > 0) [stored] = await run(table.where('id', context.id!).update(row).returning(mapper.columns as string[]));
+    else if (Object.keys(row).length > 0)
+      [stored] = await run(
+        table
+          .where('id', context.id!)
+          .update(row)
+          .returning(mapper.columns as string[]),
+      );
     if (!stored) return existing(await readItem(resource, context.id!, db));
     const item = mapper.toEntity(stored);
     await loadToMany(mapper, [item], db);
@@ -356,7 +489,15 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
     if (context.expected) {
       // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).
       const { resource, id, expected } = context;
-      await assertUnchanged({ trx, dialect: database.dialect, resource, table: mapperOf(resource).table, id: id!, expected, reread: () => readItem(resource, id!, trx) });
+      await assertUnchanged({
+        trx,
+        dialect: database.dialect,
+        resource,
+        table: mapperOf(resource).table,
+        id: id!,
+        expected,
+        reread: () => readItem(resource, id!, trx),
+      });
     }
     // One statement (RETURNING the stored columns) when nothing is nested, no links change and no If-Match is held:
     // no read back.
@@ -378,7 +519,13 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
         if (isSingleStatement(data, context)) return await writeOne(data, context);
         return await transaction((trx) => writeIn(trx, data, context));
       } catch (error) {
-        throw writeError(error, { registry, dialect: database.dialect, resource: context.resource, data, deleting: context.operation.kind === 'delete' });
+        throw writeError(error, {
+          registry,
+          dialect: database.dialect,
+          resource: context.resource,
+          data,
+          deleting: context.operation.kind === 'delete',
+        });
       }
     },
   };
@@ -386,7 +533,9 @@ export function createKnexState(database: Database, registry: MetadataRegistry, 
   async function existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>> {
     const found = new Set<number>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () => database.knex(resource.table).select('id').whereIn('id', part));
+      const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () =>
+        database.knex(resource.table).select('id').whereIn('id', part),
+      );
       for (const row of rows) found.add(Number(row.id));
     }
     return found;

@@ -2,7 +2,14 @@
  * Between table rows and entities, for one resource: the columns to select, a row → entity conversion, and an
  * entity → row conversion for writes. Built once per resource and kept.
  */
-import type { Entity, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type {
+  Entity,
+  MetadataRegistry,
+  ResourceMetadata,
+  ScalarFieldMetadata,
+  ToManyFieldMetadata,
+  ToOneFieldMetadata,
+} from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { attachTokensValidAfter, holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 
@@ -31,15 +38,25 @@ export interface ToManyLinks {
 
 /** The links of a to-many field: the target's foreign key (one-to-many) or the join table (many-to-many). */
 export function toManyLinks(field: ToManyFieldMetadata, registry: MetadataRegistry): ToManyLinks {
-  if (field.joinTable) return { field, table: field.joinTable.table, ownerColumn: field.joinTable.ownColumn, targetColumn: field.joinTable.targetColumn };
+  if (field.joinTable)
+    return {
+      field,
+      table: field.joinTable.table,
+      ownerColumn: field.joinTable.ownColumn,
+      targetColumn: field.joinTable.targetColumn,
+    };
   const target = registry.resource(field.target);
   const owning = target.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
   return { field, table: target.table, ownerColumn: owning.column, targetColumn: 'id' };
 }
 
 export function buildRowMapper(resource: ResourceMetadata, registry: MetadataRegistry, dialect: Dialect): RowMapper {
-  const stored = resource.fields.filter((f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany' && !(f.kind === 'scalar' && f.computed));
-  const toMany = resource.fields.filter((f): f is ToManyFieldMetadata => f.kind === 'toMany').map((field) => toManyLinks(field, registry));
+  const stored = resource.fields.filter(
+    (f): f is ScalarFieldMetadata | ToOneFieldMetadata => f.kind !== 'toMany' && !(f.kind === 'scalar' && f.computed),
+  );
+  const toMany = resource.fields
+    .filter((f): f is ToManyFieldMetadata => f.kind === 'toMany')
+    .map((field) => toManyLinks(field, registry));
 
   const tokensValidAfter = holdsCredentials(resource) ? TOKENS_VALID_AFTER_COLUMN : undefined;
 
@@ -52,7 +69,12 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
       const entity: Entity = { id: Number(row.id) };
       for (const field of stored) {
         const value = row[field.column];
-        entity[field.name] = field.kind === 'scalar' ? dialect.fromDb(field.type, value) : value === null || value === undefined ? null : Number(value);
+        entity[field.name] =
+          field.kind === 'scalar'
+            ? dialect.fromDb(field.type, value)
+            : value === null || value === undefined
+              ? null
+              : Number(value);
       }
       if (tokensValidAfter) attachTokensValidAfter(entity, row[tokensValidAfter]);
       return entity;

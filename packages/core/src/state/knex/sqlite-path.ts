@@ -53,9 +53,14 @@ function prepare(connection: SqliteConnection, sql: string): Prepared {
 }
 
 /** What knex's better-sqlite3 client does to bindings, so both paths bind the same values. */
-const toSqlite = (value: unknown): unknown => (value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value);
+const toSqlite = (value: unknown): unknown =>
+  value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value;
 
-export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | null, readerOf?: () => SqliteConnection | null): DirectPath {
+export function sqlitePath(
+  knex: Knex,
+  connectionOf: () => SqliteConnection | null,
+  readerOf?: () => SqliteConnection | null,
+): DirectPath {
   const cache = new WeakMap<SqliteConnection, Map<string, Prepared>>();
 
   function statement(connection: SqliteConnection, sql: string): Prepared {
@@ -104,7 +109,7 @@ export function sqlitePath(knex: Knex, connectionOf: () => SqliteConnection | nu
    * Where a read runs: the main connection when it is free, else (a knex transaction holds it) the read-only one, which
    * sees what is committed, as a read waiting for the transaction would have seen when it ends, without waiting.
    */
-  const forRead = (): SqliteConnection | null => free() ?? (readerOf?.() ?? null);
+  const forRead = (): SqliteConnection | null => free() ?? readerOf?.() ?? null;
 
   /** Runs a statement without result on the connection when a transaction holds it; false when none does. */
   const runInTransaction = (sql: string): boolean => {

@@ -33,12 +33,20 @@ export interface StatementRunner {
    * exactly `bindings`, in order, or the shape is never cached (the query is then built every time, still correct).
    * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
    */
-  shaped<T = Record<string, unknown>>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
+  shaped<T = Record<string, unknown>>(
+    shape: string,
+    bindings: readonly unknown[],
+    build: () => Knex.QueryBuilder | Knex.Raw,
+    db?: Knex,
+  ): Promise<T[]>;
   /**
    * The rows of a read written by `state/sql/` (a `?` for each value): on the direct path, in the database's own
    * placeholders, kept prepared by its text (which depends only on the statement's shape); else run by knex as raw SQL.
    */
-  select<T = Record<string, unknown>>(statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]>;
+  select<T = Record<string, unknown>>(statement: {
+    readonly sql: string;
+    readonly bindings: readonly unknown[];
+  }): Promise<T[]>;
   /**
    * A write that is one statement: its rows with RETURNING (none without: knex leaves RETURNING out of a DELETE on
    * SQLite). On the database's knex (no `db`), on SQLite, it is committed with the other such writes of the same turn
@@ -56,7 +64,10 @@ const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]
   compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
 /** A statement written by `state/sql/`, run by knex as raw SQL (its result's rows, whatever the driver). */
-async function rawRows<T>(knex: Knex, statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]> {
+async function rawRows<T>(
+  knex: Knex,
+  statement: { readonly sql: string; readonly bindings: readonly unknown[] },
+): Promise<T[]> {
   const result = (await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as T[] | { rows: T[] };
   return Array.isArray(result) ? result : result.rows;
 }
@@ -88,7 +99,12 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     shapes.set(shape, sql);
   };
 
-  async function compiledRows<T>(build: () => Knex.QueryBuilder | Knex.Raw, compiled: { sql: string; bindings: readonly unknown[] }, method = 'select', db: Knex = knex): Promise<T[]> {
+  async function compiledRows<T>(
+    build: () => Knex.QueryBuilder | Knex.Raw,
+    compiled: { sql: string; bindings: readonly unknown[] },
+    method = 'select',
+    db: Knex = knex,
+  ): Promise<T[]> {
     if (!path.usable(db) || !path.returnsRows(compiled.sql, method, db)) return (await build()) as T[];
     return path.run<T>(compiled.sql, compiled.bindings, method, false, db);
   }
@@ -112,7 +128,12 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
     },
     write: path.write ? (query, db) => path.write!(query, db) : (query) => query as unknown as Promise<never[]>,
     ...(path.transaction ? { transaction: path.transaction } : {}),
-    async shaped<T>(shape: string, bindings: readonly unknown[], build: () => Knex.QueryBuilder | Knex.Raw, db: Knex = knex): Promise<T[]> {
+    async shaped<T>(
+      shape: string,
+      bindings: readonly unknown[],
+      build: () => Knex.QueryBuilder | Knex.Raw,
+      db: Knex = knex,
+    ): Promise<T[]> {
       if (!path.usable(db)) return (await build()) as T[];
       const cached = shapes.get(shape);
       if (cached) return path.run<T>(cached, bindings, 'select', true, db);

@@ -38,7 +38,8 @@ const LONGEST_KEY = 2048;
 const REFRESH_AFTER = 100;
 
 /** The values of a count as a key: JSON, with BigInts (which JSON refuses) as text. */
-const keyOf = (bindings: readonly unknown[]): string => JSON.stringify(bindings, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+const keyOf = (bindings: readonly unknown[]): string =>
+  JSON.stringify(bindings, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 
 type CompiledCount = { readonly sql: string; readonly bindings: readonly unknown[] };
 
@@ -73,7 +74,11 @@ export interface SubstringSearch {
   search(count: CompiledCount): { readonly last: SearchCount | undefined; keep(found: SearchCount): void };
 }
 
-export function createSubstringSearch(database: Database, mapperOf: (resource: ResourceMetadata) => RowMapper, shaped: StatementRunner['shaped']): SubstringSearch {
+export function createSubstringSearch(
+  database: Database,
+  mapperOf: (resource: ResourceMetadata) => RowMapper,
+  shaped: StatementRunner['shaped'],
+): SubstringSearch {
   /** Per count SQL (the same string for the same search), per values; `kept` of them in all. */
   const counts = new Map<string, Map<string, SearchCount>>();
   let kept = 0;
@@ -82,9 +87,11 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
   return {
     soleSearch(spec, uses) {
       const [use] = uses;
-      if (uses.length !== 1 || !use!.condition.exact || !matches || spec.parent || spec.conditions.length !== 1) return undefined;
+      if (uses.length !== 1 || !use!.condition.exact || !matches || spec.parent || spec.conditions.length !== 1)
+        return undefined;
       let condition: Condition = spec.conditions[0]!;
-      while ((condition.kind === 'all' || condition.kind === 'any') && condition.conditions.length === 1) condition = condition.conditions[0]!;
+      while ((condition.kind === 'all' || condition.kind === 'any') && condition.conditions.length === 1)
+        condition = condition.conditions[0]!;
       return condition.kind === 'match' && !condition.path.includes('.') ? use : undefined;
     },
     countFromIndex(resource, use) {
@@ -92,7 +99,10 @@ export function createSubstringSearch(database: Database, mapperOf: (resource: R
       const table = mapperOf(resource).table;
       return shaped(`substring count ${index}`, [condition.value], () => {
         const { sql, bindings } = matches!(index, condition.value);
-        return database.knex.raw(`select (select count(*) from ?? where ${sql}) as n, (select max(??) from ??) as size`, [index, ...bindings, 'id', table]);
+        return database.knex.raw(
+          `select (select count(*) from ?? where ${sql}) as n, (select max(??) from ??) as size`,
+          [index, ...bindings, 'id', table],
+        );
       });
     },
     async size(resource) {

@@ -21,15 +21,22 @@ interface WrittenItem {
   readonly prefix: string;
 }
 
-function* writtenItems(registry: MetadataRegistry, resource: ResourceMetadata, data: Entity, prefix = ''): Generator<WrittenItem> {
+function* writtenItems(
+  registry: MetadataRegistry,
+  resource: ResourceMetadata,
+  data: Entity,
+  prefix = '',
+): Generator<WrittenItem> {
   yield { resource, data, prefix };
   for (const field of resource.fields) {
     const value = data[field.name];
-    if (value instanceof NestedWrite) yield* writtenItems(registry, registry.resource(value.resource), value.data, `${prefix}${field.name}.`);
+    if (value instanceof NestedWrite)
+      yield* writtenItems(registry, registry.resource(value.resource), value.data, `${prefix}${field.name}.`);
   }
 }
 
-const columnOf = (resource: ResourceMetadata, name: string): string => (resource.fields.find((f) => f.name === name) as { column: string }).column;
+const columnOf = (resource: ResourceMetadata, name: string): string =>
+  (resource.fields.find((f) => f.name === name) as { column: string }).column;
 
 /**
  * Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs,
@@ -39,8 +46,11 @@ function violates(error: unknown, table: string, columns: readonly string[], low
   const { constraint, message = '' } = error as { constraint?: string; message?: string };
   // A case-insensitive Unique may also still have the exact index a schema made before it ignored case: either one
   // refusing the row is this constraint's violation.
-  const indexes = lowerCase ? [lowerUniqueIndexName(table, columns), uniqueIndexName(table, [...columns])] : [uniqueIndexName(table, [...columns])];
-  if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`))) return true;
+  const indexes = lowerCase
+    ? [lowerUniqueIndexName(table, columns), uniqueIndexName(table, [...columns])]
+    : [uniqueIndexName(table, [...columns])];
+  if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)))
+    return true;
   return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');
 }
 
@@ -48,10 +58,21 @@ function violates(error: unknown, table: string, columns: readonly string[], low
 function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiError | undefined {
   for (const { resource, prefix } of items) {
     for (const { fields, constraint, lowerCase } of uniqueConstraints(resource)) {
-      if (!violates(error, resource.table, fields.map((name) => columnOf(resource, name)), lowerCase.length > 0)) continue;
+      if (
+        !violates(
+          error,
+          resource.table,
+          fields.map((name) => columnOf(resource, name)),
+          lowerCase.length > 0,
+        )
+      )
+        continue;
       const path = prefix + uniquePath(constraint, fields);
       const message = uniqueMessage(constraint);
-      return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, { violations: [violation(path, message, MESSAGES.unique.code)], cause: error });
+      return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, {
+        violations: [violation(path, message, MESSAGES.unique.code)],
+        cause: error,
+      });
     }
   }
   return undefined;
@@ -67,34 +88,61 @@ function tooLargePath(error: unknown, items: readonly WrittenItem[]): string {
   const index = constraint ?? /for index "([^"]+)"/.exec(message ?? '')?.[1];
   let longest: { path: string; length: number } | undefined;
   for (const { resource, data, prefix } of items) {
-    const indexed = new Set([...resource.filters.flatMap((filter) => filter.indexedPaths ?? []), ...uniqueConstraints(resource).flatMap((u) => u.fields)]);
+    const indexed = new Set([
+      ...resource.filters.flatMap((filter) => filter.indexedPaths ?? []),
+      ...uniqueConstraints(resource).flatMap((u) => u.fields),
+    ]);
     for (const field of resource.fields) {
       if (field.kind !== 'scalar' || !indexed.has(field.name)) continue;
-      if (index === `${resource.table}_${field.column}_index` || index === uniqueIndexName(resource.table, [field.column])) return prefix + field.name;
+      if (
+        index === `${resource.table}_${field.column}_index` ||
+        index === uniqueIndexName(resource.table, [field.column])
+      )
+        return prefix + field.name;
       const value = data[field.name];
-      if (typeof value === 'string' && (!longest || value.length > longest.length)) longest = { path: prefix + field.name, length: value.length };
+      if (typeof value === 'string' && (!longest || value.length > longest.length))
+        longest = { path: prefix + field.name, length: value.length };
     }
   }
   return longest?.path ?? '';
 }
 
 /** The error to answer for a write the database refused; the error itself when it is none of these. */
-export function writeError(error: unknown, options: { registry: MetadataRegistry; dialect: Dialect; resource: ResourceMetadata; data: Entity; deleting: boolean }): unknown {
+export function writeError(
+  error: unknown,
+  options: {
+    registry: MetadataRegistry;
+    dialect: Dialect;
+    resource: ResourceMetadata;
+    data: Entity;
+    deleting: boolean;
+  },
+): unknown {
   const { dialect, resource } = options;
   if (dialect.isForeignKeyViolation(error)) {
     return options.deleting
-      ? new ApiError('STILL_REFERENCED', `This ${resource.name} cannot be deleted: other items still refer to it.`, { cause: error })
+      ? new ApiError('STILL_REFERENCED', `This ${resource.name} cannot be deleted: other items still refer to it.`, {
+          cause: error,
+        })
       : new ApiError('CONFLICT', 'A related item does not exist (any more).', { cause: error });
   }
   if (dialect.isUniqueViolation(error)) {
     // A Unique constraint lost a race: the same 400 as its check would have given.
     const items = [...writtenItems(options.registry, resource, options.data)];
-    return uniqueViolation(error, items) ?? new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', { cause: error });
+    return (
+      uniqueViolation(error, items) ??
+      new ApiError('CONFLICT', 'The write conflicts with an existing item (a unique value is already used).', {
+        cause: error,
+      })
+    );
   }
   if (dialect.isIndexRowTooLarge(error)) {
     // A hostile or careless value too long for the index of a filtered or unique column: a 400, not a 500.
     const path = tooLargePath(error, [...writtenItems(options.registry, resource, options.data)]);
-    return new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, { violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)], cause: error });
+    return new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, {
+      violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)],
+      cause: error,
+    });
   }
   return error;
 }

@@ -18,5 +18,8 @@ export async function assertSchemaMigrated(database: Database, registry: Metadat
     );
   }
   const weaker = changes.map(describeChange);
-  if (weaker.length > 0) process.emitWarning(`resource-api: the database lacks indexes or foreign keys the resources declare (${weaker.join('; ')}): generate and run a migration.`);
+  if (weaker.length > 0)
+    process.emitWarning(
+      `resource-api: the database lacks indexes or foreign keys the resources declare (${weaker.join('; ')}): generate and run a migration.`,
+    );
 }

@@ -13,7 +13,13 @@
  *   (`credentials-stamp.ts`), and once
  *   for them all the framework's refresh token table (`refresh-token-table.ts`).
  */
-import type { Filter, MetadataRegistry, ResourceMetadata, ScalarFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import type {
+  Filter,
+  MetadataRegistry,
+  ResourceMetadata,
+  ScalarFieldMetadata,
+  ToOneFieldMetadata,
+} from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
 import { lowerUniqueIndexName, uniqueConstraints } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
@@ -68,7 +74,8 @@ export interface SchemaSpec {
 }
 
 /** The name of the unique index backing a Unique constraint: `<table>_<columns>_unique`. */
-export const uniqueIndexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_unique`;
+export const uniqueIndexName = (table: string, columns: readonly string[]): string =>
+  `${table}_${columns.join('_')}_unique`;
 /** knex's own naming, so an index made by an earlier version (or by knex for a foreign key) keeps its name. */
 export const indexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_index`;
 /**
@@ -91,13 +98,24 @@ interface TableDraft {
   substringIndexes: Map<string, SubstringIndexSpec>;
 }
 
-function addIndex(table: TableDraft, columns: readonly string[], unique: boolean, lowerCase: readonly string[] = []): void {
+function addIndex(
+  table: TableDraft,
+  columns: readonly string[],
+  unique: boolean,
+  lowerCase: readonly string[] = [],
+): void {
   const key = columns.join('\u0000');
   const existing = table.indexes.get(key);
   // A unique index wins over a plain one, and a case-insensitive unique one (stricter) over a plain unique one.
   if (existing?.unique && (!unique || (existing.lowerCase?.length ?? 0) >= lowerCase.length)) return;
-  if (lowerCase.length > 0) table.indexes.set(key, { name: lowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
-  else table.indexes.set(key, { name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns), columns, unique });
+  if (lowerCase.length > 0)
+    table.indexes.set(key, { name: lowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
+  else
+    table.indexes.set(key, {
+      name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns),
+      columns,
+      unique,
+    });
 }
 
 function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): ForeignKeySpec | undefined {
@@ -110,20 +128,36 @@ function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): Fore
 }
 
 function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): TableDraft {
-  const table: TableDraft = { name: resource.table, columns: [{ name: 'id', type: 'increments', nullable: false }], primaryKey: undefined, foreignKeys: [], indexes: new Map(), substringIndexes: new Map() };
+  const table: TableDraft = {
+    name: resource.table,
+    columns: [{ name: 'id', type: 'increments', nullable: false }],
+    primaryKey: undefined,
+    foreignKeys: [],
+    indexes: new Map(),
+    substringIndexes: new Map(),
+  };
   for (const field of resource.fields) {
     if (field.kind === 'toMany' || (field.kind === 'scalar' && field.computed)) continue;
-    table.columns.push({ name: field.column, type: field.kind === 'scalar' ? field.type : 'reference', nullable: field.nullable });
+    table.columns.push({
+      name: field.column,
+      type: field.kind === 'scalar' ? field.type : 'reference',
+      nullable: field.nullable,
+    });
     if (field.kind !== 'toOne') continue;
     addIndex(table, [field.column], false);
     const key = foreignKey(field, registry);
     if (key) table.foreignKeys.push(key);
   }
   if (holdsCredentials(resource)) {
-    table.columns.push({ name: TOKENS_VALID_AFTER_COLUMN, type: 'bigint', nullable: true }, { name: PROVISIONED_AT_COLUMN, type: 'bigint', nullable: true });
+    table.columns.push(
+      { name: TOKENS_VALID_AFTER_COLUMN, type: 'bigint', nullable: true },
+      { name: PROVISIONED_AT_COLUMN, type: 'bigint', nullable: true },
+    );
   }
-  const columnOf = (name: string) => (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
-  for (const { fields, lowerCase } of uniqueConstraints(resource)) addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
+  const columnOf = (name: string) =>
+    (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
+  for (const { fields, lowerCase } of uniqueConstraints(resource))
+    addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
   return table;
 }
 
@@ -131,7 +165,13 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
   const tables = new Map<string, TableDraft>();
   for (const resource of registry.resources) {
     for (const field of resource.fields) {
-      if (field.kind !== 'toMany' || !field.joinTable || field.mappedBy !== undefined || tables.has(field.joinTable.table)) continue;
+      if (
+        field.kind !== 'toMany' ||
+        !field.joinTable ||
+        field.mappedBy !== undefined ||
+        tables.has(field.joinTable.table)
+      )
+        continue;
       const { table: name, ownColumn, targetColumn } = field.joinTable;
       const target = registry.resource(field.target);
       const table: TableDraft = {
@@ -191,7 +231,12 @@ function forFilterColumns(
   for (const resource of registry.resources) {
     for (const filter of resource.filters) {
       for (const path of pathsOf(filter) ?? []) {
-        const resolved = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}"`);
+        const resolved = resolvePath(
+          path,
+          resource.name,
+          (name) => registry.resource(name).fields,
+          `Resource "${resource.name}"`,
+        );
         const table = tables.get(registry.resource(resolved.owner).table);
         if (table) add(table, resolved.leaf.column);
       }
@@ -201,15 +246,26 @@ function forFilterColumns(
 
 /** Indexes for the columns that equality, range and order filters use, on whichever table the path ends in. */
 const addFilterIndexes = (registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void =>
-  forFilterColumns(registry, tables, (filter) => filter.indexedPaths, (table, column) => {
-    if (column !== 'id') addIndex(table, [column], false);
-  });
+  forFilterColumns(
+    registry,
+    tables,
+    (filter) => filter.indexedPaths,
+    (table, column) => {
+      if (column !== 'id') addIndex(table, [column], false);
+    },
+  );
 
 /** Trigram indexes for the text columns that search filters declare `substringIndex` on. */
 const addSubstringIndexes = (registry: MetadataRegistry, tables: ReadonlyMap<string, TableDraft>): void =>
-  forFilterColumns(registry, tables, (filter) => filter.substringIndexedPaths, (table, column) => {
-    if (!table.substringIndexes.has(column)) table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
-  });
+  forFilterColumns(
+    registry,
+    tables,
+    (filter) => filter.substringIndexedPaths,
+    (table, column) => {
+      if (!table.substringIndexes.has(column))
+        table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
+    },
+  );
 
 const freeze = (table: TableDraft): TableSpec =>
   Object.freeze({
@@ -217,7 +273,9 @@ const freeze = (table: TableDraft): TableSpec =>
     columns: Object.freeze(table.columns.map((c) => Object.freeze(c))),
     primaryKey: table.primaryKey && Object.freeze([...table.primaryKey]),
     foreignKeys: Object.freeze(table.foreignKeys.map((k) => Object.freeze(k))),
-    indexes: Object.freeze([...table.indexes.values()].map((i) => Object.freeze({ ...i, columns: Object.freeze([...i.columns]) }))),
+    indexes: Object.freeze(
+      [...table.indexes.values()].map((i) => Object.freeze({ ...i, columns: Object.freeze([...i.columns]) })),
+    ),
     substringIndexes: Object.freeze([...table.substringIndexes.values()].map((i) => Object.freeze(i))),
   });
 
@@ -225,10 +283,12 @@ const freeze = (table: TableDraft): TableSpec =>
 export function buildDesiredSchema(registry: MetadataRegistry): SchemaSpec {
   const tables = new Map<string, TableDraft>();
   for (const resource of registry.resources) {
-    if (hasTable(resource) && !tables.has(resource.table)) tables.set(resource.table, resourceTable(resource, registry));
+    if (hasTable(resource) && !tables.has(resource.table))
+      tables.set(resource.table, resourceTable(resource, registry));
   }
   for (const table of joinTables(registry)) if (!tables.has(table.name)) tables.set(table.name, table);
-  if (registry.resources.some(holdsCredentials) && !tables.has(REFRESH_TOKEN_TABLE)) tables.set(REFRESH_TOKEN_TABLE, refreshTokenTable());
+  if (registry.resources.some(holdsCredentials) && !tables.has(REFRESH_TOKEN_TABLE))
+    tables.set(REFRESH_TOKEN_TABLE, refreshTokenTable());
   addFilterIndexes(registry, tables);
   addSubstringIndexes(registry, tables);
   return Object.freeze({ tables: Object.freeze([...tables.values()].map(freeze)) });

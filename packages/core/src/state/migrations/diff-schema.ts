@@ -9,16 +9,35 @@
 import type { MetadataRegistry } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialects/dialect.js';
-import { buildDesiredSchema, type ColumnSpec, type ForeignKeySpec, type IndexSpec, type SchemaSpec, type SubstringIndexSpec, type TableSpec } from './desired-schema.js';
+import {
+  buildDesiredSchema,
+  type ColumnSpec,
+  type ForeignKeySpec,
+  type IndexSpec,
+  type SchemaSpec,
+  type SubstringIndexSpec,
+  type TableSpec,
+} from './desired-schema.js';
 import { type LiveSchema, type LiveTable, readLiveSchema } from './live-schema.js';
 
 export type SchemaChange =
   /** A new table, with its indexes, and its foreign keys where the dialect declares them inline. */
   | { readonly kind: 'createTable'; readonly table: TableSpec }
   /** A foreign key of a table just created (PostgreSQL), or one missing on an existing column (`existingColumn`). */
-  | { readonly kind: 'addForeignKey'; readonly table: string; readonly foreignKey: ForeignKeySpec; readonly existingColumn: boolean }
+  | {
+      readonly kind: 'addForeignKey';
+      readonly table: string;
+      readonly foreignKey: ForeignKeySpec;
+      readonly existingColumn: boolean;
+    }
   /** A column added to an existing table, always nullable, with its foreign key for a relation. */
-  | { readonly kind: 'addColumn'; readonly table: string; readonly column: ColumnSpec; readonly declaredRequired: boolean; readonly foreignKey: ForeignKeySpec | undefined }
+  | {
+      readonly kind: 'addColumn';
+      readonly table: string;
+      readonly column: ColumnSpec;
+      readonly declaredRequired: boolean;
+      readonly foreignKey: ForeignKeySpec | undefined;
+    }
   | { readonly kind: 'createIndex'; readonly table: string; readonly index: IndexSpec }
   /** A trigram index (filled from the rows already there). */
   | { readonly kind: 'createSubstringIndex'; readonly table: string; readonly index: SubstringIndexSpec };
@@ -29,7 +48,8 @@ export interface SchemaDiff {
   readonly notes: readonly string[];
 }
 
-const sameColumns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((column, i) => column === b[i]);
+const sameColumns = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((column, i) => column === b[i]);
 
 /**
  * An index is there when one on the same columns exists, unique if uniqueness is wanted, whatever its name. One on
@@ -39,10 +59,15 @@ const hasIndex = (live: LiveTable, index: IndexSpec) =>
   index.lowerCase?.length
     ? live.indexes.some((l) => l.name === index.name)
     : live.indexes.some((l) => sameColumns(l.columns, index.columns) && (l.unique || !index.unique));
-const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) => live.foreignKeys.some((l) => l.column === key.column && l.table === key.table);
+const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) =>
+  live.foreignKeys.some((l) => l.column === key.column && l.table === key.table);
 
 /** Compares the desired schema with the live one; pure. */
-export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<Dialect, 'inlineForeignKeys'>): SchemaDiff {
+export function diffSchema(
+  desired: SchemaSpec,
+  live: LiveSchema,
+  dialect: Pick<Dialect, 'inlineForeignKeys'>,
+): SchemaDiff {
   const created: SchemaChange[] = [];
   const createdKeys: SchemaChange[] = [];
   const columns: SchemaChange[] = [];
@@ -53,9 +78,11 @@ export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<
     const existing = live.tables.get(table.name);
     if (!existing) {
       created.push({ kind: 'createTable', table: dialect.inlineForeignKeys ? table : { ...table, foreignKeys: [] } });
-      for (const index of table.substringIndexes) indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
+      for (const index of table.substringIndexes)
+        indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
       if (!dialect.inlineForeignKeys) {
-        for (const foreignKey of table.foreignKeys) createdKeys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: false });
+        for (const foreignKey of table.foreignKeys)
+          createdKeys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: false });
       }
       continue;
     }
@@ -63,17 +90,29 @@ export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<
       if (existing.columns.has(column.name)) continue;
       const foreignKey = table.foreignKeys.find((k) => k.column === column.name);
       // The table has rows, which have no value for the new column yet.
-      columns.push({ kind: 'addColumn', table: table.name, column: { ...column, nullable: true }, declaredRequired: !column.nullable, foreignKey });
+      columns.push({
+        kind: 'addColumn',
+        table: table.name,
+        column: { ...column, nullable: true },
+        declaredRequired: !column.nullable,
+        foreignKey,
+      });
     }
     for (const foreignKey of table.foreignKeys) {
-      if (existing.columns.has(foreignKey.column) && !hasForeignKey(existing, foreignKey)) keys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: true });
+      if (existing.columns.has(foreignKey.column) && !hasForeignKey(existing, foreignKey))
+        keys.push({ kind: 'addForeignKey', table: table.name, foreignKey, existingColumn: true });
     }
-    for (const index of table.indexes) if (!hasIndex(existing, index)) indexes.push({ kind: 'createIndex', table: table.name, index });
+    for (const index of table.indexes)
+      if (!hasIndex(existing, index)) indexes.push({ kind: 'createIndex', table: table.name, index });
     for (const index of table.substringIndexes) {
-      if (!existing.substringIndexes.includes(index.name)) indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
+      if (!existing.substringIndexes.includes(index.name))
+        indexes.push({ kind: 'createSubstringIndex', table: table.name, index });
     }
     for (const column of existing.columns.keys()) {
-      if (!table.columns.some((c) => c.name === column)) notes.push(`Column ${table.name}.${column} is not declared: it is kept (drop it in a migration of your own if you mean to).`);
+      if (!table.columns.some((c) => c.name === column))
+        notes.push(
+          `Column ${table.name}.${column} is not declared: it is kept (drop it in a migration of your own if you mean to).`,
+        );
     }
   }
   return { changes: [...created, ...createdKeys, ...columns, ...keys, ...indexes], notes };
@@ -82,7 +121,10 @@ export function diffSchema(desired: SchemaSpec, live: LiveSchema, dialect: Pick<
 /** Reads the database and compares it with the metadata. */
 export async function diffDatabase(database: Database, registry: MetadataRegistry): Promise<SchemaDiff> {
   const desired = buildDesiredSchema(registry);
-  const live = await readLiveSchema(database, desired.tables.map((t) => t.name));
+  const live = await readLiveSchema(
+    database,
+    desired.tables.map((t) => t.name),
+  );
   return diffSchema(desired, live, database.dialect);
 }
 
@@ -90,7 +132,8 @@ export async function diffDatabase(database: Database, registry: MetadataRegistr
  * Changes without which the API cannot work at all: missing tables and columns, and trigram indexes (SQLite's
  * searches read the FTS5 table); other indexes and keys only protect it or speed it up.
  */
-export const isBlocking = (change: SchemaChange): boolean => change.kind === 'createTable' || change.kind === 'addColumn' || change.kind === 'createSubstringIndex';
+export const isBlocking = (change: SchemaChange): boolean =>
+  change.kind === 'createTable' || change.kind === 'addColumn' || change.kind === 'createSubstringIndex';
 
 /** One line per change, for messages and the head of a migration file: `create table book`, `add column book.isbn`. */
 export function describeChange(change: SchemaChange): string {

@@ -18,11 +18,20 @@ export interface MigrationOptions {
 }
 
 /** knex's migrator settings: the folder, and the files it loads (ES modules included, no TypeScript). */
-export const migratorConfig = (directory: string): Knex.MigratorConfig => ({ directory, loadExtensions: ['.mjs', '.js', '.cjs'] });
+export const migratorConfig = (directory: string): Knex.MigratorConfig => ({
+  directory,
+  loadExtensions: ['.mjs', '.js', '.cjs'],
+});
 
 /** Opens the database of the options (and closes it after `work`, when it was opened here). */
-export async function withDatabase<T>(options: Omit<MigrationOptions, 'directory'>, work: (database: Database) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ url: options.database, ...(options.databaseSchema === undefined ? {} : { schema: options.databaseSchema }) });
+export async function withDatabase<T>(
+  options: Omit<MigrationOptions, 'directory'>,
+  work: (database: Database) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase({
+    url: options.database,
+    ...(options.databaseSchema === undefined ? {} : { schema: options.databaseSchema }),
+  });
   try {
     return await work(database);
   } finally {
@@ -38,7 +47,10 @@ export async function pendingMigrations(knex: Knex, directory: string): Promise<
 }
 
 function assertDirectory(directory: string): void {
-  if (!existsSync(directory)) throw new SchemaNotMigratedError(`There is no migrations folder at ${directory}: generate the migrations first (generateMigration).`);
+  if (!existsSync(directory))
+    throw new SchemaNotMigratedError(
+      `There is no migrations folder at ${directory}: generate the migrations first (generateMigration).`,
+    );
 }
 
 /**
@@ -65,7 +77,10 @@ export async function runMigrations(options: MigrationOptions): Promise<string[]
 export async function rollbackMigrations(options: MigrationOptions & { readonly all?: boolean }): Promise<string[]> {
   assertDirectory(options.directory);
   return withDatabase(options, async ({ knex }) => {
-    const [, undone] = (await knex.migrate.rollback(migratorConfig(options.directory), options.all ?? false)) as [number, string[]];
+    const [, undone] = (await knex.migrate.rollback(migratorConfig(options.directory), options.all ?? false)) as [
+      number,
+      string[],
+    ];
     return undone;
   });
 }

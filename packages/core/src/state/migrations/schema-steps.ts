@@ -27,7 +27,12 @@ export interface KnexCall {
 export type KnexChain = readonly KnexCall[];
 
 export type SchemaStep =
-  | { readonly kind: 'createTable' | 'alterTable'; readonly table: string; readonly chains: readonly KnexChain[]; readonly rebuildsTable: boolean }
+  | {
+      readonly kind: 'createTable' | 'alterTable';
+      readonly table: string;
+      readonly chains: readonly KnexChain[];
+      readonly rebuildsTable: boolean;
+    }
   | { readonly kind: 'dropTable'; readonly table: string }
   | { readonly kind: 'raw'; readonly sql: string; readonly bindings: readonly string[] };
 
@@ -42,16 +47,26 @@ const call = (method: string, ...args: unknown[]): KnexCall => ({ method, args }
 function columnChain(column: ColumnSpec, dialect: SchemaDialect): KnexChain {
   if (column.type === 'increments') return [call('increments', column.name), call('primary')];
   const type = dialect.columnType(column.type);
-  return [call(type.method, column.name, ...(type.options ? [type.options] : [])), call(column.nullable ? 'nullable' : 'notNullable')];
+  return [
+    call(type.method, column.name, ...(type.options ? [type.options] : [])),
+    call(column.nullable ? 'nullable' : 'notNullable'),
+  ];
 }
 
 function foreignKeyChain(key: ForeignKeySpec): KnexChain {
-  return [call('foreign', key.column), call('references', 'id'), call('inTable', key.table), ...(key.onDelete ? [call('onDelete', key.onDelete)] : [])];
+  return [
+    call('foreign', key.column),
+    call('references', 'id'),
+    call('inTable', key.table),
+    ...(key.onDelete ? [call('onDelete', key.onDelete)] : []),
+  ];
 }
 
 function indexChain(index: IndexSpec): KnexChain {
   // A unique index rather than a constraint on PostgreSQL too: dropped the same way on both, named as before.
-  return index.unique ? [call('unique', index.columns, { indexName: index.name, useConstraint: false })] : [call('index', index.columns, index.name)];
+  return index.unique
+    ? [call('unique', index.columns, { indexName: index.name, useConstraint: false })]
+    : [call('index', index.columns, index.name)];
 }
 
 function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[] {
@@ -64,12 +79,26 @@ function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[
   ];
 }
 
-const alter = (table: string, chains: KnexChain[], rebuildsTable = false): SchemaStep => ({ kind: 'alterTable', table, chains, rebuildsTable });
+const alter = (table: string, chains: KnexChain[], rebuildsTable = false): SchemaStep => ({
+  kind: 'alterTable',
+  table,
+  chains,
+  rebuildsTable,
+});
 
 /** SQLite's in-place form: a nullable column with its REFERENCES clause, no table rebuild. */
-function addReferenceColumnInPlace(table: string, column: ColumnSpec, key: ForeignKeySpec, dialect: SchemaDialect): SchemaStep {
+function addReferenceColumnInPlace(
+  table: string,
+  column: ColumnSpec,
+  key: ForeignKeySpec,
+  dialect: SchemaDialect,
+): SchemaStep {
   const onDelete = key.onDelete ? ` on delete ${key.onDelete.toLowerCase()}` : '';
-  return { kind: 'raw', sql: `alter table ?? add column ?? ${dialect.columnType('reference').method} references ?? (??)${onDelete}`, bindings: [table, column.name, key.table, 'id'] };
+  return {
+    kind: 'raw',
+    sql: `alter table ?? add column ?? ${dialect.columnType('reference').method} references ?? (??)${onDelete}`,
+    bindings: [table, column.name, key.table, 'id'],
+  };
 }
 
 /**
@@ -79,7 +108,13 @@ function addReferenceColumnInPlace(table: string, column: ColumnSpec, key: Forei
 function lowerCaseIndexSteps(table: string, index: IndexSpec): ChangeSteps {
   const parts = index.columns.map((column) => (index.lowerCase!.includes(column) ? 'lower(??)' : '??'));
   return {
-    up: [{ kind: 'raw', sql: `create unique index ?? on ?? (${parts.join(', ')})`, bindings: [index.name, table, ...index.columns] }],
+    up: [
+      {
+        kind: 'raw',
+        sql: `create unique index ?? on ?? (${parts.join(', ')})`,
+        bindings: [index.name, table, ...index.columns],
+      },
+    ],
     down: [{ kind: 'raw', sql: 'drop index ??', bindings: [index.name] }],
   };
 }
@@ -90,16 +125,24 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
     case 'createTable':
       return {
         up: [
-          { kind: 'createTable', table: change.table.name, chains: createTableChains(change.table, dialect), rebuildsTable: false },
-          ...change.table.indexes.filter((index) => index.lowerCase?.length).flatMap((index) => lowerCaseIndexSteps(change.table.name, index).up),
+          {
+            kind: 'createTable',
+            table: change.table.name,
+            chains: createTableChains(change.table, dialect),
+            rebuildsTable: false,
+          },
+          ...change.table.indexes
+            .filter((index) => index.lowerCase?.length)
+            .flatMap((index) => lowerCaseIndexSteps(change.table.name, index).up),
         ],
         down: [{ kind: 'dropTable', table: change.table.name }],
       };
     case 'addColumn': {
       const { table, column, foreignKey } = change;
-      const up = foreignKey && rebuilds
-        ? addReferenceColumnInPlace(table, column, foreignKey, dialect)
-        : alter(table, [columnChain(column, dialect), ...(foreignKey ? [foreignKeyChain(foreignKey)] : [])]);
+      const up =
+        foreignKey && rebuilds
+          ? addReferenceColumnInPlace(table, column, foreignKey, dialect)
+          : alter(table, [columnChain(column, dialect), ...(foreignKey ? [foreignKeyChain(foreignKey)] : [])]);
       return { up: [up], down: [alter(table, [[call('dropColumn', column.name)]], rebuilds)] };
     }
     case 'addForeignKey':
@@ -115,14 +158,19 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
       };
     case 'createSubstringIndex': {
       const { up, down } = dialect.substringIndexStatements(change.table, change.index);
-      const raw = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({ kind: 'raw', sql: statement.sql, bindings: statement.bindings });
+      const raw = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({
+        kind: 'raw',
+        sql: statement.sql,
+        bindings: statement.bindings,
+      });
       return { up: up.map(raw), down: down.map(raw) };
     }
   }
 }
 
 /** Whether a step rebuilds a table (SQLite), and so must run outside a transaction. */
-export const rebuildsTable = (step: SchemaStep): boolean => step.kind !== 'dropTable' && step.kind !== 'raw' && step.rebuildsTable;
+export const rebuildsTable = (step: SchemaStep): boolean =>
+  step.kind !== 'dropTable' && step.kind !== 'raw' && step.rebuildsTable;
 
 /** Runs one step on a knex instance (or transaction), as the migration file would. */
 export async function applyStep(knex: Knex, step: SchemaStep): Promise<void> {
@@ -138,7 +186,8 @@ export async function applyStep(knex: Knex, step: SchemaStep): Promise<void> {
     for (const chain of step.chains) {
       // Each call as the file prints it: the method, by name, on what the previous call returned.
       let target: unknown = table;
-      for (const { method, args } of chain) target = (target as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
+      for (const { method, args } of chain)
+        target = (target as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
     }
   };
   if (step.kind === 'createTable') await knex.schema.createTable(step.table, build);

@@ -48,7 +48,12 @@ export function resolved(registry: MetadataRegistry, resource: ResourceMetadata,
   if (!cache) paths.set(resource, (cache = new Map()));
   let found = cache.get(path);
   if (!found) {
-    found = resolvePath(path, resource.name, (name) => registry.resource(name).fields, `Resource "${resource.name}", filter`);
+    found = resolvePath(
+      path,
+      resource.name,
+      (name) => registry.resource(name).fields,
+      `Resource "${resource.name}", filter`,
+    );
     cache.set(path, found);
   }
   return found;
@@ -103,10 +108,19 @@ function writeCondition(w: SqlWriter, scope: ConditionScope, at: At, condition: 
 }
 
 const hopsOf = (scope: ConditionScope, at: At, leaf: Leaf) => resolved(scope.registry, at.resource, leaf.path).hops;
-const place = (scope: ConditionScope, at: At, leaf: Leaf): Placed => ({ leaf, field: resolved(scope.registry, at.resource, leaf.path).leaf });
+const place = (scope: ConditionScope, at: At, leaf: Leaf): Placed => ({
+  leaf,
+  field: resolved(scope.registry, at.resource, leaf.path).leaf,
+});
 
 /** A group: its leaves on one relation path share a sub-query; the other members are written one by one. */
-function writeGroup(w: SqlWriter, scope: ConditionScope, at: At, kind: 'all' | 'any', members: readonly Condition[]): void {
+function writeGroup(
+  w: SqlWriter,
+  scope: ConditionScope,
+  at: At,
+  kind: 'all' | 'any',
+  members: readonly Condition[],
+): void {
   if (members.length === 0) {
     w.sql(kind === 'all' ? '1 = 1' : '1 = 0');
     return;
@@ -130,7 +144,16 @@ function writeGroup(w: SqlWriter, scope: ConditionScope, at: At, kind: 'all' | '
   w.sql('(');
   parts.forEach((part, index) => {
     if (index > 0) w.sql(kind === 'all' ? ' and ' : ' or ');
-    if (Array.isArray(part)) writeThrough(w, scope, at, hopsOf(scope, at, part[0]!), 0, part.map((leaf) => place(scope, at, leaf)), kind);
+    if (Array.isArray(part))
+      writeThrough(
+        w,
+        scope,
+        at,
+        hopsOf(scope, at, part[0]!),
+        0,
+        part.map((leaf) => place(scope, at, leaf)),
+        kind,
+      );
     else writeCondition(w, scope, at, part);
   });
   w.sql(')');
@@ -140,7 +163,15 @@ function writeGroup(w: SqlWriter, scope: ConditionScope, at: At, kind: 'all' | '
  * Leaves on one relation path (`hops`, from `hop` on), joined by `kind`: each hop is a sub-query of the related
  * items' ids, the leaves are written on the innermost one.
  */
-function writeThrough(w: SqlWriter, scope: ConditionScope, at: At, hops: ResolvedPath['hops'], hop: number, leaves: readonly Placed[], kind: 'all' | 'any' = 'all'): void {
+function writeThrough(
+  w: SqlWriter,
+  scope: ConditionScope,
+  at: At,
+  hops: ResolvedPath['hops'],
+  hop: number,
+  leaves: readonly Placed[],
+  kind: 'all' | 'any' = 'all',
+): void {
   if (hop === hops.length) {
     if (leaves.length > 1) w.sql('(');
     leaves.forEach((placed, index) => {
@@ -155,19 +186,47 @@ function writeThrough(w: SqlWriter, scope: ConditionScope, at: At, hops: Resolve
   const sub = `${scope.root}_f${++scope.aliases}`;
   const inner: At = { resource: next, alias: sub };
   if (field.kind === 'toOne') {
-    w.id(`${at.alias}.${field.column}`).sql(' in (select ').id(`${sub}.id`).sql(' from ').id(next.table).sql(' as ').id(sub).sql(' where ');
+    w.id(`${at.alias}.${field.column}`)
+      .sql(' in (select ')
+      .id(`${sub}.id`)
+      .sql(' from ')
+      .id(next.table)
+      .sql(' as ')
+      .id(sub)
+      .sql(' where ');
   } else if (field.joinTable) {
     // Many-to-many: through the join table.
     const join = field.joinTable;
     const link = `${scope.root}_l${++scope.aliases}`;
-    w.id(`${at.alias}.id`).sql(' in (select ').id(`${link}.${join.ownColumn}`).sql(' from ').id(join.table).sql(' as ').id(link).sql(' where ');
-    w.id(`${link}.${join.targetColumn}`).sql(' in (select ').id(`${sub}.id`).sql(' from ').id(next.table).sql(' as ').id(sub).sql(' where ');
+    w.id(`${at.alias}.id`)
+      .sql(' in (select ')
+      .id(`${link}.${join.ownColumn}`)
+      .sql(' from ')
+      .id(join.table)
+      .sql(' as ')
+      .id(link)
+      .sql(' where ');
+    w.id(`${link}.${join.targetColumn}`)
+      .sql(' in (select ')
+      .id(`${sub}.id`)
+      .sql(' from ')
+      .id(next.table)
+      .sql(' as ')
+      .id(sub)
+      .sql(' where ');
     writeThrough(w, scope, inner, hops, hop + 1, leaves, kind);
     w.sql('))');
     return;
   } else {
     const owning = next.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
-    w.id(`${at.alias}.id`).sql(' in (select ').id(`${sub}.${owning.column}`).sql(' from ').id(next.table).sql(' as ').id(sub).sql(' where ');
+    w.id(`${at.alias}.id`)
+      .sql(' in (select ')
+      .id(`${sub}.${owning.column}`)
+      .sql(' from ')
+      .id(next.table)
+      .sql(' as ')
+      .id(sub)
+      .sql(' where ');
   }
   writeThrough(w, scope, inner, hops, hop + 1, leaves, kind);
   w.sql(')');
@@ -177,7 +236,8 @@ function writeThrough(w: SqlWriter, scope: ConditionScope, at: At, hops: Resolve
 function throughRelations(scope: ConditionScope, at: At, condition: Condition): boolean {
   if (isLeaf(condition)) return hopsOf(scope, at, condition).length > 0;
   if (condition.kind === 'not') return throughRelations(scope, at, condition.condition);
-  if (condition.kind === 'all' || condition.kind === 'any') return condition.conditions.some((member) => throughRelations(scope, at, member));
+  if (condition.kind === 'all' || condition.kind === 'any')
+    return condition.conditions.some((member) => throughRelations(scope, at, member));
   return false;
 }
 
@@ -190,7 +250,14 @@ function writeNot(w: SqlWriter, scope: ConditionScope, at: At, condition: Condit
   }
   // The items for which the condition holds, left out: an item without related items is kept.
   const self = `${scope.root}_n${++scope.aliases}`;
-  w.id(`${at.alias}.id`).sql(' not in (select ').id(`${self}.id`).sql(' from ').id(at.resource.table).sql(' as ').id(self).sql(' where ');
+  w.id(`${at.alias}.id`)
+    .sql(' not in (select ')
+    .id(`${self}.id`)
+    .sql(' from ')
+    .id(at.resource.table)
+    .sql(' as ')
+    .id(self)
+    .sql(' where ');
   writeCondition(w, scope, { resource: at.resource, alias: self }, condition);
   w.sql(')');
 }
@@ -205,13 +272,15 @@ function writeRaw(w: SqlWriter, scope: ConditionScope, at: At, sql: string, bind
       w.value(bindings[next++]);
     } else if (part.startsWith('{') && part.endsWith('}')) {
       const path = resolved(scope.registry, at.resource, part.slice(1, -1));
-      if (path.hops.length > 0) throw new Error(`The raw condition "${sql}" names "${part}": only fields of "${at.resource.name}" itself.`);
+      if (path.hops.length > 0)
+        throw new Error(`The raw condition "${sql}" names "${part}": only fields of "${at.resource.name}" itself.`);
       w.id(`${at.alias}.${path.leaf.column}`);
     } else {
       w.sql(part);
     }
   }
-  if (next !== bindings.length) throw new Error(`The raw condition "${sql}" has ${next} "?" for ${bindings.length} values.`);
+  if (next !== bindings.length)
+    throw new Error(`The raw condition "${sql}" has ${next} "?" for ${bindings.length} values.`);
   w.sql(')');
 }
 

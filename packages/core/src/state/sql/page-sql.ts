@@ -58,7 +58,15 @@ const nullsFor = (direction: OrderDirection, nulls: NullsPlacement): 'first' | '
 };
 
 function scopeOf(options: PageSqlOptions, plan: 'index' | 'scan', root = ROOT): ConditionScope {
-  return { registry: options.registry, dialect: options.dialect, substringIndexes: options.substringIndexes, substringPlan: plan, uses: [], aliases: 0, root };
+  return {
+    registry: options.registry,
+    dialect: options.dialect,
+    substringIndexes: options.substringIndexes,
+    substringPlan: plan,
+    uses: [],
+    aliases: 0,
+    root,
+  };
 }
 
 /** `where …` of the page: the parent's link, the conditions, the cursor's bounds (nothing when there are none). */
@@ -67,12 +75,29 @@ function writeWhere(w: SqlWriter, spec: PageSpec, scope: ConditionScope, withCur
   const { parent, cursor } = spec;
   if (parent) {
     const { links, id } = parent;
-    if (links.targetColumn === 'id' && !links.field.joinTable) parts.push((w) => w.id(`${scope.root}.${links.ownerColumn}`).sql(' = ').value(id));
-    else parts.push((w) => w.id(`${scope.root}.id`).sql(' in (select ').id(links.targetColumn).sql(' from ').id(links.table).sql(' where ').id(links.ownerColumn).sql(' = ').value(id).sql(')'));
+    if (links.targetColumn === 'id' && !links.field.joinTable)
+      parts.push((w) => w.id(`${scope.root}.${links.ownerColumn}`).sql(' = ').value(id));
+    else
+      parts.push((w) =>
+        w
+          .id(`${scope.root}.id`)
+          .sql(' in (select ')
+          .id(links.targetColumn)
+          .sql(' from ')
+          .id(links.table)
+          .sql(' where ')
+          .id(links.ownerColumn)
+          .sql(' = ')
+          .value(id)
+          .sql(')'),
+      );
   }
-  if (spec.conditions.length > 0) parts.push((w) => writeConditions(w, scope, { resource: spec.resource, alias: scope.root }, spec.conditions));
-  if (withCursor && cursor?.greaterThan !== undefined) parts.push((w) => w.id(`${scope.root}.id`).sql(' > ').value(cursor.greaterThan));
-  if (withCursor && cursor?.lessThan !== undefined) parts.push((w) => w.id(`${scope.root}.id`).sql(' < ').value(cursor.lessThan));
+  if (spec.conditions.length > 0)
+    parts.push((w) => writeConditions(w, scope, { resource: spec.resource, alias: scope.root }, spec.conditions));
+  if (withCursor && cursor?.greaterThan !== undefined)
+    parts.push((w) => w.id(`${scope.root}.id`).sql(' > ').value(cursor.greaterThan));
+  if (withCursor && cursor?.lessThan !== undefined)
+    parts.push((w) => w.id(`${scope.root}.id`).sql(' < ').value(cursor.lessThan));
   if (parts.length === 0) return;
   w.sql(' where ');
   parts.forEach((part, index) => {
@@ -82,14 +107,23 @@ function writeWhere(w: SqlWriter, spec: PageSpec, scope: ConditionScope, withCur
 }
 
 /** The count of the page's items (its conditions, not its order or page), as a statement or a sub-query. */
-function writeCount(w: SqlWriter, spec: PageSpec, options: PageSqlOptions, uses: SubstringIndexUse[], as: string): void {
+function writeCount(
+  w: SqlWriter,
+  spec: PageSpec,
+  options: PageSqlOptions,
+  uses: SubstringIndexUse[],
+  as: string,
+): void {
   const scope = scopeOf(options, 'index');
   w.sql('select count(*) as ').id(as).sql(' from ').id(spec.resource.table).sql(' as ').id(ROOT);
   writeWhere(w, spec, scope, false);
   uses.push(...scope.uses);
 }
 
-export function countStatement(spec: PageSpec, options: PageSqlOptions): Statement & { readonly uses: readonly SubstringIndexUse[] } {
+export function countStatement(
+  spec: PageSpec,
+  options: PageSqlOptions,
+): Statement & { readonly uses: readonly SubstringIndexUse[] } {
   const w = new SqlWriter();
   const uses: SubstringIndexUse[] = [];
   writeCount(w, spec, options, uses, 'n');
@@ -103,18 +137,33 @@ function writeIndexCount(w: SqlWriter, options: PageSqlOptions, use: SubstringIn
 }
 
 /** The order terms of a page read without a cursor, joining the to-one relations they go through. */
-function orderTerms(spec: PageSpec, options: PageSqlOptions): { joins: string[][]; terms: { column: string; direction: OrderDirection; placement: string }[] } {
+function orderTerms(
+  spec: PageSpec,
+  options: PageSqlOptions,
+): { joins: string[][]; terms: { column: string; direction: OrderDirection; placement: string }[] } {
   const joins = new Map<string, string[]>();
   const terms: { column: string; direction: OrderDirection; placement: string }[] = [];
-  for (const order of [...spec.orders, ...spec.resource.defaultOrder.map((term) => ({ ...term, nulls: 'largest' as const }))]) {
+  for (const order of [
+    ...spec.orders,
+    ...spec.resource.defaultOrder.map((term) => ({ ...term, nulls: 'largest' as const })),
+  ]) {
     const path = resolved(options.registry, spec.resource, order.path);
     let from = ROOT;
     let prefix = '';
     for (const hop of path.hops) {
-      if (hop.kind !== 'toOne') throw new Error(`Cannot order by "${order.path}": it goes through the to-many relation "${hop.name}".`);
+      if (hop.kind !== 'toOne')
+        throw new Error(`Cannot order by "${order.path}": it goes through the to-many relation "${hop.name}".`);
       prefix = prefix ? `${prefix}.${hop.name}` : hop.name;
       let joined = joins.get(prefix);
-      if (!joined) joins.set(prefix, (joined = [options.registry.resource(hop.target).table, `${ROOT}_j${joins.size + 1}`, `${from}.${hop.column}`]));
+      if (!joined)
+        joins.set(
+          prefix,
+          (joined = [
+            options.registry.resource(hop.target).table,
+            `${ROOT}_j${joins.size + 1}`,
+            `${from}.${hop.column}`,
+          ]),
+        );
       from = joined[1]!;
     }
     // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL). A column that is never null (nor reached through a
@@ -131,7 +180,12 @@ function orderTerms(spec: PageSpec, options: PageSqlOptions): { joins: string[][
  * relations' columns, in order (the id last, in the direction of the last term, so pages are stable and an index on
  * that term's column, which holds the id in the same order, gives the whole order), limited.
  */
-export function rowsStatement(spec: PageSpec, options: PageSqlOptions, plan: 'index' | 'scan' = 'index', count?: CountIn): Statement & { readonly uses: readonly SubstringIndexUse[] } {
+export function rowsStatement(
+  spec: PageSpec,
+  options: PageSqlOptions,
+  plan: 'index' | 'scan' = 'index',
+  count?: CountIn,
+): Statement & { readonly uses: readonly SubstringIndexUse[] } {
   const w = new SqlWriter();
   const uses: SubstringIndexUse[] = [];
   w.sql('select ');
@@ -142,12 +196,22 @@ export function rowsStatement(spec: PageSpec, options: PageSqlOptions, plan: 'in
     else writeCount(w, spec, options, [], 'n');
     w.sql(') as ').id(TOTAL);
   }
-  for (const join of spec.joins) for (const [selected, column] of join.columns) w.sql(', ').id(`${join.alias}.${column}`).sql(' as ').id(selected);
+  for (const join of spec.joins)
+    for (const [selected, column] of join.columns) w.sql(', ').id(`${join.alias}.${column}`).sql(' as ').id(selected);
   w.sql(' from ').id(spec.resource.table).sql(' as ').id(ROOT);
-  for (const join of spec.joins) w.sql(' left join ').id(join.target.table).sql(' as ').id(join.alias).sql(' on ').id(`${ROOT}.${join.field.column}`).sql(' = ').id(`${join.alias}.id`);
+  for (const join of spec.joins)
+    w.sql(' left join ')
+      .id(join.target.table)
+      .sql(' as ')
+      .id(join.alias)
+      .sql(' on ')
+      .id(`${ROOT}.${join.field.column}`)
+      .sql(' = ')
+      .id(`${join.alias}.id`);
   const { cursor } = spec;
   const order = cursor ? { joins: [], terms: [] } : orderTerms(spec, options);
-  for (const [table, alias, on] of order.joins) w.sql(' left join ').id(table!).sql(' as ').id(alias!).sql(' on ').id(on!).sql(' = ').id(`${alias!}.id`);
+  for (const [table, alias, on] of order.joins)
+    w.sql(' left join ').id(table!).sql(' as ').id(alias!).sql(' on ').id(on!).sql(' = ').id(`${alias!}.id`);
   const scope = scopeOf(options, plan);
   writeWhere(w, spec, scope, true);
   uses.push(...scope.uses);
@@ -161,7 +225,8 @@ export function rowsStatement(spec: PageSpec, options: PageSqlOptions, plan: 'in
   if (spec.limit !== undefined) {
     // A LIMIT written into the SQL, not bound: SQLite re-prepares a statement whose LIMIT is a bound parameter on every
     // run (the value may change the plan). Page sizes are few, so the statements stay few.
-    if (!Number.isSafeInteger(spec.limit) || spec.limit < 0) throw new Error(`A LIMIT must be a count, not ${String(spec.limit)}.`);
+    if (!Number.isSafeInteger(spec.limit) || spec.limit < 0)
+      throw new Error(`A LIMIT must be a count, not ${String(spec.limit)}.`);
     w.sql(` limit ${spec.limit}`);
     if (spec.offset > 0) w.sql(' offset ').value(spec.offset);
   }

@@ -4,7 +4,11 @@
  * Identifiers are quoted (`"t0"."title"`: both databases read double quotes).
  */
 
-export const quote = (identifier: string): string => identifier.split('.').map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
+export const quote = (identifier: string): string =>
+  identifier
+    .split('.')
+    .map((part) => `"${part.replace(/"/g, '""')}"`)
+    .join('.');
 
 export class SqlWriter {
   private text = '';
