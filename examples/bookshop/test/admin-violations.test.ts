@@ -15,7 +15,7 @@ import { call, databases, useBookshop } from './support.js';
 // Admin's own modules, as installed: `jsonld` resolved from Admin's folder (its dependency), and its schema analyzer.
 const adminFolder = dirname(realpathSync(createRequire(import.meta.url).resolve('@api-platform/admin')));
 const adminRequire = createRequire(join(adminFolder, 'index.js'));
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: jsonld's expanded documents are untyped JSON, walked freely by the test
 const jsonld = adminRequire('jsonld') as { expand(input: unknown, options: Record<string, unknown>): Promise<any[]> };
 const loadAnalyzer = async () =>
   (

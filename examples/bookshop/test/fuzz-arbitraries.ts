@@ -75,6 +75,7 @@ export const HOSTILE_STRINGS = [
   ':name',
   '<script>alert(1)</script>',
   '{{7*7}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template injection probe, meant to stay text
   '${7*7}',
   '../../etc/passwd',
   '\u0000',
@@ -126,6 +127,7 @@ const number: fc.Arbitrary<unknown> = fc.oneof(
     2_147_483_647,
     2_147_483_648,
     -2_147_483_649,
+    // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 on purpose (the value is its nearest double, 2^53)
     9_007_199_254_740_993,
     1e308,
     -1e308,

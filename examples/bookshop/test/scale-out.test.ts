@@ -89,7 +89,7 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
 interface Answer {
   readonly status: number;
   readonly headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON body, read freely by the assertions
   readonly body: any;
 }
 

@@ -13,7 +13,7 @@ import {
 } from './support.js';
 import { createHmac } from 'node:crypto';
 
-const gql = (app: any, query: string, token?: string) =>
+const gql = (app: Parameters<typeof call>[0], query: string, token?: string) =>
   call(app, { method: 'POST', url: '/graphql', payload: { query }, headers: token ? bearer(token) : {} });
 const hs = (header: object, payload: object, secret = TEST_JWT_SECRET) => {
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -8,7 +8,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN,
   bearer,
   call,
   databases,

@@ -32,7 +32,7 @@ function config(name: string, source: string): string {
 describe('the config module', () => {
   it("works as docs/cli.md shows it (the page's js block, run by the binary)", async () => {
     const page = readFileSync(new URL('../../../docs/cli.md', import.meta.url), 'utf8');
-    const blocks = [...page.matchAll(/^```js\n([^]*?)^```$/gm)].map((m) => m[1]!);
+    const blocks = [...page.matchAll(/^```js\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
     expect(blocks).toHaveLength(1);
     const project = join(folder, 'as-documented');
     mkdirSync(join(project, 'dist/resources'), { recursive: true });

@@ -18,7 +18,7 @@ import type {
 import type { Entity, Filter, StateProcessor, StateProvider, WriteHooks } from '../metadata/types.js';
 
 /** A class, referenced lazily so two resources can point at each other. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any class, whatever the parameters of its constructor
 export type ClassThunk = () => abstract new (...args: any[]) => unknown;
 
 /** Options shared by every kind of field. */
@@ -360,7 +360,7 @@ export interface ShapeDeclaration {
 }
 
 /** A shape: a `defineShape` object, or a class decorated with `@ApiShape`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any class, whatever the parameters of its constructor
 export type ShapeInput = ShapeDeclaration | (abstract new (...args: any[]) => unknown);
 
 /** Options of `@ApiResource`: the declaration minus what the class itself gives (name defaults to the class name). */

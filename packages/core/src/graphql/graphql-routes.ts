@@ -4,10 +4,10 @@
  * introspection switchable off. HTTP status 200 with `errors[]`, as API Platform answers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
+import { type DocumentNode, getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
-import { assertCount, DeclarationError } from '../errors.js';
+import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
@@ -65,7 +65,10 @@ function keyedByOperation(request: FastifyRequest, reply: FastifyReply, done: Ho
     query?: unknown;
     operationName?: unknown;
   } | null;
-  if (!params || typeof params.query !== 'string') return done();
+  if (!params || typeof params.query !== 'string') {
+    done();
+    return;
+  }
   const operationName =
     typeof params.operationName === 'string' && params.operationName !== '' ? params.operationName : undefined;
   // On GET, mercurius reads the operation's type without checking there is one (a TypeError when the name is unknown
@@ -81,7 +84,7 @@ function keyedByOperation(request: FastifyRequest, reply: FastifyReply, done: Ho
 
 /** Why a query has no operation to run under that name (graphql-js's words); undefined when it has one or does not parse. */
 function missingOperation(query: string, operationName: string | undefined): string | undefined {
-  let document;
+  let document: DocumentNode;
   try {
     document = parse(query);
   } catch {
@@ -141,7 +144,7 @@ export async function graphqlRoutes(
     validationRules: rules,
     context: async (request, reply): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;
-      let callerError;
+      let callerError: ApiError | undefined;
       if (runtime.security) {
         try {
           caller = await runtime.security.authenticate(request.headers.authorization);

@@ -45,9 +45,9 @@ export const SECURITY_SCHEME = 'JWT';
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: open-ended OpenAPI objects, which callers read and extend freely
   paths: Record<string, Record<string, any>>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: open-ended OpenAPI objects, which callers read and extend freely
   components: { schemas: Record<string, any>; responses: Record<string, any>; securitySchemes: Record<string, any> };
   [key: string]: unknown;
 }

@@ -22,7 +22,6 @@ import { initialValue } from '../schema/initial-values.js';
 import {
   acceptsNested,
   buildInputSchema,
-  WRITE_MODES,
   type WriteGroups,
   type WriteMode,
   writableFields,

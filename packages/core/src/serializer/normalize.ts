@@ -159,7 +159,9 @@ export function createNormalizer(
     // Computed fields: worked out once per item, all items of a level at once (a function may ask the database).
     for (const { name, compute } of plan.computed) {
       const values = await Promise.all(entities.map((entity) => compute(entity)));
-      entities.forEach((entity, index) => (entity[name] = values[index]));
+      entities.forEach((entity, index) => {
+        entity[name] = values[index];
+      });
     }
     for (const field of plan.fields) {
       if (field.mode !== 'embed' && field.mode !== 'embedMany') continue;

@@ -34,6 +34,7 @@ const isText = (field: WithConstraints['fields'][number] | undefined): boolean =
 export const ignoresCase = (
   constraint: UniqueConstraint,
   field?: { readonly constraints: readonly Constraint[] },
+  // biome-ignore lint/complexity/useOptionalChain: false, not undefined, when there is no field (a boolean)
 ): boolean => constraint.ignoreCase ?? (field !== undefined && field.constraints.some((c) => c.kind === 'Email'));
 
 /** A resource's Unique constraints with the fields each covers. */

@@ -26,7 +26,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: unknown,
 ) => void;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the generated document, JSON walked freely by the assertions
 type Doc = any;
 
 const AuthorStats = defineShape({

@@ -52,7 +52,7 @@ const Novel = defineResource({
 
 const Note = defineResource({ name: 'Note', operations: ['get'], fields: { text: { type: 'string' } } });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the generated documentation, JSON-LD walked freely by the assertions
 type Node = any;
 
 describe('the Hydra API documentation', () => {

@@ -104,7 +104,7 @@ const Writer = defineResource({
 });
 
 const publish: StateProcessor = {
-  async process(data, context, next) {
+  async process(data, _context, next) {
     if (data.published === true)
       throw validationError([{ propertyPath: 'published', message: 'This novel is already published.' }]);
     return next({ ...data, published: true });
@@ -138,7 +138,7 @@ const Novel = defineResource({
       name: 'published',
       uriTemplate: '/novels/published',
       provider: {
-        async provide(context, next) {
+        async provide(_context, next) {
           const page = (await next()) as { items: Entity[]; totalItems: number | undefined };
           const items = page.items.filter((item) => item.published === true);
           return { items, totalItems: items.length };

@@ -89,7 +89,7 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
       order.push(`${name}:${context.transaction ? 'in' : 'out'}:${item.id ?? '-'}`);
     };
     const processor: StateProcessor = {
-      async process(data, context, next) {
+      async process(_data, _context, next) {
         order.push('processor:before');
         const stored = await next();
         order.push(`processor:after:${(stored as Entity | undefined)?.id}`);
@@ -131,7 +131,7 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
     order.length = 0;
     await call(app, { method: 'DELETE', url: `/api/pads/${id}` });
     expect(order).toEqual([
-      'resource.before:in:' + id,
+      `resource.before:in:${id}`,
       'processor:before',
       'processor:after:undefined',
       `resource.after:in:${id}`,
@@ -260,7 +260,7 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
       name: 'Memo',
       fields: { text: { type: 'string' } },
       processor: {
-        async process(data, context, next) {
+        async process(_data, context, next) {
           seen.push({
             user: context.caller.user?.email ?? null,
             roles: context.caller.roles,

@@ -147,13 +147,13 @@ describe.each(testDatabases(inject('postgresUrl')))('refusals through the error 
       ).body.token as string;
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
       const proto = 'The JSON body must not contain the key "__proto__".';
-      const constructor = 'The JSON body must not contain the key "constructor.prototype".';
+      const constructorPrototype = 'The JSON body must not contain the key "constructor.prototype".';
       const bodies: Array<[string, string]> = [
         ['{"__proto__":{"x":1}}', proto],
         ['{"text":"T","__proto__":{"x":1}}', proto],
         ['{"text":"T","nested":{"deeper":[{"__proto__":{"x":1}}]}}', proto],
         ['{"text":"T","\\u005f\\u005fproto__":{"x":1}}', proto],
-        ['{"text":"T","constructor":{"prototype":{"x":1}}}', constructor],
+        ['{"text":"T","constructor":{"prototype":{"x":1}}}', constructorPrototype],
       ];
       for (const [payload, detail] of bodies) {
         for (const [method, url] of [

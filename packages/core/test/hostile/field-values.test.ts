@@ -73,6 +73,7 @@ describe.each(testDatabases(inject('postgresUrl')))('hostile field values on $na
       Number.MIN_VALUE,
       5e-324,
       0.1,
+      // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 on purpose (the value is its nearest double, 2^53)
       9007199254740993,
       1.7976931348623157e308,
     ];

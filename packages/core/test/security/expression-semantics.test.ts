@@ -12,6 +12,7 @@ const scope = (over: Record<string, unknown> = {}) =>
     request: { method: 'GET', path: '/x' },
     isGranted: (r: string) => ['ROLE_USER'].includes(r),
     ...over,
+    // biome-ignore lint/suspicious/noExplicitAny: a partial scope (and whatever `over` sets) for the compiled rules
   }) as any;
 
 describe('expression semantics', () => {

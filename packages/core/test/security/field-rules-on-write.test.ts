@@ -44,7 +44,7 @@ describe.each(testDatabases(inject('postgresUrl')))('field security on write on 
     });
     expect(g2.status, g2.text).toBe(200);
     const rows = await app().resourceApi.database.knex('ticket').select('priority');
-    expect(rows.map((r: any) => r.priority)).toEqual([0, 0]);
+    expect(rows.map((r: { priority: unknown }) => r.priority)).toEqual([0, 0]);
     expect(JSON.stringify(g.body) + JSON.stringify(g2.body), g.text + g2.text).not.toMatch(/"priority":[1-9]/);
   });
 });

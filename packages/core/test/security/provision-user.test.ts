@@ -17,7 +17,12 @@ describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (d
   /** An app with a logger whose lines are kept. */
   async function start() {
     const lines: { level: number; msg: string }[] = [];
-    const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    const stream = new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     const app = Fastify({ logger: { level: 'info', stream } });
     const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
     await app.register(resourceApi, {

@@ -15,9 +15,9 @@ describe('the context by stage', () => {
     expectTypeOf<StageContext<'read'>['id']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<StageContext<'read'>['previous']>().toEqualTypeOf<Entity | null>();
     // @ts-expect-error -- violations come from deserialize, after the read
-    type NoViolations = StageContext<'read'>['violations'];
+    type _NoViolations = StageContext<'read'>['violations'];
     // @ts-expect-error -- the expected item comes from preconditions, after the read
-    type NoExpected = StageContext<'authorize'>['expected'];
+    type _NoExpected = StageContext<'authorize'>['expected'];
     expectTypeOf<After<'deserialize'>['violations']>().toEqualTypeOf<ConstraintViolation[]>();
     expectTypeOf<StageContext<'write'>['expected']>().toEqualTypeOf<Entity | null>();
   });
@@ -32,7 +32,7 @@ describe('the context by stage', () => {
 
   it('tells a provider no item and a processor the item read', () => {
     // @ts-expect-error -- a provider reads the item; it is not handed one
-    type NoPrevious = StateContext['previous'];
+    type _NoPrevious = StateContext['previous'];
     expectTypeOf<ProcessContext['previous']>().toEqualTypeOf<Entity | null>();
     expectTypeOf<StateContext['caller']['user']>().toEqualTypeOf<Entity | null>();
   });

@@ -69,6 +69,7 @@ function substringIndexOption(entry: { substringIndex?: unknown }, where: string
 export function buildFilters(declaration: ResourceDeclaration, context: FilterContext): BuiltFilters {
   const resource = declaration.name;
   const resolve = (path: string, where: string) => resolvePath(path, resource, context.fieldsOf, where);
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch at the end returns for every filter type
   const filters = (declaration.filters ?? []).map((entry, index): Filter => {
     if (entry === null || typeof entry !== 'object')
       throw new DeclarationError(

@@ -338,8 +338,7 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
  * sent. A shape that uses groups is filtered by them, as a resource is.
  */
 function withShapeGroups(operation: OperationMetadata): OperationMetadata {
-  const ungrouped = (shape: OperationMetadata['input']) =>
-    shape !== null && shape.fields.every((field) => field.groups.length === 0);
+  const ungrouped = (shape: OperationMetadata['input']) => shape?.fields.every((field) => field.groups.length === 0);
   return {
     ...operation,
     normalizationGroups: ungrouped(operation.output) ? null : operation.normalizationGroups,

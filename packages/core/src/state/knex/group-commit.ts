@@ -74,9 +74,10 @@ export function createGroupCommit(usable: () => SqliteConnection | null, execute
     } catch (error) {
       outcomes = batch.map(() => ({ error }));
     }
-    outcomes.forEach((outcome, index) =>
-      'rows' in outcome ? batch[index]!.resolve(outcome.rows) : batch[index]!.reject(outcome.error),
-    );
+    outcomes.forEach((outcome, index) => {
+      if ('rows' in outcome) batch[index]!.resolve(outcome.rows);
+      else batch[index]!.reject(outcome.error);
+    });
   }
 
   /** Queues a compiled single-statement write for this turn's commit; resolves with its rows once committed. */

@@ -138,7 +138,6 @@ export function createKnexState(
       new Set(table.substringIndexes.map((index) => index.column)),
     ]),
   );
-  const anySubstringIndex = [...substringIndexes.values()].some((columns) => columns.size > 0);
   const substringSearch = createSubstringSearch(database, mapperOf, shaped);
   const embedJoins = createEmbedJoins(registry, mapperOf);
 

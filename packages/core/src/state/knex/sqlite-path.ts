@@ -78,7 +78,7 @@ export function sqlitePath(
   /** The connection, when it is open and no knex transaction holds it. */
   const free = (): SqliteConnection | null => {
     const connection = connectionOf();
-    return connection && connection.open && !connection.inTransaction ? connection : null;
+    return connection?.open && !connection.inTransaction ? connection : null;
   };
 
   function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[], method = 'select'): T[] {
@@ -102,7 +102,7 @@ export function sqlitePath(
   const heldBy = (db: Knex): SqliteConnection | null => {
     if (!held.has(db)) return null;
     const connection = connectionOf();
-    return connection && connection.open && connection.inTransaction ? connection : null;
+    return connection?.open && connection.inTransaction ? connection : null;
   };
 
   /**

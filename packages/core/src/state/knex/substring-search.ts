@@ -9,7 +9,6 @@
  * the table's size again too. A kept number only ever chooses between two plans that read the same rows: when the table
  * changed since, the plan may be the slower one for a few reads, never the answer wrong.
  */
-import type { Knex } from 'knex';
 import type { PageRequest, ResourceMetadata } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { Condition } from '../../metadata/conditions.js';

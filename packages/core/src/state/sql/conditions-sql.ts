@@ -298,7 +298,9 @@ function writeLeaf(w: SqlWriter, scope: ConditionScope, at: At, { leaf, field }:
         return;
       }
       w.id(column).sql(' in (');
-      leaf.values.forEach((value, index) => (index > 0 ? w.sql(', ') : w).value(toDb(value)));
+      leaf.values.forEach((value, index) => {
+        (index > 0 ? w.sql(', ') : w).value(toDb(value));
+      });
       w.sql(')');
       return;
     case 'exists':

@@ -189,7 +189,9 @@ export function rowsStatement(
   const w = new SqlWriter();
   const uses: SubstringIndexUse[] = [];
   w.sql('select ');
-  spec.columns.forEach((column, index) => (index > 0 ? w.sql(', ') : w).id(`${ROOT}.${column}`));
+  spec.columns.forEach((column, index) => {
+    (index > 0 ? w.sql(', ') : w).id(`${ROOT}.${column}`);
+  });
   if (count) {
     w.sql(', (');
     if (count.kind === 'index') writeIndexCount(w, options, count.use);
