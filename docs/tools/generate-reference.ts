@@ -102,7 +102,18 @@ interface Section {
   readonly rows: readonly Row[];
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+/**
+ * A type's source text on one line, whatever the line breaks the formatter gave it: no leading `|` of a union broken
+ * over lines, no blank inside brackets, no trailing comma or semicolon before a closing bracket.
+ */
+const oneLine = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\| /, '')
+    .replace(/([([]) /g, '$1')
+    .replace(/,? ([)\]])/g, '$1')
+    .replace(/; \}/g, ' }');
 const cell = (text: string) => oneLine(text).replace(/\|/g, '\\|');
 const code = (text: string) => (text.includes('`') ? `\`\` ${cell(text)} \`\`` : `\`${cell(text)}\``);
 const anchor = (name: string) => `#${name.toLowerCase()}`;
