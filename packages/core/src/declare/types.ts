@@ -193,7 +193,7 @@ export type FilterDeclaration = BuiltinFilterDeclaration | Filter;
  * Access rules of a resource (for all its operations) or of one operation (replacing the resource's for it). `T` is
  * the item type and `U` the new state before validation (see `InferResource`, `Unvalidated`).
  */
-export interface SecurityOptions<T extends object = Entity, U extends object = T> {
+export interface AccessRuleOptions<T extends object = Entity, U extends object = T> {
   /** Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise. */
   security?: AccessRule<T>;
   /** The 403 message when `security` denies (default `Access Denied.`). */
@@ -252,7 +252,7 @@ export interface PaginationDeclaration {
 export interface OperationDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
   extends PaginationDeclaration,
     GroupsOptions<T, U>,
-    SecurityOptions<T, U> {
+    AccessRuleOptions<T, U> {
   /**
    * Which of the six operations: `getCollection`, `post`, `get`, `put`, `patch` or `delete`. For a custom operation
    * (with `name` and `uriTemplate`), the kind it is built on: its HTTP method, whether it reads a page
@@ -302,7 +302,7 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
 export interface ResourceDeclaration<T extends object = Entity, D extends object = T, U extends object = D>
   extends PaginationDeclaration,
     GroupsOptions<T, U>,
-    SecurityOptions<T, U> {
+    AccessRuleOptions<T, U> {
   /** The short name, in PascalCase: `Book`. It names the JSON-LD type and, pluralized, the path. */
   name: string;
   /** The path segment (default: the plural of the name in snake_case, e.g. `categories`, `book_reviews`). */

@@ -4,7 +4,7 @@
  */
 import type {
   GroupsOptions,
-  SecurityOptions,
+  AccessRuleOptions,
   OperationDeclaration,
   PaginationDeclaration,
   ResourceDeclaration,
@@ -65,7 +65,7 @@ const OPERATION_KEYS = [
 
 /** An access rule of an operation: its own, else its resource's; with its denial message. */
 export function resolveRule(
-  layers: readonly SecurityOptions[],
+  layers: readonly AccessRuleOptions[],
   key: 'security' | 'securityPostDenormalize',
   where: string,
 ): AccessRuleMetadata | null {
