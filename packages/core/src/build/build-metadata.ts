@@ -86,6 +86,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       table,
       identifier: IDENTIFIER,
       fields: fieldsByResource.get(declaration.name)!,
+      fieldsByName: new Map(fieldsByResource.get(declaration.name)!.map((field) => [field.name, field])),
       operations,
       filters,
       constraints: [...(declaration.constraints ?? [])],

@@ -57,7 +57,7 @@ export function createInputTypes(registry: MetadataRegistry): InputTypes {
   function toBody(input: Record<string, unknown>, resource: ResourceMetadata): Record<string, unknown> {
     const body: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(input)) {
-      const field = resource.fields.find((f) => f.name === key);
+      const field = resource.fieldsByName.get(key);
       if (field?.kind !== 'toOne' || value === null || typeof value !== 'object' || Array.isArray(value)) {
         body[key] = value;
         continue;

@@ -245,6 +245,8 @@ export interface ResourceMetadata {
   readonly identifier: IdentifierMetadata;
   /** Declared fields, in declaration order (the identifier is not among them). */
   readonly fields: readonly FieldMetadata[];
+  /** The same fields by name: look a field up here rather than searching `fields`. */
+  readonly fieldsByName: ReadonlyMap<string, FieldMetadata>;
   readonly operations: readonly OperationMetadata[];
   /** The collection's filters, built-in and custom, in declaration order. */
   readonly filters: readonly Filter[];

@@ -302,7 +302,7 @@ export class SchemaCatalog {
     required.push('id');
     const writable = this.writableNames(resource);
     for (const planned of plan.fields) {
-      const field = resource.fields.find((f) => f.name === planned.name)!;
+      const field = resource.fieldsByName.get(planned.name)!;
       const schema = this.fieldSchema(field, planned, groups, format);
       if (field.description && !schema.description) schema.description = field.description;
       if (!writable.has(field.name)) schema.readOnly = true;

@@ -129,7 +129,7 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     );
   const resource = registry.resource(users.resource);
   const field = (option: string, name: string, accepts: (type: string | undefined) => boolean, what: string) => {
-    const found = resource.fields.find((f) => f.name === name);
+    const found = resource.fieldsByName.get(name);
     if (!found)
       throw new DeclarationError(
         `security.users.${option}: "${name}" is not a field of "${resource.name}".${didYouMean(

@@ -8,7 +8,7 @@ import type { ResolvedSecurity } from './config.js';
 import type { Database } from '../state/database.js';
 
 export const columnOf = (security: ResolvedSecurity, field: string): string =>
-  (security.resource.fields.find((f) => f.name === field) as { column: string }).column;
+  (security.resource.fieldsByName.get(field) as { column: string }).column;
 
 export async function findAccount(
   database: Database,

@@ -77,7 +77,7 @@ export async function provisionUser(
     rolesColumn,
     PROVISIONED_AT_COLUMN,
   ]);
-  const rolesField = security.resource.fields.find((f) => f.name === security.roles)!;
+  const rolesField = security.resource.fieldsByName.get(security.roles)!;
 
   if (!existing) {
     const mapper = buildRowMapper(security.resource, deps.registry, dialect);

@@ -47,7 +47,7 @@ export async function completeWrite(options: {
     else if ((creating || options.replacing) && !given(field.name)) data[field.name] = caller.user?.id ?? null;
   }
   if (!security || security.resource !== resource) return [];
-  const rolesField = resource.fields.find((f) => f.name === security.roles);
+  const rolesField = resource.fieldsByName.get(security.roles);
   const violations = checkRoleWrites({
     written: data[security.roles],
     held: previous?.[security.roles] ?? null,

@@ -291,7 +291,7 @@ export function createNormalizer(
           .filter(
             (field) => field.mode === 'embed' && field.plan.fields.every((f) => f.mode === 'value' || f.mode === 'iri'),
           )
-          .map((field) => plan.resource.fields.find((f) => f.name === field.name) as ToOneFieldMetadata);
+          .map((field) => plan.resource.fieldsByName.get(field.name) as ToOneFieldMetadata);
         joinables.set(plan, fields);
       }
       return fields;

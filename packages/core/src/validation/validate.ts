@@ -133,7 +133,7 @@ async function validateItem(
       await constraint.callback(data, callbackContext(prefix.replace(/\.$/, ''), MESSAGES.callback.code));
     } else if (constraint.kind === 'Unique') {
       const fields = constraint.fields!.map(
-        (name) => resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata,
+        (name) => resource.fieldsByName.get(name) as ScalarFieldMetadata | ToOneFieldMetadata,
       );
       const ignoreCase = ignoresCase(constraint);
       const values = fields.map((field) => ({ field, value: data[field.name], ignoreCase }));

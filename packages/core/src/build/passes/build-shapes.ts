@@ -82,6 +82,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       table: '',
       identifier: { name: 'id', column: 'id', type: 'integer' },
       fields,
+      fieldsByName: new Map(fields.map((field) => [field.name, field])),
       operations: [],
       filters: [],
       collectionFilter: undefined,

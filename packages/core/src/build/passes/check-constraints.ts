@@ -123,7 +123,7 @@ function checkOne(
       if (!fields || fields.length === 0)
         throw new DeclarationError(`${name}: on a resource, give the "fields" whose combination must be unique.`);
       for (const fieldName of fields) {
-        const target = resource.fields.find((f) => f.name === fieldName);
+        const target = resource.fieldsByName.get(fieldName);
         if (!target)
           throw new DeclarationError(
             `${name}: "${fieldName}" is not a field of "${resource.name}".${didYouMean(

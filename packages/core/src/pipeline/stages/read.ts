@@ -25,7 +25,7 @@ export async function read(context: StageContext<'read'>): Promise<void> {
   const { runtime, operation } = context;
   const parents = operation.subresource?.map((step, index) => {
     const parent = runtime.registry.resource(step.resource);
-    const field = parent.fields.find((f) => f.name === step.field) as ToManyFieldMetadata;
+    const field = parent.fieldsByName.get(step.field) as ToManyFieldMetadata;
     return { resource: parent, field, id: context.parentIds[index]! };
   });
   const result = await provide(

@@ -46,7 +46,7 @@ export function toManyLinks(field: ToManyFieldMetadata, registry: MetadataRegist
       targetColumn: field.joinTable.targetColumn,
     };
   const target = registry.resource(field.target);
-  const owning = target.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
+  const owning = target.fieldsByName.get(field.mappedBy!) as ToOneFieldMetadata;
   return { field, table: target.table, ownerColumn: owning.column, targetColumn: 'id' };
 }
 

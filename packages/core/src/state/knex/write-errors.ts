@@ -36,7 +36,7 @@ function* writtenItems(
 }
 
 const columnOf = (resource: ResourceMetadata, name: string): string =>
-  (resource.fields.find((f) => f.name === name) as { column: string }).column;
+  (resource.fieldsByName.get(name) as { column: string }).column;
 
 /**
  * Whether a unique violation is the one of this index: PostgreSQL names the index, SQLite lists `table.column` pairs,

@@ -155,7 +155,7 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
     );
   }
   const columnOf = (name: string) =>
-    (resource.fields.find((f) => f.name === name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
+    (resource.fieldsByName.get(name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
   for (const { fields, lowerCase } of uniqueConstraints(resource))
     addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
   return table;

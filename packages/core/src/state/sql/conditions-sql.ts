@@ -218,7 +218,7 @@ function writeThrough(
     w.sql('))');
     return;
   } else {
-    const owning = next.fields.find((f) => f.name === field.mappedBy) as ToOneFieldMetadata;
+    const owning = next.fieldsByName.get(field.mappedBy!) as ToOneFieldMetadata;
     w.id(`${at.alias}.id`)
       .sql(' in (select ')
       .id(`${sub}.${owning.column}`)
