@@ -1,8 +1,8 @@
 /**
  * mercurius declares JSON schemas on its routes (the GraphQL request's querystring and body, and the response), and
  * Fastify compiles a route's schemas when the route is registered, that is before the server listens. The first
- * of them is the first ajv compilation of the process, paid while ajv's own code is still cold: in all about 70 ms
- * of the example app's start on a slow host.
+ * of them is the first ajv compilation of the process, paid while ajv's own code is still cold: a visible part of the
+ * example app's start (docs/performance.md).
  *
  * In the GraphQL routes' context the schemas are compiled later instead, by the compilers Fastify uses by default
  * (@fastify/ajv-compiler with its default ajv settings, @fastify/fast-json-stringify-compiler): the same validation,

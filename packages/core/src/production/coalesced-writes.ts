@@ -4,10 +4,10 @@
  *
  * Why: writing a response to a client that is waiting for it wakes that client. On loopback, and on a virtual machine
  * most of all, the wake-up (an interrupt to the other CPU) is paid inside the server's own `writev`: measured on the
- * bench's 2-CPU host, a quarter of an item GET's CPU time. When a turn answers several requests (a busy server always
- * has several waiting), writing the answers back to back lets the client (a proxy on the same host, a load balancer,
- * wrk) find them all awake instead of being woken by each: item GETs under 32 concurrent clients went from about
- * 16,000 to 30,000 req/s, with half the latency (docs/performance.md).
+ * bench's 2-CPU host, a large part of an item GET's CPU time. When a turn answers several requests (a busy server
+ * always has several waiting), writing the answers back to back lets the client (a proxy on the same host, a load
+ * balancer, wrk) find them all awake instead of being woken by each (the figures: docs/performance.md, "Coalesced
+ * writes").
  *
  * The cost: a response waits for the rest of its turn. `maxDelayMs` bounds that: once the oldest waiting response has
  * waited that long, the next one ready writes them all at once. A lone request (an idle server) waits only for the end

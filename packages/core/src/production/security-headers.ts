@@ -7,7 +7,8 @@
  *
  * helmet's headers depend on its options, not on the request: they are computed once, at start, by running helmet's
  * middleware against a recorder, and each response gets the same prepared set (per request, helmet rebuilt the policy
- * string and set a dozen headers one by one: about 7% of a small GET's CPU). A policy with a directive computed per
+ * string and set a dozen headers one by one, a visible part of a small GET's CPU: docs/performance.md). A policy
+ * with a directive computed per
  * request (a function, for nonces) keeps helmet running on every request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -134,8 +134,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     }
     return found;
   }
-  // Fixed groups: what the operations will validate with is known now. Compiling it all took about 80 ms of the
-  // example app's start; `pendingValidators` lets the plugin do it right after the server listens instead.
+  // Fixed groups: what the operations will validate with is known now. Compiling it all is a visible part of a start
+  // (docs/performance.md); `pendingValidators` lets the plugin do it right after the server listens instead.
   const fixedValidators = registry.resources.flatMap((resource) =>
     resource.operations.flatMap((operation) => {
       const groups = operation.denormalizationGroups;

@@ -95,18 +95,18 @@ const DEFAULT_POOL_MAX = 10;
 /**
  * The page size of the SQLite files created here (SQLite's own default is 4 KiB; InnoDB's is 16 KiB). Counting a
  * table (every collection page's `hydra:totalItems`) walks each leaf page of its narrowest index, so its cost follows
- * the number of pages: on a million rows, `count(*)` took 107 µs with 4 KiB pages and 25 µs with 16 KiB (a page of
- * ten with its count: 114 and 31 µs); an item read stayed the same. The price is on writes: each changed page goes to
- * the WAL whole, so a single-row insert writes more bytes (measured: POSTs under load 10 to 20 % slower). Set only on
- * a file with no pages yet.
+ * the number of pages: on a million rows, 16 KiB pages count about four times faster than 4 KiB ones; an item read
+ * stays the same. The price is on writes: each changed page goes to the WAL whole, so a single-row insert writes more
+ * bytes (POSTs under load are somewhat slower; the figures: docs/performance.md). Set only on a file with no pages
+ * yet.
  */
 const SQLITE_PAGE_SIZE = 16_384;
 
 /**
  * SQLite's page cache of the one connection, in KiB (a negative `cache_size`). better-sqlite3's default is 16 MB; on a
- * million books (a 97 MB file) item reads at ids spread over the table mostly missed it and went to the file: with
- * 64 MiB, an item read under load took 32 to 34 µs of CPU instead of 39 (W3, +18 % requests per second, two A/B pairs),
- * and a page with its count the same 80 µs. The cache fills only as pages are read, so a small database never holds
+ * million books item reads at ids spread over the table mostly missed it and went to the file: 64 MiB serves them from
+ * memory (W3 on a million books: docs/performance.md), and a page with its count is unchanged. The cache fills only as
+ * pages are read, so a small database never holds
  * more than its size, and idle memory does not change; a large one holds up to 64 MiB more under load.
  */
 const SQLITE_CACHE_KIB = 65_536;

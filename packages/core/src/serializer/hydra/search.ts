@@ -7,7 +7,7 @@ import type { FilterParameter, ResourceMetadata } from '../../metadata/types.js'
 /** A collection path's search template, and its JSON: the same for every page of the path, so made once. */
 export interface SearchTemplate {
   readonly template: Record<string, unknown>;
-  /** About 40 % of a Hydra page's body, and of the time `JSON.stringify` would spend on one. */
+  /** A large part of a Hydra page's body, serialized once (figures: docs/performance.md). */
   readonly json: string;
 }
 

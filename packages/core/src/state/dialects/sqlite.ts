@@ -65,8 +65,8 @@ export const sqliteDialect: Dialect = {
         : { sql: 'lower(??) = lower(?)', bindings: [column, value] };
     }
     // A pattern given as a bare parameter makes SQLite plan the statement for the value bound (its LIKE optimization
-    // reads an index for a prefix), so binding it expires the plan and every run prepares the statement again: 6 µs of
-    // a 29 µs page in a loop, about 6 % of a W2-index request's CPU under load. `CAST(? AS TEXT)` is the same text,
+    // reads an index for a prefix), so binding it expires the plan and every run prepares the statement again (its
+    // cost: docs/performance.md). `CAST(? AS TEXT)` is the same text,
     // computed once per run, and keeps the plan. Only a case-sensitive prefix (GLOB 'abc*') can use the optimization
     // (LIKE ignores case and the columns' collation is BINARY), so it alone stays a bare parameter.
     if (caseSensitive) {

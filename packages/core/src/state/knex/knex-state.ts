@@ -281,7 +281,7 @@ export function createKnexState(
 
   /**
    * The rows of a page and its total. An unfiltered top-level page reads its count as a sub-query of the page's
-   * statement: one statement instead of two (each costs about 25 µs under load on SQLite, one round trip on
+   * statement: one statement instead of two (each a visible cost under load on SQLite, one round trip on
    * PostgreSQL), and the count and the rows come from the same snapshot. So does a filtered one, unless it searches a
    * trigram index (SQLite's FTS5), where the number of matches decides how the page is read (`readSearchPage`).
    */

@@ -10,7 +10,7 @@
  * The transactions this path opens itself (`transaction`, an SQLite file: `group-transactions.ts`) run their
  * statements here too: while one is open it alone uses the connection, so a statement built on it runs straight on
  * the connection, inside it, as knex would have run it there (knex's runner, with a fresh `prepare()` per statement,
- * made a write with a hook of the user's in its transaction 10 to 20 % slower than one without).
+ * made a write with a hook of the user's in its transaction measurably slower than one without: docs/performance.md).
  */
 import type { Knex } from 'knex';
 import { createGroupCommit } from './group-commit.js';

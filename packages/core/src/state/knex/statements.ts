@@ -3,7 +3,7 @@
  * stays the query builder and the schema tool); the built SQL then runs on a direct path of the database opened here,
  * instead of through knex's runner:
  * - SQLite (`sqlite-path.ts`): straight on the single better-sqlite3 connection, through a cache of prepared
- *   statements (knex's runner, its pool and a fresh `prepare()` per query took about 40 % of an item GET's CPU);
+ *   statements (knex's runner, its pool and a fresh `prepare()` per query were a large part of an item GET's CPU);
  * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`.
  *
  * Reads of a fixed shape (`shaped`) are not even built again: their SQL is kept per shape. Transactions (`db` other

@@ -4,8 +4,8 @@
  *
  * The plan needs that number before the page is read. The first read of a search counts first, in a statement of its
  * own; the number is then kept, per search (the count's SQL and values), and the next reads of the same search choose
- * their plan from it, reading the page and its count in one statement (one statement fewer: about 25 µs under load on
- * SQLite), and keep that count in turn. After `REFRESH_AFTER` such reads the search counts first again, which reads
+ * their plan from it, reading the page and its count in one statement (one statement fewer), and keep that count in
+ * turn. After `REFRESH_AFTER` such reads the search counts first again, which reads
  * the table's size again too. A kept number only ever chooses between two plans that read the same rows: when the table
  * changed since, the plan may be the slower one for a few reads, never the answer wrong.
  */
@@ -47,7 +47,7 @@ export interface SubstringSearch {
    * The trigram index use of a page whose only condition is an exact search on that index (in as many single-member
    * groups as the filter put it in, on the resource's own column, no subresource parent): the index holds the answer,
    * its matches being the table's (triggers keep it in step), so the count can read it alone, without reading a row of
-   * the table (on a million rows, 7 ms instead of 30). Undefined otherwise.
+   * the table (several times faster on a million rows: docs/performance.md). Undefined otherwise.
    */
   soleSearch(spec: PageSpec, uses: readonly SubstringIndexUse[]): SubstringIndexUse | undefined;
   /**
@@ -61,7 +61,7 @@ export interface SubstringSearch {
   /**
    * How a page of `total` matches reads trigram indexes. Walking the index of the page's order and testing each row
    * reads about (offset + limit) × rows / total rows; reading the index's matches reads `total` rows and sorts them,
-   * each costing about twice a walked row (measured on SQLite: 0.3 µs a walked row, 0.6 to 1.1 µs a match, FTS5
+   * each costing about twice a walked row (measured on SQLite, FTS5
    * lookup included). Dense matches (a common word) are found sooner by the walk, sparse ones (a rare word) by the
    * index.
    */
