@@ -1,5 +1,5 @@
 /**
- * Stage 1b, authenticate. Reads the Authorization header; writes `context.caller` (the user, loaded at most once per
+ * Stage 2, authenticate. Reads the Authorization header; writes `context.caller` (the user, loaded at most once per
  * request, and the effective roles). Throws 401 `invalid_token` for a token that is present but bad, on every
  * operation. Without security options every caller is anonymous.
  */

@@ -1,5 +1,5 @@
 /**
- * Stages 3, 5 and 7, authorize. The operation's `security` rule runs before the read when there is no item to read
+ * Stages 4, 6 and 9, authorize (before the read, after the read, after the body). The operation's `security` rule runs before the read when there is no item to read
  * (collections, POST) — and, for anonymous callers, before any read at all, so a protected item is a 401 whether or
  * not it exists, unless the rule looks at the item (`object.published == true`): then it runs after the read, and a
  * missing item is that same 401. Otherwise it runs after the read, with the item as `object`.

@@ -1,5 +1,5 @@
 /**
- * Stage 6, deserialize. Reads the body and `context.previous`; writes the new state to `context.data` (with what
+ * Stage 8, deserialize. Reads the body and `context.previous`; writes the new state to `context.data` (with what
  * the caller adds: owner relations, the user resource's roles) and the violations found on the way (types, IRIs) to
  * `context.violations`. With an input shape, `context.data` holds the shape's values instead, and `context.previous`
  * stays the item read. Throws 400 for a body that is no JSON object.

@@ -1,5 +1,5 @@
 /**
- * Stage 2, parameters. Reads the URI variables and the query string; writes `context.id`, `context.page` and the
+ * Stage 3, parameters. Reads the URI variables and the query string; writes `context.id`, `context.page` and the
  * parsed `context.filters`. Throws 404 for an id that cannot exist (not a positive integer in range), 400 for invalid
  * pagination or filter values, and for query strings no filter should have to meet: a value longer than
  * `MAX_QUERY_VALUE_LENGTH`, a parameter given more than `MAX_QUERY_VALUES` times, the NUL character.

@@ -1,5 +1,5 @@
 /**
- * Stage 5b, preconditions (RFC 9110 §13) of PUT, PATCH and DELETE. Runs after the read and its access rule — a missing
+ * Stage 7, preconditions (RFC 9110 §13) of PUT, PATCH and DELETE. Runs after the read and its access rule — a missing
  * item stays a 404 and a denied one a 401/403, whatever the headers say — and before the body is read. Reads
  * `If-Match` and `If-None-Match` and compares them with the ETags of the item as this caller would GET it (the GET
  * operation's read groups for this caller; in JSON-LD and in plain JSON, so a tag read in either format is current).

@@ -1,5 +1,5 @@
 /**
- * Stage 4, read. Asks the operation's state provider for the item (`context.previous`) or the page
+ * Stage 5, read. Asks the operation's state provider for the item (`context.previous`) or the page
  * (`context.collection`). Throws 404 when the item does not exist (or what the authorize stage set for that case).
  */
 import { ApiError } from '../../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Stages 10 and 11, serialize and respond. Reads `context.data` or `context.collection`; normalizes them by the
+ * Stage 12, serialize and respond. Reads `context.data` or `context.collection`; normalizes them by the
  * operation's read groups (loading embedded items in batches); returns the status, the headers (Content-Type,
  * Location on create) and the body (JSON-LD or plain JSON).
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 8, validate. Reads `context.data`, `context.violations` and the operation's validation groups (fixed, or a
+ * Stage 10, validate. Reads `context.data`, `context.violations` and the operation's validation groups (fixed, or a
  * function of the object and the user); throws the 400 ConstraintViolationList when anything is wrong, so nothing is
  * written.
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 9, write. Hashes new passwords (nested items' too), then hands `context.data` to the operation's state
+ * Stage 11, write. Hashes new passwords (nested items' too), then hands `context.data` to the operation's state
  * processors (its own, its resource's, the built-in one, each reaching the next with `next`), with
  * `context.expected`, the item an If-Match held against; writes the stored item back to `context.data` (null after a
  * DELETE). With a processor or hook of the user's, one transaction holds `beforeWrite`, the processors and
