@@ -11,8 +11,7 @@
  *   and writes them in one `write(2)` at its end (`setImmediate`), where pino's default stdout writes each line on its
  *   own. A line is out within the turn it was logged in, and whatever is pending is written when the process exits.
  *
- * Measured on a bare Fastify route writing to a file (2 cores, wrk -c32, 2026-11-27): Fastify's two lines cost 7 to
- * 10 µs of CPU per request (their JSON about 2.5 µs, pino's writes the rest), these 2.5 to 4.5 µs.
+ * What each costs, measured: docs/performance.md, "The app as shipped".
  */
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { pino } from 'pino';
