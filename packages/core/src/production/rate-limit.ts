@@ -167,20 +167,23 @@ export async function registerRateLimit(
   const addressOf = (request: FastifyRequest): string => `ip:${normalizeIP(request.ip)}`;
   // One key per request, however many times it is counted (a GraphQL document's root fields): one token check.
   const keys = new WeakMap<FastifyRequest, Promise<string>>();
-  const userOrAddress = async (request: FastifyRequest): Promise<string> => {
-    const token = perUser && tokens ? bearerToken(request) : undefined;
-    if (token && tokens) {
-      try {
-        return `user:${(await tokens.verify(token)).sub}`;
-      } catch {
-        // An invalid token counts against the address; the operation itself answers 401 for it.
-      }
+  const userOf = async (request: FastifyRequest, token: string, verify: TokenService): Promise<string> => {
+    try {
+      return `user:${(await verify.verify(token)).sub}`;
+    } catch {
+      // An invalid token counts against the address; the operation itself answers 401 for it.
+      return addressOf(request);
     }
-    return addressOf(request);
   };
-  const keyOf = (request: FastifyRequest): Promise<string> => {
+  /**
+   * The request's key: its address, at once, without a token to verify (most requests: no promise, no bookkeeping);
+   * else its user's, verified once per request however many times the request is counted.
+   */
+  const keyOf = (request: FastifyRequest): string | Promise<string> => {
+    const token = perUser && tokens ? bearerToken(request) : undefined;
+    if (!token || !tokens) return addressOf(request);
     let key = keys.get(request);
-    if (!key) keys.set(request, (key = userOrAddress(request)));
+    if (!key) keys.set(request, (key = userOf(request, token, tokens)));
     return key;
   };
 
