@@ -17,8 +17,10 @@ export class GraphQLRequestScope {
   private items = new Map<string, DataLoader<number, Entity | null>>();
   private links = new Map<string, DataLoader<number, number[]>>();
   private joined = new Map<string, ReadonlyMap<number, Entity>>();
-  private readonly readers = new WeakMap<object, OperationMetadata>();
-  private readonly computedValues = new WeakMap<Entity, Map<string, unknown>>();
+  // Made on first use: most requests remember no reader and compute nothing, and a weak map costs every young
+  // generation's collection something, even empty.
+  private readers: WeakMap<object, OperationMetadata> | undefined;
+  private computedValues: WeakMap<Entity, Map<string, unknown>> | undefined;
   private readonly plans = new Map<OperationMetadata, NormalizationPlan>();
 
   constructor(
@@ -65,13 +67,13 @@ export class GraphQLRequestScope {
 
   /** Keeps which operation read an item or a shape's values (objects only: a provider may return anything). */
   remember<T>(item: T, operation: OperationMetadata): T {
-    if (item !== null && typeof item === 'object') this.readers.set(item, operation);
+    if (item !== null && typeof item === 'object') (this.readers ??= new WeakMap()).set(item, operation);
     return item;
   }
 
   /** The operation that read an item, when it was remembered. */
   readerOf(item: Entity): OperationMetadata | undefined {
-    return this.readers.get(item);
+    return this.readers?.get(item);
   }
 
   /** The plan of the fields an operation's read groups send of a resource (or shape), for this caller. */
@@ -89,6 +91,7 @@ export class GraphQLRequestScope {
 
   /** A computed field's value, worked out once per item and request (an asynchronous function is awaited once). */
   computed(entity: Entity, field: ScalarFieldMetadata): unknown {
+    this.computedValues ??= new WeakMap();
     let values = this.computedValues.get(entity);
     if (!values) this.computedValues.set(entity, (values = new Map()));
     if (values.has(field.name)) return values.get(field.name);

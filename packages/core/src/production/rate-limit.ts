@@ -30,7 +30,10 @@ import { ApiError, DeclarationError } from '../errors.js';
 import { closest } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
-import { countMoreWith } from '../routing/request-cost.js';
+import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
+
+/** The request's property that keeps its user's key, once its token is verified (a property: see request-cost.ts). */
+const RATE_KEY_PROPERTY = 'resourceApiRateKey';
 
 /** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {
@@ -165,8 +168,11 @@ export async function registerRateLimit(
   const { tokens } = targets;
   const perUser = options.perUser ?? true;
   const addressOf = (request: FastifyRequest): string => `ip:${normalizeIP(request.ip)}`;
-  // One key per request, however many times it is counted (a GraphQL document's root fields): one token check.
-  const keys = new WeakMap<FastifyRequest, Promise<string>>();
+  // One key per request, however many times it is counted (a GraphQL document's root fields): one token check. The
+  // request properties are decorated, so that every request has them (one shape) before the hooks set them.
+  if (!app.hasRequestDecorator(COUNT_MORE_PROPERTY)) app.decorateRequest(COUNT_MORE_PROPERTY, null);
+  if (!app.hasRequestDecorator(RATE_KEY_PROPERTY)) app.decorateRequest(RATE_KEY_PROPERTY, null);
+  type WithKey = { [RATE_KEY_PROPERTY]: Promise<string> | null };
   const userOf = async (request: FastifyRequest, token: string, verify: TokenService): Promise<string> => {
     try {
       return `user:${(await verify.verify(token)).sub}`;
@@ -182,9 +188,9 @@ export async function registerRateLimit(
   const keyOf = (request: FastifyRequest): string | Promise<string> => {
     const token = perUser && tokens ? bearerToken(request) : undefined;
     if (!token || !tokens) return addressOf(request);
-    let key = keys.get(request);
-    if (!key) keys.set(request, (key = userOf(request, token, tokens)));
-    return key;
+    const keyed = request as unknown as WithKey;
+    keyed[RATE_KEY_PROPERTY] ??= userOf(request, token, tokens);
+    return keyed[RATE_KEY_PROPERTY];
   };
 
   /** `createRateLimit` exists once the plugin is registered (below); routes come after. Made once per rule. */
