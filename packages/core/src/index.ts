@@ -170,6 +170,8 @@ export type {
   WriteHook,
   WriteHooks,
 } from './metadata/types.js';
+/** The knex handle providers and processors are given (`context.db`); its types fill in `StateContext`'s handles. */
+export type { DatabaseHandle } from './state/database-handles.js';
 /**
  * The built-in database provider and processor, as values: name them on an operation to read or write with the
  * database where the resource declares its own (`provider: knexProvider`). A provider or processor of yours reaches

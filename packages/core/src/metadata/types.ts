@@ -5,9 +5,9 @@
  * With it, in the same file because each refers to the other, the contracts of the code the metadata holds: the
  * filter contract (a resource's filters) and the persistence contracts (its providers, processors and write hooks,
  * each handed the operation's metadata). The metadata and these contracts import nothing but the model beside them
- * (`declared.ts`, `conditions.ts`, `constraints.ts`) and knex's types.
+ * (`declared.ts`, `conditions.ts`, `constraints.ts`); the database handles a provider is given are filled in by the
+ * state (`DatabaseHandles`), so no database library is named here.
  */
-import type { Knex } from 'knex';
 import type { OrderDirection, QueryNode } from './conditions.js';
 import type { Constraint } from './constraints.js';
 import type {
@@ -418,6 +418,17 @@ export interface StateLogger {
   debug(object: unknown, message?: string): void;
 }
 
+/**
+ * The database handles of the persistence contracts: `db`, `transaction` and a write `query`. Empty here, so the
+ * metadata names no database library; the built-in state fills it in with knex's types
+ * (`state/database-handles.ts`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging from state/
+export interface DatabaseHandles {}
+
+/** One of the database handles, as the state declared it. */
+export type DatabaseHandle<K extends string> = K extends keyof DatabaseHandles ? DatabaseHandles[K] : unknown;
+
 /** What a provider or processor is told about the operation it serves. */
 export interface StateContext {
   readonly operation: OperationMetadata;
@@ -446,16 +457,16 @@ export interface StateContext {
    * (processors and `beforeWrite` / `afterWrite` hooks) it is that transaction: use it, not another connection, so
    * your queries commit or roll back with the write (on SQLite, another connection would wait for the transaction).
    */
-  readonly db: Knex;
+  readonly db: DatabaseHandle<'db'>;
   /** The write's transaction (processors and hooks of operations that write inside one), else undefined. */
-  readonly transaction?: Knex.Transaction;
+  readonly transaction?: DatabaseHandle<'transaction'>;
   /**
    * Runs one INSERT, UPDATE or DELETE built with `db` and returns its rows (with `.returning(...)`). Outside a
    * transaction on SQLite, it shares its commit with the other writes of the same turn of the event loop, as the
    * built-in processor's writes do (one disk sync for all): the way for an `afterCommit` hook to write a row cheaply.
    * Inside a transaction it runs there, as awaiting the query would.
    */
-  execute<T = Record<string, unknown>>(query: Knex.QueryBuilder): Promise<T[]>;
+  execute<T = Record<string, unknown>>(query: DatabaseHandle<'query'>): Promise<T[]>;
   /**
    * Collection reads: the to-one fields whose items the response embeds and that need nothing but their own row
    * (HTTP), or that the GraphQL query selects on the items. A provider may read them with the page (the built-in one

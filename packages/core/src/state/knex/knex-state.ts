@@ -5,6 +5,8 @@
  * writes first, then the item, then its many-to-many links; the stored item is read back.
  */
 import type { Knex } from 'knex';
+// The contracts' database handles are knex's (declared there): this file hands them over.
+import type {} from '../database-handles.js';
 import { ApiError } from '../../errors.js';
 import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
 import {
