@@ -60,7 +60,7 @@ export interface BookshopOptions {
 export async function buildBookshop(options: BookshopOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { level: options.logLevel ?? 'info', stream: turnBufferedStdout() } : false,
-    ...(options.logger ? { logController: new OneLineRequestLog() } : {}),
+    ...(options.logger ? { logController: new OneLineRequestLog(turnBufferedStdout()) } : {}),
     // A proxy's X-Request-Id is kept (and echoed by the plugin), so one id follows the request across services.
     genReqId: genRequestId,
     requestTimeout: options.requestTimeout ?? 30_000,

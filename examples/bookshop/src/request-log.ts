@@ -6,18 +6,32 @@
  *   writes two ("incoming request", then "request completed"). The line carries what both carried: the request id
  *   (`reqId`), `req` (method, url, host, remoteAddress, remotePort), `res` (statusCode) and `responseTime` (ms, to the
  *   microsecond). "incoming request" is still written at `debug` (and `trace`), where seeing a request arrive is worth
- *   a second line; errors and 5xx are logged as before.
+ *   a second line; errors and 5xx are logged as before. The line of a request that went well is written as pino
+ *   would write it (the same keys, in the same order), but built as one string: pino's generic serializer (each
+ *   nested object walked, each string escaped by hand) was most of the line's cost. That line skips what this app's
+ *   logger does not configure (formatters, mixins, redaction): one who adds them writes it with `reply.log` again.
  * - `turnBufferedStdout()`, given to pino as its stream, gathers the lines written during one turn of the event loop
  *   and writes them in one `write(2)` at its end (`setImmediate`), where pino's default stdout writes each line on its
  *   own. A line is out within the turn it was logged in, and whatever is pending is written when the process exits.
  *
  * What each costs, measured: docs/performance.md, "The app as shipped".
  */
+import { hostname } from 'node:os';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { pino } from 'pino';
 
+/** What pino puts first on every line of this process: `"pid":…,"hostname":…` (pino's default `base`). */
+const BASE = `"pid":${process.pid},"hostname":${JSON.stringify(hostname())}`;
+
+const INFO = pino.levels.values.info ?? 30;
+
 /** Fastify's request logging in one line per request (see the file's comment). */
 export class OneLineRequestLog extends LogController {
+  /** `out`: the logger's own stream, where the line of a request that went well is written directly. */
+  constructor(private readonly out: { write(line: string): void }) {
+    super();
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     // A no-op at `info` and above (pino's disabled levels are empty functions).
     if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
@@ -27,8 +41,29 @@ export class OneLineRequestLog extends LogController {
     if (this.isLogDisabled(request)) return;
     const responseTime = Math.round(reply.elapsedTime * 1000) / 1000;
     if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime }, 'request completed');
+    else if ((pino.levels.values[reply.log.level] ?? 0) <= INFO)
+      this.out.write(completedLine(request, reply, responseTime));
   }
+}
+
+/**
+ * The "request completed" line, byte for byte as pino writes it with Fastify's serializers (`req`: method, url,
+ * version, host, remoteAddress, remotePort, each left out when undefined; `res`: statusCode). What the client sent goes
+ * through JSON.stringify.
+ */
+function completedLine(request: FastifyRequest, reply: FastifyReply, responseTime: number): string {
+  const version = request.headers['accept-version'];
+  const port = request.raw.socket?.remotePort;
+  const req =
+    `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}` +
+    (version === undefined ? '' : `,"version":${JSON.stringify(version)}`) +
+    (request.host === undefined ? '' : `,"host":${JSON.stringify(request.host)}`) +
+    (request.ip === undefined ? '' : `,"remoteAddress":${JSON.stringify(request.ip)}`) +
+    (port === undefined ? '' : `,"remotePort":${port}`);
+  return (
+    `{"level":30,"time":${Date.now()},${BASE},"reqId":${JSON.stringify(request.id)},"req":{${req}},` +
+    `"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`
+  );
 }
 
 /** pino's destination for stdout, written once per turn of the event loop. */
