@@ -7,7 +7,7 @@
  * expressions of security/, the providers of state/), and under everything that reads a built registry.
  */
 import { DeclarationError } from '../errors.js';
-import { didYouMean } from '../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../metadata/did-you-mean.js';
 import { toPathSegment, toSnakeCase } from '../metadata/naming.js';
 import { DEFAULT_PAGINATION } from '../query/pagination.js';
 import { buildFields } from './passes/build-fields.js';
@@ -121,7 +121,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     shapes: shapes.all(),
     resource(name) {
       const found = byName.get(name);
-      if (!found) throw new DeclarationError(`Unknown resource "${name}".${didYouMean(name, byName.keys())}`);
+      if (!found) throw new DeclarationError(`Unknown resource "${name}".${formatDidYouMean(name, byName.keys())}`);
       return found;
     },
     resourceByPath: (path) => byPath.get(path),

@@ -15,7 +15,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { ApiError } from '../errors.js';
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import { toLowerFirst } from '../metadata/naming.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
@@ -81,7 +81,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
     clientMutationId: values.clientMutationId ?? null,
   });
 
-  const post = builtinOperation(resource, 'post');
+  const post = findBuiltinOperation(resource, 'post');
   if (post) {
     mutations[mutationName('create', resource.name)] = {
       type: payload('create'),
@@ -91,7 +91,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
         answer((await writeItem(context, { operation: post, body: bodyOf(values) }, undefined)).data, values),
     };
   }
-  const update = builtinOperation(resource, 'patch') ?? builtinOperation(resource, 'put');
+  const update = findBuiltinOperation(resource, 'patch') ?? findBuiltinOperation(resource, 'put');
   if (update) {
     const mode = update.kind === 'patch' ? 'update' : 'replace';
     mutations[mutationName('update', resource.name)] = {
@@ -105,7 +105,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
         ),
     };
   }
-  const remove = builtinOperation(resource, 'delete');
+  const remove = findBuiltinOperation(resource, 'delete');
   if (remove) {
     const deleteInput = new GraphQLInputObjectType({
       name: `delete${resource.name}Input`,

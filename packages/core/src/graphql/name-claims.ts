@@ -3,7 +3,7 @@
  * another field, or with a type, stops start-up with a message naming both.
  */
 import { DeclarationError } from '../errors.js';
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { collectionQueryName, itemQueryName, mutationName } from './naming.js';
 
@@ -20,7 +20,7 @@ export class NameClaims {
   constructor(registry: MetadataRegistry) {
     this.fields.set('node', 'the Relay node query');
     for (const resource of registry.resources) {
-      const has = (kind: string) => builtinOperation(resource, kind as never) !== undefined;
+      const has = (kind: string) => findBuiltinOperation(resource, kind as never) !== undefined;
       if (has('get')) this.fields.set(itemQueryName(resource.name), `the item query of resource "${resource.name}"`);
       if (has('getCollection'))
         this.fields.set(collectionQueryName(resource.name), `the collection query of resource "${resource.name}"`);

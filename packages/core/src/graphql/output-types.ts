@@ -21,7 +21,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { DeclarationError } from '../errors.js';
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type {
   FieldMetadata,
   ResourceMetadata,
@@ -31,7 +31,7 @@ import type {
 } from '../metadata/types.js';
 import { spanOf } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
-import { iriOf } from '../metadata/iri.js';
+import { buildIri } from '../metadata/iri.js';
 import type { Entity } from '../metadata/types.js';
 import { connectionExtensions } from './cost.js';
 import { cursorConnectionType, pageConnectionType, pagingArgs, toConnection } from './connections.js';
@@ -131,7 +131,7 @@ class OutputTypeBuilder implements OutputTypes {
           description: resource.description,
           interfaces: [this.Node],
           fields: () => ({
-            id: { type: new GraphQLNonNull(GraphQLID), resolve: (entity) => iriOf(resource, entity.id!) },
+            id: { type: new GraphQLNonNull(GraphQLID), resolve: (entity) => buildIri(resource, entity.id!) },
             _id: { type: new GraphQLNonNull(GraphQLInt), resolve: (entity) => entity.id },
             ...this.fieldsOf(resource),
           }),
@@ -208,7 +208,7 @@ class OutputTypeBuilder implements OutputTypes {
     // Pages as the target's collection does (as in API Platform): an author with a million books gives a page of them,
     // not the million; `first` asks for more, up to the same maximum. A target without a collection GET pages with the
     // global settings; one whose collection is not paginated gives every item.
-    const pagination = builtinOperation(target, 'getCollection')?.pagination ?? model.registry.pagination;
+    const pagination = findBuiltinOperation(target, 'getCollection')?.pagination ?? model.registry.pagination;
     const size = pagination.enabled
       ? { fallback: pagination.itemsPerPage, maximum: pagination.maximumItemsPerPage }
       : { fallback: Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };

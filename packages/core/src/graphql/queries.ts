@@ -13,7 +13,7 @@ import {
   GraphQLNonNull,
   type GraphQLResolveInfo,
 } from 'graphql';
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { countsFromEnd, type CursorWindow } from '../query/cursor-window.js';
 import { parseIri } from '../metadata/iri.js';
@@ -35,7 +35,7 @@ export function nodeQuery(parts: SchemaParts): QueryField {
     args: { id: { type: new GraphQLNonNull(GraphQLID) } },
     resolve: async (_source, args: { id: string }, context) => {
       const parsed = parseIri(args.id, parts.registry);
-      const operation = parsed && builtinOperation(parsed.resource, 'get');
+      const operation = parsed && findBuiltinOperation(parsed.resource, 'get');
       if (!parsed || !operation) return null;
       const item = await itemOrNull(context, { operation, id: parsed.id });
       // graphql-js resolves the concrete type of the interface from `__typename`.
@@ -50,8 +50,8 @@ export function addResourceQueries(
   resource: ResourceMetadata,
   queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>,
 ): void {
-  const get = builtinOperation(resource, 'get');
-  const list = builtinOperation(resource, 'getCollection');
+  const get = findBuiltinOperation(resource, 'get');
+  const list = findBuiltinOperation(resource, 'getCollection');
   if (get) {
     // An output shape on the item GET: the query answers the shape's values.
     const shape = get.output;

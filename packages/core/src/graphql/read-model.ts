@@ -5,7 +5,7 @@
  * normalization plan for that operation's groups sends them (`request-scope.ts` asks the plan). Where every operation
  * reads the same fixed groups, the type is already exactly the plan, and no item needs asking.
  */
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 
 type Groups = OperationMetadata['normalizationGroups'] | undefined;
@@ -42,9 +42,9 @@ export interface ReadModel {
 
 export function createReadModel(registry: MetadataRegistry): ReadModel {
   const itemOperation = (resource: ResourceMetadata) =>
-    builtinOperation(resource, 'get') ?? builtinOperation(resource, 'getCollection');
+    findBuiltinOperation(resource, 'get') ?? findBuiltinOperation(resource, 'getCollection');
   const listOperation = (resource: ResourceMetadata) =>
-    builtinOperation(resource, 'getCollection') ?? builtinOperation(resource, 'get');
+    findBuiltinOperation(resource, 'getCollection') ?? findBuiltinOperation(resource, 'get');
   /** The custom operations of a resource that send its items (not a shape, not nothing): their groups shape its type. */
   const customReaders = (resource: ResourceMetadata) =>
     resource.operations.filter((o) => o.customName !== null && o.output === null && o.stages.serialize);

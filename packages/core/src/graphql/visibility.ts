@@ -7,7 +7,7 @@
  */
 import type { FieldMetadata, ResourceMetadata } from '../metadata/types.js';
 import { grants, grantsField } from '../security/access.js';
-import { iriOf } from '../metadata/iri.js';
+import { buildIri } from '../metadata/iri.js';
 import type { Entity } from '../metadata/types.js';
 import type { ReadModel } from './read-model.js';
 import type { GraphQLRequestScope } from './request-scope.js';
@@ -45,7 +45,7 @@ export function visibleRelated(
     const granted = grants(rule.rule, scope.caller, {
       object: found,
       previousObject: null,
-      request: { method: 'GET', path: iriOf(resource, found.id!) },
+      request: { method: 'GET', path: buildIri(resource, found.id!) },
     });
     return granted instanceof Promise ? granted.then((yes) => (yes ? found : null)) : granted ? found : null;
   };

@@ -5,7 +5,7 @@
 import type { OperationKind } from './declared.js';
 import type { OperationMetadata, ResourceMetadata } from './types.js';
 
-export function builtinOperation(
+export function findBuiltinOperation(
   resource: ResourceMetadata,
   kind: OperationKind | 'getSubresource',
 ): OperationMetadata | undefined {

@@ -2,7 +2,7 @@
  * Which operations answer with an `ETag`: decided from the metadata alone, so that the routes that send the header and
  * the OpenAPI document that announces it agree.
  */
-import { builtinOperation } from './builtin-operation.js';
+import { findBuiltinOperation } from './builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from './types.js';
 
 const sameGroups = (
@@ -19,7 +19,7 @@ const sameGroups = (
 export function carriesEntityTag(operation: OperationMetadata, resource: ResourceMetadata): boolean {
   if (operation.method === 'GET') return true;
   if (!operation.stages.serialize || operation.kind === 'delete') return false;
-  const get = builtinOperation(resource, 'get');
+  const get = findBuiltinOperation(resource, 'get');
   if (!get || get.provider !== undefined || operation.processor !== undefined) return false;
   return sameGroups(operation.normalizationGroups, get.normalizationGroups);
 }

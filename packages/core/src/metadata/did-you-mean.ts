@@ -18,7 +18,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The closest candidate, or undefined when none is within a typo's reach. */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
+export function findClosest(name: string, candidates: Iterable<string>): string | undefined {
   const wanted = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
@@ -38,7 +38,7 @@ export function closest(name: string, candidates: Iterable<string>): string | un
 }
 
 /** ` Did you mean "x"?` or an empty string, to append to a message. */
-export function didYouMean(name: string, candidates: Iterable<string>): string {
-  const suggestion = closest(name, candidates);
+export function formatDidYouMean(name: string, candidates: Iterable<string>): string {
+  const suggestion = findClosest(name, candidates);
   return suggestion === undefined ? '' : ` Did you mean "${suggestion}"?`;
 }

@@ -4,7 +4,7 @@ import type { MetadataRegistry, ResourceMetadata } from './types.js';
 /** The largest id a (32-bit) integer column holds; anything above cannot exist. */
 export const MAX_ID = 2_147_483_647;
 
-export const iriOf = (resource: ResourceMetadata, id: number): string => `${resource.collectionPath}/${id}`;
+export const buildIri = (resource: ResourceMetadata, id: number): string => `${resource.collectionPath}/${id}`;
 
 /** Parses an id from a URI variable or IRI segment: a positive integer in range, or undefined. */
 export function parseId(raw: string): number | undefined {

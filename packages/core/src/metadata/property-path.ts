@@ -3,7 +3,7 @@
  * into the relation hops to follow and the field at the end. Unknown names fail at start-up with "did you mean".
  */
 import { DeclarationError } from '../errors.js';
-import { didYouMean } from './did-you-mean.js';
+import { formatDidYouMean } from './did-you-mean.js';
 import type { FieldMetadata, ScalarFieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from './types.js';
 
 /** The identifier seen as a field, so paths may end in `id` (`author.id`). */
@@ -51,7 +51,7 @@ export function resolvePath(
     const field = name === 'id' ? ID_FIELD : fields.find((f) => f.name === name);
     if (!field) {
       throw new DeclarationError(
-        `${where}: "${path}" names no field "${name}" of "${owner}".${didYouMean(name, ['id', ...fields.map((f) => f.name)])}`,
+        `${where}: "${path}" names no field "${name}" of "${owner}".${formatDidYouMean(name, ['id', ...fields.map((f) => f.name)])}`,
       );
     }
     const last = index === names.length - 1;

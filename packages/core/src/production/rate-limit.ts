@@ -27,7 +27,7 @@ import type {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
-import { closest } from '../metadata/did-you-mean.js';
+import { findClosest } from '../metadata/did-you-mean.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
@@ -93,7 +93,7 @@ function assertKnownNames(routes: Readonly<Record<string, unknown>>, names: Map<
   const known = new Set([...names.values()].flat());
   for (const name of Object.keys(routes)) {
     if (known.has(name)) continue;
-    const guess = closest(name, known);
+    const guess = findClosest(name, known);
     throw new DeclarationError(
       `rateLimit.routes: "${name}" is no operation, resource, "login" or "graphql" of this API.${guess ? ` Did you mean "${guess}"?` : ''}`,
     );

@@ -4,7 +4,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { assertCount, DeclarationError } from '../errors.js';
-import { didYouMean } from '../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../metadata/did-you-mean.js';
 import type { Entity, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { declaredRoles } from './role-writes.js';
 
@@ -125,14 +125,14 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
   const names = registry.resources.map((r) => r.name);
   if (!names.includes(users.resource))
     throw new DeclarationError(
-      `security.users.resource: unknown resource "${users.resource}".${didYouMean(users.resource, names)}`,
+      `security.users.resource: unknown resource "${users.resource}".${formatDidYouMean(users.resource, names)}`,
     );
   const resource = registry.resource(users.resource);
   const field = (option: string, name: string, accepts: (type: string | undefined) => boolean, what: string) => {
     const found = resource.fieldsByName.get(name);
     if (!found)
       throw new DeclarationError(
-        `security.users.${option}: "${name}" is not a field of "${resource.name}".${didYouMean(
+        `security.users.${option}: "${name}" is not a field of "${resource.name}".${formatDidYouMean(
           name,
           resource.fields.map((f) => f.name),
         )}`,

@@ -17,7 +17,7 @@ import {
   type ResourceMetadata,
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
-import { iriOf } from '../metadata/iri.js';
+import { buildIri } from '../metadata/iri.js';
 import { type Caller, denial, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 
@@ -82,7 +82,7 @@ async function enforceAt(
 
 const requestOf = (item: NestedItem, operation: OperationMetadata) => ({
   method: operation.method,
-  path: item.write.id === undefined ? item.target.collectionPath : iriOf(item.target, item.write.id),
+  path: item.write.id === undefined ? item.target.collectionPath : buildIri(item.target, item.write.id),
 });
 
 /**

@@ -28,7 +28,7 @@ import {
 } from '../schema/input-schema.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
 import { groupsKey } from './groups-key.js';
-import { iriOf, parseIri } from '../metadata/iri.js';
+import { buildIri, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
 
@@ -326,7 +326,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   ): Promise<NestedWrite | undefined> {
     // The schema already refused objects where the relation takes none (`acceptsNested`).
     const path = prefix.slice(0, -1);
-    const iri = value['@id'] !== undefined || current === undefined ? value['@id'] : iriOf(target, current);
+    const iri = value['@id'] !== undefined || current === undefined ? value['@id'] : buildIri(target, current);
     if (iri !== undefined) {
       const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;
       if (typeof iri !== 'string')
@@ -370,7 +370,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     if (parsed?.resource === input.resource && parsed.id === id) return;
     throw new ApiError(
       'IDENTIFIER_MISMATCH',
-      `The "@id" of the body, ${JSON.stringify(iri)}, is not the IRI of the item at this path, "${iriOf(input.resource, id)}".`,
+      `The "@id" of the body, ${JSON.stringify(iri)}, is not the IRI of the item at this path, "${buildIri(input.resource, id)}".`,
     );
   }
 

@@ -17,7 +17,7 @@ import type {
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import { formatDateTime } from './datetime.js';
 import { groupsKey } from './groups-key.js';
-import { iriOf } from '../metadata/iri.js';
+import { buildIri } from '../metadata/iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
 /** Read groups in force, or null when the operation has none (every readable field is sent). */
@@ -221,10 +221,10 @@ export function createNormalizer(
           target[field.name] = field.write(value);
           break;
         case 'iri':
-          target[field.name] = iriOf(field.target, value as number);
+          target[field.name] = buildIri(field.target, value as number);
           break;
         case 'iris':
-          target[field.name] = (value as number[]).map((id) => iriOf(field.target, id));
+          target[field.name] = (value as number[]).map((id) => buildIri(field.target, id));
           break;
         case 'embed':
           target[field.name] = embedded(field.target, field.plan, value as number, format, loaded, caller);
@@ -249,7 +249,7 @@ export function createNormalizer(
   ): unknown {
     const entity = loaded.get(resource.name)?.get(id);
     // Gone between the two reads: its IRI is still the truth about the link.
-    if (!entity) return iriOf(resource, id);
+    if (!entity) return buildIri(resource, id);
     return item(plan, entity, format, loaded, caller);
   }
 
@@ -262,7 +262,7 @@ export function createNormalizer(
   ): Record<string, unknown> {
     if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
     return fill(
-      { '@id': iriOf(plan.resource, entity.id!), '@type': plan.resource.name },
+      { '@id': buildIri(plan.resource, entity.id!), '@type': plan.resource.name },
       plan,
       entity,
       format,
@@ -315,7 +315,7 @@ export function createNormalizer(
       return fill(
         {
           '@context': `${registry.prefix}/contexts/${resource.name}`,
-          '@id': iriOf(resource, entity.id!),
+          '@id': buildIri(resource, entity.id!),
           '@type': resource.name,
         },
         plan,

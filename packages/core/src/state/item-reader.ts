@@ -2,7 +2,7 @@
  * Reading related items by id (to check IRIs on input, to embed them on output), whoever stores them: the built-in
  * knex state in batches, or a resource's own state provider, asked item by item through its item operation.
  */
-import { builtinOperation } from '../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { Entity, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { readsOnItsOwn, SILENT_LOGGER } from './compose.js';
 import type { Database } from './database.js';
@@ -27,7 +27,7 @@ export const hasOwnProvider = (resource: ResourceMetadata): boolean => readsOnIt
 export function createItemReader(registry: MetadataRegistry, state: KnexState, database: Database): ItemReader {
   const itemOperation = new Map<string, OperationMetadata>();
   for (const resource of registry.resources) {
-    const operation = builtinOperation(resource, 'get') ?? resource.operations[0];
+    const operation = findBuiltinOperation(resource, 'get') ?? resource.operations[0];
     if (operation) itemOperation.set(resource.name, operation);
   }
 

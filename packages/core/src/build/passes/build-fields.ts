@@ -13,7 +13,7 @@ import { declarationOf } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
 import type { AccessRule, JsonValue, ScalarType } from '../../metadata/declared.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import type {
@@ -97,7 +97,7 @@ export function buildFields(declaration: ResourceDeclaration, names: ReadonlySet
     for (const key of Object.keys(field)) {
       const allowed: readonly string[] = kind ? KEYS[kind] : ALL_KEYS;
       if (!allowed.includes(key)) {
-        const hint = kind ? didYouMean(key, allowed) : didYouMean(key, ['type', 'toOne', 'toMany']);
+        const hint = kind ? formatDidYouMean(key, allowed) : formatDidYouMean(key, ['type', 'toOne', 'toMany']);
         throw new DeclarationError(`${where(name)}: unknown option "${key}".${hint}`);
       }
     }
@@ -179,7 +179,7 @@ function buildScalar(
 ): ScalarFieldMetadata {
   if (!SCALAR_TYPES.includes(field.type)) {
     throw new DeclarationError(
-      `${where}: unknown type "${String(field.type)}".${didYouMean(String(field.type), SCALAR_TYPES)} Known types: ${SCALAR_TYPES.join(', ')}.`,
+      `${where}: unknown type "${String(field.type)}".${formatDidYouMean(String(field.type), SCALAR_TYPES)} Known types: ${SCALAR_TYPES.join(', ')}.`,
     );
   }
   const nullable = field.nullable ?? false;
@@ -265,7 +265,7 @@ function targetName(target: unknown, names: ReadonlySet<string>, where: string):
     name = declaration.name;
   } else throw new DeclarationError(`${where}: the relation target must be a resource name or a class thunk.`);
   if (!names.has(name))
-    throw new DeclarationError(`${where}: unknown relation target "${name}".${didYouMean(name, names)}`);
+    throw new DeclarationError(`${where}: unknown relation target "${name}".${formatDidYouMean(name, names)}`);
   return name;
 }
 
@@ -279,7 +279,7 @@ function buildToOne(
   const onDelete = field.onDelete ?? 'restrict';
   if (!['restrict', 'cascade', 'set null'].includes(onDelete)) {
     throw new DeclarationError(
-      `${where}: onDelete must be "restrict", "cascade" or "set null".${didYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`,
+      `${where}: onDelete must be "restrict", "cascade" or "set null".${formatDidYouMean(onDelete, ['restrict', 'cascade', 'set null'])}`,
     );
   }
   const nullable = field.nullable ?? false;

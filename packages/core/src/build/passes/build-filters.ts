@@ -18,7 +18,7 @@ import { createOrderFilter } from '../../query/filters/order-filter.js';
 import { createRangeFilter } from '../../query/filters/range-filter.js';
 import { createSearchFilter } from '../../query/filters/search-filter.js';
 import { isNumeric, isTemporal, isText } from '../../query/filters/values.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
 import type { FieldMetadata, Filter } from '../../metadata/types.js';
 
@@ -92,7 +92,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
     const where = `Resource "${resource}", ${type} filter`;
     if (!(FILTER_TYPES as readonly string[]).includes(type)) {
       throw new DeclarationError(
-        `Resource "${resource}", filter #${index + 1}: unknown filter type "${type}".${didYouMean(type, FILTER_TYPES)} Known types: ${FILTER_TYPES.join(', ')}, or a custom Filter object.`,
+        `Resource "${resource}", filter #${index + 1}: unknown filter type "${type}".${formatDidYouMean(type, FILTER_TYPES)} Known types: ${FILTER_TYPES.join(', ')}, or a custom Filter object.`,
       );
     }
     const { properties } = entry;
@@ -117,7 +117,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
           entries.map(([path, strategy = 'exact']) => {
             if (!STRATEGIES.includes(strategy as SearchStrategy)) {
               throw new DeclarationError(
-                `${where}: unknown strategy "${String(strategy)}" for "${path}".${didYouMean(String(strategy), STRATEGIES)}`,
+                `${where}: unknown strategy "${String(strategy)}" for "${path}".${formatDidYouMean(String(strategy), STRATEGIES)}`,
               );
             }
             const resolved = checked(
@@ -144,7 +144,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
           entries.map(([path, nulls = 'exclude_null']) => {
             if (!NULL_MODES.includes(nulls as DateNullMode))
               throw new DeclarationError(
-                `${where}: unknown null mode "${String(nulls)}" for "${path}".${didYouMean(String(nulls), NULL_MODES)}`,
+                `${where}: unknown null mode "${String(nulls)}" for "${path}".${formatDidYouMean(String(nulls), NULL_MODES)}`,
               );
             return {
               resolved: checked(path, (r) => isTemporal(r.leaf), 'a date or datetime'),
@@ -201,7 +201,7 @@ function orderOptions(options: OrderPropertyOptions | undefined, where: string):
     throw new DeclarationError(`${where}: direction must be "asc" or "desc".`);
   if (!['first', 'last', 'smallest', 'largest'].includes(nulls))
     throw new DeclarationError(
-      `${where}: nulls must be "first", "last", "smallest" or "largest".${didYouMean(nulls, ['first', 'last', 'smallest', 'largest'])}`,
+      `${where}: nulls must be "first", "last", "smallest" or "largest".${formatDidYouMean(nulls, ['first', 'last', 'smallest', 'largest'])}`,
     );
   return { direction, nulls };
 }

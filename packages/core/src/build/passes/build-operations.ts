@@ -11,7 +11,7 @@ import type {
 } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import type { OperationKind } from '../../metadata/declared.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { checkExpression } from '../../security/expression.js';
 import type {
   AccessRuleMetadata,
@@ -254,12 +254,12 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       : `Resource "${declaration.name}", operation "${String(options.kind)}"`;
     if (!OPERATION_KINDS.includes(options.kind)) {
       throw new DeclarationError(
-        `${where}: unknown operation kind.${didYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`,
+        `${where}: unknown operation kind.${formatDidYouMean(String(options.kind), OPERATION_KINDS)} Known kinds: ${OPERATION_KINDS.join(', ')}.`,
       );
     }
     for (const key of Object.keys(options)) {
       if (!OPERATION_KEYS.includes(key))
-        throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, OPERATION_KEYS)}`);
+        throw new DeclarationError(`${where}: unknown option "${key}".${formatDidYouMean(key, OPERATION_KEYS)}`);
     }
     const misplaced = PAGINATION_KEYS.find(
       (key) => options.kind !== 'getCollection' && (options as PaginationDeclaration)[key] !== undefined,
@@ -392,7 +392,7 @@ function buildCustomOperation(
   const own = variables.filter((variable) => variable !== 'id');
   if (own.length > 0 && !options.provider && !options.processor) {
     throw new DeclarationError(
-      `${where}: uriTemplate "${uriTemplate}": nothing resolves {${own[0]}}. The built-in provider knows {id} (the ${resource}'s identifier).${didYouMean(own[0]!, ['id'])} Declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.`,
+      `${where}: uriTemplate "${uriTemplate}": nothing resolves {${own[0]}}. The built-in provider knows {id} (the ${resource}'s identifier).${formatDidYouMean(own[0]!, ['id'])} Declare a "provider" or "processor" of the operation to read other variables from context.uriVariables.`,
     );
   }
   const traits = TRAITS[kind];
@@ -467,7 +467,7 @@ export function resolveHooks(layers: readonly (WriteHooks | undefined)[], where:
     for (const key of Object.keys(layer)) {
       if (!(HOOK_NAMES as readonly string[]).includes(key))
         throw new DeclarationError(
-          `${where}: unknown hook "${key}".${didYouMean(key, HOOK_NAMES)} Hooks: ${HOOK_NAMES.join(', ')}.`,
+          `${where}: unknown hook "${key}".${formatDidYouMean(key, HOOK_NAMES)} Hooks: ${HOOK_NAMES.join(', ')}.`,
         );
     }
     for (const name of HOOK_NAMES) {

@@ -6,7 +6,7 @@
 import { shapeDeclarationOf } from '../../declare/decorators.js';
 import type { ShapeDeclaration, ShapeInput } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { RESERVED_CONTEXT_NAMES } from '../../metadata/reserved-names.js';
 import type { ResourceMetadata } from '../../metadata/types.js';
 import { buildFields } from './build-fields.js';
@@ -51,7 +51,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       throw new DeclarationError(`${where}: a resource has this name already; give the shape another one.`);
     for (const key of Object.keys(declaration)) {
       if (!SHAPE_KEYS.includes(key))
-        throw new DeclarationError(`${where}: unknown option "${key}".${didYouMean(key, SHAPE_KEYS)}`);
+        throw new DeclarationError(`${where}: unknown option "${key}".${formatDidYouMean(key, SHAPE_KEYS)}`);
     }
     if (typeof declaration.fields !== 'object' || declaration.fields === null || Array.isArray(declaration.fields)) {
       throw new DeclarationError(`${where}: "fields" must be an object of field declarations.`);

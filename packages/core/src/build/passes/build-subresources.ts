@@ -4,7 +4,7 @@
  * `maxDepth` allows. The operation takes the target collection's pagination, groups and provider, so the target's
  * settings apply wherever its collection is served.
  */
-import { builtinOperation } from '../../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../../metadata/builtin-operation.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import type {
@@ -60,7 +60,7 @@ function subresourceOperation(
 ): OperationMetadata {
   const { pagination } = settings;
   // The target's own collection operation, when it has one, lends its settings.
-  const collection = builtinOperation(target, 'getCollection');
+  const collection = findBuiltinOperation(target, 'getCollection');
   const declared = (declaration.operations ?? []).find((o) => typeof o === 'object' && o.kind === 'getCollection');
   const layers = [declaration, ...(typeof declared === 'object' ? [declared] : [])];
   const where = `Resource "${target.name}", subresource "${steps[0]!.resource}.${steps.map((s) => s.field).join('.')}"`;

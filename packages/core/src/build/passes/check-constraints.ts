@@ -4,7 +4,7 @@
  */
 import { DeclarationError } from '../../errors.js';
 import type { Constraint } from '../../metadata/constraints.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import type { FieldMetadata, ResourceMetadata } from '../../metadata/types.js';
 
 const KINDS = [
@@ -53,7 +53,7 @@ function checkOne(
   }
   if (!KINDS.includes(constraint.kind))
     throw new DeclarationError(
-      `${where}: unknown constraint "${String(constraint.kind)}".${didYouMean(String(constraint.kind), KINDS)}`,
+      `${where}: unknown constraint "${String(constraint.kind)}".${formatDidYouMean(String(constraint.kind), KINDS)}`,
     );
   const name = `${where}, ${constraint.kind}`;
   if (
@@ -126,7 +126,7 @@ function checkOne(
         const target = resource.fieldsByName.get(fieldName);
         if (!target)
           throw new DeclarationError(
-            `${name}: "${fieldName}" is not a field of "${resource.name}".${didYouMean(
+            `${name}: "${fieldName}" is not a field of "${resource.name}".${formatDidYouMean(
               fieldName,
               resource.fields.map((f) => f.name),
             )}`,

@@ -5,7 +5,7 @@
 import { declarationOf } from '../../declare/decorators.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { toPathSegment } from '../../metadata/naming.js';
 import { GROUPS_KEYS, PAGINATION_KEYS, SECURITY_KEYS } from './build-operations.js';
 
@@ -65,7 +65,9 @@ export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceD
     }
     for (const key of Object.keys(declaration)) {
       if (!RESOURCE_KEYS.includes(key)) {
-        throw new DeclarationError(`Resource "${name}": unknown option "${key}".${didYouMean(key, RESOURCE_KEYS)}`);
+        throw new DeclarationError(
+          `Resource "${name}": unknown option "${key}".${formatDidYouMean(key, RESOURCE_KEYS)}`,
+        );
       }
     }
     if (byName.has(name)) throw new DeclarationError(`Resource "${name}" is declared twice (duplicate short name).`);

@@ -4,7 +4,7 @@
  * side from its owning side. The metadata then states each relation fully on both ends.
  */
 import { DeclarationError } from '../../errors.js';
-import { didYouMean } from '../../metadata/did-you-mean.js';
+import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import type { FieldMetadata, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -20,7 +20,7 @@ export function linkRelations(fieldsByResource: ReadonlyMap<string, FieldMetadat
         const owning = fieldOf(field.target, field.mappedBy);
         if (!owning) {
           throw new DeclarationError(
-            `${where}: mappedBy "${field.mappedBy}" is not a field of "${field.target}".${didYouMean(field.mappedBy, namesOf(field.target))}`,
+            `${where}: mappedBy "${field.mappedBy}" is not a field of "${field.target}".${formatDidYouMean(field.mappedBy, namesOf(field.target))}`,
           );
         }
         const oneToMany = owning.kind === 'toOne' && owning.target === resource;
@@ -49,7 +49,7 @@ export function linkRelations(fieldsByResource: ReadonlyMap<string, FieldMetadat
         const inverse = fieldOf(field.target, field.inversedBy);
         if (!inverse) {
           throw new DeclarationError(
-            `${where}: inversedBy "${field.inversedBy}" is not a field of "${field.target}".${didYouMean(field.inversedBy, namesOf(field.target))}`,
+            `${where}: inversedBy "${field.inversedBy}" is not a field of "${field.target}".${formatDidYouMean(field.inversedBy, namesOf(field.target))}`,
           );
         }
         const valid = inverse.kind === 'toMany' && inverse.target === resource && inverse.mappedBy === field.name;

@@ -8,7 +8,7 @@
  * write, that nobody changed it meanwhile (see state/knex/assert-unchanged.ts). GET and HEAD are answered by the
  * routes (ETag, 304) from the bytes they send, without a query of their own.
  */
-import { builtinOperation } from '../../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../../metadata/builtin-operation.js';
 import { ApiError } from '../../errors.js';
 import { entityTagOf, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../entity-tag.js';
 import type { OutputFormat } from '../../serializer/vocabulary.js';
@@ -21,7 +21,7 @@ const FORMATS: readonly OutputFormat[] = ['jsonld', 'json'];
 /** The ETags of the item read, rendered as its GET renders it for this caller, byte for byte, in every format. */
 async function currentTags(context: StageContext<'preconditions'>): Promise<string[]> {
   const { runtime, resource, caller } = context;
-  const get = builtinOperation(resource, 'get') ?? context.operation;
+  const get = findBuiltinOperation(resource, 'get') ?? context.operation;
   const { normalizer } = runtime;
   const plan = normalizer.plan(resource, activeGroups(get.normalizationGroups, { ...context, operation: get }));
   const item = context.previous!;

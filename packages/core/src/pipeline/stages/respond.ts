@@ -5,7 +5,7 @@
  */
 import type { LoadedItems } from '../../serializer/normalize.js';
 import { renderCollection } from '../../serializer/hydra/collection.js';
-import { iriOf } from '../../metadata/iri.js';
+import { buildIri } from '../../metadata/iri.js';
 import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
 import { responsePlan } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
@@ -44,7 +44,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
         headers,
         body: normalizer.shapeDocument(plan, data, format, context.request.path, loaded, context.caller),
       };
-    if (operation.status === 201) headers.location = iriOf(resource, data.id!);
+    if (operation.status === 201) headers.location = buildIri(resource, data.id!);
     return { status: operation.status, headers, body: normalizer.document(plan, data, format, loaded, context.caller) };
   };
   const loaded = collection

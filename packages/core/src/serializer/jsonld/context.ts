@@ -5,7 +5,7 @@
  * of the API documentation.
  */
 import type { RESERVED_CONTEXT_NAMES } from '../../metadata/reserved-names.js';
-import { builtinOperation } from '../../metadata/builtin-operation.js';
+import { findBuiltinOperation } from '../../metadata/builtin-operation.js';
 import type { MetadataRegistry } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
 import { HYDRA_NS } from '../vocabulary.js';
@@ -51,7 +51,7 @@ export function buildContext(
 /** Resources listed by the entrypoint: those with a collection GET, by name. */
 export function entrypointResources(registry: MetadataRegistry) {
   return registry.resources
-    .filter((r) => builtinOperation(r, 'getCollection'))
+    .filter((r) => findBuiltinOperation(r, 'getCollection'))
     .sort((a, b) => toLowerFirst(a.name).localeCompare(toLowerFirst(b.name)));
 }
 
