@@ -110,7 +110,7 @@ export function ApiShape(options: ApiShapeOptions = {}) {
 }
 
 /** The declaration of a class decorated with `@ApiShape`, or undefined. */
-export function shapeDeclarationOf(target: unknown): ShapeDeclaration | undefined {
+export function readShapeDeclaration(target: unknown): ShapeDeclaration | undefined {
   if (typeof target !== 'function') return undefined;
   const cached = shapeDeclarations.get(target);
   if (cached) return cached;
@@ -219,7 +219,7 @@ export function Assert(...constraints: Constraint[]) {
 }
 
 /** The declaration of a class decorated with `@ApiResource`, or undefined. */
-export function declarationOf(target: unknown): ResourceDeclaration | undefined {
+export function readDeclaration(target: unknown): ResourceDeclaration | undefined {
   if (typeof target !== 'function') return undefined;
   const cached = declarations.get(target);
   if (cached) return cached;

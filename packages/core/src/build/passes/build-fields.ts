@@ -9,7 +9,7 @@ import type {
   ToManyDeclaration,
   ToOneDeclaration,
 } from '../../declare/types.js';
-import { declarationOf } from '../../declare/decorators.js';
+import { readDeclaration } from '../../declare/decorators.js';
 import { DeclarationError } from '../../errors.js';
 import { checkExpression } from '../../security/expression.js';
 import type { AccessRule, JsonValue, ScalarType } from '../../metadata/declared.js';
@@ -257,7 +257,7 @@ function targetName(target: unknown, names: ReadonlySet<string>, where: string):
   if (typeof target === 'string') name = target;
   else if (typeof target === 'function') {
     const cls = (target as () => unknown)();
-    const declaration = declarationOf(cls);
+    const declaration = readDeclaration(cls);
     if (!declaration)
       throw new DeclarationError(
         `${where}: the relation target ${typeof cls === 'function' ? `class "${cls.name}"` : String(cls)} is not an @ApiResource class.`,

@@ -3,7 +3,7 @@
  * a resource's (fields with types, groups and constraints), so that deserialization, validation, normalization and
  * every document treat them with the code they use for resources. A shape has no table, operation or IRI of its own.
  */
-import { shapeDeclarationOf } from '../../declare/decorators.js';
+import { readShapeDeclaration } from '../../declare/decorators.js';
 import type { ShapeDeclaration, ShapeInput } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import { formatDidYouMean } from '../../metadata/did-you-mean.js';
@@ -26,7 +26,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
 
   function declarationFrom(input: ShapeInput, where: string): ShapeDeclaration {
     if (typeof input === 'function') {
-      const declaration = shapeDeclarationOf(input);
+      const declaration = readShapeDeclaration(input);
       if (!declaration) throw new DeclarationError(`${where}: class "${input.name}" is not decorated with @ApiShape.`);
       return declaration;
     }

@@ -2,7 +2,7 @@
  * Pass 1: turn what the user passed (plain declarations and decorated classes) into plain declarations, and check
  * the resource-level options: known keys, a PascalCase short name, no duplicate short name or path.
  */
-import { declarationOf } from '../../declare/decorators.js';
+import { readDeclaration } from '../../declare/decorators.js';
 import type { ResourceDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
 import { formatDidYouMean } from '../../metadata/did-you-mean.js';
@@ -38,7 +38,7 @@ const RESOURCE_KEYS = [
 export function collectDeclarations(inputs: readonly ResourceInput[]): ResourceDeclaration[] {
   const declarations = inputs.map((input, index) => {
     if (typeof input === 'function') {
-      const declaration = declarationOf(input);
+      const declaration = readDeclaration(input);
       if (!declaration) {
         throw new DeclarationError(
           `Class "${input.name}" (resource #${index + 1}) is not decorated with @ApiResource.`,
