@@ -29,7 +29,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import type { MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { acceptsNested, writableFields, type WriteMode } from '../schema/input-schema.js';
+import { acceptsNested, listWritableFields, type WriteMode } from '../schema/input-schema.js';
 import type { PaginationOptions } from '../metadata/types.js';
 
 /** The key of a field's cost in its `extensions`. */
@@ -93,7 +93,7 @@ function writesPassword(
 ): boolean {
   if (seen.has(resource.name)) return false;
   seen.add(resource.name);
-  return writableFields(resource, mode, groups).some((field) => {
+  return listWritableFields(resource, mode, groups).some((field) => {
     if (field.kind === 'scalar') return field.type === 'password';
     return (
       field.kind === 'toOne' &&

@@ -11,7 +11,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { acceptsNested, writableFields } from '../schema/input-schema.js';
+import { acceptsNested, listWritableFields } from '../schema/input-schema.js';
 import { scalarType } from './output-types.js';
 
 export interface InputTypes {
@@ -43,7 +43,7 @@ export function createInputTypes(registry: MetadataRegistry): InputTypes {
               description: 'The IRI of an existing item (to update it), or nothing to create one.',
             },
           };
-          for (const f of writableFields(target, 'create', groups))
+          for (const f of listWritableFields(target, 'create', groups))
             if (f.kind !== 'toOne' || !acceptsNested(f, groups, registry))
               fields[f.name] = { type: inputType(f, groups, verb) };
           return fields;

@@ -10,10 +10,10 @@
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import {
   buildInputSchema,
-  fieldInputSchema,
+  buildFieldInputSchema,
   type JsonSchema,
   type WriteMode,
-  writableFields,
+  listWritableFields,
 } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
 import { type PlanOf, writableFieldNames } from '../serializer/field-access.js';
@@ -252,7 +252,7 @@ export class SchemaCatalog {
         (operation) => operation.input?.name === shape.name && operation.stages.deserialize,
       );
       const sent = new Map(output ? this.planOf(shape, groups).fields.map((planned) => [planned.name, planned]) : []);
-      const accepted = new Set(input ? writableFields(shape, 'create', groups).map((field) => field.name) : []);
+      const accepted = new Set(input ? listWritableFields(shape, 'create', groups).map((field) => field.name) : []);
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];
       if (format === 'jsonld') {
@@ -264,7 +264,7 @@ export class SchemaCatalog {
       for (const field of shape.fields) {
         const planned = sent.get(field.name);
         if (!planned && !accepted.has(field.name)) continue;
-        const { writeOnly: _writeOnly, ...schema } = fieldInputSchema(field);
+        const { writeOnly: _writeOnly, ...schema } = buildFieldInputSchema(field);
         if (!accepted.has(field.name)) schema.readOnly = true;
         if (!planned) schema.writeOnly = true;
         properties[field.name] = schema;
@@ -323,7 +323,7 @@ export class SchemaCatalog {
   ): JsonSchema {
     switch (planned.mode) {
       case 'value': {
-        const { writeOnly: _writeOnly, ...schema } = fieldInputSchema(field);
+        const { writeOnly: _writeOnly, ...schema } = buildFieldInputSchema(field);
         return schema;
       }
       case 'iri':

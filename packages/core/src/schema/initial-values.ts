@@ -16,5 +16,5 @@ function resolveDefault(field: ScalarFieldMetadata): unknown {
 }
 
 /** The value a field starts with on create when the body gives none: its default, null, or an empty list. */
-export const initialValue = (field: FieldMetadata): unknown =>
+export const resolveInitialValue = (field: FieldMetadata): unknown =>
   field.kind === 'scalar' ? resolveDefault(field) : field.kind === 'toMany' ? [] : null;

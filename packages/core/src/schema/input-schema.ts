@@ -31,7 +31,7 @@ const inGroups = (field: FieldMetadata, groups: WriteGroups) =>
   groups === null || field.groups.some((g) => groups.has(g));
 
 /** The fields a client may write: writable ones in the write groups; immutable ones on create only. */
-export function writableFields(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): FieldMetadata[] {
+export function listWritableFields(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): FieldMetadata[] {
   return resource.fields.filter((f) => f.writable && inGroups(f, groups) && (mode === 'create' || !f.immutable));
 }
 
@@ -75,7 +75,7 @@ function scalarSchema(field: ScalarFieldMetadata): JsonSchema {
 }
 
 /** The schema of one field's value as a client writes it. */
-export function fieldInputSchema(field: FieldMetadata, nested = false): JsonSchema {
+export function buildFieldInputSchema(field: FieldMetadata, nested = false): JsonSchema {
   const iri = { type: 'string', format: 'iri-reference' };
   const schema: JsonSchema =
     field.kind === 'scalar'
@@ -100,8 +100,11 @@ export function buildInputSchema(
   registry: MetadataRegistry,
 ): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const field of writableFields(resource, mode, groups)) {
-    properties[field.name] = fieldInputSchema(field, field.kind !== 'scalar' && acceptsNested(field, groups, registry));
+  for (const field of listWritableFields(resource, mode, groups)) {
+    properties[field.name] = buildFieldInputSchema(
+      field,
+      field.kind !== 'scalar' && acceptsNested(field, groups, registry),
+    );
   }
   // Unknown keys are ignored (API Platform's default), not rejected.
   return { type: 'object', properties, additionalProperties: true };

@@ -9,7 +9,7 @@
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
 import type { Entity, MetadataRegistry } from '../metadata/types.js';
-import { initialValue } from '../schema/initial-values.js';
+import { resolveInitialValue } from '../schema/initial-values.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ResolvedSecurity } from './config.js';
@@ -82,7 +82,8 @@ export async function provisionUser(
   if (!existing) {
     const mapper = buildRowMapper(security.resource, deps.registry, dialect);
     const entity: Entity = {};
-    for (const field of security.resource.fields) if (field.kind !== 'toMany') entity[field.name] = initialValue(field);
+    for (const field of security.resource.fields)
+      if (field.kind !== 'toMany') entity[field.name] = resolveInitialValue(field);
     entity[security.identifier] = options.identifier;
     entity[security.password] = await hashPassword(options.password);
     entity[security.roles] = storedRoles(options.roles);

@@ -18,13 +18,13 @@ import {
   type ResourceMetadata,
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
-import { initialValue } from '../schema/initial-values.js';
+import { resolveInitialValue } from '../schema/initial-values.js';
 import {
   acceptsNested,
   buildInputSchema,
   type WriteGroups,
   type WriteMode,
-  writableFields,
+  listWritableFields,
 } from '../schema/input-schema.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
 import { groupsKey } from './groups-key.js';
@@ -128,7 +128,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     if (!found) {
       found = {
         validate: ajv.compile(buildInputSchema(resource, mode, groups, registry)),
-        fields: writableFields(resource, mode, groups),
+        fields: listWritableFields(resource, mode, groups),
       };
       validators.set(key, found);
     }
@@ -284,7 +284,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const stored = resource.fields.filter((f) => f.kind !== 'toMany' || f.joinTable !== undefined);
     if (mode === 'create') {
       for (const field of stored)
-        data[field.name] = Object.hasOwn(values, field.name) ? values[field.name] : initialValue(field);
+        data[field.name] = Object.hasOwn(values, field.name) ? values[field.name] : resolveInitialValue(field);
     } else if (mode === 'replace') {
       Object.assign(data, previous);
       for (const field of fields) {
@@ -297,7 +297,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
           !failed.has(field.name) &&
           !denied.has(field.name)
         )
-          data[field.name] = initialValue(field);
+          data[field.name] = resolveInitialValue(field);
       }
     } else {
       Object.assign(data, previous);

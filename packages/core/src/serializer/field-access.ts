@@ -1,12 +1,12 @@
 /**
  * What the documents say about each field of a resource (or shape) as a whole, over its operations: whether some read
  * operation sends it (through the normalizer's plan for the operation's read groups) and whether some write
- * operation accepts it (through the input schema's `writableFields`). Groups chosen per request by a function cannot
+ * operation accepts it (through the input schema's `listWritableFields`). Groups chosen per request by a function cannot
  * be known in advance: such an operation counts as "every readable / writable field". It lives beside the normalizer
  * whose plans it reads; openapi/ and the Hydra documentation (`hydra/documentation.ts`) ask it.
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import { type WriteMode, writableFields } from '../schema/input-schema.js';
+import { type WriteMode, listWritableFields } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from './normalize.js';
 
 /** The normalizer's plan for a resource and read groups (`normalizer.plan`). */
@@ -37,7 +37,7 @@ export function writableFieldNames(resource: ResourceMetadata): Set<string> {
   for (const operation of resource.operations) {
     const mode = writeModeOf(operation);
     if (!mode) continue;
-    for (const field of writableFields(resource, mode, documentedGroups(operation.denormalizationGroups)))
+    for (const field of listWritableFields(resource, mode, documentedGroups(operation.denormalizationGroups)))
       names.add(field.name);
   }
   return names;
@@ -60,7 +60,7 @@ export function shapeFieldNames(
         readable.add(field.name);
     }
     if (operation.input?.name === shape.name && operation.stages.deserialize) {
-      for (const field of writableFields(shape, 'create', documentedGroups(operation.denormalizationGroups)))
+      for (const field of listWritableFields(shape, 'create', documentedGroups(operation.denormalizationGroups)))
         writable.add(field.name);
     }
   }

@@ -1,6 +1,6 @@
 /** Turning query-string values into typed filter values; anything unusable is a 400 naming the parameter. */
 import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
-import { fieldInputSchema } from '../../schema/input-schema.js';
+import { buildFieldInputSchema } from '../../schema/input-schema.js';
 import { toIriPath } from '../../metadata/iri.js';
 import { invalidParameter } from '../filter.js';
 
@@ -100,7 +100,7 @@ export const isText = (leaf: Leaf): boolean =>
 
 /** The JSON Schema type of one filter value: the field's input type (the same mapping as request bodies). */
 export function schemaOf(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {
-  const { type, format } = fieldInputSchema(leaf) as { type?: unknown; format?: string };
+  const { type, format } = buildFieldInputSchema(leaf) as { type?: unknown; format?: string };
   const single = (Array.isArray(type) ? type[0] : type) as 'string' | 'integer' | 'number' | 'boolean' | undefined;
   return format === undefined ? { type: single ?? 'string' } : { type: single ?? 'string', format };
 }
