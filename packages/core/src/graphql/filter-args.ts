@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import type { ResourceMetadata } from '../metadata/types.js';
 import type { FilterParameter, QueryParameters } from '../metadata/types.js';
-import { filterParameters } from '../serializer/hydra/search.js';
+import { describeFilterParameters } from '../serializer/hydra/search.js';
 import { argumentName } from './naming.js';
 
 const scalarOf = (parameter: FilterParameter): GraphQLInputType => {
@@ -53,7 +53,7 @@ export function buildFilterArguments(resource: ResourceMetadata): FilterArgument
   const args: GraphQLFieldConfigArgumentMap = {};
   const mappings: Mapping[] = [];
   const brackets = new Map<string, { fields: Record<string, { type: GraphQLInputType }>; keys: Map<string, string> }>();
-  for (const parameter of filterParameters(resource)) {
+  for (const parameter of describeFilterParameters(resource)) {
     const bracket = /^([^[\]]+)\[([^[\]]+)\]$/.exec(parameter.variable);
     if (bracket) {
       const [, prefix, key] = bracket as unknown as [string, string, string];

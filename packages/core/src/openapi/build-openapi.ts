@@ -8,7 +8,7 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
-import { documentedGroups, type PlanOf, writeModeOf } from '../serializer/field-access.js';
+import { toDocumentedGroups, type PlanOf, readWriteMode } from '../serializer/field-access.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import {
   conditionalParameters,
@@ -143,7 +143,7 @@ function successResponse(
 ): Record<string, unknown> {
   const description = successDescription(operation, resource);
   if (operation.status === 204 || !operation.stages.serialize) return { description };
-  const groups = documentedGroups(operation.normalizationGroups);
+  const groups = toDocumentedGroups(operation.normalizationGroups);
   const { output } = operation;
   const body = (format: 'jsonld' | 'json') =>
     output
@@ -174,7 +174,7 @@ function requestBody(
   catalog: SchemaCatalog,
 ): Record<string, unknown> | undefined {
   if (!operation.stages.deserialize) return undefined;
-  const groups = documentedGroups(operation.denormalizationGroups);
+  const groups = toDocumentedGroups(operation.denormalizationGroups);
   if (operation.input) {
     const schema = catalog.shape(operation.input, groups, 'json');
     return {
@@ -183,7 +183,7 @@ function requestBody(
       content: Object.fromEntries(operation.inputFormats.map((type) => [type, { schema }])),
     };
   }
-  const mode = writeModeOf(operation);
+  const mode = readWriteMode(operation);
   if (!mode) return undefined;
   const validation = typeof operation.validationGroups === 'function' ? 'unknown' : new Set(operation.validationGroups);
   const schema = catalog.input(resource, mode, groups, validation);

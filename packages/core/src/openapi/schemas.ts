@@ -16,7 +16,7 @@ import {
   listWritableFields,
 } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from '../serializer/normalize.js';
-import { type PlanOf, writableFieldNames } from '../serializer/field-access.js';
+import { type PlanOf, listWritableFieldNames } from '../serializer/field-access.js';
 import { isRequiredField } from '../schema/required-fields.js';
 
 /** The output formats documented for every operation. */
@@ -279,7 +279,7 @@ export class SchemaCatalog {
 
   private writableNames(resource: ResourceMetadata): Set<string> {
     let names = this.writable.get(resource.name);
-    if (!names) this.writable.set(resource.name, (names = writableFieldNames(resource)));
+    if (!names) this.writable.set(resource.name, (names = listWritableFieldNames(resource)));
     return names;
   }
 

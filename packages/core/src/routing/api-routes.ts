@@ -12,7 +12,7 @@ import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { Sessions } from '../security/sessions.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { logServiceError, renderError } from '../response/render-error.js';
-import { docsUrl } from '../serializer/jsonld/context.js';
+import { buildDocsUrl } from '../serializer/jsonld/context.js';
 import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { docsRoutes } from './docs-routes.js';
@@ -56,7 +56,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
     let link = links.get(origin);
     if (link === undefined) {
       if (links.size >= 64) links.clear();
-      links.set(origin, (link = `<${docsUrl(origin, registry)}>; rel="${API_DOC_REL}"`));
+      links.set(origin, (link = `<${buildDocsUrl(origin, registry)}>; rel="${API_DOC_REL}"`));
     }
     reply.header('link', link);
     done(null, payload);

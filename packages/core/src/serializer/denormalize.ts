@@ -27,7 +27,7 @@ import {
   listWritableFields,
 } from '../schema/input-schema.js';
 import { VIOLATION_CODES, violation } from '../validation/violation.js';
-import { groupsKey } from './groups-key.js';
+import { toGroupsKey } from './groups-key.js';
 import { buildIri, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
 import { findNul } from './nul-character.js';
@@ -120,7 +120,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   ajv.addFormat('iri-reference', true);
 
   const keyOf = (resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): string =>
-    `${resource.name}|${mode}|${groupsKey(groups)}`;
+    `${resource.name}|${mode}|${toGroupsKey(groups)}`;
   const validators = new Map<string, { validate: ValidateFunction; fields: readonly FieldMetadata[] }>();
   function validatorFor(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups) {
     const key = keyOf(resource, mode, groups);

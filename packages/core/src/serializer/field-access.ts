@@ -13,31 +13,32 @@ import type { ActiveGroups, NormalizationPlan } from './normalize.js';
 export type PlanOf = (resource: ResourceMetadata, groups: ActiveGroups) => NormalizationPlan;
 
 /** The groups the documents use for a declaration: a fixed list as a set; none, or a function, as null (every field). */
-export const documentedGroups = (declaration: OperationMetadata['normalizationGroups']): ActiveGroups =>
+export const toDocumentedGroups = (declaration: OperationMetadata['normalizationGroups']): ActiveGroups =>
   declaration === null || typeof declaration === 'function' ? null : new Set(declaration);
 
 /** How an operation applies its body onto the resource's fields, or undefined when it reads none (or a shape). */
-export function writeModeOf(operation: OperationMetadata): WriteMode | undefined {
+export function readWriteMode(operation: OperationMetadata): WriteMode | undefined {
   return operation.writeMode ?? undefined;
 }
 
 /** The names of the fields some read operation of the resource sends (one sending an output shape sends none of them). */
-export function readableFieldNames(resource: ResourceMetadata, planOf: PlanOf): Set<string> {
+export function listReadableFieldNames(resource: ResourceMetadata, planOf: PlanOf): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {
     if (operation.method !== 'GET' || operation.output) continue;
-    for (const field of planOf(resource, documentedGroups(operation.normalizationGroups)).fields) names.add(field.name);
+    for (const field of planOf(resource, toDocumentedGroups(operation.normalizationGroups)).fields)
+      names.add(field.name);
   }
   return names;
 }
 
 /** The names of the fields some write operation of the resource accepts (one reading an input shape accepts none of them). */
-export function writableFieldNames(resource: ResourceMetadata): Set<string> {
+export function listWritableFieldNames(resource: ResourceMetadata): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {
-    const mode = writeModeOf(operation);
+    const mode = readWriteMode(operation);
     if (!mode) continue;
-    for (const field of listWritableFields(resource, mode, documentedGroups(operation.denormalizationGroups)))
+    for (const field of listWritableFields(resource, mode, toDocumentedGroups(operation.denormalizationGroups)))
       names.add(field.name);
   }
   return names;
@@ -47,7 +48,7 @@ export function writableFieldNames(resource: ResourceMetadata): Set<string> {
  * The names of the fields of a shape (an operation's DTO) that some operation sends (the shape is its output) and
  * accepts (the shape is its input), over every operation of the registry.
  */
-export function shapeFieldNames(
+export function listShapeFieldNames(
   shape: ResourceMetadata,
   registry: MetadataRegistry,
   planOf: PlanOf,
@@ -56,11 +57,11 @@ export function shapeFieldNames(
   const writable = new Set<string>();
   for (const operation of registry.resources.flatMap((resource) => resource.operations)) {
     if (operation.output?.name === shape.name && operation.stages.serialize) {
-      for (const field of planOf(shape, documentedGroups(operation.normalizationGroups)).fields)
+      for (const field of planOf(shape, toDocumentedGroups(operation.normalizationGroups)).fields)
         readable.add(field.name);
     }
     if (operation.input?.name === shape.name && operation.stages.deserialize) {
-      for (const field of listWritableFields(shape, 'create', documentedGroups(operation.denormalizationGroups)))
+      for (const field of listWritableFields(shape, 'create', toDocumentedGroups(operation.denormalizationGroups)))
         writable.add(field.name);
     }
   }

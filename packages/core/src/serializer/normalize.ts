@@ -16,7 +16,7 @@ import type {
 } from '../metadata/types.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import { formatDateTime } from './datetime.js';
-import { groupsKey } from './groups-key.js';
+import { toGroupsKey } from './groups-key.js';
 import { buildIri } from '../metadata/iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
@@ -273,7 +273,7 @@ export function createNormalizer(
 
   return {
     plan(resource, groups) {
-      const cacheKey = `${resource.name}|${groupsKey(groups)}`;
+      const cacheKey = `${resource.name}|${toGroupsKey(groups)}`;
       let plan = plans.get(cacheKey);
       if (!plan) plans.set(cacheKey, (plan = build(resource, groups, new Set([resource.name]))));
       return plan;

@@ -9,9 +9,9 @@
  */
 import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../../metadata/types.js';
 import { toLowerFirst } from '../../metadata/naming.js';
-import { readableFieldNames, type PlanOf, shapeFieldNames, writableFieldNames } from '../field-access.js';
+import { listReadableFieldNames, type PlanOf, listShapeFieldNames, listWritableFieldNames } from '../field-access.js';
 import { isRequiredField } from '../../schema/required-fields.js';
-import { docsUrl, entrypointResources } from '../jsonld/context.js';
+import { buildDocsUrl, listEntrypointResources } from '../jsonld/context.js';
 import { HYDRA_NS } from '../vocabulary.js';
 import { OPERATION_ACTIONS, OWL_NS, RDF_NS, RDFS_NS, SCALAR_RANGES, SCHEMA_NS, XSD_NS } from '../vocabulary.js';
 
@@ -112,8 +112,8 @@ function supportedProperty(
 }
 
 function resourceClass(resource: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): Node {
-  const readable = readableFieldNames(resource, planOf);
-  const writable = writableFieldNames(resource);
+  const readable = listReadableFieldNames(resource, planOf);
+  const writable = listWritableFieldNames(resource);
   // Subresource operations sit on the relation they follow: the last step of their path is this resource's field.
   const subresourcesOf = (field: FieldMetadata) =>
     registry.resources.flatMap((target) =>
@@ -152,7 +152,7 @@ function classNode(type: ResourceMetadata): Node {
 
 /** A shape (a custom operation's input or output DTO): a class of its own, with its fields. */
 function shapeClass(shape: ResourceMetadata, registry: MetadataRegistry, planOf: PlanOf): Node {
-  const { readable, writable } = shapeFieldNames(shape, registry, planOf);
+  const { readable, writable } = listShapeFieldNames(shape, registry, planOf);
   const node = classNode(shape);
   node['hydra:supportedProperty'] = shape.fields
     .filter((field) => readable.has(field.name) || writable.has(field.name))
@@ -170,7 +170,7 @@ function entrypointClass(registry: MetadataRegistry): Node {
     'rdfs:label': 'Entrypoint',
     'hydra:title': 'Entrypoint',
     'hydra:description': 'The API entrypoint: one link per collection.',
-    'hydra:supportedProperty': entrypointResources(registry).map((resource) => ({
+    'hydra:supportedProperty': listEntrypointResources(registry).map((resource) => ({
       '@type': 'hydra:SupportedProperty',
       'hydra:property': {
         '@id': `#Entrypoint/${toLowerFirst(resource.name)}`,
@@ -255,7 +255,7 @@ const VIOLATION_CLASSES: readonly Node[] = [
 export function buildHydraDocumentation(registry: MetadataRegistry, options: HydraDocumentationOptions): Node {
   const doc: Node = {
     '@context': {
-      '@vocab': `${docsUrl(options.origin, registry)}#`,
+      '@vocab': `${buildDocsUrl(options.origin, registry)}#`,
       hydra: HYDRA_NS,
       rdf: RDF_NS,
       rdfs: RDFS_NS,

@@ -14,7 +14,7 @@ export interface SearchTemplate {
 const cache = new WeakMap<ResourceMetadata, Map<string, SearchTemplate | null>>();
 
 /** Every parameter of the resource's filters, in declaration order. */
-export const filterParameters = (resource: ResourceMetadata): FilterParameter[] =>
+export const describeFilterParameters = (resource: ResourceMetadata): FilterParameter[] =>
   resource.filters.flatMap((f) => f.describe(resource));
 
 /** The search template of the collection served at `path` (the collection path, or a subresource path). */
@@ -23,7 +23,7 @@ export function buildSearch(resource: ResourceMetadata, path: string): SearchTem
   if (!byPath) cache.set(resource, (byPath = new Map()));
   if (byPath.has(path)) return byPath.get(path)!;
   if (byPath.size > 1000) byPath.clear(); // subresource paths vary with the parent id: keep the cache bounded
-  const parameters = filterParameters(resource);
+  const parameters = describeFilterParameters(resource);
   let search: SearchTemplate | null = null;
   if (parameters.length > 0) {
     const template = {

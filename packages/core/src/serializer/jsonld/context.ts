@@ -18,7 +18,7 @@ export const BUILTIN_CONTEXTS = [
 ] as const satisfies typeof RESERVED_CONTEXT_NAMES;
 
 /** The URL of the Hydra API documentation, `http://host/api/docs.jsonld`. */
-export const docsUrl = (origin: string, registry: MetadataRegistry): string =>
+export const buildDocsUrl = (origin: string, registry: MetadataRegistry): string =>
   `${origin}${registry.prefix}/docs.jsonld`;
 
 /** The context document of `name`, or undefined when no such type exists. */
@@ -27,14 +27,14 @@ export function buildContext(
   registry: MetadataRegistry,
   origin: string,
 ): Record<string, unknown> | undefined {
-  const base: Record<string, unknown> = { '@vocab': `${docsUrl(origin, registry)}#`, hydra: HYDRA_NS };
+  const base: Record<string, unknown> = { '@vocab': `${buildDocsUrl(origin, registry)}#`, hydra: HYDRA_NS };
   // The violation list's terms expand through `@vocab` alone, as under API Platform's base context: `violations` is
   // `…/docs.jsonld#violations`, `propertyPath` `…/docs.jsonld#propertyPath`. API Platform Admin finds a violation's
   // field and message under exactly those IRIs (the part before `#` of the `violations` key, then `#propertyPath`);
   // under any other it shows a notification instead of the message under its field.
   if (name === 'Error' || name === 'ConstraintViolationList') return { '@context': base };
   if (name === 'Entrypoint') {
-    for (const resource of entrypointResources(registry)) {
+    for (const resource of listEntrypointResources(registry)) {
       base[toLowerFirst(resource.name)] = { '@id': `Entrypoint/${toLowerFirst(resource.name)}`, '@type': '@id' };
     }
     return { '@context': base };
@@ -49,7 +49,7 @@ export function buildContext(
 }
 
 /** Resources listed by the entrypoint: those with a collection GET, by name. */
-export function entrypointResources(registry: MetadataRegistry) {
+export function listEntrypointResources(registry: MetadataRegistry) {
   return registry.resources
     .filter((r) => findBuiltinOperation(r, 'getCollection'))
     .sort((a, b) => toLowerFirst(a.name).localeCompare(toLowerFirst(b.name)));
@@ -62,6 +62,6 @@ export function buildEntrypoint(registry: MetadataRegistry): Record<string, unkn
     '@id': registry.prefix || '/',
     '@type': 'Entrypoint',
   };
-  for (const resource of entrypointResources(registry)) body[toLowerFirst(resource.name)] = resource.collectionPath;
+  for (const resource of listEntrypointResources(registry)) body[toLowerFirst(resource.name)] = resource.collectionPath;
   return body;
 }
