@@ -16,7 +16,7 @@ import type {
   StateProvider,
 } from './metadata/types.js';
 import { createFirstUseSchemas } from './graphql/first-use-schemas.js';
-import { type GraphQLOptions, graphqlRoutes } from './graphql/graphql-routes.js';
+import { type GraphQLOptions, registerGraphQLRoutes } from './graphql/graphql-routes.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
 import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
@@ -256,7 +256,12 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   if (options.graphql !== false)
-    await app.register(graphqlRoutes, { runtime, graphql: options.graphql ?? {}, bodyLimit, schemas: graphqlSchemas });
+    await app.register(registerGraphQLRoutes, {
+      runtime,
+      graphql: options.graphql ?? {},
+      bodyLimit,
+      schemas: graphqlSchemas,
+    });
   await app.register(apiRoutes, {
     prefix: registry.prefix,
     runtime,

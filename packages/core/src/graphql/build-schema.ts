@@ -10,9 +10,9 @@ import type { MetadataRegistry } from '../metadata/types.js';
 import type { GraphQLRequestContext } from './execute.js';
 import { createInputTypes } from './input-types.js';
 import { addCustomMutation, addResourceMutations } from './mutations.js';
-import { NameClaims, where } from './name-claims.js';
+import { NameClaims, describeLocation } from './name-claims.js';
 import { createOutputTypes } from './output-types.js';
-import { addCustomQuery, addResourceQueries, nodeQuery } from './queries.js';
+import { addCustomQuery, addResourceQueries, buildNodeQuery } from './queries.js';
 import { createReadModel } from './read-model.js';
 import type { SchemaParts } from './schema-parts.js';
 
@@ -25,7 +25,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
     inputs: createInputTypes(registry),
     names: new NameClaims(registry),
   };
-  const queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = { node: nodeQuery(parts) };
+  const queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = { node: buildNodeQuery(parts) };
   const mutations: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = {};
   for (const resource of registry.resources) {
     parts.types.typeOf(resource);
@@ -37,7 +37,7 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       if (operation.output)
         parts.names.nameType(
           operation.output.name,
-          `Shape "${operation.output.name}" (the output of ${where(resource, operation)})`,
+          `Shape "${operation.output.name}" (the output of ${describeLocation(resource, operation)})`,
         );
       if (operation.kind === 'get' || operation.kind === 'getCollection')
         addCustomQuery(parts, resource, operation, queries);

@@ -24,7 +24,7 @@ export const pagingArgs: GraphQLFieldConfigArgumentMap = {
   after: { type: GraphQLString },
 };
 
-export function cursorConnectionType(name: string, node: GraphQLObjectType): GraphQLObjectType {
+export function createCursorConnectionType(name: string, node: GraphQLObjectType): GraphQLObjectType {
   const edge = new GraphQLObjectType({
     name: `${name}Edge`,
     description: `Edge of ${name}.`,
@@ -51,7 +51,7 @@ export function cursorConnectionType(name: string, node: GraphQLObjectType): Gra
   });
 }
 
-export function pageConnectionType(name: string, node: GraphQLObjectType): GraphQLObjectType {
+export function createPageConnectionType(name: string, node: GraphQLObjectType): GraphQLObjectType {
   return new GraphQLObjectType({
     name: `${name}PageConnection`,
     fields: {

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
 import mercurius from 'mercurius';
 import { countMore } from '../routing/request-cost.js';
-import { operationCost } from './cost.js';
+import { computeOperationCost } from './cost.js';
 
 export interface CostLimits {
   /** The most items one operation may read (`graphql.maxNodes`). */
@@ -34,7 +34,7 @@ export function limitCost(app: FastifyInstance, limits: CostLimits): void {
     const operation = getOperationAST(document, operationNameOf(request));
     // No such operation: graphql-js's execution answers it, running nothing.
     if (!operation) return;
-    const { nodes, rootFields } = operationCost(
+    const { nodes, rootFields } = computeOperationCost(
       schema,
       document,
       operation,

@@ -55,7 +55,10 @@ type Paging = Pick<PaginationOptions, 'enabled' | 'itemsPerPage' | 'maximumItems
  * The extensions of a connection field, from the pagination its resolver uses: a collection query's (Relay or
  * page-based), or a to-many relation's (the target's collection's, read with `first`/`last` even when not paginated).
  */
-export function connectionExtensions(pagination: Paging, kind: 'cursor' | 'page' | 'relation'): { [COST]: FieldCost } {
+export function buildConnectionExtensions(
+  pagination: Paging,
+  kind: 'cursor' | 'page' | 'relation',
+): { [COST]: FieldCost } {
   const estimate = pagination.maximumItemsPerPage;
   let page: PageCost;
   if (!pagination.enabled)
@@ -74,7 +77,7 @@ export function connectionExtensions(pagination: Paging, kind: 'cursor' | 'page'
 }
 
 /** The extensions of a mutation writing `resource` in `mode` with these write groups: whether it may hash a password. */
-export function mutationExtensions(
+export function buildMutationExtensions(
   registry: MetadataRegistry,
   resource: ResourceMetadata,
   mode: WriteMode,
@@ -118,7 +121,7 @@ export interface OperationCost {
 const fixedCosts = new WeakMap<DocumentNode, Map<OperationDefinitionNode, OperationCost>>();
 
 /** The cost of one operation of a validated document, with the request's variables. */
-export function operationCost(
+export function computeOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,

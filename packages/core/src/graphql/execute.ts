@@ -53,7 +53,7 @@ export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log'
 }
 
 /** The HTTP status a GraphQL error carries (`extensions.status`), if any. */
-export const statusOf = (error: unknown): number | undefined =>
+export const readStatus = (error: unknown): number | undefined =>
   (error as { extensions?: { status?: number } } | null)?.extensions?.status;
 
 export interface Execution {

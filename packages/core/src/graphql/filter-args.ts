@@ -18,7 +18,7 @@ import {
 import type { ResourceMetadata } from '../metadata/types.js';
 import type { FilterParameter, QueryParameters } from '../metadata/types.js';
 import { describeFilterParameters } from '../serializer/hydra/search.js';
-import { argumentName } from './naming.js';
+import { toArgumentName } from './naming.js';
 
 const scalarOf = (parameter: FilterParameter): GraphQLInputType => {
   switch (parameter.schema.type) {
@@ -58,7 +58,7 @@ export function buildFilterArguments(resource: ResourceMetadata): FilterArgument
     if (bracket) {
       const [, prefix, key] = bracket as unknown as [string, string, string];
       const group = brackets.get(prefix!) ?? { fields: {}, keys: new Map<string, string>() };
-      const field = argumentName(key!);
+      const field = toArgumentName(key!);
       // As API Platform types them: strings (`{ gte: "10" }`, `{ title: "DESC" }`), booleans for `exists`.
       group.fields[field] = { type: parameter.schema.type === 'boolean' ? GraphQLBoolean : GraphQLString };
       group.keys.set(field, key!);
@@ -67,17 +67,17 @@ export function buildFilterArguments(resource: ResourceMetadata): FilterArgument
     }
     if (parameter.variable.endsWith('[]')) {
       const variable = parameter.variable.slice(0, -2);
-      const argument = `${argumentName(variable)}_list`;
+      const argument = `${toArgumentName(variable)}_list`;
       args[argument] = { type: new GraphQLList(scalarOf(parameter)), description: parameter.description };
       mappings.push({ kind: 'list', argument, variable: parameter.variable });
       continue;
     }
-    const argument = argumentName(parameter.variable);
+    const argument = toArgumentName(parameter.variable);
     args[argument] = { type: scalarOf(parameter), description: parameter.description };
     mappings.push({ kind: 'value', argument, variable: parameter.variable });
   }
   for (const [prefix, group] of brackets) {
-    const argument = argumentName(prefix);
+    const argument = toArgumentName(prefix);
     const input = new GraphQLInputObjectType({ name: `${resource.name}Filter_${argument}`, fields: group.fields });
     args[argument] = { type: new GraphQLList(input) };
     mappings.push({ kind: 'bracket', argument, prefix, keys: group.keys });

@@ -16,7 +16,7 @@ import { GraphQLRequestScope } from './request-scope.js';
 import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
 import { registerGraphiQL } from './graphiql-page.js';
-import { outsideLimits } from './limits.js';
+import { findExceededLimit } from './limits.js';
 import { limitCost } from './cost-limit.js';
 
 /** The plugin's `graphql`: the endpoint, its limits, introspection, GraphiQL and query compilation. */
@@ -100,7 +100,7 @@ function missingOperation(query: string, operationName: string | undefined): str
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-export async function graphqlRoutes(
+export async function registerGraphQLRoutes(
   app: FastifyInstance,
   options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas },
 ): Promise<void> {
@@ -188,7 +188,7 @@ export async function graphqlRoutes(
       throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
     // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
     // made to be too complex (mercurius's depth check would come after it, and count introspection too).
-    const refused = outsideLimits(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
+    const refused = findExceededLimit(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
     if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
   // The node budget needs the variables: checked before execution, on every request (cost-limit.ts).

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { acceptsNested, listWritableFields } from '../schema/input-schema.js';
-import { scalarType } from './output-types.js';
+import { toGraphQLType } from './output-types.js';
 
 export interface InputTypes {
   inputType(field: FieldMetadata, groups: ReadonlySet<string> | null, verb: string): GraphQLInputType;
@@ -27,7 +27,7 @@ export function createInputTypes(registry: MetadataRegistry): InputTypes {
   const nestedInputs = new Map<string, GraphQLInputObjectType>();
 
   function inputType(field: FieldMetadata, groups: ReadonlySet<string> | null, verb: string): GraphQLInputType {
-    if (field.kind === 'scalar') return scalarType(field);
+    if (field.kind === 'scalar') return toGraphQLType(field);
     if (field.kind === 'toMany') return new GraphQLList(GraphQLString);
     if (!acceptsNested(field, groups, registry)) return GraphQLString;
     const target = registry.resource(field.target);

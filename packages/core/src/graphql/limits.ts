@@ -43,7 +43,7 @@ class Cycle {
 }
 
 /** Why the document is refused, or undefined when every operation and fragment is within the limits. */
-export function outsideLimits(document: DocumentNode, limits: DocumentLimits): string | undefined {
+export function findExceededLimit(document: DocumentNode, limits: DocumentLimits): string | undefined {
   const { maxComplexity, maxDepth, maxAliases, maxRootMutations } = limits;
   const fragments = new Map(
     document.definitions.flatMap((definition) =>

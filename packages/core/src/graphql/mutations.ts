@@ -20,19 +20,19 @@ import { toLowerFirst } from '../metadata/naming.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
 import { listWritableFields, type WriteMode } from '../schema/input-schema.js';
-import { mutationExtensions } from './cost.js';
-import { type Execution, execute, type GraphQLRequestContext, statusOf, toGraphQLError } from './execute.js';
-import { where } from './name-claims.js';
-import { customMutationName, itemQueryName, mutationName } from './naming.js';
-import { fixedGroups } from './read-model.js';
+import { buildMutationExtensions } from './cost.js';
+import { type Execution, execute, type GraphQLRequestContext, readStatus, toGraphQLError } from './execute.js';
+import { describeLocation } from './name-claims.js';
+import { toCustomMutationName, toItemQueryName, toMutationName } from './naming.js';
+import { toFixedGroups } from './read-model.js';
 import type { SchemaParts } from './schema-parts.js';
-import { idOfItem, mergeArgs, uriArguments } from './uri-arguments.js';
+import { toItemId, mergeArgs, buildUriArguments } from './uri-arguments.js';
 
 type Mutations = GraphQLFieldConfigMap<unknown, GraphQLRequestContext>;
 type Values = Record<string, unknown>;
 
 const writeGroupsOf = (operation: OperationMetadata): ReadonlySet<string> | null =>
-  fixedGroups(operation.denormalizationGroups);
+  toFixedGroups(operation.denormalizationGroups);
 
 /**
  * A mutation's write. An IRI that names no item of the resource (id null) goes through the pipeline all the same, so
@@ -48,7 +48,7 @@ async function writeItem(
   try {
     return await execute(context, execution);
   } catch (error) {
-    if (execution.id === null && statusOf(error) === 404)
+    if (execution.id === null && readStatus(error) === 404)
       throw toGraphQLError(new ApiError('ITEM_NOT_FOUND', `Item "${String(iri)}" not found.`), context.log);
     throw error;
   } finally {
@@ -59,7 +59,7 @@ async function writeItem(
 /** The create, update and delete mutations of a resource, into `mutations`. */
 export function addResourceMutations(parts: SchemaParts, resource: ResourceMetadata, mutations: Mutations): void {
   const type = parts.types.typeOf(resource);
-  const key = itemQueryName(resource.name);
+  const key = toItemQueryName(resource.name);
   const payload = (verb: string) =>
     new GraphQLObjectType({
       name: `${verb}${resource.name}Payload`,
@@ -74,7 +74,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
     fields.clientMutationId = { type: GraphQLString };
     return new GraphQLInputObjectType({ name: `${verb}${resource.name}Input`, fields });
   };
-  const idOf = (values: Values) => idOfItem(parts.registry, resource, values.id as string);
+  const idOf = (values: Values) => toItemId(parts.registry, resource, values.id as string);
   const bodyOf = ({ id: _id, clientMutationId: _client, ...rest }: Values) => parts.inputs.toBody(rest, resource);
   const answer = (data: unknown, values: Values) => ({
     [key]: data,
@@ -83,10 +83,10 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
 
   const post = findBuiltinOperation(resource, 'post');
   if (post) {
-    mutations[mutationName('create', resource.name)] = {
+    mutations[toMutationName('create', resource.name)] = {
       type: payload('create'),
       args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
-      extensions: mutationExtensions(parts.registry, resource, 'create', writeGroupsOf(post)),
+      extensions: buildMutationExtensions(parts.registry, resource, 'create', writeGroupsOf(post)),
       resolve: async (_source, { input: values }: { input: Values }, context) =>
         answer((await writeItem(context, { operation: post, body: bodyOf(values) }, undefined)).data, values),
     };
@@ -94,10 +94,10 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
   const update = findBuiltinOperation(resource, 'patch') ?? findBuiltinOperation(resource, 'put');
   if (update) {
     const mode = update.kind === 'patch' ? 'update' : 'replace';
-    mutations[mutationName('update', resource.name)] = {
+    mutations[toMutationName('update', resource.name)] = {
       type: payload('update'),
       args: { input: { type: new GraphQLNonNull(input('update', mode, update, true)) } },
-      extensions: mutationExtensions(parts.registry, resource, mode, writeGroupsOf(update)),
+      extensions: buildMutationExtensions(parts.registry, resource, mode, writeGroupsOf(update)),
       resolve: async (_source, { input: values }: { input: Values }, context) =>
         answer(
           (await writeItem(context, { operation: update, id: idOf(values), body: bodyOf(values) }, values.id)).data,
@@ -111,7 +111,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
       name: `delete${resource.name}Input`,
       fields: { id: { type: new GraphQLNonNull(GraphQLID) }, clientMutationId: { type: GraphQLString } },
     });
-    mutations[mutationName('delete', resource.name)] = {
+    mutations[toMutationName('delete', resource.name)] = {
       type: payload('delete'),
       args: { input: { type: new GraphQLNonNull(deleteInput) } },
       resolve: async (_source, { input: values }: { input: Values }, context) =>
@@ -128,12 +128,12 @@ export function addCustomMutation(
   mutations: Mutations,
 ): void {
   const name = parts.names.claim(
-    customMutationName(operation.customName!, resource.name),
+    toCustomMutationName(operation.customName!, resource.name),
     resource,
     operation,
     'mutation',
   );
-  const uri = uriArguments(parts.registry, resource, operation);
+  const uri = buildUriArguments(parts.registry, resource, operation);
   const groups = writeGroupsOf(operation);
   const source = operation.input ?? resource;
   const verb = `${operation.customName}${resource.name}`;
@@ -146,7 +146,7 @@ export function addCustomMutation(
   const inputName = `${verb}Input`;
   const payloadName = `${verb}Payload`;
   for (const typeName of [inputName, payloadName])
-    parts.names.nameType(typeName, `${where(resource, operation)} (its GraphQL type "${typeName}")`);
+    parts.names.nameType(typeName, `${describeLocation(resource, operation)} (its GraphQL type "${typeName}")`);
   const mutationInput = new GraphQLInputObjectType({
     name: inputName,
     description: operation.input ? `The input of ${name}: the ${operation.input.name} shape's fields.` : undefined,
@@ -173,7 +173,9 @@ export function addCustomMutation(
     type: payloadType,
     description: operation.description,
     args: { input: { type: new GraphQLNonNull(mutationInput) } },
-    extensions: operation.stages.deserialize ? mutationExtensions(parts.registry, source, mode, groups) : undefined,
+    extensions: operation.stages.deserialize
+      ? buildMutationExtensions(parts.registry, source, mode, groups)
+      : undefined,
     resolve: async (_source, { input: values }: { input: Values }, context) => {
       const body = bodyOf(values);
       const result = await writeItem(

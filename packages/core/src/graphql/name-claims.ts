@@ -5,10 +5,10 @@
 import { DeclarationError } from '../errors.js';
 import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
-import { collectionQueryName, itemQueryName, mutationName } from './naming.js';
+import { toCollectionQueryName, toItemQueryName, toMutationName } from './naming.js';
 
 /** Where a custom operation is declared, for messages. */
-export const where = (resource: ResourceMetadata, operation: OperationMetadata) =>
+export const describeLocation = (resource: ResourceMetadata, operation: OperationMetadata) =>
   `Resource "${resource.name}", operation "${operation.customName}"`;
 
 export class NameClaims {
@@ -21,15 +21,15 @@ export class NameClaims {
     this.fields.set('node', 'the Relay node query');
     for (const resource of registry.resources) {
       const has = (kind: string) => findBuiltinOperation(resource, kind as never) !== undefined;
-      if (has('get')) this.fields.set(itemQueryName(resource.name), `the item query of resource "${resource.name}"`);
+      if (has('get')) this.fields.set(toItemQueryName(resource.name), `the item query of resource "${resource.name}"`);
       if (has('getCollection'))
-        this.fields.set(collectionQueryName(resource.name), `the collection query of resource "${resource.name}"`);
+        this.fields.set(toCollectionQueryName(resource.name), `the collection query of resource "${resource.name}"`);
       if (has('post'))
-        this.fields.set(mutationName('create', resource.name), `the create mutation of resource "${resource.name}"`);
+        this.fields.set(toMutationName('create', resource.name), `the create mutation of resource "${resource.name}"`);
       if (has('patch') || has('put'))
-        this.fields.set(mutationName('update', resource.name), `the update mutation of resource "${resource.name}"`);
+        this.fields.set(toMutationName('update', resource.name), `the update mutation of resource "${resource.name}"`);
       if (has('delete'))
-        this.fields.set(mutationName('delete', resource.name), `the delete mutation of resource "${resource.name}"`);
+        this.fields.set(toMutationName('delete', resource.name), `the delete mutation of resource "${resource.name}"`);
     }
   }
 
@@ -38,7 +38,7 @@ export class NameClaims {
     const owner = this.fields.get(name);
     if (owner)
       throw new DeclarationError(
-        `${where(resource, operation)}: its GraphQL ${kind} "${name}" is already ${owner}; give the operation another name.`,
+        `${describeLocation(resource, operation)}: its GraphQL ${kind} "${name}" is already ${owner}; give the operation another name.`,
       );
     this.fields.set(name, `the GraphQL ${kind} of resource "${resource.name}", operation "${operation.customName}"`);
     return name;

@@ -33,11 +33,11 @@ import { spanOf } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
 import { buildIri } from '../metadata/iri.js';
 import type { Entity } from '../metadata/types.js';
-import { connectionExtensions } from './cost.js';
-import { cursorConnectionType, pageConnectionType, pagingArgs, toConnection } from './connections.js';
+import { buildConnectionExtensions } from './cost.js';
+import { createCursorConnectionType, createPageConnectionType, pagingArgs, toConnection } from './connections.js';
 import { type GraphQLRequestContext, toGraphQLError } from './execute.js';
-import { inGroups, type ReadModel } from './read-model.js';
-import { fieldCheck, visibleRelated } from './visibility.js';
+import { isInGroups, type ReadModel } from './read-model.js';
+import { createFieldCheck, filterVisibleRelated } from './visibility.js';
 
 /** JSON values, as API Platform's GraphQL calls them. */
 const Iterable = new GraphQLScalarType({
@@ -47,7 +47,7 @@ const Iterable = new GraphQLScalarType({
   parseValue: (v) => v,
 });
 
-export function scalarType(field: ScalarFieldMetadata): GraphQLOutputType & GraphQLInputType {
+export function toGraphQLType(field: ScalarFieldMetadata): GraphQLOutputType & GraphQLInputType {
   switch (field.type) {
     case 'integer':
       return GraphQLInt;
@@ -99,12 +99,14 @@ class OutputTypeBuilder implements OutputTypes {
 
   connectionOf(resource: ResourceMetadata): GraphQLObjectType {
     return this.cached(this.cursorConnections, resource, () =>
-      cursorConnectionType(resource.name, this.typeOf(resource)),
+      createCursorConnectionType(resource.name, this.typeOf(resource)),
     );
   }
 
   pageConnectionOf(resource: ResourceMetadata): GraphQLObjectType {
-    return this.cached(this.pageConnections, resource, () => pageConnectionType(resource.name, this.typeOf(resource)));
+    return this.cached(this.pageConnections, resource, () =>
+      createPageConnectionType(resource.name, this.typeOf(resource)),
+    );
   }
 
   resourceTypes(): GraphQLObjectType[] {
@@ -176,7 +178,7 @@ class OutputTypeBuilder implements OutputTypes {
     const fields: GraphQLFieldConfigMap<Entity, GraphQLRequestContext> = {};
     const groups = this.model.typeGroups(resource);
     for (const field of resource.fields)
-      if (field.readable && inGroups(field, groups)) fields[field.name] = this.fieldConfig(resource, field);
+      if (field.readable && isInGroups(field, groups)) fields[field.name] = this.fieldConfig(resource, field);
     return fields;
   }
 
@@ -187,7 +189,7 @@ class OutputTypeBuilder implements OutputTypes {
 
   private toOneField(owner: ResourceMetadata, field: ToOneFieldMetadata): Field {
     const { model } = this;
-    const shows = fieldCheck(model, owner, field);
+    const shows = createFieldCheck(model, owner, field);
     const target = model.registry.resource(field.target);
     return {
       type: this.objectTypeOf(target),
@@ -195,7 +197,7 @@ class OutputTypeBuilder implements OutputTypes {
       resolve: (entity, _args, { scope }) => {
         const id = entity[field.name];
         return shows(scope, entity) && typeof id === 'number'
-          ? visibleRelated(model, scope, target, scope.item(target, id))
+          ? filterVisibleRelated(model, scope, target, scope.item(target, id))
           : null;
       },
     };
@@ -203,7 +205,7 @@ class OutputTypeBuilder implements OutputTypes {
 
   private toManyField(owner: ResourceMetadata, field: ToManyFieldMetadata): Field {
     const { model } = this;
-    const shows = fieldCheck(model, owner, field);
+    const shows = createFieldCheck(model, owner, field);
     const target = model.registry.resource(field.target);
     // Pages as the target's collection does (as in API Platform): an author with a million books gives a page of them,
     // not the million; `first` asks for more, up to the same maximum. A target without a collection GET pages with the
@@ -217,7 +219,7 @@ class OutputTypeBuilder implements OutputTypes {
       description: field.description,
       args: pagingArgs,
       // The cost of a query counts the items of this page (cost.ts).
-      extensions: connectionExtensions(pagination, 'relation'),
+      extensions: buildConnectionExtensions(pagination, 'relation'),
       resolve: async (entity, args, context) => {
         const { scope } = context;
         if (!shows(scope, entity)) return null;
@@ -230,7 +232,7 @@ class OutputTypeBuilder implements OutputTypes {
           throw toGraphQLError(error, context.log);
         }
         const items = await scope.itemsOf(target, ids.slice(span.offset, span.offset + span.limit));
-        const shown = await Promise.all(items.map((item) => visibleRelated(model, scope, target, item)));
+        const shown = await Promise.all(items.map((item) => filterVisibleRelated(model, scope, target, item)));
         return toConnection(shown, span.offset, ids.length);
       },
     };
@@ -239,9 +241,9 @@ class OutputTypeBuilder implements OutputTypes {
 
 /** A scalar field: its value (a date-time as text, a computed one worked out once per item and request). */
 function scalarField(model: ReadModel, owner: ResourceMetadata, field: ScalarFieldMetadata): Field {
-  const shows = fieldCheck(model, owner, field);
+  const shows = createFieldCheck(model, owner, field);
   return {
-    type: scalarType(field),
+    type: toGraphQLType(field),
     description: field.description,
     resolve: (entity, _args, { scope }) => {
       if (!shows(scope, entity)) return null;

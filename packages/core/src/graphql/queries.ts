@@ -17,19 +17,19 @@ import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { countsFromEnd, type CursorWindow } from '../query/cursor-window.js';
 import { parseIri } from '../metadata/iri.js';
-import { connectionExtensions } from './cost.js';
+import { buildConnectionExtensions } from './cost.js';
 import { pagingArgs, toConnection, toPageConnection } from './connections.js';
 import { execute, type GraphQLRequestContext } from './execute.js';
 import { buildFilterArguments } from './filter-args.js';
-import { collectionQueryName, customQueryName, itemQueryName } from './naming.js';
+import { toCollectionQueryName, toCustomQueryName, toItemQueryName } from './naming.js';
 import type { SchemaParts } from './schema-parts.js';
-import { itemOrNull, missingAsNull, readCollection } from './reads.js';
-import { idOfItem, mergeArgs, uriArguments } from './uri-arguments.js';
+import { readItemOrNull, resolveMissingAsNull, readCollection } from './reads.js';
+import { toItemId, mergeArgs, buildUriArguments } from './uri-arguments.js';
 
 type QueryField = GraphQLFieldConfig<unknown, GraphQLRequestContext>;
 
 /** The Relay node query: any item by its IRI. */
-export function nodeQuery(parts: SchemaParts): QueryField {
+export function buildNodeQuery(parts: SchemaParts): QueryField {
   return {
     type: parts.types.Node,
     args: { id: { type: new GraphQLNonNull(GraphQLID) } },
@@ -37,7 +37,7 @@ export function nodeQuery(parts: SchemaParts): QueryField {
       const parsed = parseIri(args.id, parts.registry);
       const operation = parsed && findBuiltinOperation(parsed.resource, 'get');
       if (!parsed || !operation) return null;
-      const item = await itemOrNull(context, { operation, id: parsed.id });
+      const item = await readItemOrNull(context, { operation, id: parsed.id });
       // graphql-js resolves the concrete type of the interface from `__typename`.
       return item && { ...item, __typename: parsed.resource.name };
     },
@@ -55,17 +55,17 @@ export function addResourceQueries(
   if (get) {
     // An output shape on the item GET: the query answers the shape's values.
     const shape = get.output;
-    queries[itemQueryName(resource.name)] = {
+    queries[toItemQueryName(resource.name)] = {
       type: parts.types.typeOf(shape ?? resource),
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
       resolve: (_source, args: { id: string }, context) => {
         // An IRI of no item of the resource is null, as a missing item, once the rule had its say (a 401 first).
-        const item = itemOrNull(context, { operation: get, id: idOfItem(parts.registry, resource, args.id) });
+        const item = readItemOrNull(context, { operation: get, id: toItemId(parts.registry, resource, args.id) });
         return shape ? item.then((values) => context.scope.remember(values, get)) : item;
       },
     };
   }
-  if (list) queries[collectionQueryName(resource.name)] = collectionQuery(parts, resource, list);
+  if (list) queries[toCollectionQueryName(resource.name)] = collectionQuery(parts, resource, list);
 }
 
 /**
@@ -78,7 +78,7 @@ function collectionQuery(parts: SchemaParts, resource: ResourceMetadata, list: O
   const filters = buildFilterArguments(resource);
   const pagination = list.pagination!;
   const remembers = custom ? parts.model.remembers(resource, list) : parts.model.groupsDiffer(resource);
-  const uri = uriArguments(parts.registry, resource, custom ? list : null);
+  const uri = buildUriArguments(parts.registry, resource, custom ? list : null);
   // The to-one relations selected on the items are joined to the page's read; a shape has none.
   const selected = (info: GraphQLResolveInfo) => (list.output ? null : info);
   const description = custom ? list.description : undefined;
@@ -93,12 +93,12 @@ function collectionQuery(parts: SchemaParts, resource: ResourceMetadata, list: O
         { page: { type: GraphQLInt }, itemsPerPage: { type: GraphQLInt } },
         filters.args,
       ),
-      extensions: connectionExtensions(pagination, 'page'),
+      extensions: buildConnectionExtensions(pagination, 'page'),
       resolve: async (_source, args: Record<string, unknown>, context, info) => {
         const query: Record<string, string | string[] | undefined> = { ...filters.toQuery(args) };
         if (args.page != null) query[pagination.pageParameterName] = String(args.page);
         if (args.itemsPerPage != null) query[pagination.itemsPerPageParameterName] = String(args.itemsPerPage);
-        const result = await missingAsNull(
+        const result = await resolveMissingAsNull(
           readCollection(context, { operation: list, query, ...uri.target(args) }, resource, selected(info), remembers),
         );
         return result && toPageConnection(result.collection!, result.page);
@@ -153,9 +153,9 @@ function collectionQuery(parts: SchemaParts, resource: ResourceMetadata, list: O
     type: parts.types.connectionOf(owner),
     description,
     args: mergeArgs(resource, custom ? list : null, uri.args, pagingArgs, filters.args),
-    extensions: connectionExtensions(pagination, 'cursor'),
+    extensions: buildConnectionExtensions(pagination, 'cursor'),
     resolve: (_source, args: Record<string, unknown> & CursorWindow, context, info) =>
-      missingAsNull(cursorPage(context, args, info)),
+      resolveMissingAsNull(cursorPage(context, args, info)),
   };
 }
 
@@ -166,19 +166,19 @@ export function addCustomQuery(
   operation: OperationMetadata,
   queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext>,
 ): void {
-  const name = parts.names.claim(customQueryName(resource.name, operation.customName!), resource, operation, 'query');
+  const name = parts.names.claim(toCustomQueryName(resource.name, operation.customName!), resource, operation, 'query');
   if (operation.kind === 'getCollection') {
     queries[name] = collectionQuery(parts, resource, operation);
     return;
   }
-  const uri = uriArguments(parts.registry, resource, operation);
+  const uri = buildUriArguments(parts.registry, resource, operation);
   const remembers = parts.model.remembers(resource, operation);
   queries[name] = {
     type: parts.types.typeOf(operation.output ?? resource),
     description: operation.description,
     args: uri.args,
     resolve: async (_source, args: Record<string, unknown>, context) => {
-      const data = await itemOrNull(context, { operation, ...uri.target(args) });
+      const data = await readItemOrNull(context, { operation, ...uri.target(args) });
       if (!operation.stages.serialize) return null;
       return remembers ? context.scope.remember(data, operation) : data;
     },

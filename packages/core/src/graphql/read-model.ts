@@ -11,7 +11,7 @@ import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetada
 type Groups = OperationMetadata['normalizationGroups'] | undefined;
 
 /** The fixed groups of an operation, or null when it has none or chooses them per request. */
-export const fixedGroups = (groups: Groups): ReadonlySet<string> | null =>
+export const toFixedGroups = (groups: Groups): ReadonlySet<string> | null =>
   Array.isArray(groups) ? new Set(groups as string[]) : null;
 
 /** Whether two operations read the same groups (the same list in any order, the same function, or none). */
@@ -20,7 +20,7 @@ function sameGroups(a: Groups, b: Groups): boolean {
   return a.length === b.length && a.every((group) => b.includes(group));
 }
 
-export const inGroups = (field: FieldMetadata, groups: ReadonlySet<string> | null): boolean =>
+export const isInGroups = (field: FieldMetadata, groups: ReadonlySet<string> | null): boolean =>
   groups === null || field.groups.some((g) => groups.has(g));
 
 export interface ReadModel {
@@ -70,7 +70,7 @@ export function createReadModel(registry: MetadataRegistry): ReadModel {
   function unionOfGroups(operations: readonly (OperationMetadata | undefined)[]): ReadonlySet<string> | null {
     const all = new Set<string>();
     for (const operation of operations) {
-      const groups = fixedGroups(operation?.normalizationGroups);
+      const groups = toFixedGroups(operation?.normalizationGroups);
       if (!groups) return null;
       for (const group of groups) all.add(group);
     }

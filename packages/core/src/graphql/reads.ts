@@ -7,20 +7,20 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
 import type { Entity } from '../metadata/types.js';
-import { type Execution, execute, type GraphQLRequestContext, statusOf } from './execute.js';
-import { selectedToOneRelations } from './selected-relations.js';
+import { type Execution, execute, type GraphQLRequestContext, readStatus } from './execute.js';
+import { findSelectedToOneRelations } from './selected-relations.js';
 
 /** An item, or null when missing; anything else (401, 403) is an error. */
-export async function itemOrNull(context: GraphQLRequestContext, execution: Execution): Promise<Entity | null> {
-  return (await missingAsNull(execute(context, execution)))?.data ?? null;
+export async function readItemOrNull(context: GraphQLRequestContext, execution: Execution): Promise<Entity | null> {
+  return (await resolveMissingAsNull(execute(context, execution)))?.data ?? null;
 }
 
 /** A read that names no item (a missing one, or an IRI of none) is null, as a missing item is. */
-export async function missingAsNull<T>(read: Promise<T>): Promise<T | null> {
+export async function resolveMissingAsNull<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;
   } catch (error) {
-    if (statusOf(error) === 404) return null;
+    if (readStatus(error) === 404) return null;
     throw error;
   }
 }
@@ -37,7 +37,7 @@ export async function readCollection(
   info: GraphQLResolveInfo | null,
   remembers: boolean,
 ): Promise<OperationContext> {
-  const embed = info && selectedToOneRelations(resource, info);
+  const embed = info && findSelectedToOneRelations(resource, info);
   const result = await execute(context, embed ? { ...execution, embed } : execution);
   const { items, related } = result.collection!;
   if (remembers) rememberAll(context, items, execution.operation);

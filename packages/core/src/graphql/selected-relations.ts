@@ -48,7 +48,7 @@ const chosen = new WeakMap<ResourceMetadata, Map<string, readonly ToOneFieldMeta
  */
 const byFieldNode = new WeakMap<FieldNode, readonly ToOneFieldMetadata[] | null>();
 
-export function selectedToOneRelations(
+export function findSelectedToOneRelations(
   resource: ResourceMetadata,
   info: GraphQLResolveInfo,
 ): readonly ToOneFieldMetadata[] | undefined {

@@ -14,7 +14,7 @@ import {
 import { DeclarationError } from '../errors.js';
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { parseIri } from '../metadata/iri.js';
-import { where } from './name-claims.js';
+import { describeLocation } from './name-claims.js';
 
 /** What a custom operation's URI variables name: the item (`id`) and the other variables, as strings. */
 export type Target = { readonly id?: number | null; readonly variables?: Readonly<Record<string, string>> };
@@ -22,12 +22,12 @@ export type Target = { readonly id?: number | null; readonly variables?: Readonl
 const NO_TARGET: Target = {};
 
 /** The id an IRI gives an item of the resource; null when it names none. */
-export function idOfItem(registry: MetadataRegistry, resource: ResourceMetadata, iri: string): number | null {
+export function toItemId(registry: MetadataRegistry, resource: ResourceMetadata, iri: string): number | null {
   const parsed = parseIri(iri, registry);
   return parsed && parsed.resource === resource ? parsed.id : null;
 }
 
-export function uriArguments(
+export function buildUriArguments(
   registry: MetadataRegistry,
   resource: ResourceMetadata,
   operation: OperationMetadata | null,
@@ -43,7 +43,7 @@ export function uriArguments(
     };
   const target = (values: Record<string, unknown>): Target => {
     if (!withId && others.length === 0) return NO_TARGET;
-    const id = withId ? idOfItem(registry, resource, values.id as string) : undefined;
+    const id = withId ? toItemId(registry, resource, values.id as string) : undefined;
     if (others.length === 0) return { id };
     const variables: Record<string, string> = {};
     for (const variable of others) variables[variable] = values[variable] as string;
@@ -63,7 +63,7 @@ export function mergeArgs<T extends object>(
     for (const [name, config] of Object.entries(map)) {
       if (name in merged && operation)
         throw new DeclarationError(
-          `${where(resource, operation)}: its GraphQL field takes "${name}" twice (a URI variable is named like a filter, a paging argument or an input field); rename the variable.`,
+          `${describeLocation(resource, operation)}: its GraphQL field takes "${name}" twice (a URI variable is named like a filter, a paging argument or an input field); rename the variable.`,
         );
       merged[name] = config;
     }

@@ -15,7 +15,7 @@ import type { GraphQLRequestScope } from './request-scope.js';
 /** Whether an item shows a field of its type to the request's caller; decided once per field what needs asking. */
 export type FieldCheck = (scope: GraphQLRequestScope, entity: Entity) => boolean;
 
-export function fieldCheck(model: ReadModel, owner: ResourceMetadata, field: FieldMetadata): FieldCheck {
+export function createFieldCheck(model: ReadModel, owner: ResourceMetadata, field: FieldMetadata): FieldCheck {
   const rule = field.security;
   const granted = (scope: GraphQLRequestScope, entity: Entity) => !rule || grantsField(rule, scope.caller, entity);
   if (!model.checksPerItem(owner)) return granted;
@@ -32,7 +32,7 @@ export function fieldCheck(model: ReadModel, owner: ResourceMetadata, field: Fie
  * An item reached through a relation, or null when the target's item GET denies the caller. Without a rule the item
  * passes as it is, so a page of books with public authors waits for nothing more.
  */
-export function visibleRelated(
+export function filterVisibleRelated(
   model: ReadModel,
   scope: GraphQLRequestScope,
   resource: ResourceMetadata,
