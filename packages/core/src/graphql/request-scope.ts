@@ -7,7 +7,7 @@
  */
 import DataLoader from 'dataloader';
 import type { OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
-import { activeGroups } from '../pipeline/groups.js';
+import { resolveActiveGroups } from '../pipeline/groups.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { Caller } from '../security/access.js';
 import type { NormalizationPlan } from '../serializer/normalize.js';
@@ -82,7 +82,7 @@ export class GraphQLRequestScope {
     if (!plan) {
       plan = this.runtime.normalizer.plan(
         owner,
-        activeGroups(operation.normalizationGroups, { operation, caller: this.caller }),
+        resolveActiveGroups(operation.normalizationGroups, { operation, caller: this.caller }),
       );
       this.plans.set(operation, plan);
     }

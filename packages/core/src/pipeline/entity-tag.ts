@@ -13,7 +13,7 @@ const sha1 =
     : (body: string): string => crypto.createHash('sha1').update(body).digest('base64url');
 
 /** The strong ETag of a serialized body: `"<sha1 in base64url>"`. Different bytes, different tag. */
-export function entityTagOf(body: string): string {
+export function computeEntityTag(body: string): string {
   return `"${sha1(body)}"`;
 }
 

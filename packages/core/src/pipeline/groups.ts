@@ -12,7 +12,10 @@ export interface GroupsScope {
   readonly caller: Caller;
 }
 
-export function activeGroups(declaration: GroupsDeclaration | null, context: GroupsScope): ReadonlySet<string> | null {
+export function resolveActiveGroups(
+  declaration: GroupsDeclaration | null,
+  context: GroupsScope,
+): ReadonlySet<string> | null {
   if (declaration === null) return null;
   if (typeof declaration !== 'function') return new Set(declaration);
   const { operation } = context;

@@ -3,13 +3,13 @@
  * caller): computed once, by the first stage that needs it (read, to join embedded items; respond, to serialize).
  */
 import type { NormalizationPlan } from '../serializer/normalize.js';
-import { activeGroups } from './groups.js';
+import { resolveActiveGroups } from './groups.js';
 import type { RequestScope } from './operation-context.js';
 
-export function responsePlan(context: RequestScope): NormalizationPlan {
+export function planResponse(context: RequestScope): NormalizationPlan {
   // An output shape is sent with its own fields, else the resource's.
   return (context.plan ??= context.runtime.normalizer.plan(
     context.operation.output ?? context.resource,
-    activeGroups(context.operation.normalizationGroups, context),
+    resolveActiveGroups(context.operation.normalizationGroups, context),
   ));
 }

@@ -41,7 +41,7 @@ const NONE: readonly never[] = Object.freeze([]);
  * The `StateContext` of a request: what every stage gives alike, and for collection reads the page, the filters, the
  * subresource parents and the relations to join (none for item reads and writes). One object, made once.
  */
-export function stateContext(
+export function createStateContext(
   context: After<'parameters'>,
   page: StateContext['page'] = null,
   filters: StateContext['filters'] = NONE,

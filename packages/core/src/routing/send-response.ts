@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse } from '../pipeline/operation-context.js';
-import { entityTagOf, ifMatchHolds, ifNoneMatchMatches } from '../pipeline/entity-tag.js';
+import { computeEntityTag, ifMatchHolds, ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 
 export function sendResponse(
   request: FastifyRequest,
@@ -22,7 +22,7 @@ export function sendResponse(
       .headers(response.headers)
       .send(response.json ?? response.body);
   const payload = response.json ?? JSON.stringify(response.body);
-  const etag = entityTagOf(payload);
+  const etag = computeEntityTag(payload);
   if (request.method === 'GET' || request.method === 'HEAD') {
     const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = request.headers;
     if (ifMatch !== undefined && !ifMatchHolds(ifMatch, [etag])) {

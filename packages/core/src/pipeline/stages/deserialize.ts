@@ -6,12 +6,12 @@
  */
 import { authorizeNestedWrites, nestedItems } from '../../security/nested-writes.js';
 import { completeWrite } from '../../security/user-writes.js';
-import { activeGroups } from '../groups.js';
+import { resolveActiveGroups } from '../groups.js';
 import type { StageContext } from '../operation-context.js';
 
 export async function deserialize(context: StageContext<'deserialize'>): Promise<void> {
   const { operation } = context;
-  const groups = activeGroups(operation.denormalizationGroups, context);
+  const groups = resolveActiveGroups(operation.denormalizationGroups, context);
   if (operation.input) {
     const { data, violations } = await context.runtime.denormalizer.denormalize({
       resource: operation.input,

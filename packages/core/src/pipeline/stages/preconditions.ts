@@ -10,9 +10,9 @@
  */
 import { findBuiltinOperation } from '../../metadata/builtin-operation.js';
 import { ApiError } from '../../errors.js';
-import { entityTagOf, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../entity-tag.js';
+import { computeEntityTag, ifMatchHolds, ifNoneMatchMatches, parseEntityTags } from '../entity-tag.js';
 import type { OutputFormat } from '../../serializer/vocabulary.js';
-import { activeGroups } from '../groups.js';
+import { resolveActiveGroups } from '../groups.js';
 import type { StageContext } from '../operation-context.js';
 
 const CONDITIONAL_KINDS = new Set(['put', 'patch', 'delete']);
@@ -23,10 +23,12 @@ async function currentTags(context: StageContext<'preconditions'>): Promise<stri
   const { runtime, resource, caller } = context;
   const get = findBuiltinOperation(resource, 'get') ?? context.operation;
   const { normalizer } = runtime;
-  const plan = normalizer.plan(resource, activeGroups(get.normalizationGroups, { ...context, operation: get }));
+  const plan = normalizer.plan(resource, resolveActiveGroups(get.normalizationGroups, { ...context, operation: get }));
   const item = context.previous!;
   const loaded = await normalizer.load(plan, [item]);
-  return FORMATS.map((format) => entityTagOf(JSON.stringify(normalizer.document(plan, item, format, loaded, caller))));
+  return FORMATS.map((format) =>
+    computeEntityTag(JSON.stringify(normalizer.document(plan, item, format, loaded, caller))),
+  );
 }
 
 export function checkPreconditions(context: StageContext<'preconditions'>): Promise<void> | void {

@@ -5,9 +5,9 @@
 import { ApiError } from '../../errors.js';
 import type { CollectionPage, Entity, ToManyFieldMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { StageContext } from '../operation-context.js';
-import { responsePlan } from '../response-plan.js';
+import { planResponse } from '../response-plan.js';
 import { provide } from '../../state/compose.js';
-import { stateContext } from '../state-context.js';
+import { createStateContext } from '../state-context.js';
 
 /**
  * The to-one relations a collection read may join to its page: over HTTP those its response embeds (the response
@@ -17,7 +17,7 @@ function embedOf(context: StageContext<'read'>): readonly ToOneFieldMetadata[] |
   const { operation } = context;
   if (!operation.collection) return undefined;
   if (context.serializes && operation.stages.serialize)
-    return context.runtime.normalizer.joinable(responsePlan(context));
+    return context.runtime.normalizer.joinable(planResponse(context));
   return context.request.embed;
 }
 
@@ -30,7 +30,7 @@ export async function read(context: StageContext<'read'>): Promise<void> {
   });
   const result = await provide(
     runtime.providers.get(operation)!,
-    stateContext(context, context.page, context.filters, parents, embedOf(context)),
+    createStateContext(context, context.page, context.filters, parents, embedOf(context)),
   );
   if (operation.collection) {
     // A subresource whose parent is missing is a 404, not an empty list.

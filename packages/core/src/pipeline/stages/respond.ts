@@ -7,7 +7,7 @@ import type { LoadedItems } from '../../serializer/normalize.js';
 import { renderCollection } from '../../serializer/hydra/collection.js';
 import { buildIri } from '../../metadata/iri.js';
 import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
-import { responsePlan } from '../response-plan.js';
+import { planResponse } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
 
 export function respond(context: OperationContext): OperationResponse | Promise<OperationResponse> {
@@ -16,7 +16,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
 
   const headers: Record<string, string> = { 'content-type': `${MEDIA_TYPES[format]}; charset=utf-8` };
   const { normalizer } = runtime;
-  const plan = responsePlan(context);
+  const plan = planResponse(context);
   const { collection } = context;
   if (!collection && !context.data)
     throw new Error(`The operation ${operation.name} has nothing to send: its provider or processor returned no item.`);

@@ -18,7 +18,7 @@ import {
 import { hashPassword } from '../../security/password.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
-import { stateContext } from '../state-context.js';
+import { createStateContext } from '../state-context.js';
 
 /**
  * Replaces every new password by its hash. A value equal to the stored one is that hash, kept by an update that left
@@ -64,7 +64,7 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   if (operation.writeMode) await hashNewPasswords(runtime.registry, context.resource, data, context.previous);
   const chain = runtime.processors.get(operation)!;
   const processContext: ProcessContext = {
-    ...stateContext(context),
+    ...createStateContext(context),
     previous: context.previous,
     // If-Match held against `previous`: the processor writes only if the item is still unchanged (412 otherwise).
     ...(context.expected ? { expected: context.expected } : {}),
