@@ -33,7 +33,7 @@ import type { RateLimitOptions } from './production/rate-limit.js';
 import type { SecurityHeadersOptions } from './production/security-headers.js';
 import type { TrustedHost } from './production/trusted-hosts.js';
 import { warmUpAfterListen } from './production/warm-up.js';
-import { apiRoutes } from './routing/api-routes.js';
+import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import { chainOf, knexProcessor, knexProvider, type ProcessorChain, type ProviderChain } from './state/compose.js';
@@ -262,7 +262,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       bodyLimit,
       schemas: graphqlSchemas,
     });
-  await app.register(apiRoutes, {
+  await app.register(registerApiRoutes, {
     prefix: registry.prefix,
     runtime,
     bodyLimit,

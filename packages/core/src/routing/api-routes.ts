@@ -18,7 +18,7 @@ import { registerBodyParsers } from './body-parsers.js';
 import { docsRoutes } from './docs-routes.js';
 import { registerLoginRoute } from './login-route.js';
 import { sendResponse } from './send-response.js';
-import { originOf, toOperationRequest } from './to-operation-request.js';
+import { readOrigin, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
   readonly runtime: Runtime;
@@ -38,7 +38,7 @@ function varyOnAccept(reply: FastifyReply): void {
   else if (!/(^|,)\s*(accept|\*)\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept`);
 }
 
-export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
+export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
   const { runtime } = options;
   const { registry } = runtime;
   const prefix = registry.prefix;
@@ -52,7 +52,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiRoutesOptions)
   const links = new Map<string, string>();
   app.addHook('onSend', (request, reply, payload, done) => {
     varyOnAccept(reply);
-    const origin = originOf(request);
+    const origin = readOrigin(request);
     let link = links.get(origin);
     if (link === undefined) {
       if (links.size >= 64) links.clear();

@@ -60,7 +60,7 @@ export function hasUnpairedSurrogate(value: unknown): boolean {
  * JSON: `__proto__`, or `constructor` holding a `prototype` key; undefined when the text is not JSON at all. Run only
  * on a refused body. JSON.parse makes `__proto__` an own key, so the reviver sees it as any other.
  */
-export function forbiddenKeyIn(text: string): '__proto__' | 'constructor.prototype' | undefined {
+export function findForbiddenKey(text: string): '__proto__' | 'constructor.prototype' | undefined {
   let found: '__proto__' | 'constructor.prototype' | undefined;
   try {
     JSON.parse(text, (key, value: unknown) => {
@@ -100,7 +100,7 @@ function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
     parseJson(request, text, (error, parsed) => {
       if (error) {
         // Fastify's parser says "not valid JSON" for a forbidden key too: name the key instead.
-        const key = forbiddenKeyIn(text);
+        const key = findForbiddenKey(text);
         return done(key ? malformed(`The JSON body must not contain the key "${key}".`) : error, undefined);
       }
       if (hasUnpairedSurrogate(parsed)) {

@@ -18,7 +18,7 @@ import { negotiateOutput } from '../pipeline/stages/negotiate.js';
 import { buildHydraDocumentation } from '../serializer/hydra/documentation.js';
 import { buildContext, buildEntrypoint } from '../serializer/jsonld/context.js';
 import { MEDIA_TYPES } from '../serializer/vocabulary.js';
-import { originOf } from './to-operation-request.js';
+import { readOrigin } from './to-operation-request.js';
 
 const HTML = 'text/html';
 const OPENAPI_JSON = 'application/vnd.openapi+json';
@@ -89,7 +89,7 @@ async function documents(
 
   app.get('/contexts/:name', async (request, reply) => {
     const name = (request.params as { name: string }).name.replace(/\.jsonld$/, '');
-    const body = buildContext(name, registry, originOf(request));
+    const body = buildContext(name, registry, readOrigin(request));
     if (!body) throw new ApiError('ROUTE_NOT_FOUND', `No context found for type "${name}".`);
     return sendDocument(request, reply, body);
   });
@@ -106,10 +106,10 @@ async function documents(
     const type = negotiate(request, [MEDIA_TYPES.jsonld, HTML, OPENAPI_JSON, MEDIA_TYPES.json, OPENAPI_YAML]);
     if (type === HTML) return sendUi(reply);
     if (type === MEDIA_TYPES.jsonld)
-      return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(originOf(request)));
+      return reply.header('content-type', `${type}; charset=utf-8`).send(hydra(readOrigin(request)));
     return sendOpenApi(reply, type);
   });
-  app.get('/docs.jsonld', async (request, reply) => sendDocument(request, reply, hydra(originOf(request))));
+  app.get('/docs.jsonld', async (request, reply) => sendDocument(request, reply, hydra(readOrigin(request))));
   app.get('/docs.json', async (request, reply) => {
     const type = negotiateOutput(request.headers.accept, [MEDIA_TYPES.json, OPENAPI_JSON]) ?? MEDIA_TYPES.json;
     return sendOpenApi(reply, type);

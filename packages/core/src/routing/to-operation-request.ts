@@ -7,7 +7,7 @@ import type { OperationRequest } from '../pipeline/operation-context.js';
  * and host (`X-Forwarded-Proto` and `-Host` under Fastify's `trustProxy`). The scheme is `http` or `https`, never
  * another word a header sent; the host is checked against the `trustedHosts` option, when set, before any route runs.
  */
-export const originOf = (request: FastifyRequest): string =>
+export const readOrigin = (request: FastifyRequest): string =>
   `${request.protocol === 'https' ? 'https' : 'http'}://${request.host}`;
 
 export function toOperationRequest(request: FastifyRequest): OperationRequest {
@@ -21,7 +21,7 @@ export function toOperationRequest(request: FastifyRequest): OperationRequest {
     body: request.body,
     contentType: request.headers['content-type'],
     accept: request.headers.accept,
-    origin: originOf(request),
+    origin: readOrigin(request),
     authorization: request.headers.authorization,
     method: request.method,
     ifMatch: request.headers['if-match'],
