@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
 import type { ResolvedSecurity } from '../security/config.js';
-import { columnOf, findAccount } from '../security/find-account.js';
+import { findColumn, findAccount } from '../security/find-account.js';
 import { hashPassword, verifyPassword } from '../security/password.js';
 import { REFRESH_TOKEN_MAX_LENGTH } from '../security/refresh-tokens.js';
 import type { Sessions } from '../security/sessions.js';
@@ -56,8 +56,8 @@ export function registerLoginRoute(
 ): void {
   const { security, sessions, database } = options;
   if (security.loginPath === false) return;
-  const identifierColumn = columnOf(security, security.identifier);
-  const passwordColumn = columnOf(security, security.password);
+  const identifierColumn = findColumn(security, security.identifier);
+  const passwordColumn = findColumn(security, security.password);
   const standIn = hashPassword('resource-api stand-in password');
   const json = (reply: import('fastify').FastifyReply, body: unknown) =>
     reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);

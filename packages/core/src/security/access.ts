@@ -90,14 +90,14 @@ export function grantsField(rule: AccessRule, caller: Caller, object: Record<str
   });
 }
 
-export const unauthenticated = (): ApiError =>
+export const createUnauthenticatedError = (): ApiError =>
   new ApiError('UNAUTHENTICATED', 'Full authentication is required to access this resource.', {
     headers: { 'www-authenticate': 'Bearer' },
   });
 
 /** The denial of a rule: 401 for anonymous callers, 403 with the rule's message for users. */
-export const denial = (rule: AccessRuleMetadata, caller: Caller): ApiError =>
-  caller.user === null ? unauthenticated() : new ApiError('FORBIDDEN', rule.message);
+export const createDenialError = (rule: AccessRuleMetadata, caller: Caller): ApiError =>
+  caller.user === null ? createUnauthenticatedError() : new ApiError('FORBIDDEN', rule.message);
 
 /**
  * Throws the denial unless the rule grants the call. Without a rule, or with an expression, it decides at once and
@@ -108,8 +108,8 @@ export function enforce(rule: AccessRuleMetadata | null, caller: Caller, scope: 
   const granted = grants(rule.rule, caller, scope);
   if (granted instanceof Promise) {
     return granted.then((yes) => {
-      if (!yes) throw denial(rule, caller);
+      if (!yes) throw createDenialError(rule, caller);
     });
   }
-  if (!granted) throw denial(rule, caller);
+  if (!granted) throw createDenialError(rule, caller);
 }

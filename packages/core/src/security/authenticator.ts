@@ -10,8 +10,8 @@ import type { Entity } from '../metadata/types.js';
 import type { ItemReader } from '../state/item-reader.js';
 import { ANONYMOUS, type Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
-import { invalidToken, issuedAtOf, type TokenService } from './jwt.js';
-import { effectiveRoles } from './roles.js';
+import { createInvalidTokenError, readIssuedAt, type TokenService } from './jwt.js';
+import { resolveEffectiveRoles } from './roles.js';
 import { tokensValidAfter } from '../state/credentials-stamp.js';
 import type { JWTPayload } from 'jose';
 
@@ -21,7 +21,7 @@ import type { JWTPayload } from 'jose';
  * that says it in whole seconds only (`iat` of a token issued elsewhere) is compared in whole seconds: issued within
  * the second of the change, it is accepted.
  */
-export function issuedAfterCredentials(
+export function isIssuedAfterCredentials(
   user: Entity,
   issuedAt: { readonly ms: number; readonly precision: number } | undefined,
 ): boolean {
@@ -31,16 +31,18 @@ export function issuedAfterCredentials(
 }
 
 /** The user a checked token names, read afresh; a 401 when it is gone or the token predates its credentials. */
-export async function userOfToken(
+export async function readUserOfToken(
   security: ResolvedSecurity,
   reader: ItemReader,
   payload: JWTPayload,
 ): Promise<Entity> {
   const id = parseId(payload.sub!);
   const user = id === undefined ? null : await reader.readItem(security.resource, id);
-  if (!user) throw invalidToken('the user no longer exists');
-  if (!issuedAfterCredentials(user, issuedAtOf(payload)))
-    throw invalidToken('the token was issued before the password or the roles of its user changed; log in again');
+  if (!user) throw createInvalidTokenError('the user no longer exists');
+  if (!isIssuedAfterCredentials(user, readIssuedAt(payload)))
+    throw createInvalidTokenError(
+      'the token was issued before the password or the roles of its user changed; log in again',
+    );
   return user;
 }
 
@@ -54,9 +56,9 @@ export function createAuthenticator(
 ): Authenticator {
   const authenticateToken = async (authorization: string): Promise<Caller> => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
-    const user = await userOfToken(security, reader, await tokens.verify(match[1]!));
-    return { user, roles: effectiveRoles(user[security.roles] as unknown[], security.roleHierarchy) };
+    if (!match) throw createInvalidTokenError('the Authorization header must be "Bearer <token>"');
+    const user = await readUserOfToken(security, reader, await tokens.verify(match[1]!));
+    return { user, roles: resolveEffectiveRoles(user[security.roles] as unknown[], security.roleHierarchy) };
   };
   return (authorization) =>
     authorization === undefined || authorization === '' ? ANONYMOUS : authenticateToken(authorization);

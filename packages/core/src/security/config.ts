@@ -6,7 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { assertCount, DeclarationError } from '../errors.js';
 import { formatDidYouMean } from '../metadata/did-you-mean.js';
 import type { Entity, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { declaredRoles } from './role-writes.js';
+import { collectDeclaredRoles } from './role-writes.js';
 
 /** How bearer tokens are checked (a secret, a public key or a JWKS URL) and, with a secret, issued. */
 export interface JwtOptions {
@@ -168,7 +168,11 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
     roles: field('roles', users.roles ?? 'roles', (t) => t === 'string[]', 'a string[] field'),
     onRegister: users.onRegister,
     roleHierarchy: options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
-    declaredRoles: declaredRoles(options.declaredRoles, options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY, registry),
+    declaredRoles: collectDeclaredRoles(
+      options.declaredRoles,
+      options.roleHierarchy ?? DEFAULT_ROLE_HIERARCHY,
+      registry,
+    ),
     loginPath: loginPathOf(options),
   };
 }

@@ -7,7 +7,7 @@
 import type { ResolvedSecurity } from './config.js';
 import type { Database } from '../state/database.js';
 
-export const columnOf = (security: ResolvedSecurity, field: string): string =>
+export const findColumn = (security: ResolvedSecurity, field: string): string =>
   (security.resource.fieldsByName.get(field) as { column: string }).column;
 
 export async function findAccount(
@@ -16,7 +16,7 @@ export async function findAccount(
   identifier: string,
   columns: readonly string[],
 ): Promise<Record<string, unknown> | undefined> {
-  const identifierColumn = columnOf(security, security.identifier);
+  const identifierColumn = findColumn(security, security.identifier);
   const rows = (await database
     .knex(security.resource.table)
     .whereRaw('lower(??) = lower(?)', [identifierColumn, identifier])

@@ -29,7 +29,7 @@ export const ISSUED_AT_MS_CLAIM = 'iat_ms';
  * When a token was issued: its `iat_ms` (ours), else its `iat` in whole seconds (tokens issued elsewhere), with the
  * precision of the claim; undefined when it says neither.
  */
-export function issuedAtOf(payload: JWTPayload): { readonly ms: number; readonly precision: 1 | 1000 } | undefined {
+export function readIssuedAt(payload: JWTPayload): { readonly ms: number; readonly precision: 1 | 1000 } | undefined {
   const precise = payload[ISSUED_AT_MS_CLAIM];
   if (typeof precise === 'number' && Number.isFinite(precise)) return { ms: precise, precision: 1 };
   return typeof payload.iat === 'number' && Number.isFinite(payload.iat)
@@ -37,7 +37,7 @@ export function issuedAtOf(payload: JWTPayload): { readonly ms: number; readonly
     : undefined;
 }
 
-export const invalidToken = (description: string): ApiError =>
+export const createInvalidTokenError = (description: string): ApiError =>
   new ApiError('INVALID_TOKEN', `Invalid JWT Token: ${description}`, {
     headers: {
       'www-authenticate': `Bearer error="invalid_token", error_description="${description.replace(/"/g, "'")}"`,
@@ -102,12 +102,12 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
       alg?: string;
     };
     if (header.alg?.startsWith('HS')) {
-      if (!secret) throw invalidToken('unexpected algorithm');
+      if (!secret) throw createInvalidTokenError('unexpected algorithm');
       return (await jwtVerify(token, secret, options)).payload;
     }
     if (publicKey) return (await jwtVerify(token, publicKey, options)).payload;
     if (jwks) return (await jwtVerify(token, jwks, options)).payload;
-    throw invalidToken('unexpected algorithm');
+    throw createInvalidTokenError('unexpected algorithm');
   }
 
   return {
@@ -118,7 +118,7 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
       } catch (error) {
         if (error instanceof ApiError) throw error;
         const code = (error as { code?: string }).code ?? '';
-        throw invalidToken(
+        throw createInvalidTokenError(
           code === 'ERR_JWT_EXPIRED'
             ? 'the token has expired'
             : code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'
@@ -126,7 +126,8 @@ export function createTokenService(security: ResolvedSecurity): TokenService {
               : 'the token is malformed or not acceptable',
         );
       }
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidToken('the token names no subject');
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        throw createInvalidTokenError('the token names no subject');
       return payload;
     },
     async sign(claims) {

@@ -18,7 +18,7 @@ import {
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
 import { buildIri } from '../metadata/iri.js';
-import { type Caller, denial, grants, type RuleScope } from './access.js';
+import { type Caller, createDenialError, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 
 /** One item written through a relation: where it sits (`box.vault`), the relation, and the part of the body it came from. */
@@ -37,7 +37,7 @@ const child = (body: unknown, name: string): unknown =>
     : undefined;
 
 /** The items written through the relations of `data`, at any depth, each before the ones nested in it. */
-export function* nestedItems(
+export function* listNestedItems(
   registry: MetadataRegistry,
   resource: ResourceMetadata,
   data: Entity,
@@ -50,7 +50,7 @@ export function* nestedItems(
     const target = registry.resource(value.resource);
     const nestedBody = child(body, field.name);
     yield { path: prefix + field.name, field, target, write: value, body: nestedBody };
-    yield* nestedItems(registry, target, value.data, nestedBody, `${prefix}${field.name}.`);
+    yield* listNestedItems(registry, target, value.data, nestedBody, `${prefix}${field.name}.`);
   }
 }
 
@@ -65,7 +65,7 @@ const operationFor = (item: NestedItem): OperationMetadata | undefined =>
 
 /** The denial of a rule, its detail prefixed with the property (`vault: Access Denied.`). */
 function nestedDenial(rule: AccessRuleMetadata, caller: Caller, path: string): ApiError {
-  const base = denial(rule, caller);
+  const base = createDenialError(rule, caller);
   return new ApiError(caller.user === null ? 'UNAUTHENTICATED' : 'FORBIDDEN', `${path}: ${base.message}`, {
     headers: { ...base.headers },
   });
@@ -96,7 +96,7 @@ export async function authorizeNestedWrites(
   body: unknown,
   caller: Caller,
 ): Promise<void> {
-  for (const item of nestedItems(registry, resource, data, body)) {
+  for (const item of listNestedItems(registry, resource, data, body)) {
     const operation = operationFor(item);
     if (!operation) {
       if (item.field.nestedWithoutOperation) continue;
@@ -124,7 +124,7 @@ export async function authorizeNestedStates(
   body: unknown,
   caller: Caller,
 ): Promise<void> {
-  for (const item of nestedItems(registry, resource, data, body)) {
+  for (const item of listNestedItems(registry, resource, data, body)) {
     const operation = operationFor(item);
     if (!operation) continue;
     await enforceAt(

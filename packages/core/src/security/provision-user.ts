@@ -13,9 +13,9 @@ import { resolveInitialValue } from '../schema/initial-values.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ResolvedSecurity } from './config.js';
-import { columnOf, findAccount } from './find-account.js';
+import { findColumn, findAccount } from './find-account.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { effectiveRoles, storedRoles } from './roles.js';
+import { resolveEffectiveRoles, toStoredRoles } from './roles.js';
 
 export interface ProvisionUserOptions {
   /** The login identifier (the `email`). */
@@ -70,8 +70,8 @@ export async function provisionUser(
   const { database, security, log } = deps;
   const { knex, dialect } = database;
   const table = security.resource.table;
-  const passwordColumn = columnOf(security, security.password);
-  const rolesColumn = columnOf(security, security.roles);
+  const passwordColumn = findColumn(security, security.password);
+  const rolesColumn = findColumn(security, security.roles);
   const existing = await findAccount(database, security, options.identifier, [
     passwordColumn,
     rolesColumn,
@@ -86,7 +86,7 @@ export async function provisionUser(
       if (field.kind !== 'toMany') entity[field.name] = resolveInitialValue(field);
     entity[security.identifier] = options.identifier;
     entity[security.password] = await hashPassword(options.password);
-    entity[security.roles] = storedRoles(options.roles);
+    entity[security.roles] = toStoredRoles(options.roles);
     const now = Date.now();
     try {
       const [inserted] = await knex(table)
@@ -106,12 +106,12 @@ export async function provisionUser(
   const id = Number(existing.id);
   const stored = parseRoles(existing[rolesColumn]);
   const row: Record<string, unknown> = {};
-  const effective = effectiveRoles(stored, security.roleHierarchy);
+  const effective = resolveEffectiveRoles(stored, security.roleHierarchy);
   const unmarked = existing[PROVISIONED_AT_COLUMN] === null || existing[PROVISIONED_AT_COLUMN] === undefined;
   if (unmarked && options.adopt?.some((role) => effective.includes(role))) {
     log.warn(
       { userId: id },
-      `The account "${String(existing[columnOf(security, security.identifier)])}" holds ${options.adopt.join(' or ')}: it is taken as the app's own from now on.`,
+      `The account "${String(existing[findColumn(security, security.identifier)])}" holds ${options.adopt.join(' or ')}: it is taken as the app's own from now on.`,
     );
     row[PROVISIONED_AT_COLUMN] = Date.now();
   } else if (unmarked) {
@@ -119,12 +119,12 @@ export async function provisionUser(
     if (lacking.length === 0) {
       log.warn(
         { userId: id },
-        `The account "${String(existing[columnOf(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`,
+        `The account "${String(existing[findColumn(security, security.identifier)])}" was not created by the app but already holds ${options.roles.join(', ')}: it is left as it is (its password is not changed).`,
       );
       return { id, outcome: 'left alone' };
     }
     const message =
-      `The account "${String(existing[columnOf(security, security.identifier)])}" (user ${id}) was not created by the app and lacks ${lacking.join(', ')}: ` +
+      `The account "${String(existing[findColumn(security, security.identifier)])}" (user ${id}) was not created by the app and lacks ${lacking.join(', ')}: ` +
       'it is not promoted, since whoever registered that address would get the roles. Choose another address, or delete or rename that account if it is not yours.';
     log.warn({ userId: id }, message);
     throw new AccountNotProvisionedError(message);
@@ -136,7 +136,7 @@ export async function provisionUser(
   if (options.roles.some((role) => !stored.includes(role)))
     row[rolesColumn] = dialect.toDb(
       rolesField.kind === 'scalar' ? rolesField.type : 'string[]',
-      storedRoles([...stored, ...options.roles]),
+      toStoredRoles([...stored, ...options.roles]),
     );
   if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
   const credentials = passwordColumn in row || rolesColumn in row;

@@ -41,7 +41,7 @@ export interface RefreshTokens {
   revokeUser(userId: number): Promise<void>;
 }
 
-export const invalidRefreshToken = (description: string): ApiError =>
+export const createInvalidRefreshTokenError = (description: string): ApiError =>
   new ApiError('INVALID_REFRESH_TOKEN', `Invalid refresh token: ${description}`);
 
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -104,14 +104,16 @@ export function createRefreshTokens(options: {
         | Record<string, unknown>
         | undefined;
       if (!found)
-        throw invalidRefreshToken(
+        throw createInvalidRefreshTokenError(
           'it is unknown, or was revoked (log out, a password or role change, or its reuse); log in again.',
         );
       if (found[C.retiredAt] !== null) {
         await revokeFamily(String(found[C.family]));
-        throw invalidRefreshToken('it was already used; every refresh token of its login is revoked. Log in again.');
+        throw createInvalidRefreshTokenError(
+          'it was already used; every refresh token of its login is revoked. Log in again.',
+        );
       }
-      throw invalidRefreshToken('it has expired; log in again.');
+      throw createInvalidRefreshTokenError('it has expired; log in again.');
     },
 
     async revokeFamily(family, userId) {

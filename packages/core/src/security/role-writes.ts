@@ -32,7 +32,7 @@ const rolesNamedIn = (rule: AccessRule | undefined): string[] =>
  * The roles a user's roles field may hold: the `declaredRoles` option when given; else `ROLE_USER`, every role the
  * hierarchy names (as a key or as an included role), and every role an expression rule names.
  */
-export function declaredRoles(
+export function collectDeclaredRoles(
   listed: readonly string[] | undefined,
   hierarchy: Readonly<Record<string, readonly string[]>>,
   registry: MetadataRegistry,

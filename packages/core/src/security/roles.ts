@@ -1,7 +1,7 @@
 /** Roles: the stored list made effective — the hierarchy applied, `ROLE_USER` always there, no duplicates. */
 
 /** The roles a user holds, with every role the hierarchy gives. */
-export function effectiveRoles(
+export function resolveEffectiveRoles(
   stored: readonly unknown[] | null | undefined,
   hierarchy: Readonly<Record<string, readonly string[]>>,
 ): string[] {
@@ -17,6 +17,6 @@ export function effectiveRoles(
 }
 
 /** The list to store: the client's or the hook's roles, `ROLE_USER` added, duplicates removed, order kept. */
-export const storedRoles = (roles: readonly unknown[] | null | undefined): string[] => [
+export const toStoredRoles = (roles: readonly unknown[] | null | undefined): string[] => [
   ...new Set(['ROLE_USER', ...(roles ?? []).filter((r): r is string => typeof r === 'string')]),
 ];

@@ -11,10 +11,10 @@ import type { Entity } from '../metadata/types.js';
 import { holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ItemReader } from '../state/item-reader.js';
-import { issuedAfterCredentials, userOfToken } from './authenticator.js';
+import { isIssuedAfterCredentials, readUserOfToken } from './authenticator.js';
 import type { ResolvedSecurity } from './config.js';
-import { invalidToken, type TokenService } from './jwt.js';
-import { invalidRefreshToken, type RefreshTokens } from './refresh-tokens.js';
+import { createInvalidTokenError, type TokenService } from './jwt.js';
+import { createInvalidRefreshTokenError, type RefreshTokens } from './refresh-tokens.js';
 
 /** What the login and refresh routes answer. */
 export interface TokenPair {
@@ -57,9 +57,9 @@ export function createSessions(options: {
       const rotated = await refreshTokens.rotate(refreshToken);
       const user = await reader.readItem(security.resource, rotated.userId);
       // The user is gone, or their password or roles changed since this login's refresh token was issued: it is over.
-      if (!user || !issuedAfterCredentials(user, { ms: rotated.issuedAt, precision: 1 })) {
+      if (!user || !isIssuedAfterCredentials(user, { ms: rotated.issuedAt, precision: 1 })) {
         await refreshTokens.revokeFamily(rotated.family, rotated.userId);
-        throw invalidRefreshToken(
+        throw createInvalidRefreshTokenError(
           user
             ? 'the password or the roles of its user changed since it was issued; log in again.'
             : 'its user no longer exists.',
@@ -76,9 +76,9 @@ export function createSessions(options: {
           { headers: { 'www-authenticate': 'Bearer' } },
         );
       const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw invalidToken('the Authorization header must be "Bearer <token>"');
+      if (!match) throw createInvalidTokenError('the Authorization header must be "Bearer <token>"');
       const payload: JWTPayload = await tokens.verify(match[1]!);
-      const user = await userOfToken(security, reader, payload);
+      const user = await readUserOfToken(security, reader, payload);
       const family = payload[SESSION_CLAIM];
       // A token issued outside a login (issueToken) has no refresh tokens to revoke.
       if (typeof family === 'string') await refreshTokens.revokeFamily(family, user.id!);

@@ -9,7 +9,7 @@ import type { Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
 import { checkRoleWrites } from './role-writes.js';
 import type { ConstraintViolation } from '../errors.js';
-import { storedRoles } from './roles.js';
+import { toStoredRoles } from './roles.js';
 
 export async function completeWrite(options: {
   readonly resource: ResourceMetadata;
@@ -58,9 +58,9 @@ export async function completeWrite(options: {
     path: (options.prefix ?? '') + security.roles,
   });
   if (creating && security.onRegister) {
-    data[security.roles] = storedRoles(data[security.roles] as unknown[]);
+    data[security.roles] = toStoredRoles(data[security.roles] as unknown[]);
     await security.onRegister(data, { caller: caller.user, callerRoles: caller.roles });
   }
-  data[security.roles] = storedRoles(data[security.roles] as unknown[]);
+  data[security.roles] = toStoredRoles(data[security.roles] as unknown[]);
   return violations;
 }

@@ -9,8 +9,8 @@
  * (`security/nested-writes.ts`: `security` from the deserialize stage, `securityPostDenormalize` here).
  */
 import type { Entity } from '../../metadata/types.js';
-import { denial, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
-import { authorizeNestedStates, nestedItems } from '../../security/nested-writes.js';
+import { createDenialError, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
+import { authorizeNestedStates, listNestedItems } from '../../security/nested-writes.js';
 import type { After, RequestScope, StageContext } from '../operation-context.js';
 
 const scope = (context: RequestScope, object: Entity | null, previousObject: Entity | null): RuleScope => ({
@@ -28,7 +28,7 @@ export function authorizeBeforeRead(context: StageContext<'authorize'>): Promise
     if (context.caller.user !== null) return; // checked with the item, after the read
     if (mayReadObject(security.rule)) {
       // Anonymous, and the item may grant the call: the read decides, and a missing item is the rule's denial.
-      context.missingItem = denial(security, context.caller);
+      context.missingItem = createDenialError(security, context.caller);
       return;
     }
   }
@@ -52,7 +52,7 @@ export function authorizeAfterDeserialize(context: After<'deserialize'>): Promis
   // Items written through relations: their own resource's post-denormalize rules too (`nested-writes.ts`).
   if (
     context.operation.input ||
-    nestedItems(context.runtime.registry, context.resource, context.data!, undefined).next().done
+    listNestedItems(context.runtime.registry, context.resource, context.data!, undefined).next().done
   )
     return own;
   return (async () => {

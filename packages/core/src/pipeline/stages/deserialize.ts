@@ -4,7 +4,7 @@
  * `context.violations`. With an input shape, `context.data` holds the shape's values instead, and `context.previous`
  * stays the item read. Throws 400 for a body that is no JSON object.
  */
-import { authorizeNestedWrites, nestedItems } from '../../security/nested-writes.js';
+import { authorizeNestedWrites, listNestedItems } from '../../security/nested-writes.js';
 import { completeWrite } from '../../security/user-writes.js';
 import { resolveActiveGroups } from '../groups.js';
 import type { StageContext } from '../operation-context.js';
@@ -35,7 +35,7 @@ export async function deserialize(context: StageContext<'deserialize'>): Promise
   });
   const { registry } = context.runtime;
   const security = context.runtime.security?.settings ?? null;
-  const nested = [...nestedItems(registry, context.resource, data, context.request.body)];
+  const nested = [...listNestedItems(registry, context.resource, data, context.request.body)];
   // Items written through relations answer to their own resource's rules first (`nested-writes.ts`).
   if (nested.length > 0)
     await authorizeNestedWrites(registry, context.resource, data, context.request.body, context.caller);
