@@ -9,8 +9,8 @@ import { SchemaNotMigratedError } from './errors.js';
 import { buildMetadata } from './build/build-metadata.js';
 import type { ResourceInput } from './build/passes/collect-declarations.js';
 import { diffDatabase } from './state/migrations/diff-schema.js';
-import { type MigrationOptions, pendingMigrations, withDatabase } from './state/migrations/run-migrations.js';
-import { defaultMigrationName, renderMigration, writeMigrationFile } from './state/migrations/write-migration.js';
+import { type MigrationOptions, listPendingMigrations, runWithDatabase } from './state/migrations/run-migrations.js';
+import { buildDefaultMigrationName, renderMigration, writeMigrationFile } from './state/migrations/write-migration.js';
 
 /** What `generateMigration` compares: the resources against the database, with the folder's migrations run. */
 export interface GenerateMigrationOptions extends MigrationOptions {
@@ -28,8 +28,8 @@ export interface GenerateMigrationOptions extends MigrationOptions {
  */
 export async function generateMigration(options: GenerateMigrationOptions): Promise<string | null> {
   const registry = buildMetadata({ resources: options.resources });
-  return withDatabase(options, async (database) => {
-    const pending = await pendingMigrations(database.knex, options.directory);
+  return runWithDatabase(options, async (database) => {
+    const pending = await listPendingMigrations(database.knex, options.directory);
     if (pending.length > 0) {
       throw new SchemaNotMigratedError(
         `${pending.length} migration(s) of ${options.directory} have not run on this database (${pending.join(', ')}): run them (runMigrations) before generating the next one.`,
@@ -41,7 +41,7 @@ export async function generateMigration(options: GenerateMigrationOptions): Prom
     const source = renderMigration(diff, { dialect: database.dialect.name, generatedAt: now });
     return writeMigrationFile({
       directory: options.directory,
-      name: options.name ?? defaultMigrationName(diff),
+      name: options.name ?? buildDefaultMigrationName(diff),
       source,
       now,
     });

@@ -36,7 +36,7 @@ import { warmUpAfterListen } from './production/warm-up.js';
 import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
-import { chainOf, knexProcessor, knexProvider, type ProcessorChain, type ProviderChain } from './state/compose.js';
+import { buildChain, knexProcessor, knexProvider, type ProcessorChain, type ProviderChain } from './state/compose.js';
 import { type Database, openDatabase } from './state/database.js';
 import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
@@ -177,11 +177,11 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     for (const operation of resource.operations) {
       providers.set(
         operation,
-        chainOf<StateProvider>(operation.provider, resource.provider, state.provider, knexProvider),
+        buildChain<StateProvider>(operation.provider, resource.provider, state.provider, knexProvider),
       );
       processors.set(
         operation,
-        chainOf<StateProcessor>(operation.processor, resource.processor, state.processor, knexProcessor),
+        buildChain<StateProcessor>(operation.processor, resource.processor, state.processor, knexProcessor),
       );
     }
   }

@@ -12,7 +12,7 @@ import { ANONYMOUS, type Caller } from './access.js';
 import type { ResolvedSecurity } from './config.js';
 import { createInvalidTokenError, readIssuedAt, type TokenService } from './jwt.js';
 import { resolveEffectiveRoles } from './roles.js';
-import { tokensValidAfter } from '../state/credentials-stamp.js';
+import { readTokensValidAfter } from '../state/credentials-stamp.js';
 import type { JWTPayload } from 'jose';
 
 /**
@@ -25,7 +25,7 @@ export function isIssuedAfterCredentials(
   user: Entity,
   issuedAt: { readonly ms: number; readonly precision: number } | undefined,
 ): boolean {
-  const after = tokensValidAfter(user);
+  const after = readTokensValidAfter(user);
   if (after === null) return true;
   return issuedAt !== undefined && issuedAt.ms >= after - (after % issuedAt.precision);
 }

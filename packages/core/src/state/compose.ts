@@ -92,7 +92,7 @@ export const writesOnItsOwn = (resource: { readonly processor?: StateProcessor |
  * The chain of an operation: its own component, its resource's if another, then the built-in one. A declared
  * `knexProvider` / `knexProcessor` is the built-in one: the chain ends there.
  */
-export function chainOf<C>(own: C | undefined, resources: C | undefined, builtin: C, marker: C): readonly C[] {
+export function buildChain<C>(own: C | undefined, resources: C | undefined, builtin: C, marker: C): readonly C[] {
   const chain: C[] = [];
   for (const component of [own, resources]) {
     if (component === undefined || chain.includes(component)) continue;

@@ -26,7 +26,7 @@ const TOKENS_VALID_AFTER = Symbol('resource-api tokens valid after');
 export const holdsCredentials = (resource: ResourceMetadata): boolean =>
   resource.stored && resource.fields.some((field) => field.kind === 'scalar' && field.type === 'password');
 
-/** Sets the instant read from the row on the entity (hidden from everything but `tokensValidAfter`). */
+/** Sets the instant read from the row on the entity (hidden from everything but `readTokensValidAfter`). */
 export function attachTokensValidAfter(entity: Entity, value: unknown): void {
   Object.defineProperty(entity, TOKENS_VALID_AFTER, {
     value: value === null || value === undefined ? null : Number(value),
@@ -35,14 +35,14 @@ export function attachTokensValidAfter(entity: Entity, value: unknown): void {
 }
 
 /** The instant before which the user's tokens are refused, in ms; null when none is recorded (a row written outside the framework). */
-export const tokensValidAfter = (entity: Entity): number | null =>
+export const readTokensValidAfter = (entity: Entity): number | null =>
   (entity as Record<symbol, number | null | undefined>)[TOKENS_VALID_AFTER] ?? null;
 
 /**
  * The fields whose change revokes the item's tokens: its password fields, and the roles field of the user resource.
  * `previous` undefined (a processor of the user's that did not say what the item was): any such field given counts.
  */
-export function credentialsChange(
+export function changesCredentials(
   fields: readonly string[],
   data: Entity,
   previous: Entity | null | undefined,

@@ -9,7 +9,7 @@ import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { PostgresPool } from './knex/postgres-path.js';
-import { postgresDialect, postgresTypes } from './dialects/postgres.js';
+import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import type { SqliteConnection } from './knex/sqlite-connection.js';
 
@@ -130,7 +130,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // a refused one (the server stopped or restarting) fails at once.
       connection: {
         connectionString: url,
-        types: await postgresTypes(),
+        types: await loadPostgresTypes(),
         connectionTimeoutMillis: CONNECT_TIMEOUT,
       } as Knex.PgConnectionConfig,
       // A request waits this long for a pooled connection, then gets a 503: not knex's default minute.

@@ -10,7 +10,7 @@ import { schemaDialects } from './dialects/schema-dialects.js';
 import { diffDatabase, type SchemaChange } from './migrations/diff-schema.js';
 import { applyStep, toSteps } from './migrations/schema-steps.js';
 
-export { uniqueIndexName } from './migrations/desired-schema.js';
+export { buildUniqueIndexName } from './migrations/desired-schema.js';
 
 /** Brings the database up to the metadata: missing tables, columns and indexes are created. */
 export async function syncSchema(database: Database, registry: MetadataRegistry): Promise<void> {

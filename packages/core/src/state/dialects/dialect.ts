@@ -51,14 +51,14 @@ export interface SubstringCondition {
 export const escapeLike = (value: string): string => value.replace(/[\\%_]/g, '\\$&');
 
 /** Wraps an escaped value for its anchor: `%v%`, `v%`, `%v`. */
-export function likePattern(value: string, anchor: MatchPattern['anchor'], wildcard = '%'): string {
+export function toLikePattern(value: string, anchor: MatchPattern['anchor'], wildcard = '%'): string {
   if (anchor === 'start') return `${value}${wildcard}`;
   if (anchor === 'end') return `${wildcard}${value}`;
   return `${wildcard}${value}${wildcard}`;
 }
 
 /** The conversions both dialects share; each dialect overrides only what its driver does differently. */
-export function sharedToDb(type: ScalarType, value: unknown): unknown {
+export function toDbValue(type: ScalarType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'json' || type === 'string[]') return JSON.stringify(value);
   return value;

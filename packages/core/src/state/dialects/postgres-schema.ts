@@ -3,7 +3,7 @@
  * current schema (the first of the search path, where the tables are made).
  */
 import type { SchemaDialect } from './schema-dialect.js';
-import { plainIdentifier, sharedColumnType } from './schema-dialect.js';
+import { assertPlainIdentifier, toColumnTypeCall } from './schema-dialect.js';
 
 // An index on expressions (`lower(email)`) has no column for them (attnum 0): a left join keeps it, with the columns it has.
 const INDEXES = `
@@ -48,7 +48,7 @@ export const postgresSchema: SchemaDialect = {
       case 'string[]':
         return { method: 'jsonb' };
       default:
-        return sharedColumnType(type);
+        return toColumnTypeCall(type);
     }
   },
   rebuildsTableToAlter: false,
@@ -68,7 +68,11 @@ export const postgresSchema: SchemaDialect = {
   },
   /** pg_trgm's GIN index: LIKE and ILIKE with a substring of 3 characters or more use it as they are. */
   substringIndexStatements(table, index) {
-    const [name, t, c] = [plainIdentifier(index.name), plainIdentifier(table), plainIdentifier(index.column)];
+    const [name, t, c] = [
+      assertPlainIdentifier(index.name),
+      assertPlainIdentifier(table),
+      assertPlainIdentifier(index.column),
+    ];
     return {
       up: [
         // Once per database, in `public` when it is not installed yet (so dropping an app's schema keeps it); it needs

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import type { Dialect } from './dialect.js';
-import { escapeLike, likePattern, sharedToDb } from './dialect.js';
+import { escapeLike, toLikePattern, toDbValue } from './dialect.js';
 
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
@@ -38,7 +38,7 @@ const INT8_OID = 20;
  * Per-connection type parsers, so the process-wide defaults of pg stay untouched for other users of it. pg is loaded
  * here, when a PostgreSQL database is opened, not at start: an app on SQLite never pays its memory (about 16 MB).
  */
-export async function postgresTypes(): Promise<pg.CustomTypesConfig> {
+export async function loadPostgresTypes(): Promise<pg.CustomTypesConfig> {
   const { default: driver } = await import('pg');
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -53,7 +53,7 @@ export async function postgresTypes(): Promise<pg.CustomTypesConfig> {
 export const postgresDialect: Dialect = {
   name: 'postgres',
   inlineForeignKeys: false,
-  toDb: sharedToDb,
+  toDb: toDbValue,
   fromDb(_type, value) {
     return value ?? null;
   },
@@ -74,7 +74,7 @@ export const postgresDialect: Dialect = {
     }
     return {
       sql: `?? ${caseSensitive ? 'LIKE' : 'ILIKE'} ? ESCAPE '\\'`,
-      bindings: [column, likePattern(escapeLike(value), anchor)],
+      bindings: [column, toLikePattern(escapeLike(value), anchor)],
     };
   },
 };

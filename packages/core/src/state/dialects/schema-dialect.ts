@@ -57,13 +57,13 @@ export interface RawStatement {
 }
 
 /** Names that go into SQL text where no binding can (string literals of FTS5 options and triggers). */
-export function plainIdentifier(name: string): string {
+export function assertPlainIdentifier(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`"${name}" is not a plain SQL identifier.`);
   return name;
 }
 
 /** The column types both databases share; each dialect overrides the date, date-time and JSON ones. */
-export function sharedColumnType(type: ColumnType): ColumnTypeCall {
+export function toColumnTypeCall(type: ColumnType): ColumnTypeCall {
   switch (type) {
     case 'integer':
     case 'reference':

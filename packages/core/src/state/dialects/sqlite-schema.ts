@@ -3,10 +3,10 @@
  * keys read with the `pragma_index_list`, `pragma_index_info` and `pragma_foreign_key_list` table functions.
  */
 import type { SchemaDialect } from './schema-dialect.js';
-import { plainIdentifier, sharedColumnType } from './schema-dialect.js';
+import { assertPlainIdentifier, toColumnTypeCall } from './schema-dialect.js';
 
 export const sqliteSchema: SchemaDialect = {
-  columnType: sharedColumnType,
+  columnType: toColumnTypeCall,
   rebuildsTableToAlter: true,
   async readIndexes(knex, table) {
     const indexes = (await knex.raw('select name, "unique" from pragma_index_list(?)', [table])) as {
@@ -45,7 +45,11 @@ export const sqliteSchema: SchemaDialect = {
    * stores no copy of the text; three triggers keep it in step (a contentless table deletes by the indexed value).
    */
   substringIndexStatements(table, index) {
-    const [fts, t, c] = [plainIdentifier(index.name), plainIdentifier(table), plainIdentifier(index.column)];
+    const [fts, t, c] = [
+      assertPlainIdentifier(index.name),
+      assertPlainIdentifier(table),
+      assertPlainIdentifier(index.column),
+    ];
     const add = `insert into "${fts}"(rowid, "${c}") select new.id, lower(new."${c}") where new."${c}" is not null;`;
     const remove = `insert into "${fts}"("${fts}", rowid, "${c}") select 'delete', old.id, lower(old."${c}") where old."${c}" is not null;`;
     return {

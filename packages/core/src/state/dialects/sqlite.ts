@@ -1,6 +1,6 @@
 /** SQLite through better-sqlite3: booleans as 0/1, date-times as ISO 8601 text in UTC (so they sort), JSON as text. */
 import type { Dialect } from './dialect.js';
-import { escapeLike, likePattern, sharedToDb } from './dialect.js';
+import { escapeLike, toLikePattern, toDbValue } from './dialect.js';
 
 /** GLOB is SQLite's case-sensitive matching; `*`, `?` and `[` are made literal by a one-character class. */
 const escapeGlob = (value: string): string => value.replace(/[*?[]/g, '[$&]');
@@ -17,7 +17,7 @@ export const sqliteDialect: Dialect = {
     if (value === null || value === undefined) return null;
     if (type === 'boolean') return value ? 1 : 0;
     if (type === 'datetime') return (value as Date).toISOString();
-    return sharedToDb(type, value);
+    return toDbValue(type, value);
   },
   fromDb(type, value) {
     if (value === null || value === undefined) return null;
@@ -70,9 +70,9 @@ export const sqliteDialect: Dialect = {
     // computed once per run, and keeps the plan. Only a case-sensitive prefix (GLOB 'abc*') can use the optimization
     // (LIKE ignores case and the columns' collation is BINARY), so it alone stays a bare parameter.
     if (caseSensitive) {
-      const pattern = likePattern(escapeGlob(value), anchor, '*');
+      const pattern = toLikePattern(escapeGlob(value), anchor, '*');
       return { sql: anchor === 'start' ? '?? GLOB ?' : '?? GLOB CAST(? AS TEXT)', bindings: [column, pattern] };
     }
-    return { sql: "?? LIKE CAST(? AS TEXT) ESCAPE '\\'", bindings: [column, likePattern(escapeLike(value), anchor)] };
+    return { sql: "?? LIKE CAST(? AS TEXT) ESCAPE '\\'", bindings: [column, toLikePattern(escapeLike(value), anchor)] };
   },
 };

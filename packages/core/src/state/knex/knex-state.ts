@@ -28,21 +28,21 @@ import { createEmbedJoins } from './embed-joins.js';
 import { collectionQuery } from '../collection-query.js';
 import type { SubstringIndexUse } from '../sql/conditions-sql.js';
 import {
-  countStatement,
+  buildCountStatement,
   isBackward,
   type PageSpec,
   type PageSqlOptions,
-  rowsStatement,
+  buildRowsStatement,
   type Statement,
   TOTAL,
 } from '../sql/page-sql.js';
 import { MAX_STATEMENTS } from './direct-path.js';
-import { buildRowMapper, type RowMapper, toManyLinks } from './row-mapper.js';
+import { buildRowMapper, type RowMapper, resolveToManyLinks } from './row-mapper.js';
 import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
-import { writeError } from './write-errors.js';
-import { credentialsChange } from '../credentials-stamp.js';
+import { translateWriteError } from './write-errors.js';
+import { changesCredentials } from '../credentials-stamp.js';
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
@@ -125,7 +125,7 @@ export function createKnexState(
     const row = mapper.toRow(data);
     if (
       mapper.tokensValidAfter &&
-      (creating || credentialsChange(credentialFields.get(resource.name)!, data, previous))
+      (creating || changesCredentials(credentialFields.get(resource.name)!, data, previous))
     )
       row[mapper.tokensValidAfter] = Date.now();
     return row;
@@ -195,7 +195,7 @@ export function createKnexState(
 
   /** `builder`'s items (aliased `alias`) that `field` of the parent item `parentId` links to. */
   function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: number): void {
-    const links = toManyLinks(field, registry);
+    const links = resolveToManyLinks(field, registry);
     if (links.targetColumn === 'id' && !field.joinTable) builder.where(`${alias}.${links.ownerColumn}`, parentId);
     else
       builder.whereIn(
@@ -231,7 +231,7 @@ export function createKnexState(
       columns: mapperOf(resource).columns,
       conditions,
       orders,
-      ...(parent ? { parent: { links: toManyLinks(parent.field, registry), id: parent.id } } : {}),
+      ...(parent ? { parent: { links: resolveToManyLinks(parent.field, registry), id: parent.id } } : {}),
       cursor: page?.cursor ?? null,
       limit: page ? page.itemsPerPage + lookAheadOf(context) : undefined,
       offset: page?.offset ?? 0,
@@ -270,7 +270,7 @@ export function createKnexState(
     );
     const sql = plainStatements.get(key);
     if (sql) return { sql, bindings };
-    const written = rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined);
+    const written = buildRowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined);
     if (
       written.bindings.length !== bindings.length ||
       written.bindings.some((value, index) => value !== bindings[index])
@@ -296,10 +296,10 @@ export function createKnexState(
       select(
         plain
           ? plainRows(spec, page, count)
-          : rowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined),
+          : buildRowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined),
       );
     if (!counted) return { rows: page?.itemsPerPage === 0 ? [] : await rows(false), total: undefined };
-    const count = countStatement(spec, sqlOptions);
+    const count = buildCountStatement(spec, sqlOptions);
     const countAlone = () => select<{ n: unknown }>(count);
     if (page.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
     if (count.uses.length === 0) {
@@ -326,7 +326,7 @@ export function createKnexState(
     const { last } = search;
     if (last && last.total > page.offset) {
       const rows = await select(
-        rowsStatement(
+        buildRowsStatement(
           spec,
           sqlOptions,
           substringSearch.plan(page, last),
@@ -349,7 +349,7 @@ export function createKnexState(
       reads: 0,
     };
     search.keep(found);
-    return { rows: await select(rowsStatement(spec, sqlOptions, substringSearch.plan(page, found))), total };
+    return { rows: await select(buildRowsStatement(spec, sqlOptions, substringSearch.plan(page, found))), total };
   }
 
   async function readPage(context: StateContext): Promise<CollectionPage | null> {
@@ -520,7 +520,7 @@ export function createKnexState(
         if (isSingleStatement(data, context)) return await writeOne(data, context);
         return await transaction((trx) => writeIn(trx, data, context));
       } catch (error) {
-        throw writeError(error, {
+        throw translateWriteError(error, {
           registry,
           dialect: database.dialect,
           resource: context.resource,

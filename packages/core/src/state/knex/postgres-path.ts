@@ -21,7 +21,7 @@ export interface PostgresPool {
   release(connection: unknown): void;
 }
 
-export function postgresPath(knex: Knex, pool: PostgresPool): DirectPath {
+export function createPostgresPath(knex: Knex, pool: PostgresPool): DirectPath {
   return {
     usable: (db) => db === knex,
     returnsRows: (_sql, method) => method === 'select',

@@ -37,7 +37,7 @@ export interface ToManyLinks {
 }
 
 /** The links of a to-many field: the target's foreign key (one-to-many) or the join table (many-to-many). */
-export function toManyLinks(field: ToManyFieldMetadata, registry: MetadataRegistry): ToManyLinks {
+export function resolveToManyLinks(field: ToManyFieldMetadata, registry: MetadataRegistry): ToManyLinks {
   if (field.joinTable)
     return {
       field,
@@ -56,7 +56,7 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
   );
   const toMany = resource.fields
     .filter((f): f is ToManyFieldMetadata => f.kind === 'toMany')
-    .map((field) => toManyLinks(field, registry));
+    .map((field) => resolveToManyLinks(field, registry));
 
   const tokensValidAfter = holdsCredentials(resource) ? TOKENS_VALID_AFTER_COLUMN : undefined;
 

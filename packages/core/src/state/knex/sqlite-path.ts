@@ -56,7 +56,7 @@ function prepare(connection: SqliteConnection, sql: string): Prepared {
 const toSqlite = (value: unknown): unknown =>
   value instanceof Date ? value.valueOf() : typeof value === 'boolean' ? Number(value) : value;
 
-export function sqlitePath(
+export function createSqlitePath(
   knex: Knex,
   connectionOf: () => SqliteConnection | null,
   readerOf?: () => SqliteConnection | null,

@@ -16,8 +16,8 @@ import type { Knex } from 'knex';
 import type { Database } from '../database.js';
 import { type DirectPath, MAX_STATEMENTS } from './direct-path.js';
 import type { Transact } from './group-transactions.js';
-import { postgresPath } from './postgres-path.js';
-import { sqlitePath } from './sqlite-path.js';
+import { createPostgresPath } from './postgres-path.js';
+import { createSqlitePath } from './sqlite-path.js';
 
 export type { SqliteConnection } from './sqlite-connection.js';
 
@@ -83,9 +83,9 @@ const knexOnly = (knex: Knex): StatementRunner => ({
 export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
   const path: DirectPath | undefined = database.sqliteConnection
-    ? sqlitePath(knex, database.sqliteConnection, database.sqliteReader)
+    ? createSqlitePath(knex, database.sqliteConnection, database.sqliteReader)
     : database.postgresPool
-      ? postgresPath(knex, database.postgresPool)
+      ? createPostgresPath(knex, database.postgresPool)
       : undefined;
   return path ? directRunner(knex, path) : knexOnly(knex);
 }

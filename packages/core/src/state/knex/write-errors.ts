@@ -10,7 +10,7 @@ import { MESSAGES } from '../../validation/messages.js';
 import { lowerUniqueIndexName, uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
 import { violation } from '../../validation/violation.js';
 import type { Dialect } from '../dialects/dialect.js';
-import { uniqueIndexName } from '../schema-sync.js';
+import { buildUniqueIndexName } from '../schema-sync.js';
 
 const TOO_LONG_TO_INDEX = 'This value is too long.';
 
@@ -47,8 +47,8 @@ function violates(error: unknown, table: string, columns: readonly string[], low
   // A case-insensitive Unique may also still have the exact index a schema made before it ignored case: either one
   // refusing the row is this constraint's violation.
   const indexes = lowerCase
-    ? [lowerUniqueIndexName(table, columns), uniqueIndexName(table, [...columns])]
-    : [uniqueIndexName(table, [...columns])];
+    ? [lowerUniqueIndexName(table, columns), buildUniqueIndexName(table, [...columns])]
+    : [buildUniqueIndexName(table, [...columns])];
   if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)))
     return true;
   return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');
@@ -96,7 +96,7 @@ function tooLargePath(error: unknown, items: readonly WrittenItem[]): string {
       if (field.kind !== 'scalar' || !indexed.has(field.name)) continue;
       if (
         index === `${resource.table}_${field.column}_index` ||
-        index === uniqueIndexName(resource.table, [field.column])
+        index === buildUniqueIndexName(resource.table, [field.column])
       )
         return prefix + field.name;
       const value = data[field.name];
@@ -108,7 +108,7 @@ function tooLargePath(error: unknown, items: readonly WrittenItem[]): string {
 }
 
 /** The error to answer for a write the database refused; the error itself when it is none of these. */
-export function writeError(
+export function translateWriteError(
   error: unknown,
   options: {
     registry: MetadataRegistry;

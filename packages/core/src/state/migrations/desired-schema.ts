@@ -74,16 +74,17 @@ export interface SchemaSpec {
 }
 
 /** The name of the unique index backing a Unique constraint: `<table>_<columns>_unique`. */
-export const uniqueIndexName = (table: string, columns: readonly string[]): string =>
+export const buildUniqueIndexName = (table: string, columns: readonly string[]): string =>
   `${table}_${columns.join('_')}_unique`;
 /** knex's own naming, so an index made by an earlier version (or by knex for a foreign key) keeps its name. */
-export const indexName = (table: string, columns: readonly string[]): string => `${table}_${columns.join('_')}_index`;
+export const buildIndexName = (table: string, columns: readonly string[]): string =>
+  `${table}_${columns.join('_')}_index`;
 /**
  * The trigram index of a column: `<table>_<column>_substring` (the FTS5 table on SQLite, the GIN index on PostgreSQL).
  * Not `_trigram`: FTS5 tables of that name indexed the text as it is, case folded by the tokenizer, which a search
  * could not read alone; a database that has one gets the new index next to it.
  */
-export const substringIndexName = (table: string, column: string): string => `${table}_${column}_substring`;
+export const buildSubstringIndexName = (table: string, column: string): string => `${table}_${column}_substring`;
 
 /** A resource reading and writing through its own provider and processor has no table. */
 export const hasTable = (resource: ResourceMetadata): boolean => resource.stored;
@@ -112,7 +113,7 @@ function addIndex(
     table.indexes.set(key, { name: lowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
   else
     table.indexes.set(key, {
-      name: unique ? uniqueIndexName(table.name, columns) : indexName(table.name, columns),
+      name: unique ? buildUniqueIndexName(table.name, columns) : buildIndexName(table.name, columns),
       columns,
       unique,
     });
@@ -263,7 +264,7 @@ const addSubstringIndexes = (registry: MetadataRegistry, tables: ReadonlyMap<str
     (filter) => filter.substringIndexedPaths,
     (table, column) => {
       if (!table.substringIndexes.has(column))
-        table.substringIndexes.set(column, { name: substringIndexName(table.name, column), column });
+        table.substringIndexes.set(column, { name: buildSubstringIndexName(table.name, column), column });
     },
   );
 

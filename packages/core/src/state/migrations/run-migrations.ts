@@ -18,13 +18,13 @@ export interface MigrationOptions {
 }
 
 /** knex's migrator settings: the folder, and the files it loads (ES modules included, no TypeScript). */
-export const migratorConfig = (directory: string): Knex.MigratorConfig => ({
+export const createMigratorConfig = (directory: string): Knex.MigratorConfig => ({
   directory,
   loadExtensions: ['.mjs', '.js', '.cjs'],
 });
 
 /** Opens the database of the options (and closes it after `work`, when it was opened here). */
-export async function withDatabase<T>(
+export async function runWithDatabase<T>(
   options: Omit<MigrationOptions, 'directory'>,
   work: (database: Database) => Promise<T>,
 ): Promise<T> {
@@ -40,9 +40,9 @@ export async function withDatabase<T>(
 }
 
 /** The files of the directory that have not run on the database. */
-export async function pendingMigrations(knex: Knex, directory: string): Promise<string[]> {
+export async function listPendingMigrations(knex: Knex, directory: string): Promise<string[]> {
   if (!existsSync(directory)) return [];
-  const [, pending] = (await knex.migrate.list(migratorConfig(directory))) as [unknown[], { file: string }[]];
+  const [, pending] = (await knex.migrate.list(createMigratorConfig(directory))) as [unknown[], { file: string }[]];
   return pending.map((migration) => migration.file);
 }
 
@@ -61,8 +61,8 @@ function assertDirectory(directory: string): void {
  */
 export async function runMigrations(options: MigrationOptions): Promise<string[]> {
   assertDirectory(options.directory);
-  return withDatabase(options, async ({ knex }) => {
-    const [, ran] = (await knex.migrate.latest(migratorConfig(options.directory))) as [number, string[]];
+  return runWithDatabase(options, async ({ knex }) => {
+    const [, ran] = (await knex.migrate.latest(createMigratorConfig(options.directory))) as [number, string[]];
     return ran;
   });
 }
@@ -76,8 +76,8 @@ export async function runMigrations(options: MigrationOptions): Promise<string[]
  */
 export async function rollbackMigrations(options: MigrationOptions & { readonly all?: boolean }): Promise<string[]> {
   assertDirectory(options.directory);
-  return withDatabase(options, async ({ knex }) => {
-    const [, undone] = (await knex.migrate.rollback(migratorConfig(options.directory), options.all ?? false)) as [
+  return runWithDatabase(options, async ({ knex }) => {
+    const [, undone] = (await knex.migrate.rollback(createMigratorConfig(options.directory), options.all ?? false)) as [
       number,
       string[],
     ];

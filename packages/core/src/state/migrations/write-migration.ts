@@ -118,7 +118,7 @@ export const toMigrationName = (name: string): string =>
     .slice(0, 60) || 'schema';
 
 /** A name saying what the diff does: `create_author_book` for new tables only, `update_book` otherwise. */
-export function defaultMigrationName(diff: SchemaDiff): string {
+export function buildDefaultMigrationName(diff: SchemaDiff): string {
   const tables = [...new Set(diff.changes.map((c) => (c.kind === 'createTable' ? c.table.name : c.table)))];
   const onlyCreates = diff.changes.every(
     (c) => c.kind === 'createTable' || (c.kind === 'addForeignKey' && !c.existingColumn),

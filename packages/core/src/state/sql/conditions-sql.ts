@@ -9,7 +9,7 @@ import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js'
 import type { MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import type { Condition, MatchPattern } from '../../metadata/conditions.js';
 import type { Dialect, SubstringCondition } from '../dialects/dialect.js';
-import { substringIndexName } from '../migrations/desired-schema.js';
+import { buildSubstringIndexName } from '../migrations/desired-schema.js';
 import type { SqlWriter } from './sql-writer.js';
 
 /** A condition that reads a trigram index. */
@@ -43,7 +43,7 @@ interface At {
 const paths = new WeakMap<ResourceMetadata, Map<string, ResolvedPath>>();
 
 /** A property path of a resource, resolved once. */
-export function resolved(registry: MetadataRegistry, resource: ResourceMetadata, path: string): ResolvedPath {
+export function resolveCachedPath(registry: MetadataRegistry, resource: ResourceMetadata, path: string): ResolvedPath {
   let cache = paths.get(resource);
   if (!cache) paths.set(resource, (cache = new Map()));
   let found = cache.get(path);
@@ -66,7 +66,7 @@ const isLeaf = (condition: Condition): condition is Leaf => 'path' in condition;
 
 /** The relation part of a leaf's path (`author.name` → `author`), the key its sub-queries are shared by. */
 function hopsKey(scope: ConditionScope, at: At, leaf: Leaf): string {
-  const { hops } = resolved(scope.registry, at.resource, leaf.path);
+  const { hops } = resolveCachedPath(scope.registry, at.resource, leaf.path);
   return hops.map((hop) => hop.name).join('.');
 }
 
@@ -107,10 +107,11 @@ function writeCondition(w: SqlWriter, scope: ConditionScope, at: At, condition: 
   }
 }
 
-const hopsOf = (scope: ConditionScope, at: At, leaf: Leaf) => resolved(scope.registry, at.resource, leaf.path).hops;
+const hopsOf = (scope: ConditionScope, at: At, leaf: Leaf) =>
+  resolveCachedPath(scope.registry, at.resource, leaf.path).hops;
 const place = (scope: ConditionScope, at: At, leaf: Leaf): Placed => ({
   leaf,
-  field: resolved(scope.registry, at.resource, leaf.path).leaf,
+  field: resolveCachedPath(scope.registry, at.resource, leaf.path).leaf,
 });
 
 /** A group: its leaves on one relation path share a sub-query; the other members are written one by one. */
@@ -271,7 +272,7 @@ function writeRaw(w: SqlWriter, scope: ConditionScope, at: At, sql: string, bind
       if (next >= bindings.length) throw new Error(`The raw condition "${sql}" has more "?" than values.`);
       w.value(bindings[next++]);
     } else if (part.startsWith('{') && part.endsWith('}')) {
-      const path = resolved(scope.registry, at.resource, part.slice(1, -1));
+      const path = resolveCachedPath(scope.registry, at.resource, part.slice(1, -1));
       if (path.hops.length > 0)
         throw new Error(`The raw condition "${sql}" names "${part}": only fields of "${at.resource.name}" itself.`);
       w.id(`${at.alias}.${path.leaf.column}`);
@@ -337,7 +338,7 @@ function indexed(scope: ConditionScope, at: At, column: string, pattern: MatchPa
   if (pattern.anchor === 'exact' || scope.substringPlan === 'scan') return undefined;
   const name = column.slice(column.lastIndexOf('.') + 1);
   if (!scope.substringIndexes.get(at.resource.table)?.has(name)) return undefined;
-  const index = substringIndexName(at.resource.table, name);
+  const index = buildSubstringIndexName(at.resource.table, name);
   const condition = scope.dialect.substringCondition?.(`${at.alias}.id`, index, pattern);
   return condition && { index, condition };
 }

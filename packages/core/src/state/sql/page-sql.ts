@@ -11,7 +11,7 @@ import type { CursorRequest } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { EmbedJoin } from '../knex/embed-joins.js';
 import type { ToManyLinks } from '../knex/row-mapper.js';
-import { type ConditionScope, resolved, type SubstringIndexUse, writeConditions } from './conditions-sql.js';
+import { type ConditionScope, resolveCachedPath, type SubstringIndexUse, writeConditions } from './conditions-sql.js';
 import { SqlWriter } from './sql-writer.js';
 
 /** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
@@ -120,7 +120,7 @@ function writeCount(
   uses.push(...scope.uses);
 }
 
-export function countStatement(
+export function buildCountStatement(
   spec: PageSpec,
   options: PageSqlOptions,
 ): Statement & { readonly uses: readonly SubstringIndexUse[] } {
@@ -147,7 +147,7 @@ function orderTerms(
     ...spec.orders,
     ...spec.resource.defaultOrder.map((term) => ({ ...term, nulls: 'largest' as const })),
   ]) {
-    const path = resolved(options.registry, spec.resource, order.path);
+    const path = resolveCachedPath(options.registry, spec.resource, order.path);
     let from = ROOT;
     let prefix = '';
     for (const hop of path.hops) {
@@ -180,7 +180,7 @@ function orderTerms(
  * relations' columns, in order (the id last, in the direction of the last term, so pages are stable and an index on
  * that term's column, which holds the id in the same order, gives the whole order), limited.
  */
-export function rowsStatement(
+export function buildRowsStatement(
   spec: PageSpec,
   options: PageSqlOptions,
   plan: 'index' | 'scan' = 'index',
