@@ -11,14 +11,14 @@ import type { JsonSchema } from '../schema/input-schema.js';
 import { toDocumentedGroups, type PlanOf, readWriteMode } from '../serializer/field-access.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import {
-  conditionalParameters,
+  buildConditionalParameters,
   type CursorParameterNames,
-  filterParameters,
-  paginationParameters,
+  buildFilterParameters,
+  buildPaginationParameters,
   type ParameterObject,
-  pathParameters,
+  buildPathParameters,
 } from './parameters.js';
-import { SchemaCatalog, schemaRef } from './schemas.js';
+import { SchemaCatalog, toSchemaRef } from './schemas.js';
 import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
 
 /** Titles and version of the API documents (OpenAPI `info`, Hydra `hydra:title` / `hydra:description`). */
@@ -65,8 +65,8 @@ const JSON_TYPE = 'application/json';
 const PROBLEM = 'application/problem+json';
 
 const errorContent = (name: string): Record<string, unknown> => ({
-  [JSONLD]: { schema: schemaRef(`${name}.jsonld`) },
-  [PROBLEM]: { schema: schemaRef(name) },
+  [JSONLD]: { schema: toSchemaRef(`${name}.jsonld`) },
+  [PROBLEM]: { schema: toSchemaRef(name) },
 });
 
 /** A new object each time: the YAML document would otherwise show anchors and aliases. */
@@ -80,8 +80,8 @@ const RESPONSES: Record<string, Record<string, unknown>> = {
   InvalidInput: {
     description: 'Invalid input: constraint violations (ConstraintViolationList), or a body that cannot be read.',
     content: {
-      [JSONLD]: { schema: { anyOf: [schemaRef('ConstraintViolationList.jsonld'), schemaRef('Error.jsonld')] } },
-      [PROBLEM]: { schema: { anyOf: [schemaRef('ConstraintViolationList'), schemaRef('Error')] } },
+      [JSONLD]: { schema: { anyOf: [toSchemaRef('ConstraintViolationList.jsonld'), toSchemaRef('Error.jsonld')] } },
+      [PROBLEM]: { schema: { anyOf: [toSchemaRef('ConstraintViolationList'), toSchemaRef('Error')] } },
     },
   },
   InvalidParameter: { description: 'Invalid query parameter.', content: errorContent('Error') },
@@ -207,13 +207,13 @@ function buildOperation(
 ): Record<string, unknown> {
   const { catalog } = context;
   const readsCollection = operation.collection && operation.method === 'GET';
-  const parameters: ParameterObject[] = [...pathParameters(operation, resource)];
+  const parameters: ParameterObject[] = [...buildPathParameters(operation, resource)];
   if (readsCollection)
     parameters.push(
-      ...filterParameters(resource),
-      ...paginationParameters(operation, context.options.cursorParameters),
+      ...buildFilterParameters(resource),
+      ...buildPaginationParameters(operation, context.options.cursorParameters),
     );
-  parameters.push(...conditionalParameters(operation, resource));
+  parameters.push(...buildConditionalParameters(operation, resource));
   const seen = new Set<string>();
   const unique = parameters.filter((p) => !seen.has(`${p.in}:${p.name}`) && seen.add(`${p.in}:${p.name}`));
 

@@ -18,7 +18,7 @@ export interface CursorParameterNames {
  * `{id}`, and for subresources the parents' ids, each described by the resource it identifies. A custom operation's
  * other variables (`{slug}`) mean what its own provider or processor reads in them: strings.
  */
-export function pathParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
+export function buildPathParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
   const names = [...operation.uriTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return names.map((name) => {
     const step = operation.subresource?.find((s) => s.variable === name);
@@ -62,12 +62,15 @@ function filterParameter(parameter: FilterParameter): ParameterObject {
 }
 
 /** Every parameter of the resource's filters, in declaration order. */
-export function filterParameters(resource: ResourceMetadata): ParameterObject[] {
+export function buildFilterParameters(resource: ResourceMetadata): ParameterObject[] {
   return resource.filters.flatMap((filter) => filter.describe(resource)).map(filterParameter);
 }
 
 /** The pagination parameters a client may use on this collection operation. */
-export function paginationParameters(operation: OperationMetadata, cursor: CursorParameterNames): ParameterObject[] {
+export function buildPaginationParameters(
+  operation: OperationMetadata,
+  cursor: CursorParameterNames,
+): ParameterObject[] {
   const pagination = operation.pagination;
   if (!pagination) return [];
   const parameters: ParameterObject[] = [];
@@ -125,7 +128,10 @@ export function paginationParameters(operation: OperationMetadata, cursor: Curso
 }
 
 /** `If-None-Match` on every GET; `If-Match` on PUT, PATCH and DELETE (required when the resource says `requireIfMatch`). */
-export function conditionalParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
+export function buildConditionalParameters(
+  operation: OperationMetadata,
+  resource: ResourceMetadata,
+): ParameterObject[] {
   if (operation.method === 'GET') {
     return [
       {

@@ -24,10 +24,10 @@ export type DocumentedFormat = 'jsonld' | 'json';
 
 type PlannedField = NormalizationPlan['fields'][number];
 
-export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const toSchemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 /** `-product.read_product.admin` for groups, '' for none; only characters OpenAPI allows in component names. */
-export function groupsSuffix(groups: ActiveGroups): string {
+export function toGroupsSuffix(groups: ActiveGroups): string {
   if (groups === null || groups.size === 0) return '';
   return `-${[...groups]
     .sort()
@@ -113,7 +113,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
         type: 'string',
         description: 'Each violation as `<propertyPath>: <message>`, one per line.',
       },
-      violations: { type: 'array', items: schemaRef('ConstraintViolation') },
+      violations: { type: 'array', items: toSchemaRef('ConstraintViolation') },
     },
     required: ['@type', 'hydra:title', 'hydra:description', 'violations'],
   },
@@ -125,7 +125,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
       title: { type: 'string', example: 'An error occurred' },
       detail: { type: 'string', description: 'Each violation as `<propertyPath>: <message>`, one per line.' },
       status: { type: 'integer', example: 400 },
-      violations: { type: 'array', items: schemaRef('ConstraintViolation') },
+      violations: { type: 'array', items: toSchemaRef('ConstraintViolation') },
     },
     required: ['title', 'detail', 'status', 'violations'],
   },
@@ -187,13 +187,13 @@ export class SchemaCatalog {
 
   /** A reference to the schema of an item as the operation's read groups render it. */
   item(resource: ResourceMetadata, groups: ActiveGroups, format: DocumentedFormat): JsonSchema {
-    const name = `${resource.name}${format === 'jsonld' ? '.jsonld' : ''}${groupsSuffix(groups)}`;
+    const name = `${resource.name}${format === 'jsonld' ? '.jsonld' : ''}${toGroupsSuffix(groups)}`;
     if (!this.schemas[name] && !this.building.has(name)) {
       this.building.add(name);
       this.schemas[name] = this.itemSchema(this.planOf(resource, groups), groups, format);
       this.building.delete(name);
     }
-    return schemaRef(name);
+    return toSchemaRef(name);
   }
 
   /** The body of a collection read: a hydra:Collection (JSON-LD) or a bare array (JSON). */
@@ -202,7 +202,7 @@ export class SchemaCatalog {
     if (format === 'json') return items;
     return {
       allOf: [
-        schemaRef('HydraCollectionBaseSchema'),
+        toSchemaRef('HydraCollectionBaseSchema'),
         { type: 'object', required: ['hydra:member'], properties: { 'hydra:member': items } },
       ],
     };
@@ -215,7 +215,7 @@ export class SchemaCatalog {
     groups: ActiveGroups,
     validationGroups: ReadonlySet<string> | 'unknown',
   ): JsonSchema {
-    const name = `${resource.name}.${mode}${groupsSuffix(groups)}`;
+    const name = `${resource.name}.${mode}${toGroupsSuffix(groups)}`;
     if (!this.schemas[name]) {
       const schema = buildInputSchema(resource, mode, groups, this.registry);
       const properties = schema.properties as Record<string, JsonSchema>;
@@ -231,7 +231,7 @@ export class SchemaCatalog {
       }
       this.schemas[name] = schema;
     }
-    return schemaRef(name);
+    return toSchemaRef(name);
   }
 
   /**
@@ -242,7 +242,7 @@ export class SchemaCatalog {
    * plain schema) adds `@context`, `@id` (the request's path: a shape has no IRI) and `@type`, never an `id`.
    */
   shape(shape: ResourceMetadata, groups: ActiveGroups, format: DocumentedFormat): JsonSchema {
-    const name = `${shape.name}${format === 'jsonld' ? '.jsonld' : ''}${groupsSuffix(groups)}`;
+    const name = `${shape.name}${format === 'jsonld' ? '.jsonld' : ''}${toGroupsSuffix(groups)}`;
     if (!this.schemas[name]) {
       const operations = this.registry.resources.flatMap((resource) => resource.operations);
       const output = operations.some(
@@ -274,7 +274,7 @@ export class SchemaCatalog {
       if (shape.description) schema.description = shape.description;
       this.schemas[name] = required.length > 0 ? { ...schema, properties, required } : { ...schema, properties };
     }
-    return schemaRef(name);
+    return toSchemaRef(name);
   }
 
   private writableNames(resource: ResourceMetadata): Set<string> {

@@ -8,7 +8,7 @@ const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The page; `assets` is the URL path of @fastify/swagger-ui's routes (`/api/docs/ui`). */
-export function swaggerUiPage(options: { title: string; assets: string }): string {
+export function renderSwaggerUiPage(options: { title: string; assets: string }): string {
   const base = `${options.assets}/static`;
   return `<!DOCTYPE html>
 <html lang="en">

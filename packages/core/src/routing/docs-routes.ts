@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import { DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
 import { composeOpenApiDocument } from '../openapi-document.js';
-import { swaggerUiPage } from '../openapi/swagger-ui-page.js';
+import { renderSwaggerUiPage } from '../openapi/swagger-ui-page.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { negotiateOutput } from '../pipeline/stages/negotiate.js';
 import { buildHydraDocumentation } from '../serializer/hydra/documentation.js';
@@ -63,7 +63,7 @@ async function documents(
     theme: { title: documentation.title },
     uiConfig: { spec: openApi, layout: 'BaseLayout', displayOperationId: true },
   } as never);
-  const uiPage = swaggerUiPage({ title: documentation.title, assets: `${registry.prefix}${uiPath}` });
+  const uiPage = renderSwaggerUiPage({ title: documentation.title, assets: `${registry.prefix}${uiPath}` });
 
   const hydraByOrigin = new Map<string, unknown>();
   const hydra = (origin: string) => {
