@@ -29,7 +29,7 @@ import type {
   ToManyFieldMetadata,
   ToOneFieldMetadata,
 } from '../metadata/types.js';
-import { spanOf } from '../query/cursor-window.js';
+import { computeSpan } from '../query/cursor-window.js';
 import { formatDateTime } from '../serializer/datetime.js';
 import { buildIri } from '../metadata/iri.js';
 import type { Entity } from '../metadata/types.js';
@@ -227,7 +227,7 @@ class OutputTypeBuilder implements OutputTypes {
           (entity[field.name] as number[] | undefined) ?? (await scope.linksOf(owner, field.name, entity.id!));
         let span: { offset: number; limit: number };
         try {
-          span = spanOf(args, size.fallback, size.maximum, ids.length);
+          span = computeSpan(args, size.fallback, size.maximum, ids.length);
         } catch (error) {
           throw toGraphQLError(error, context.log);
         }

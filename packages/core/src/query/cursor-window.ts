@@ -35,7 +35,7 @@ export const countsFromEnd = (window: CursorWindow): boolean =>
  * The offset and limit of a window over `total` items (null: unknown, only needed when it counts from the end).
  * `fallback` is the page size when neither `first` nor `last` is given, `maximum` the largest one served.
  */
-export function spanOf(
+export function computeSpan(
   window: CursorWindow,
   fallback: number,
   maximum: number,

@@ -96,5 +96,5 @@ export function resolvePage(options: PaginationMetadata, query: Query): PageRequ
 }
 
 /** The number of the last page (at least 1). */
-export const lastPageOf = (totalItems: number, itemsPerPage: number): number =>
+export const computeLastPage = (totalItems: number, itemsPerPage: number): number =>
   itemsPerPage <= 0 ? 1 : Math.max(1, Math.ceil(totalItems / itemsPerPage));

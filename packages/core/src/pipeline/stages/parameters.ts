@@ -7,7 +7,7 @@
 import { ApiError } from '../../errors.js';
 import type { Condition } from '../../metadata/conditions.js';
 import { defineFilter } from '../../query/filter.js';
-import { type CursorWindow, spanOf } from '../../query/cursor-window.js';
+import { type CursorWindow, computeSpan } from '../../query/cursor-window.js';
 import { resolvePage } from '../../query/pagination.js';
 import type { PageRequest, PaginationMetadata } from '../../metadata/types.js';
 import { parseId } from '../../metadata/iri.js';
@@ -60,7 +60,7 @@ function parseItemId(context: StageContext<'parameters'>): void {
 
 /** A Relay window's page: its offset and limit, within the collection's page sizes. */
 function pageOfWindow(pagination: PaginationMetadata, window: CursorWindow, total: number | null): PageRequest {
-  const { offset, limit } = spanOf(window, pagination.itemsPerPage, pagination.maximumItemsPerPage, total);
+  const { offset, limit } = computeSpan(window, pagination.itemsPerPage, pagination.maximumItemsPerPage, total);
   return { page: 1, itemsPerPage: limit, offset, partial: false, cursor: null };
 }
 

@@ -7,7 +7,7 @@ import type { ResolvedPath } from '../../metadata/property-path.js';
 import { allOf, anyOf, compare, exists, not } from '../../metadata/conditions.js';
 import type { Filter, FilterParameter } from '../../metadata/types.js';
 import { defineFilter, singleValue } from '../filter.js';
-import { schemaOf, toDateValue } from './values.js';
+import { toValueSchema, toDateValue } from './values.js';
 
 export interface DateProperty {
   readonly resolved: ResolvedPath;
@@ -26,7 +26,7 @@ export function createDateFilter(properties: readonly DateProperty[]): Filter {
           variable: `${resolved.path}[${operator}]`,
           property: resolved.path,
           required: false,
-          schema: schemaOf(resolved.leaf),
+          schema: toValueSchema(resolved.leaf),
           isCollection: false,
           description: `${resolved.path} ${operator.replace('_', ' ')} the date.`,
         })),

@@ -3,7 +3,7 @@ import type { ResolvedPath } from '../../metadata/property-path.js';
 import { isIn } from '../../metadata/conditions.js';
 import type { Filter, FilterParameter } from '../../metadata/types.js';
 import { defineFilter, singleValue, valuesOf } from '../filter.js';
-import { isInteger, schemaOf, toBoolean, toNumber } from './values.js';
+import { isInteger, toValueSchema, toBoolean, toNumber } from './values.js';
 
 function equalityFilter(
   properties: readonly ResolvedPath[],
@@ -22,7 +22,7 @@ function equalityFilter(
           variable,
           property: resolved.path,
           required: false,
-          schema: schemaOf(resolved.leaf),
+          schema: toValueSchema(resolved.leaf),
           isCollection: variable.endsWith('[]'),
           description: options.describe(resolved.path),
         })),

@@ -6,7 +6,7 @@ import type { ResolvedPath } from '../../metadata/property-path.js';
 import { allOf, compare, type ComparisonOperator } from '../../metadata/conditions.js';
 import type { Filter, FilterParameter } from '../../metadata/types.js';
 import { defineFilter, invalidParameter, singleValue } from '../filter.js';
-import { isInteger, isNumeric, schemaOf, toDateValue, toNumber } from './values.js';
+import { isInteger, isNumeric, toValueSchema, toDateValue, toNumber } from './values.js';
 
 const OPERATORS = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 type Operator = keyof typeof OPERATORS | 'between';
@@ -26,7 +26,7 @@ export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
           variable: `${resolved.path}[${operator}]`,
           property: resolved.path,
           required: false,
-          schema: operator === 'between' ? { type: 'string' as const } : schemaOf(resolved.leaf),
+          schema: operator === 'between' ? { type: 'string' as const } : toValueSchema(resolved.leaf),
           isCollection: false,
           description:
             operator === 'between'

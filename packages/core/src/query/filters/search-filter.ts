@@ -9,7 +9,7 @@ import { anyOf, compare, type Condition, match, type MatchPattern } from '../../
 import type { Filter, FilterParameter } from '../../metadata/types.js';
 import { defineFilter } from '../filter.js';
 import { valuesOf } from '../filter.js';
-import { isText, schemaOf, toLeafValue } from './values.js';
+import { isText, toValueSchema, toLeafValue } from './values.js';
 
 export interface SearchProperty {
   readonly resolved: ResolvedPath;
@@ -54,7 +54,7 @@ export function createSearchFilter(
           variable,
           property: resolved.path,
           required: false,
-          schema: schemaOf(resolved.leaf),
+          schema: toValueSchema(resolved.leaf),
           isCollection: variable.endsWith('[]'),
           description: `Search on ${resolved.path} (${strategy}); several values match any of them.`,
         })),

@@ -99,7 +99,7 @@ export const isText = (leaf: Leaf): boolean =>
   leaf.kind === 'scalar' && (leaf.type === 'string' || leaf.type === 'text');
 
 /** The JSON Schema type of one filter value: the field's input type (the same mapping as request bodies). */
-export function schemaOf(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {
+export function toValueSchema(leaf: Leaf): { type: 'string' | 'integer' | 'number' | 'boolean'; format?: string } {
   const { type, format } = buildFieldInputSchema(leaf) as { type?: unknown; format?: string };
   const single = (Array.isArray(type) ? type[0] : type) as 'string' | 'integer' | 'number' | 'boolean' | undefined;
   return format === undefined ? { type: single ?? 'string' } : { type: single ?? 'string', format };

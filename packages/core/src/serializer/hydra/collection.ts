@@ -5,7 +5,7 @@
  * `id[lt]` / `id[gt]`. Plain JSON gets a bare array.
  */
 import type { CollectionPage, PageRequest, PaginationMetadata, ResourceMetadata } from '../../metadata/types.js';
-import { CURSOR_PARAMETERS, lastPageOf } from '../../query/pagination.js';
+import { CURSOR_PARAMETERS, computeLastPage } from '../../query/pagination.js';
 import type { Caller } from '../../security/access.js';
 import type { LoadedItems, NormalizationPlan, Normalizer } from '../normalize.js';
 import { HYDRA, type OutputFormat } from '../vocabulary.js';
@@ -105,7 +105,7 @@ function renderView(
     if (result.hasMore) partial[HYDRA.next] = pageIri(page.page + 1);
     return partial;
   }
-  const last = lastPageOf(result.totalItems ?? 0, page.itemsPerPage);
+  const last = computeLastPage(result.totalItems ?? 0, page.itemsPerPage);
   if (last === 1 && page.page === 1 && !hasOtherParameters) return undefined;
   const numbered = view(pageIri(page.page));
   numbered[HYDRA.first] = pageIri(1);
