@@ -10,7 +10,7 @@ import { ApiError, type ConstraintViolation } from '../errors.js';
 import type { AccessRule } from '../metadata/declared.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { MESSAGES } from '../validation/messages.js';
-import { violation } from '../validation/violation.js';
+import { createViolation } from '../validation/violation.js';
 
 /** `is_granted(...)` attributes that are not roles (`access.ts`). */
 const ATTRIBUTES = new Set([
@@ -83,7 +83,7 @@ export function checkRoleWrites(options: {
     if (typeof role !== 'string' || kept.has(role)) return;
     if (!options.declared.has(role))
       violations.push(
-        violation(`${options.path}[${index}]`, MESSAGES.noSuchChoice.message, MESSAGES.noSuchChoice.code),
+        createViolation(`${options.path}[${index}]`, MESSAGES.noSuchChoice.message, MESSAGES.noSuchChoice.code),
       );
     else if (Object.hasOwn(options.hierarchy, role) && !options.callerRoles.includes(role) && !above.includes(role))
       above.push(role);

@@ -26,7 +26,7 @@ import {
   type WriteMode,
   listWritableFields,
 } from '../schema/input-schema.js';
-import { VIOLATION_CODES, violation } from '../validation/violation.js';
+import { VIOLATION_CODES, createViolation } from '../validation/violation.js';
 import { toGroupsKey } from './groups-key.js';
 import { buildIri, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
@@ -84,11 +84,11 @@ const TYPE_NAMES: Record<string, string> = {
 function typeViolation(field: FieldMetadata, error: ErrorObject, path: string, nested: boolean): ConstraintViolation {
   if (error.keyword === 'format' && field.kind === 'scalar' && (field.type === 'datetime' || field.type === 'date')) {
     return field.type === 'date'
-      ? violation(path, 'This value is not a valid date.', VIOLATION_CODES.date)
-      : violation(path, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime);
+      ? createViolation(path, 'This value is not a valid date.', VIOLATION_CODES.date)
+      : createViolation(path, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime);
   }
   if (error.keyword === 'minimum' || error.keyword === 'maximum') {
-    return violation(path, 'This value should be between -2147483648 and 2147483647.', VIOLATION_CODES.range);
+    return createViolation(path, 'This value should be between -2147483648 and 2147483647.', VIOLATION_CODES.range);
   }
   if (field.kind !== 'scalar') {
     const what =
@@ -97,10 +97,10 @@ function typeViolation(field: FieldMetadata, error: ErrorObject, path: string, n
           ? 'an IRI string or a nested object'
           : 'an IRI string'
         : 'an array of IRI strings';
-    return violation(path, `This value should be ${what} of "${field.target}" items.`, VIOLATION_CODES.type);
+    return createViolation(path, `This value should be ${what} of "${field.target}" items.`, VIOLATION_CODES.type);
   }
   const expected = /\[\d+\]$/.test(path) ? 'string' : (TYPE_NAMES[field.type] ?? 'string');
-  return violation(path, `This value should be of type ${expected}.`, VIOLATION_CODES.type);
+  return createViolation(path, `This value should be of type ${expected}.`, VIOLATION_CODES.type);
 }
 
 /** `/roles/1` → `roles[1]`. */
@@ -152,10 +152,14 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     violations: ConstraintViolation[],
   ): number | undefined {
     const parsed = parseIri(value, registry);
-    if (!parsed) violations.push(violation(path, `Invalid IRI "${value}".`, VIOLATION_CODES.invalidRelation));
+    if (!parsed) violations.push(createViolation(path, `Invalid IRI "${value}".`, VIOLATION_CODES.invalidRelation));
     else if (parsed.resource !== target)
       violations.push(
-        violation(path, `IRI "${value}" is not an item of type "${target.name}".`, VIOLATION_CODES.invalidRelation),
+        createViolation(
+          path,
+          `IRI "${value}" is not an item of type "${target.name}".`,
+          VIOLATION_CODES.invalidRelation,
+        ),
       );
     else return parsed.id;
     return undefined;
@@ -184,7 +188,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         failed.add(name);
         violations.push(
           values[name] === null
-            ? violation(prefix + name, 'This value should not be null.', VIOLATION_CODES.notNull)
+            ? createViolation(prefix + name, 'This value should not be null.', VIOLATION_CODES.notNull)
             : typeViolation(
                 field,
                 error,
@@ -253,7 +257,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       );
       for (const ref of refs) {
         if (found.has(ref.id)) continue;
-        violations.push(violation(ref.path, `Item not found for "${ref.iri}".`, VIOLATION_CODES.invalidRelation));
+        violations.push(createViolation(ref.path, `Item not found for "${ref.iri}".`, VIOLATION_CODES.invalidRelation));
         failed.add(ref.field);
       }
     }
@@ -263,7 +267,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       const value = values[field.name];
       // RFC 3339 has a year 0000; PostgreSQL's date type has not (it would be a 500 there, and stored on SQLite).
       if (field.kind === 'scalar' && field.type === 'date' && typeof value === 'string' && value.startsWith('0000')) {
-        violations.push(violation(prefix + field.name, 'This value is not a valid date.', VIOLATION_CODES.date));
+        violations.push(createViolation(prefix + field.name, 'This value is not a valid date.', VIOLATION_CODES.date));
         delete values[field.name];
         failed.add(field.name);
         continue;
@@ -273,7 +277,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       // RFC 3339 allows what JavaScript cannot represent (a leap second, 23:59:60): refused, not a 500.
       if (Number.isNaN(date.getTime())) {
         violations.push(
-          violation(prefix + field.name, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime),
+          createViolation(prefix + field.name, 'This value is not a valid datetime.', VIOLATION_CODES.dateTime),
         );
         delete values[field.name];
         failed.add(field.name);
@@ -330,11 +334,15 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     if (iri !== undefined) {
       const id = typeof iri === 'string' ? reference(iri, target, path, violations) : undefined;
       if (typeof iri !== 'string')
-        violations.push(violation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation));
+        violations.push(
+          createViolation(path, 'The nested "@id" must be an IRI string.', VIOLATION_CODES.invalidRelation),
+        );
       if (id === undefined) return undefined;
       const existing = await reader.readItem(target, id);
       if (!existing) {
-        violations.push(violation(path, `Item not found for "${iri as string}".`, VIOLATION_CODES.invalidRelation));
+        violations.push(
+          createViolation(path, `Item not found for "${iri as string}".`, VIOLATION_CODES.invalidRelation),
+        );
         return undefined;
       }
       const result = await denormalize(
@@ -346,7 +354,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     }
     if (!field.cascadePersist) {
       violations.push(
-        violation(
+        createViolation(
           path,
           `A new "${target.name}" cannot be created through "${field.name}" (no cascadePersist). Give an IRI, or an object with an "@id".`,
           VIOLATION_CODES.invalidRelation,
@@ -385,7 +393,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       const nul = findNul(body);
       if (nul !== undefined) {
         throw new ApiError('VALIDATION_FAILED', `${nul}: This value must not contain the NUL character.`, {
-          violations: [violation(nul, 'This value must not contain the NUL character.', VIOLATION_CODES.nul)],
+          violations: [createViolation(nul, 'This value must not contain the NUL character.', VIOLATION_CODES.nul)],
         });
       }
       return denormalize(input, '');

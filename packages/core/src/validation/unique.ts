@@ -38,7 +38,7 @@ export const ignoresCase = (
 ): boolean => constraint.ignoreCase ?? (field !== undefined && field.constraints.some((c) => c.kind === 'Email'));
 
 /** A resource's Unique constraints with the fields each covers. */
-export function uniqueConstraints(resource: WithConstraints): CoveredUnique[] {
+export function collectUniqueConstraints(resource: WithConstraints): CoveredUnique[] {
   const found: CoveredUnique[] = [];
   const fieldNamed = (name: string) => resource.fields.find((f) => f.name === name);
   for (const field of resource.fields) {
@@ -63,17 +63,17 @@ export function uniqueConstraints(resource: WithConstraints): CoveredUnique[] {
 }
 
 /** The field lists that must be unique in a resource: one per Unique constraint. */
-export const uniqueFieldSets = (resource: WithConstraints): string[][] =>
-  uniqueConstraints(resource).map(({ fields }) => [...fields]);
+export const listUniqueFieldSets = (resource: WithConstraints): string[][] =>
+  collectUniqueConstraints(resource).map(({ fields }) => [...fields]);
 
 /** The name of the unique index on `lower(...)` that backs a case-insensitive Unique: `<table>_<columns>_lower_unique`. */
-export const lowerUniqueIndexName = (table: string, columns: readonly string[]): string =>
+export const buildLowerUniqueIndexName = (table: string, columns: readonly string[]): string =>
   `${table}_${columns.join('_')}_lower_unique`;
 
 /** Where a Unique constraint's violation points: its `errorPath`, else its first field. */
-export const uniquePath = (constraint: UniqueConstraint, fields: readonly string[]): string =>
+export const resolveUniquePath = (constraint: UniqueConstraint, fields: readonly string[]): string =>
   constraint.errorPath ?? fields[0]!;
 
 /** A Unique constraint's message: its own, else `This value is already used.` */
-export const uniqueMessage = (constraint: UniqueConstraint): string =>
+export const formatUniqueMessage = (constraint: UniqueConstraint): string =>
   formatMessage(constraint.message ?? MESSAGES.unique.message);

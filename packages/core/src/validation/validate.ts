@@ -17,8 +17,8 @@ import {
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from '../metadata/constraints.js';
 import { MESSAGES } from './messages.js';
-import { ignoresCase, uniqueMessage, uniquePath } from './unique.js';
-import { assertNoViolations, VIOLATION_CODES, violation } from './violation.js';
+import { ignoresCase, formatUniqueMessage, resolveUniquePath } from './unique.js';
+import { assertNoViolations, VIOLATION_CODES, createViolation } from './violation.js';
 
 /** Whether no other stored item has these values (the item `exceptId` itself aside). */
 export type UniquenessCheck = (
@@ -72,7 +72,7 @@ async function validateItem(
 ): Promise<void> {
   const add = (path: string, message: string, code: string) => {
     if (into.some((v) => v.propertyPath === path && v.code === code)) return;
-    into.push(violation(path, message, code));
+    into.push(createViolation(path, message, code));
     reported.add(path);
   };
   const callbackContext = (path: string, code: string): CallbackContext => ({
@@ -114,7 +114,7 @@ async function validateItem(
           value !== undefined &&
           !(await input.isUnique(resource, [{ field, value, ignoreCase: ignoresCase(constraint, field) }], id))
         ) {
-          add(path, uniqueMessage(constraint), MESSAGES.unique.code);
+          add(path, formatUniqueMessage(constraint), MESSAGES.unique.code);
         }
         continue;
       }
@@ -140,7 +140,11 @@ async function validateItem(
       // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
       if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
       if (!(await input.isUnique(resource, values, id)))
-        add(prefix + uniquePath(constraint, constraint.fields!), uniqueMessage(constraint), MESSAGES.unique.code);
+        add(
+          prefix + resolveUniquePath(constraint, constraint.fields!),
+          formatUniqueMessage(constraint),
+          MESSAGES.unique.code,
+        );
     }
   }
 }

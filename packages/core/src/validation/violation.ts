@@ -15,7 +15,7 @@ export const VIOLATION_CODES = Object.freeze({
   nul: '0f3c8c6e-3a53-4bd3-a8a4-7c5b1f0e2a91',
 });
 
-export const violation = (propertyPath: string, message: string, code: string): ConstraintViolation =>
+export const createViolation = (propertyPath: string, message: string, code: string): ConstraintViolation =>
   Object.freeze({ propertyPath, message, code });
 
 /** Throws the 400 ConstraintViolationList error when there is anything to report. */
@@ -35,7 +35,7 @@ export function assertNoViolations(violations: readonly ConstraintViolation[]): 
 export function validationError(
   violations: readonly { readonly propertyPath: string; readonly message: string; readonly code?: string }[],
 ): ApiError {
-  const found = violations.map((v) => violation(v.propertyPath, v.message, v.code ?? CUSTOM_CODE));
+  const found = violations.map((v) => createViolation(v.propertyPath, v.message, v.code ?? CUSTOM_CODE));
   const detail = found.map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message)).join('\n');
   return new ApiError('VALIDATION_FAILED', detail, { violations: found });
 }

@@ -7,8 +7,13 @@
 import { ApiError } from '../../errors.js';
 import { type Entity, type MetadataRegistry, NestedWrite, type ResourceMetadata } from '../../metadata/types.js';
 import { MESSAGES } from '../../validation/messages.js';
-import { lowerUniqueIndexName, uniqueConstraints, uniqueMessage, uniquePath } from '../../validation/unique.js';
-import { violation } from '../../validation/violation.js';
+import {
+  buildLowerUniqueIndexName,
+  collectUniqueConstraints,
+  formatUniqueMessage,
+  resolveUniquePath,
+} from '../../validation/unique.js';
+import { createViolation } from '../../validation/violation.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { buildUniqueIndexName } from '../schema-sync.js';
 
@@ -47,7 +52,7 @@ function violates(error: unknown, table: string, columns: readonly string[], low
   // A case-insensitive Unique may also still have the exact index a schema made before it ignored case: either one
   // refusing the row is this constraint's violation.
   const indexes = lowerCase
-    ? [lowerUniqueIndexName(table, columns), buildUniqueIndexName(table, [...columns])]
+    ? [buildLowerUniqueIndexName(table, columns), buildUniqueIndexName(table, [...columns])]
     : [buildUniqueIndexName(table, [...columns])];
   if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)))
     return true;
@@ -57,7 +62,7 @@ function violates(error: unknown, table: string, columns: readonly string[], low
 /** The Unique constraint of the write a unique-index violation belongs to, as its check reports it. */
 function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiError | undefined {
   for (const { resource, prefix } of items) {
-    for (const { fields, constraint, lowerCase } of uniqueConstraints(resource)) {
+    for (const { fields, constraint, lowerCase } of collectUniqueConstraints(resource)) {
       if (
         !violates(
           error,
@@ -67,10 +72,10 @@ function uniqueViolation(error: unknown, items: readonly WrittenItem[]): ApiErro
         )
       )
         continue;
-      const path = prefix + uniquePath(constraint, fields);
-      const message = uniqueMessage(constraint);
+      const path = prefix + resolveUniquePath(constraint, fields);
+      const message = formatUniqueMessage(constraint);
       return new ApiError('VALIDATION_FAILED', `${path}: ${message}`, {
-        violations: [violation(path, message, MESSAGES.unique.code)],
+        violations: [createViolation(path, message, MESSAGES.unique.code)],
         cause: error,
       });
     }
@@ -90,7 +95,7 @@ function tooLargePath(error: unknown, items: readonly WrittenItem[]): string {
   for (const { resource, data, prefix } of items) {
     const indexed = new Set([
       ...resource.filters.flatMap((filter) => filter.indexedPaths ?? []),
-      ...uniqueConstraints(resource).flatMap((u) => u.fields),
+      ...collectUniqueConstraints(resource).flatMap((u) => u.fields),
     ]);
     for (const field of resource.fields) {
       if (field.kind !== 'scalar' || !indexed.has(field.name)) continue;
@@ -140,7 +145,7 @@ export function translateWriteError(
     // A hostile or careless value too long for the index of a filtered or unique column: a 400, not a 500.
     const path = tooLargePath(error, [...writtenItems(options.registry, resource, options.data)]);
     return new ApiError('VALIDATION_FAILED', `${path}: ${TOO_LONG_TO_INDEX}`, {
-      violations: [violation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)],
+      violations: [createViolation(path, TOO_LONG_TO_INDEX, MESSAGES.tooLong.code)],
       cause: error,
     });
   }

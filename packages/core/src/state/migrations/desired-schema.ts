@@ -21,7 +21,7 @@ import type {
   ToOneFieldMetadata,
 } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
-import { lowerUniqueIndexName, uniqueConstraints } from '../../validation/unique.js';
+import { buildLowerUniqueIndexName, collectUniqueConstraints } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 import { holdsCredentials, PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 import { REFRESH_TOKEN_COLUMNS, REFRESH_TOKEN_TABLE } from '../refresh-token-table.js';
@@ -110,7 +110,7 @@ function addIndex(
   // A unique index wins over a plain one, and a case-insensitive unique one (stricter) over a plain unique one.
   if (existing?.unique && (!unique || (existing.lowerCase?.length ?? 0) >= lowerCase.length)) return;
   if (lowerCase.length > 0)
-    table.indexes.set(key, { name: lowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
+    table.indexes.set(key, { name: buildLowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
   else
     table.indexes.set(key, {
       name: unique ? buildUniqueIndexName(table.name, columns) : buildIndexName(table.name, columns),
@@ -157,7 +157,7 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
   }
   const columnOf = (name: string) =>
     (resource.fieldsByName.get(name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
-  for (const { fields, lowerCase } of uniqueConstraints(resource))
+  for (const { fields, lowerCase } of collectUniqueConstraints(resource))
     addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
   return table;
 }
