@@ -26,7 +26,7 @@ export type SecurityHeadersOptions = Readonly<HelmetOptions>;
  * Acrobat), and `X-DNS-Prefetch-Control` and `Origin-Agent-Cluster` (hints to browsers rendering HTML). Each header is
  * work on every response (docs/performance.md); an application that wants one back turns it on in `securityHeaders`.
  */
-export function defaultSecurityHeaders(): HelmetOptions {
+export function createDefaultSecurityHeaders(): HelmetOptions {
   return {
     frameguard: { action: 'deny' },
     xXssProtection: false,
@@ -71,7 +71,7 @@ export function registerSecurityHeaders(
   options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined },
 ): void {
   // Object.assign, not a spread: TypeScript's spread of two helmet option types exhausts the compiler's memory.
-  const merged: HelmetOptions = Object.assign({}, defaultSecurityHeaders(), options.headers);
+  const merged: HelmetOptions = Object.assign({}, createDefaultSecurityHeaders(), options.headers);
   const middleware = helmet(merged);
   if (hasDynamicDirective(merged)) {
     app.addHook('onRequest', (request, reply, done) =>
