@@ -1,7 +1,10 @@
 /**
  * Decides once per run whether the PostgreSQL half of the suite runs. Locally, an unreachable PostgreSQL is skipped
- * with a loud notice; in CI (`CI=true`) it fails the run, never a silent skip.
+ * with a loud notice; in CI (`CI=true`) it fails the run, never a silent skip. Also copies GraphiQL's files into
+ * packages/core/assets/ (as the build does), which the GraphiQL page serves.
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -12,6 +15,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<void> {
+  execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/copy-ui-assets.mjs', import.meta.url))]);
   const url = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {

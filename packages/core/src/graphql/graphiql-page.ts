@@ -1,32 +1,26 @@
 /**
- * GraphiQL for browsers at `GET /graphql`, served from the `graphiql`, `react` and `react-dom` packages installed
- * with the framework: no CDN, so it works offline too.
+ * GraphiQL for browsers at `GET /graphql`, served from the package's own `assets/graphiql/` (GraphiQL, React and React
+ * DOM, minified, copied there when the package is built: `scripts/copy-ui-assets.mjs`): no CDN, so it works offline
+ * too, and no React or GraphiQL package at run time.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { renderError } from '../response/render-error.js';
 
-const require = createRequire(import.meta.url);
+/** The folder of the files, the same from `src/graphql/` (tests) and `dist/graphql/` (the package). */
+const ASSETS_FOLDER = new URL('../../assets/graphiql/', import.meta.url);
 
 /**
- * The files GraphiQL's page loads, by the name in its URL. A Map, not an object literal: a name like `constructor` or
- * `__proto__` must find nothing, not a property inherited from `Object.prototype`.
+ * The files GraphiQL's page loads, by the name in its URL, with their content type. A Map, not an object literal: a
+ * name like `constructor` or `__proto__` must find nothing, not a property inherited from `Object.prototype`.
  */
-const ASSETS = new Map<string, { pkg: string; file: string; type: string }>([
-  ['react.js', { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' }],
-  [
-    'react-dom.js',
-    { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
-  ],
-  ['graphiql.js', { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' }],
-  ['graphiql.css', { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' }],
+const ASSETS = new Map<string, string>([
+  ['react.js', 'text/javascript; charset=utf-8'],
+  ['react-dom.js', 'text/javascript; charset=utf-8'],
+  ['graphiql.js', 'text/javascript; charset=utf-8'],
+  ['graphiql.css', 'text/css; charset=utf-8'],
 ]);
-
-/** A file of an installed package (its `exports` may not list the file, so resolve the package folder). */
-const packageFile = (pkg: string, file: string): string => join(dirname(require.resolve(`${pkg}/package.json`)), file);
 
 const page = (path: string): string => `<!doctype html>
 <html lang="en">
@@ -64,8 +58,8 @@ export function registerGraphiQL(app: FastifyInstance, path: string, prefix: str
   const files = new Map<string, Buffer>();
   app.get(`${path}/graphiql/:asset`, async (request, reply) => {
     const name = (request.params as { asset: string }).asset;
-    const asset = ASSETS.get(name);
-    if (!asset) {
+    const type = ASSETS.get(name);
+    if (!type) {
       // The catalog's 404, as under the API's prefix: this route is outside its error handler.
       const rendered = renderError(
         new ApiError('ROUTE_NOT_FOUND', `No route found for "GET ${request.url.split('?')[0]}".`),
@@ -74,8 +68,8 @@ export function registerGraphiQL(app: FastifyInstance, path: string, prefix: str
       return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
     }
     let content = files.get(name);
-    if (!content) files.set(name, (content = readFileSync(packageFile(asset.pkg, asset.file))));
-    return reply.header('content-type', asset.type).header('cache-control', 'public, max-age=86400').send(content);
+    if (!content) files.set(name, (content = readFileSync(new URL(name, ASSETS_FOLDER))));
+    return reply.header('content-type', type).header('cache-control', 'public, max-age=86400').send(content);
   });
   // A callback hook, not an async one: no promise per request. Answering the page ends the request here (no `done`).
   app.addHook('onRequest', (request, reply, done) => {

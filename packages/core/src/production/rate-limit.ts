@@ -28,6 +28,7 @@ import type {
 import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { findClosest } from '../metadata/did-you-mean.js';
+import { importOptionalPackage } from '../optional-package.js';
 import type { MetadataRegistry } from '../metadata/types.js';
 import type { TokenService } from '../security/jwt.js';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
@@ -277,7 +278,11 @@ export async function registerRateLimit(
   if (typeof redis === 'string') {
     // Short timeouts and no offline queue: a missing Redis must not hold requests up (they pass, with skipOnError).
     // Loaded only when a Redis URL is given: ioredis costs about 25 MB of memory to an app that never uses it.
-    const { Redis } = await import('ioredis');
+    const { Redis } = await importOptionalPackage(
+      'ioredis',
+      'A Redis store for the rate limit',
+      () => import('ioredis'),
+    );
     const client = new Redis(redis, {
       lazyConnect: true,
       connectTimeout: 500,

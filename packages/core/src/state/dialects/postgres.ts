@@ -3,6 +3,7 @@
  * local-midnight Date objects), counts parsed from bigint.
  */
 import type pg from 'pg';
+import { importOptionalPackage } from '../../optional-package.js';
 import type { Dialect } from './dialect.js';
 import { escapeLike, toLikePattern, toDbValue } from './dialect.js';
 
@@ -39,7 +40,7 @@ const INT8_OID = 20;
  * here, when a PostgreSQL database is opened, not at start: an app on SQLite never pays its memory (about 16 MB).
  */
 export async function loadPostgresTypes(): Promise<pg.CustomTypesConfig> {
-  const { default: driver } = await import('pg');
+  const { default: driver } = await importOptionalPackage('pg', 'A PostgreSQL database', () => import('pg'));
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === DATE_OID) return (value: string) => value;
