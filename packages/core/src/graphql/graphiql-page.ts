@@ -3,7 +3,9 @@
  * DOM, minified, copied there when the package is built: `scripts/copy-ui-assets.mjs`): no CDN, so it works offline
  * too, and no React or GraphiQL package at run time.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { renderError } from '../response/render-error.js';
@@ -11,16 +13,25 @@ import { renderError } from '../response/render-error.js';
 /** The folder of the files, the same from `src/graphql/` (tests) and `dist/graphql/` (the package). */
 const ASSETS_FOLDER = new URL('../../assets/graphiql/', import.meta.url);
 
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
 /**
- * The files GraphiQL's page loads, by the name in its URL, with their content type. A Map, not an object literal: a
- * name like `constructor` or `__proto__` must find nothing, not a property inherited from `Object.prototype`.
+ * The files GraphiQL's page loads (those the build copied), by the name in its URL, with their content type. A Map,
+ * not an object literal: a name like `constructor` or `__proto__` must find nothing, not an inherited property.
  */
-const ASSETS = new Map<string, string>([
-  ['react.js', 'text/javascript; charset=utf-8'],
-  ['react-dom.js', 'text/javascript; charset=utf-8'],
-  ['graphiql.js', 'text/javascript; charset=utf-8'],
-  ['graphiql.css', 'text/css; charset=utf-8'],
-]);
+function listAssets(): Map<string, string> {
+  const folder = fileURLToPath(ASSETS_FOLDER);
+  if (!existsSync(folder))
+    throw new Error(`GraphiQL's files are missing from ${folder}: build the package (scripts/copy-ui-assets.mjs).`);
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => CONTENT_TYPES[extname(name)] !== undefined)
+      .map((name) => [name, CONTENT_TYPES[extname(name)]!]),
+  );
+}
 
 const page = (path: string): string => `<!doctype html>
 <html lang="en">
@@ -55,10 +66,11 @@ export function isGraphiqlPage(request: FastifyRequest, path: string): boolean {
 
 /** `prefix`: the API's route prefix, whose `contexts/Error` a 404's JSON-LD body names. */
 export function registerGraphiQL(app: FastifyInstance, path: string, prefix: string): void {
+  const assets = listAssets();
   const files = new Map<string, Buffer>();
   app.get(`${path}/graphiql/:asset`, async (request, reply) => {
     const name = (request.params as { asset: string }).asset;
-    const type = ASSETS.get(name);
+    const type = assets.get(name);
     if (!type) {
       // The catalog's 404, as under the API's prefix: this route is outside its error handler.
       const rendered = renderError(
