@@ -62,7 +62,7 @@ export async function registerProductionPlugins(
       health: options.health ?? {},
     });
   // CORS and rate limiting (with their libraries) are loaded only when asked for: an app without them does not keep
-  // their code in memory (about 10 MB).
+  // their code in memory (docs/performance.md, "What made it faster").
   if (options.cors) await (await import('./cors.js')).registerCors(app, options.cors);
   if (options.securityHeaders !== false) {
     const graphiqlPath = context.graphql?.graphiql ? context.graphql.path : undefined;

@@ -277,7 +277,8 @@ export async function registerRateLimit(
   let redis = options.redis;
   if (typeof redis === 'string') {
     // Short timeouts and no offline queue: a missing Redis must not hold requests up (they pass, with skipOnError).
-    // Loaded only when a Redis URL is given: ioredis costs about 25 MB of memory to an app that never uses it.
+    // Loaded only when a Redis URL is given: an app that never uses ioredis does not keep it in memory (its cost:
+    // docs/performance.md, "What made it faster"). It is an optional peer dependency: the app installs it.
     const { Redis } = await importOptionalPackage(
       'ioredis',
       'A Redis store for the rate limit',
