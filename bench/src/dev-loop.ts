@@ -10,21 +10,19 @@
  *   carries the new title (the new process is up and has the change). Three edits; the file is put back at the end,
  *   also on Ctrl-C. Target: under 2 s.
  *
- * pnpm is run as this process was (`npm_execpath`), else `pnpm` from the PATH.
+ * pnpm is run as this process was (`npm_execpath`), else through npx (`pnpmCommand`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './processes.js';
+import { freePort, pnpmCommand } from './processes.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const appFile = fileURLToPath(new URL('../../examples/bookshop/src/app.ts', import.meta.url));
 const TITLE = "title: 'Bookshop API'";
 
 function pnpm(args: string[], cwd: string, port: number): ChildProcess {
-  const execPath = process.env.npm_execpath;
-  const [command, prefix] =
-    execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['pnpm', [] as string[]];
+  const [command, prefix] = pnpmCommand();
   return spawn(command, [...prefix, ...args], {
     cwd,
     // Its own process group, so that stopping it stops pnpm's children (tsc, node, tsx) too.

@@ -12,14 +12,13 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pnpmCommand } from './processes.js';
 
 const BUDGET = { megabytes: 80, packages: 150 };
 const core = fileURLToPath(new URL('../../packages/core/', import.meta.url));
 
 function pnpm(args: string[], cwd: string): void {
-  const execPath = process.env.npm_execpath;
-  const [command, prefix] =
-    execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['--yes', 'pnpm@10']];
+  const [command, prefix] = pnpmCommand();
   execFileSync(command, [...prefix, ...args], { cwd, stdio: 'ignore' });
 }
 

@@ -206,3 +206,12 @@ export async function whileSampling<T>(
     server.peakRssMiB = Math.max(server.peakRssMiB, rssMiB(server.pid));
   }
 }
+
+/**
+ * How to run pnpm: as the bench itself was run (`pnpm bench…` sets `npm_execpath` to pnpm's script), else pnpm 10
+ * through npx. The command, then the arguments that come before pnpm's own.
+ */
+export function pnpmCommand(): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  return execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['npx', ['--yes', 'pnpm@10']];
+}
