@@ -1,13 +1,15 @@
 /**
- * The bookshop application: a Fastify instance with the `resourceApi` plugin, the bookshop's resources and its
- * security (JWT login on `POST /api/auth`, the user resource, roles). Every route comes from the framework; this file
- * only wires it, and creates the first admin when asked.
+ * The bookshop application: a Fastify instance with the `production` plugin (CORS, security headers, rate limits,
+ * health routes, request ids), then the `resourceApi` plugin with the bookshop's resources and its security (JWT
+ * login on `POST /api/auth`, the user resource, roles). Every route comes from the framework; this file only wires
+ * it, and creates the first admin when asked.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   AccountNotProvisionedError,
   type CorsOptions,
   genRequestId,
+  production,
   type RateLimitOptions,
   type ResourceInput,
   resourceApi,
@@ -37,9 +39,9 @@ export interface BookshopOptions {
   readonly trustProxy?: boolean;
   /** The host names the API answers for (the plugin's `trustedHosts`; `TRUSTED_HOSTS`); others get 400. Default: any. */
   readonly trustedHosts?: readonly string[];
-  /** CORS (the plugin's `cors` option; default off). */
+  /** CORS (the production plugin's `cors` option; default off). */
   readonly cors?: CorsOptions | false;
-  /** Rate limiting (the plugin's `rateLimit` option; default off). */
+  /** Rate limiting (the production plugin's `rateLimit` option; default off). */
   readonly rateLimit?: RateLimitOptions | false;
   /** The HS256 secret of the tokens (at least 32 bytes). */
   readonly jwtSecret: string;
@@ -68,13 +70,13 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
     trustProxy: options.trustProxy ?? false,
   });
   try {
+    // Before the API: its pieces reach the API's routes as the API defines them, and none of the app's own.
+    await app.register(production, { cors: options.cors ?? false, rateLimit: options.rateLimit ?? false });
     await app.register(resourceApi, {
       resources: options.resources ?? resources,
       database: options.database,
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
       ...(options.databasePoolMax === undefined ? {} : { databasePoolMax: options.databasePoolMax }),
-      cors: options.cors ?? false,
-      rateLimit: options.rateLimit ?? false,
       ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
       documentation: {
         title: 'Bookshop API',

@@ -92,7 +92,11 @@ export type {
 export { resourceApi } from './plugin.js';
 export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
 
-/** Production settings of the plugin (CORS, security headers, rate limits, health routes) and request ids. See docs/production.md. */
+/**
+ * The production plugin (CORS, security headers, rate limits, health routes, request ids, coalesced writes), registered
+ * before `resourceApi`, and request ids. See docs/production.md.
+ */
+export { production, type ProductionOptions } from './production/production-plugin.js';
 export { genRequestId } from './production/request-id.js';
 export type { CoalescedWritesOptions } from './production/coalesced-writes.js';
 export type { CorsOptions } from './production/cors.js';

@@ -25,13 +25,9 @@ import { createRefreshTokens, type RefreshTokens } from './security/refresh-toke
 import { createSessions, type Sessions } from './security/sessions.js';
 import { type ProvisionedUser, provisionUser, type ProvisionUserOptions } from './security/provision-user.js';
 import type { DocumentationOptions } from './openapi/build-openapi.js';
-import type { CoalescedWritesOptions } from './production/coalesced-writes.js';
-import type { CorsOptions } from './production/cors.js';
-import type { HealthOptions } from './production/health.js';
-import { registerProductionPlugins } from './production/production-plugins.js';
-import type { RateLimitOptions } from './production/rate-limit.js';
-import type { SecurityHeadersOptions } from './production/security-headers.js';
-import type { TrustedHost } from './production/trusted-hosts.js';
+import { registerLingeringClose } from './production/lingering-close.js';
+import { registerTrustedHosts, type TrustedHost } from './production/trusted-hosts.js';
+import { type ApiScopeSetup, findProductionScopeSetup } from './routing/api-scope.js';
 import { warmUpAfterListen } from './production/warm-up.js';
 import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
@@ -42,7 +38,8 @@ import { createItemReader } from './state/item-reader.js';
 import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
-import { assertCount } from './errors.js';
+import { assertCount, DeclarationError } from './errors.js';
+import type { JWTPayload } from 'jose';
 
 /** The options of the `resourceApi` Fastify plugin: `app.register(resourceApi, { resources, database, … })`. */
 export interface ResourceApiOptions {
@@ -84,35 +81,11 @@ export interface ResourceApiOptions {
   /** Titles of the API documents: `{ title, description, version }` (OpenAPI info, Hydra docs, Swagger UI). */
   readonly documentation?: DocumentationOptions;
   /**
-   * CORS with @fastify/cors (off by default): its options, e.g. `{ origin: ['https://admin.example.com'] }`; every
-   * API method is allowed and `Link`, `Location`, `ETag` are exposed unless you say otherwise. See docs/production.md.
-   */
-  readonly cors?: CorsOptions | false;
-  /**
-   * Security headers as helmet sets them (on by default): `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
-   * HSTS, a Content-Security-Policy under which Swagger UI and GraphiQL still run; helmet options merge over these.
-   */
-  readonly securityHeaders?: SecurityHeadersOptions | boolean;
-  /**
-   * Rate limiting with @fastify/rate-limit (off by default): `{ max, timeWindow, perUser, redis, routes }`; over the
-   * limit a 429 `API_ERR_RATE_LIMITED` with `Retry-After`. See docs/production.md.
-   */
-  readonly rateLimit?: RateLimitOptions | false;
-  /** `GET /health` (liveness) and `GET /health/ready` (the database answers `select 1`), on by default; `false` for none. */
-  readonly health?: HealthOptions | false;
-  /** The response header that echoes the request id (default `x-request-id`); `false` for none. */
-  readonly requestIdHeader?: string | false;
-  /**
-   * The responses finished in one turn of the event loop are written together at its end (on by default): a busy
-   * server then wakes its clients once per turn instead of once per response. `{ maxDelayMs }` (default 1) bounds how
-   * long a response waits for the others; `false` writes each response as soon as it is ready. See docs/production.md.
-   */
-  readonly coalesceWrites?: CoalescedWritesOptions | boolean;
-  /**
    * The host names the API answers for (strings, compared without letter case, or RegExps matching the whole name), as
    * Symfony's `trusted_hosts`: a request for another host (its `Host`, or `X-Forwarded-Host` under Fastify's
    * `trustProxy`) gets 400 `API_ERR_ROUTING_UNTRUSTED_HOST`, so no absolute IRI ever names a forged host. Default: any
-   * host. The health routes answer every host. See docs/plugin-options.md.
+   * host. Only the API's routes check it: the application's own (the health routes among them) answer every host.
+   * See docs/plugin-options.md.
    */
   readonly trustedHosts?: readonly TrustedHost[];
 }
@@ -135,6 +108,25 @@ export interface ResourceApiHandle {
    * never promoted: `AccountNotProvisionedError` (logged at warn) unless it already holds the roles (left alone).
    */
   provisionUser(options: ProvisionUserOptions): Promise<ProvisionedUser>;
+  /**
+   * Verifies an access token's signature and expiry and gives its claims (whether it was revoked since, the API's own
+   * authentication checks against the user); present when the security options are. For the application's own routes
+   * and for the production plugin's per-user rate limit.
+   */
+  readonly verifyToken?: (token: string) => Promise<JWTPayload>;
+}
+
+/** The options that moved to the `production` plugin (docs/production.md, "Moving from the plugin's options"). */
+const MOVED_TO_PRODUCTION = ['cors', 'securityHeaders', 'rateLimit', 'health', 'requestIdHeader', 'coalesceWrites'];
+
+/** A start-up error for an option that moved: without it the option would be silently ignored. */
+function assertNoProductionOptions(options: ResourceApiOptions): void {
+  const moved = MOVED_TO_PRODUCTION.filter((name) => name in options);
+  if (moved.length === 0) return;
+  throw new DeclarationError(
+    `resourceApi: ${moved.join(', ')} ${moved.length === 1 ? 'is an option' : 'are options'} of the production plugin now: ` +
+      `register it before resourceApi, app.register(production, { ${moved.map((name) => `${name}: …`).join(', ')} }) (docs/production.md).`,
+  );
 }
 
 declare module 'fastify' {
@@ -144,6 +136,7 @@ declare module 'fastify' {
 }
 
 async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptions): Promise<void> {
+  assertNoProductionOptions(options);
   const registry = buildMetadata({
     resources: options.resources,
     prefix: options.prefix,
@@ -242,18 +235,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
         provision,
       );
     },
+    ...(tokens ? { verifyToken: tokens.verify } : {}),
   });
-  await registerProductionPlugins(app, options, {
-    registry,
-    database,
-    tokens,
-    loginPath: security && security.settings.loginPath !== false ? security.settings.loginPath : undefined,
-    loginIdentifier: security?.settings.identifier,
-    graphql:
-      options.graphql === false
-        ? undefined
-        : { path: options.graphql?.path ?? '/graphql', graphiql: options.graphql?.graphiql ?? true },
-  });
+  const setUpScope = createScopeSetup(app, options.trustedHosts, registry.prefix);
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   if (options.graphql !== false)
     await app.register(registerGraphQLRoutes, {
@@ -261,6 +245,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       graphql: options.graphql ?? {},
       bodyLimit,
       schemas: graphqlSchemas,
+      setUpScope,
     });
   await app.register(registerApiRoutes, {
     prefix: registry.prefix,
@@ -268,7 +253,26 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     bodyLimit,
     sessions: settings?.jwt.secret ? sessions : undefined,
     documentation: options.documentation,
+    setUpScope,
   });
+}
+
+/**
+ * The hooks of the API's Fastify contexts (the REST routes, the GraphQL endpoint), in the order they run: the trusted
+ * hosts first (a request for another host is refused before anything reads its host), the lingering close of refused
+ * bodies, then the production plugin's pieces when it is registered (`routing/api-scope.ts`).
+ */
+function createScopeSetup(
+  app: FastifyInstance,
+  trustedHosts: readonly TrustedHost[] | undefined,
+  prefix: string,
+): ApiScopeSetup {
+  const production = findProductionScopeSetup(app);
+  return (scope, info) => {
+    if (trustedHosts) registerTrustedHosts(scope, trustedHosts, prefix);
+    registerLingeringClose(scope);
+    production?.(scope, info);
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The OpenAPI document exactly as the app serves it at `/api/docs.json` and `/api/docs.yaml`: the plugin is started
  * with the config's options on a throw-away in-memory SQLite database and asked through `inject`, so the login route,
  * `documentation` (`transformOpenApi` included) and the YAML rendering are the server's own, not a second copy of them.
- * What opens connections or is not part of the document (GraphQL, health, CORS, rate limits, headers) is left off.
+ * What opens connections or is not part of the document (GraphQL; the production plugin's pieces) is left off.
  */
 import Fastify from 'fastify';
 import { resourceApi } from '@resource-api/core';
@@ -20,10 +20,6 @@ export async function servedOpenApi(config: ResourceApiConfig, format: OpenApiFo
       database: 'sqlite::memory:',
       schemaSync: true,
       graphql: false,
-      health: false,
-      cors: false,
-      rateLimit: false,
-      securityHeaders: false,
     });
     const response = await app.inject({ method: 'GET', url: `${config.prefix ?? '/api'}/docs.${format}` });
     if (response.statusCode !== 200)

@@ -9,6 +9,7 @@ import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
+import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
@@ -102,11 +103,23 @@ const TOKENS_PER_FIELD = 20;
 
 export async function registerGraphQLRoutes(
   app: FastifyInstance,
-  options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas },
+  options: {
+    runtime: Runtime;
+    graphql: GraphQLOptions;
+    bodyLimit: number;
+    schemas: FirstUseSchemas;
+    /** The hooks of the API's scopes (trusted hosts, lingering close, the production plugin's): `api-scope.ts`. */
+    setUpScope: ApiScopeSetup;
+  },
 ): Promise<void> {
   const { runtime } = options;
   const path = options.graphql.path ?? '/graphql';
-  if (options.graphql.graphiql ?? true) registerGraphiQL(app, path, runtime.registry.prefix);
+  const graphiql = options.graphql.graphiql ?? true;
+  // First: the scope's hooks (security headers among them) run before the hook that answers the GraphiQL page.
+  prepareApiScope(app, { kind: 'graphql', path, graphiql }, options.setUpScope);
+  if (graphiql) registerGraphiQL(app, path, runtime.registry.prefix);
+  // A browser's CORS preflight for the endpoint finds a route of the API here (the API's REST paths have theirs).
+  app.options(path, async (_request, reply) => reply.code(204).header('allow', 'GET, HEAD, POST, OPTIONS').send());
   assertCount('graphql.maxComplexity', options.graphql.maxComplexity);
   assertCount('graphql.maxDepth', options.graphql.maxDepth);
   const maxComplexity = options.graphql.maxComplexity ?? 1000;
@@ -140,7 +153,7 @@ export async function registerGraphQLRoutes(
     // resolvers and so the pipeline are the same, graphql-js's generic walk of the selection set is not.
     jit: options.graphql.jit ?? 1,
     // A query is compiled for the operation its request named: that name goes into the key (`keyedByOperation`).
-    additionalRouteOptions: { preHandler: keyedByOperation },
+    additionalRouteOptions: { preHandler: keyedByOperation, config: markRoute({ kind: 'graphql' }) },
     validationRules: rules,
     context: async (request, reply): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;

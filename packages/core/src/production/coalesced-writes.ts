@@ -14,7 +14,7 @@
  * of its own turn, a few microseconds. Nothing else changes: every onSend hook still runs, in order, and the response's
  * bytes are the ones it would have had.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply, onSendHookHandler } from 'fastify';
 
 /** The `coalesceWrites` option of the plugin: how long a finished response may wait for the others of its turn. */
 export interface CoalescedWritesOptions {
@@ -24,7 +24,8 @@ export interface CoalescedWritesOptions {
 
 type Release = (error: null, payload: unknown) => void;
 
-export function registerCoalescedWrites(app: FastifyInstance, options: CoalescedWritesOptions): void {
+/** The `onSend` hook that holds each response until the end of its turn; one for every route it serves (one batch). */
+export function createCoalescedWrites(options: CoalescedWritesOptions): onSendHookHandler {
   const maxDelay = options.maxDelayMs ?? 1;
   if (!(typeof maxDelay === 'number' && maxDelay >= 0 && Number.isFinite(maxDelay))) {
     throw new TypeError(
@@ -44,7 +45,7 @@ export function registerCoalescedWrites(app: FastifyInstance, options: Coalesced
     }
   };
 
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  return (_request, reply, payload, done) => {
     const now = performance.now();
     if (waiting.length === 0) {
       firstAt = now;
@@ -52,7 +53,7 @@ export function registerCoalescedWrites(app: FastifyInstance, options: Coalesced
     }
     waiting.push(done, payload, reply);
     if (now - firstAt >= maxDelay) writeAll();
-  });
+  };
 }
 
 /**

@@ -23,11 +23,31 @@ const isPreflight = (request: FastifyRequest): boolean =>
   request.headers.origin !== undefined &&
   request.headers['access-control-request-method'] !== undefined;
 
-export async function registerCors(app: FastifyInstance, options: CorsOptions): Promise<void> {
+/** No CORS at all: for the routes the production plugin does not serve. */
+const NO_CORS: CorsOptions = { origin: false };
+
+/**
+ * `servesAll`: every route gets CORS; otherwise the API's routes only (those with `config.resourceApi`), read per
+ * request here since @fastify/cors's hook is the whole app's (a cost paid only with CORS on).
+ */
+export async function registerCors(
+  app: FastifyInstance,
+  options: CorsOptions,
+  scope: { readonly servesAll: boolean },
+): Promise<void> {
   const { hook, ...settings } = { ...DEFAULT_CORS, ...options };
   const notPreflight: CorsOptions = { ...settings, preflight: false };
+  const { servesAll } = scope;
   await app.register(fastifyCors, {
     ...(hook ? { hook } : {}),
-    delegator: (request, callback) => callback(null, isPreflight(request) ? settings : notPreflight),
+    delegator: (request, callback) =>
+      callback(
+        null,
+        !servesAll && request.routeOptions.config.resourceApi === undefined
+          ? NO_CORS
+          : isPreflight(request)
+            ? settings
+            : notPreflight,
+      ),
   });
 }

@@ -35,11 +35,15 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/**
+ * `api` gives the API's database and prefix when a probe comes: the production plugin, which defines these routes,
+ * is registered before the API. Without the API, readiness has no database to ask and answers as liveness does.
+ */
 export function registerHealthRoutes(
   app: FastifyInstance,
-  options: { database: Database; prefix: string; health: HealthOptions },
+  options: { api: () => { database: Database; prefix: string } | undefined; health: HealthOptions },
 ): void {
-  const { database, health } = options;
+  const { health } = options;
   const timeout = health.timeout ?? 2000;
   const routeOptions = { logLevel: health.logLevel ?? 'warn', config: { rateLimit: false } } as const;
 
@@ -49,15 +53,16 @@ export function registerHealthRoutes(
   );
 
   app.get(health.readyPath ?? '/health/ready', routeOptions, async (request, reply) => {
+    const api = options.api();
     try {
-      await withTimeout(database.knex.raw('select 1'), timeout);
+      if (api) await withTimeout(api.database.knex.raw('select 1'), timeout);
       return reply.header('cache-control', 'no-store').send({ status: 'ok' });
     } catch (error) {
       // The cause names hosts and ports: logged for the operator, never sent to the prober.
       request.log.warn({ err: error }, 'readiness check failed: the database does not answer');
       const rendered = renderError(new ApiError('NOT_READY', 'The database does not answer.'), {
         accept: request.headers.accept,
-        prefix: options.prefix,
+        prefix: api?.prefix ?? '/api',
       });
       return reply
         .code(rendered.status)

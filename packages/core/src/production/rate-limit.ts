@@ -3,9 +3,11 @@
  * subject of a valid bearer token) or per IP address, in memory or in Redis (shared by every instance of the app).
  * Over the limit: a 429 `API_ERR_RATE_LIMITED` error with `Retry-After`, rendered like every other error.
  *
- * It covers every route registered after the plugin, the user's own included (`config: { rateLimit: false }` opts a
- * route out); the health routes are never limited. `routes` gives operations (by name), resources (by name), `login`
- * or `graphql` a limit of their own, counted per route, or `false` for none.
+ * It covers the routes the production plugin serves: the API's, or every route with `routes: 'all'` (a route's own
+ * `config: { rateLimit }` is left to @fastify/rate-limit, `false` opts it out); the health routes are never limited.
+ * `routes` gives operations (by name), resources (by name), `login` or `graphql` a limit of their own, counted per
+ * route, or `false` for none. Which route is which, the routes say themselves (`config.resourceApi`,
+ * `routing/api-scope.ts`): the plugin is registered before the API, and knows nothing of its metadata.
  *
  * Two routes count differently. The login route is counted per client address and, separately, per target account
  * (the identifier in the body, letter case ignored), never per bearer token: otherwise the tokens of throw-away
@@ -22,6 +24,7 @@ import type {
   FastifyReply,
   FastifyRequest,
   onRequestHookHandler,
+  onRouteHookHandler,
   preHandlerHookHandler,
   RouteOptions,
 } from 'fastify';
@@ -29,8 +32,8 @@ import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { findClosest } from '../metadata/did-you-mean.js';
 import { importOptionalPackage } from '../optional-package.js';
-import type { MetadataRegistry } from '../metadata/types.js';
-import type { TokenService } from '../security/jwt.js';
+import type { ApiRouteMark } from '../routing/api-scope.js';
+import type { JWTPayload } from 'jose';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
 
 /** The request's property that keeps its user's key, once its token is verified (a property: see request-cost.ts). */
@@ -61,37 +64,28 @@ export interface RateLimitOptions extends RateLimitRule {
   readonly skipOnError?: boolean;
 }
 
-export interface RateLimitTargets {
-  readonly registry: MetadataRegistry;
-  /** Verifies bearer tokens, when security is on: the key of a request with a valid token is its subject. */
-  readonly tokens: TokenService | undefined;
-  /** `POST <prefix><loginPath>`, when the login route is on. */
-  readonly loginPath: string | undefined;
-  /** The body key of the login route that names the account (`email`): its own count per account. */
-  readonly loginIdentifier?: string | undefined;
-  /** The GraphQL endpoint, when it is on. */
-  readonly graphqlPath: string | undefined;
+/** What the rate limit needs of the API, asked when a request or a route needs it (the API comes after the plugin). */
+export interface RateLimitLink {
+  /** Verifies bearer tokens, when the API has security on: the key of a request with a valid token is its subject. */
+  readonly verifyToken: () => ((token: string) => Promise<JWTPayload>) | undefined;
 }
 
-/** `METHOD url` of a route → the names an override may use for it, the most specific first. */
-function routeNames(targets: RateLimitTargets): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  for (const resource of targets.registry.resources) {
-    for (const operation of resource.operations) {
-      const url = operation.uriTemplate.replace(/\{(\w+)\}/g, ':$1');
-      names.set(`${operation.method} ${url}`, [operation.name, resource.name]);
-      if (operation.method === 'GET') names.set(`HEAD ${url}`, [operation.name, resource.name]);
-    }
+/** The names an override may use for a route, the most specific first. */
+function routeNames(mark: ApiRouteMark | undefined): readonly string[] {
+  switch (mark?.kind) {
+    case 'operation':
+      return [mark.operation, mark.resource];
+    case 'login':
+      return ['login'];
+    case 'graphql':
+      return ['graphql'];
+    default:
+      return [];
   }
-  if (targets.loginPath !== undefined) names.set(`POST ${targets.registry.prefix}${targets.loginPath}`, ['login']);
-  if (targets.graphqlPath !== undefined)
-    for (const method of ['GET', 'HEAD', 'POST']) names.set(`${method} ${targets.graphqlPath}`, ['graphql']);
-  return names;
 }
 
-/** A boot-time error for an override that names nothing the API has. */
-function assertKnownNames(routes: Readonly<Record<string, unknown>>, names: Map<string, string[]>): void {
-  const known = new Set([...names.values()].flat());
+/** A start-up error (once the routes are known) for an override that names nothing the API has. */
+function assertKnownNames(routes: Readonly<Record<string, unknown>>, known: ReadonlySet<string>): void {
   for (const name of Object.keys(routes)) {
     if (known.has(name)) continue;
     const guess = findClosest(name, known);
@@ -157,16 +151,27 @@ function addRouteHook<H>(route: RouteOptions, name: 'onRequest' | 'preHandler', 
     hooks === undefined ? [hook] : Array.isArray(hooks) ? [...hooks, hook] : [hooks, hook];
 }
 
+/**
+ * Registers @fastify/rate-limit (its own hook on no route: `global: false`) and returns the `onRoute` hook that limits
+ * a route: the production plugin adds it where it serves routes (the API's scopes, or the whole app).
+ */
 export async function registerRateLimit(
   app: FastifyInstance,
   options: RateLimitOptions,
-  targets: RateLimitTargets,
-): Promise<void> {
-  const names = routeNames(targets);
+  link: RateLimitLink,
+): Promise<onRouteHookHandler> {
   const routes = options.routes ?? {};
-  assertKnownNames(routes, names);
+  // Checked once every route is defined: only then are the API's names known.
+  const known = new Set<string>();
+  app.addHook('onReady', (done) => {
+    try {
+      assertKnownNames(routes, known);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
 
-  const { tokens } = targets;
   const perUser = options.perUser ?? true;
   const addressOf = (request: FastifyRequest): string => `ip:${normalizeIP(request.ip)}`;
   // One key per request, however many times it is counted (a GraphQL document's root fields): one token check. The
@@ -174,9 +179,13 @@ export async function registerRateLimit(
   if (!app.hasRequestDecorator(COUNT_MORE_PROPERTY)) app.decorateRequest(COUNT_MORE_PROPERTY, null);
   if (!app.hasRequestDecorator(RATE_KEY_PROPERTY)) app.decorateRequest(RATE_KEY_PROPERTY, null);
   type WithKey = { [RATE_KEY_PROPERTY]: Promise<string> | null };
-  const userOf = async (request: FastifyRequest, token: string, verify: TokenService): Promise<string> => {
+  const userOf = async (
+    request: FastifyRequest,
+    token: string,
+    verify: (token: string) => Promise<JWTPayload>,
+  ): Promise<string> => {
     try {
-      return `user:${(await verify.verify(token)).sub}`;
+      return `user:${(await verify(token)).sub}`;
     } catch {
       // An invalid token counts against the address; the operation itself answers 401 for it.
       return addressOf(request);
@@ -187,66 +196,49 @@ export async function registerRateLimit(
    * else its user's, verified once per request however many times the request is counted.
    */
   const keyOf = (request: FastifyRequest): string | Promise<string> => {
-    const token = perUser && tokens ? bearerToken(request) : undefined;
-    if (!token || !tokens) return addressOf(request);
+    const verify = perUser ? link.verifyToken() : undefined;
+    const token = verify ? bearerToken(request) : undefined;
+    if (!token || !verify) return addressOf(request);
     const keyed = request as unknown as WithKey;
-    keyed[RATE_KEY_PROPERTY] ??= userOf(request, token, tokens);
+    keyed[RATE_KEY_PROPERTY] ??= userOf(request, token, verify);
     return keyed[RATE_KEY_PROPERTY];
   };
 
-  /** `createRateLimit` exists once the plugin is registered (below); routes come after. Made once per rule. */
+  type Limits = {
+    createRateLimit(options?: object): Limiter;
+    rateLimit(options?: object): onRequestHookHandler;
+  };
+  // Both exist once @fastify/rate-limit is registered (below); routes come after.
+  const limits = app as unknown as Limits;
+  /** Made once per rule: without one, the global rule in the global store (the count every other route adds to). */
   const limiters = new Map<RateLimitRule | undefined, Limiter>();
   const limiterFor = (rule: RateLimitRule | undefined, keyGenerator?: (request: FastifyRequest) => string): Limiter => {
     let limiter = limiters.get(rule);
     if (!limiter || keyGenerator) {
-      // No rule: the global one, in the global store (the count every other route adds to).
-      const create = (app as unknown as { createRateLimit(options?: object): Limiter }).createRateLimit;
-      limiter = create(
+      limiter = limits.createRateLimit(
         rule === undefined && !keyGenerator ? undefined : { ...rule, ...(keyGenerator ? { keyGenerator } : {}) },
       );
       if (!keyGenerator) limiters.set(rule, limiter);
     }
     return limiter;
   };
-
-  const loginRoute =
-    targets.loginPath === undefined ? undefined : `POST ${targets.registry.prefix}${targets.loginPath}`;
-  const graphqlRoutes = new Set(
-    targets.graphqlPath === undefined
-      ? []
-      : ['GET', 'HEAD', 'POST'].map((method) => `${method} ${targets.graphqlPath}`),
-  );
-
-  // Runs before the plugin's own onRoute hook (registered below): overrides become the route's `config.rateLimit`.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit !== undefined) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) {
-      const rule = names
-        .get(`${method} ${route.url}`)
-        ?.map((name) => routes[name])
-        .find((r) => r !== undefined);
-      if (`${method} ${route.url}` === loginRoute) return limitLogin(route, rule);
-      if (graphqlRoutes.has(`${method} ${route.url}`)) return limitGraphQL(route, rule);
-      if (rule === undefined) continue;
-      route.config = { ...route.config, rateLimit: rule === false ? false : { ...rule } };
-      return;
-    }
-  });
+  /** The count of one route of its own (a rule of its own): its keys carry the route, so a shared Redis keeps them apart. */
+  let globalHandler: onRequestHookHandler | undefined;
+  const countOwn = (
+    route: RouteOptions,
+    rule: RateLimitRule | undefined,
+    key: (request: FastifyRequest) => string | Promise<string>,
+  ): onRequestHookHandler => {
+    const own = `${String(route.method)} ${route.url}|`;
+    return limits.rateLimit({ ...rule, keyGenerator: async (request: FastifyRequest) => own + (await key(request)) });
+  };
 
   /**
-   * The login route: counted per address by the plugin's own hook (its key never the bearer token), and per account
-   * once the body is read, with the same rule in a count of its own. Without an identifier in the body (a 400) only
-   * the address counts.
+   * The login route: counted per address (its key never the bearer token), and per account once the body is read,
+   * with the same rule in a count of its own. Without an identifier in the body (a 400) only the address counts.
    */
-  const limitLogin = (route: RouteOptions, rule: RateLimitRule | false | undefined): void => {
-    if (rule === false) {
-      route.config = { ...route.config, rateLimit: false };
-      return;
-    }
-    route.config = { ...route.config, rateLimit: { ...rule, keyGenerator: addressOf } };
-    const identifier = targets.loginIdentifier;
-    if (identifier === undefined) return;
+  const limitLogin = (route: RouteOptions, rule: RateLimitRule | undefined, identifier: string): void => {
+    addRouteHook(route, 'onRequest', countOwn(route, rule, addressOf));
     const accountOf = (request: FastifyRequest): string => `account:${accountName(request.body, identifier)}`;
     let byAccount: Limiter | undefined;
     const countAccount: preHandlerHookHandler = async (request, reply) => {
@@ -258,12 +250,10 @@ export async function registerRateLimit(
   };
 
   /**
-   * The GraphQL endpoint: counted by a hook of its own rather than the plugin's, so that the counts its root fields
-   * add later go to the same store (the plugin keeps a route's count in a store of the route's own).
+   * The GraphQL endpoint: counted by a hook of its own, so that the counts its root fields add once the document is
+   * parsed go to the same store as the request's own count.
    */
-  const limitGraphQL = (route: RouteOptions, rule: RateLimitRule | false | undefined): void => {
-    route.config = { ...route.config, rateLimit: false };
-    if (rule === false) return;
+  const limitGraphQL = (route: RouteOptions, rule: RateLimitRule | undefined): void => {
     let limiter: Limiter | undefined;
     const countRequest: onRequestHookHandler = async (request, reply) => {
       limiter ??= limiterFor(rule);
@@ -274,6 +264,29 @@ export async function registerRateLimit(
     addRouteHook(route, 'onRequest', countRequest);
   };
 
+  await registerRateLimitPlugin(app, options, keyOf);
+  return (route) => {
+    // A route that says how it is limited (`config.rateLimit`, the health routes' `false`) is left to it.
+    if (route.config?.rateLimit !== undefined) return;
+    const mark = route.config?.resourceApi;
+    const names = routeNames(mark);
+    for (const name of names) known.add(name);
+    const rule = names.map((name) => routes[name]).find((r) => r !== undefined);
+    if (rule === false) return;
+    if (mark?.kind === 'login') return limitLogin(route, rule, mark.identifier);
+    if (mark?.kind === 'graphql') return limitGraphQL(route, rule);
+    if (rule !== undefined) return addRouteHook(route, 'onRequest', countOwn(route, rule, keyOf));
+    globalHandler ??= limits.rateLimit();
+    addRouteHook(route, 'onRequest', globalHandler);
+  };
+}
+
+/** Connects the rate limit's store (Redis when asked for) and registers @fastify/rate-limit, for no route of its own. */
+async function registerRateLimitPlugin(
+  app: FastifyInstance,
+  options: RateLimitOptions,
+  keyOf: (request: FastifyRequest) => string | Promise<string>,
+): Promise<void> {
   let redis = options.redis;
   if (typeof redis === 'string') {
     // Short timeouts and no offline queue: a missing Redis must not hold requests up (they pass, with skipOnError).
@@ -306,7 +319,7 @@ export async function registerRateLimit(
   }
 
   await app.register(fastifyRateLimit, {
-    global: true,
+    global: false,
     max: options.max ?? 100,
     timeWindow: options.timeWindow ?? 60_000,
     keyGenerator: keyOf,

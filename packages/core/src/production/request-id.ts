@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 
 /** The header read and echoed. */
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -25,10 +25,10 @@ export function genRequestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && PLAUSIBLE_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/** Sends `request.id` back in `header` on every response. */
-export function registerRequestIdEcho(app: FastifyInstance, header: string): void {
-  app.addHook('onRequest', (request, reply, done) => {
+/** The hook that sends `request.id` back in `header` on every response of the routes it is added to. */
+export function createRequestIdEcho(header: string): onRequestHookHandler {
+  return (request, reply, done) => {
     reply.header(header, request.id);
     done();
-  });
+  };
 }

@@ -12,7 +12,7 @@
  * request (a function, for nonces) keeps helmet running on every request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { isGraphiqlPage } from '../graphql/graphiql-page.js';
 
@@ -66,32 +66,32 @@ function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, st
   return headers;
 }
 
-export function registerSecurityHeaders(
-  app: FastifyInstance,
-  options: { headers: SecurityHeadersOptions; graphiqlPath: string | undefined },
-): void {
+/**
+ * The hook that sets the security headers. `graphiqlPath` names the GraphiQL page of the routes it serves, when they
+ * have one (a function: the production plugin learns the path when the API defines its GraphQL routes).
+ */
+export function createSecurityHeaders(
+  options: SecurityHeadersOptions,
+  graphiqlPath: () => string | undefined,
+): onRequestHookHandler {
   // Object.assign, not a spread: TypeScript's spread of two helmet option types exhausts the compiler's memory.
-  const merged: HelmetOptions = Object.assign({}, createDefaultSecurityHeaders(), options.headers);
+  const merged: HelmetOptions = Object.assign({}, createDefaultSecurityHeaders(), options);
   const middleware = helmet(merged);
-  if (hasDynamicDirective(merged)) {
-    app.addHook('onRequest', (request, reply, done) =>
-      middleware(request.raw, reply.raw, done as (error?: unknown) => void),
-    );
-    return;
-  }
+  if (hasDynamicDirective(merged))
+    return (request, reply, done) => middleware(request.raw, reply.raw, done as (error?: unknown) => void);
   const headers = recordHeaders(middleware);
   // Only the GraphiQL page, when the policy is ours, gets its inline script allowed.
-  const { graphiqlPath } = options;
   const policy = headers['content-security-policy'];
   const pageHeaders =
-    graphiqlPath !== undefined && options.headers.contentSecurityPolicy === undefined && policy !== undefined
+    options.contentSecurityPolicy === undefined && policy !== undefined
       ? {
           ...headers,
           'content-security-policy': policy.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'"),
         }
       : undefined;
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(pageHeaders && isGraphiqlPage(request, graphiqlPath!) ? pageHeaders : headers);
+  return (request, reply, done) => {
+    const page = pageHeaders === undefined ? undefined : graphiqlPath();
+    reply.headers(page !== undefined && isGraphiqlPage(request, page) ? pageHeaders! : headers);
     done();
-  });
+  };
 }

@@ -12,9 +12,6 @@ import { renderError } from '../response/render-error.js';
 /** A host name (`api.example.com`, compared without letter case) or a pattern the whole host name must match. */
 export type TrustedHost = string | RegExp;
 
-/** The paths that answer every host: load balancers and orchestrators probe them by IP address. */
-const UNCHECKED_PATHS = ['/health', '/health/ready'];
-
 /** A host name as compared: lower case, without the port, without the brackets of an IPv6 address. */
 const normalized = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
@@ -44,7 +41,11 @@ function assertTrustedHosts(trusted: readonly TrustedHost[]): void {
 
 const shown = (host: string): string => (host.length > 100 ? `${host.slice(0, 100)}…` : host);
 
-/** Every request of the app (REST, documents, GraphQL, GraphiQL) for a host not in `trusted` gets 400; `prefix` for the error's `@context`. */
+/**
+ * Every request of the API's routes added to (REST, documents, GraphQL, GraphiQL) for a host not in `trusted` gets
+ * 400; `prefix` for the error's `@context`. The application's own routes, the health routes among them (load
+ * balancers probe them by IP address), are not checked.
+ */
 export function registerTrustedHosts(app: FastifyInstance, trusted: readonly TrustedHost[], prefix: string): void {
   assertTrustedHosts(trusted);
   // A callback hook, not an async one: no promise per request. Answered here: the request may be for a route outside
@@ -54,7 +55,6 @@ export function registerTrustedHosts(app: FastifyInstance, trusted: readonly Tru
     // The port goes into the absolute IRIs too (`request.host`): digits only.
     const port = request.host.slice(hostname.length);
     if (hostname !== '' && (port === '' || /^:\d{1,5}$/.test(port)) && isTrustedHost(hostname, trusted)) return done();
-    if (UNCHECKED_PATHS.includes(request.url.split('?')[0]!)) return done();
     const error = new ApiError(
       'UNTRUSTED_HOST',
       hostname === ''

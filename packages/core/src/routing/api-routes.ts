@@ -16,6 +16,7 @@ import { buildDocsUrl } from '../serializer/jsonld/context.js';
 import { API_DOC_REL } from '../serializer/vocabulary.js';
 import { registerBodyParsers } from './body-parsers.js';
 import { docsRoutes } from './docs-routes.js';
+import { type ApiScopeSetup, markRoute, prepareApiScope } from './api-scope.js';
 import { registerLoginRoute } from './login-route.js';
 import { sendResponse } from './send-response.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
@@ -27,6 +28,8 @@ export interface ApiRoutesOptions {
   readonly sessions: Sessions | undefined;
   /** Titles and descriptions of the API documentation. */
   readonly documentation: DocumentationOptions | undefined;
+  /** The hooks of the API's scopes (trusted hosts, lingering close, the production plugin's): `api-scope.ts`. */
+  readonly setUpScope: ApiScopeSetup;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -44,6 +47,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   const prefix = registry.prefix;
   const local = (template: string) => template.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1') || '/';
 
+  prepareApiScope(app, { kind: 'rest', prefix }, options.setUpScope);
   registerBodyParsers(app, options.bodyLimit);
 
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
@@ -80,6 +84,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
       app.route({
         method: operation.method,
         url: local(operation.uriTemplate),
+        config: markRoute({ kind: 'operation', operation: operation.name, resource: resource.name }),
         handler: async (request, reply) =>
           sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
       });

@@ -13,6 +13,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { LOGOUT_SUBPATH, REFRESH_SUBPATH } from '../metadata/naming.js';
+import { markRoute } from './api-scope.js';
 import type { ResolvedSecurity } from '../security/config.js';
 import { findColumn, findAccount } from '../security/find-account.js';
 import { hashPassword, verifyPassword } from '../security/password.js';
@@ -62,16 +63,22 @@ export function registerLoginRoute(
   const json = (reply: import('fastify').FastifyReply, body: unknown) =>
     reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(body);
 
-  app.post(security.loginPath, async (request, reply) => {
-    assertJson(request);
-    const credentials = stringsOf(request.body, [security.identifier, 'password']);
-    const row = await findAccount(database, security, credentials[security.identifier]!, [passwordColumn]);
-    const stored = typeof row?.[passwordColumn] === 'string' ? (row[passwordColumn] as string) : await standIn;
-    const valid = await verifyPassword(credentials.password!, stored);
-    if (!row || !valid)
-      throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', { headers: { 'www-authenticate': 'Bearer' } });
-    return json(reply, await sessions.open({ id: Number(row.id), [security.identifier]: row[identifierColumn] }));
-  });
+  app.post(
+    security.loginPath,
+    { config: markRoute({ kind: 'login', identifier: security.identifier }) },
+    async (request, reply) => {
+      assertJson(request);
+      const credentials = stringsOf(request.body, [security.identifier, 'password']);
+      const row = await findAccount(database, security, credentials[security.identifier]!, [passwordColumn]);
+      const stored = typeof row?.[passwordColumn] === 'string' ? (row[passwordColumn] as string) : await standIn;
+      const valid = await verifyPassword(credentials.password!, stored);
+      if (!row || !valid)
+        throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      return json(reply, await sessions.open({ id: Number(row.id), [security.identifier]: row[identifierColumn] }));
+    },
+  );
 
   app.post(`${security.loginPath}${REFRESH_SUBPATH}`, async (request, reply) => {
     assertJson(request);

@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { resourceApi, type ResourceApiOptions } from '../plugin.js';
+import { production, type ProductionOptions } from '../production/production-plugin.js';
 
 export interface TestDatabase {
   readonly name: 'sqlite' | 'postgres';
@@ -30,12 +31,15 @@ export function testDatabases(postgresUrl: string | undefined): TestDatabase[] {
 
 export interface TestAppOptions extends Omit<ResourceApiOptions, 'database' | 'databaseSchema'> {
   readonly database: TestDatabase;
+  /** The production plugin's options, to register it before the API as the application does; none by default. */
+  readonly production?: ProductionOptions;
 }
 
 /** A ready Fastify app on an isolated database; close it at the end of the test. */
 export async function buildTestApp(options: TestAppOptions): Promise<FastifyInstance> {
-  const { database, ...rest } = options;
+  const { database, production: productionOptions, ...rest } = options;
   const app = Fastify({ logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false });
+  if (productionOptions) await app.register(production, productionOptions);
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
   if (schema) {

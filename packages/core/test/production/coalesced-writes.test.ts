@@ -5,12 +5,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
-import { resourceApi, type ResourceApiOptions } from '../../src/index.js';
+import { type ProductionOptions, production, resourceApi } from '../../src/index.js';
 import { Author, Book } from '../fixtures.js';
 
 describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $name', (database) => {
   it('answers each of 96 concurrent requests over real sockets with its own status and body', async () => {
-    const app = await buildTestApp({ database, resources: [Author, Book] });
+    const app = await buildTestApp({ database, resources: [Author, Book], production: {} });
     try {
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       for (let n = 1; n <= 40; n++) {
@@ -70,17 +70,16 @@ describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $na
   });
 });
 
-/** An app with the plugin and routes of its own that tell when their responses were written. */
+/**
+ * An app with the plugins and routes of its own that tell when their responses were written: the production plugin
+ * serves them (`routes: 'all'`).
+ */
 async function appWith(
-  options: Pick<ResourceApiOptions, 'coalesceWrites'>,
+  options: Pick<ProductionOptions, 'coalesceWrites'>,
 ): Promise<{ app: FastifyInstance; seen: Record<string, boolean> }> {
   const app = Fastify({ logger: false });
-  await app.register(resourceApi, {
-    resources: [Author, Book],
-    database: 'sqlite::memory:',
-    graphql: false,
-    ...options,
-  });
+  await app.register(production, { routes: 'all', ...options });
+  await app.register(resourceApi, { resources: [Author, Book], database: 'sqlite::memory:', graphql: false });
   const seen: Record<string, boolean> = {};
   // Whether the response had been written when `send` returned, in the same synchronous step.
   app.get('/written-at-once', (_request, reply) => {
@@ -116,7 +115,7 @@ async function holdAndRelease(app: FastifyInstance): Promise<string[]> {
 }
 
 describe('when a response is written', () => {
-  const WRITTEN_AT_ONCE: [string, Pick<ResourceApiOptions, 'coalesceWrites'>, boolean][] = [
+  const WRITTEN_AT_ONCE: [string, Pick<ProductionOptions, 'coalesceWrites'>, boolean][] = [
     ['by default, at the end of the turn in which it was finished, not inside send()', {}, false],
     ['with coalesceWrites: false, inside send()', { coalesceWrites: false }, true],
     ['with maxDelayMs: 0, inside send(): no response waits', { coalesceWrites: { maxDelayMs: 0 } }, true],
@@ -168,14 +167,7 @@ describe('when a response is written', () => {
     for (const maxDelayMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
       const app = Fastify({ logger: false });
       await expect(
-        app
-          .register(resourceApi, {
-            resources: [Author, Book],
-            database: 'sqlite::memory:',
-            graphql: false,
-            coalesceWrites: { maxDelayMs },
-          })
-          .ready(),
+        app.register(production, { coalesceWrites: { maxDelayMs } }).ready(),
         String(maxDelayMs),
       ).rejects.toThrow(/coalesceWrites\.maxDelayMs must be a number of milliseconds from 0 up/);
       await app.close().catch(() => {});

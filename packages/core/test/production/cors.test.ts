@@ -11,7 +11,7 @@ const [sqlite] = testDatabases(undefined);
 const ADMIN_ORIGIN = 'https://admin.example.com';
 
 describe('without the cors option', () => {
-  const app = useApp(sqlite!, { resources: [Author, Book] });
+  const app = useApp(sqlite!, { resources: [Author, Book], production: {} });
 
   it('sends no CORS header, and OPTIONS answers with Allow', async () => {
     const response = await call(app(), { method: 'GET', url: '/api/authors', headers: { origin: ADMIN_ORIGIN } });
@@ -28,7 +28,7 @@ describe('without the cors option', () => {
 });
 
 describe('with cors: { origin: [the admin origin] }', () => {
-  const app = useApp(sqlite!, { resources: [Author, Book], cors: { origin: [ADMIN_ORIGIN] } });
+  const app = useApp(sqlite!, { resources: [Author, Book], production: { cors: { origin: [ADMIN_ORIGIN] } } });
 
   it('answers a preflight for PUT, PATCH and DELETE with the methods of the API and the requested headers', async () => {
     for (const method of ['PUT', 'PATCH', 'DELETE']) {
@@ -118,7 +118,7 @@ describe('cors options of one’s own', () => {
     const app = await buildTestApp({
       database: sqlite!,
       resources: [Author, Book],
-      cors: { origin: true, credentials: true, exposedHeaders: ['Link'] },
+      production: { cors: { origin: true, credentials: true, exposedHeaders: ['Link'] } },
     });
     try {
       const response = await call(app, {

@@ -12,7 +12,7 @@ const [database] = testDatabases(undefined);
 
 describe('closing the app', () => {
   it('finishes the request in flight, answers it with Connection: close, and closes without waiting for the client', async () => {
-    const app = await buildTestApp({ database: database!, resources: [Author, Book] });
+    const app = await buildTestApp({ database: database!, resources: [Author, Book], production: {} });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = new URL(address);
     // A keep-alive agent, as load balancers and browsers use: it would keep the connection open after the answer.

@@ -18,7 +18,7 @@ const PROBLEM = {
 
 describe.each(databases)('on $name', (database) => {
   it('answers GET /health and GET /health/ready with 200 {"status":"ok"}, never cached', async () => {
-    const app = await buildTestApp({ database, resources: [Author, Book] });
+    const app = await buildTestApp({ database, resources: [Author, Book], production: {} });
     try {
       for (const url of ['/health', '/health/ready']) {
         const response = await call(app, { method: 'GET', url });
@@ -33,7 +33,7 @@ describe.each(databases)('on $name', (database) => {
   });
 
   it('answers readiness with a 503 problem once the database pool is closed, while liveness stays 200', async () => {
-    const app = await buildTestApp({ database, resources: [Author, Book] });
+    const app = await buildTestApp({ database, resources: [Author, Book], production: {} });
     try {
       await app.resourceApi.database.knex.destroy();
       const problem = await call(app, {
@@ -62,7 +62,7 @@ describe.each(databases)('on $name', (database) => {
   });
 
   it('answers readiness with 503 when no connection frees up within the timeout, and 200 again once one does', async () => {
-    const app = await buildTestApp({ database, resources: [Author, Book], health: { timeout: 200 } });
+    const app = await buildTestApp({ database, resources: [Author, Book], production: { health: { timeout: 200 } } });
     const { knex } = app.resourceApi.database;
     // Hold every connection of the pool (one on SQLite, ten on PostgreSQL) in an open transaction.
     const size = database.name === 'sqlite' ? 1 : 10;
@@ -87,7 +87,11 @@ describe.each(databases.filter((d) => d.name === 'postgres'))(
   (database) => {
     it('answers readiness with 503 while PostgreSQL is unreachable, liveness with 200, and readiness with 200 once it is back', async () => {
       const proxy = await proxyTo(new URL(database.url));
-      const app = await buildTestApp({ database: { ...database, url: proxy.url }, resources: [Author, Book] });
+      const app = await buildTestApp({
+        database: { ...database, url: proxy.url },
+        resources: [Author, Book],
+        production: {},
+      });
       try {
         expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(200);
         await proxy.cut();
@@ -117,7 +121,7 @@ describe('the health option', () => {
     const app = await buildTestApp({
       database: databases[0]!,
       resources: [Author, Book],
-      health: { path: '/livez', readyPath: '/readyz' },
+      production: { health: { path: '/livez', readyPath: '/readyz' } },
     });
     try {
       expect((await call(app, { method: 'GET', url: '/livez' })).body).toEqual({ status: 'ok' });
@@ -129,7 +133,11 @@ describe('the health option', () => {
   });
 
   it('adds no route with false', async () => {
-    const app = await buildTestApp({ database: databases[0]!, resources: [Author, Book], health: false });
+    const app = await buildTestApp({
+      database: databases[0]!,
+      resources: [Author, Book],
+      production: { health: false },
+    });
     try {
       expect((await call(app, { method: 'GET', url: '/health' })).status).toBe(404);
       expect((await call(app, { method: 'GET', url: '/health/ready' })).status).toBe(404);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { ResourceApiOptions } from '@resource-api/core';
+import type { RateLimitOptions, ResourceApiOptions } from '@resource-api/core';
 import { buildTestApp, testDatabases, type TestDatabase } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
@@ -26,10 +26,21 @@ describe.each(testDatabases(inject('postgresUrl')))('rate-limit counts on $name'
   afterEach(async () => {
     await Promise.all(apps.splice(0).map((app) => app.close()));
   });
+  /** An app with the production plugin's rate limit (`rateLimit`) in front of the API (the rest of the options). */
   async function open(
-    options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] },
+    options: Omit<ResourceApiOptions, 'database' | 'resources'> & {
+      resources?: ResourceApiOptions['resources'];
+      rateLimit: RateLimitOptions;
+    },
   ): Promise<FastifyInstance> {
-    const app = await buildTestApp({ database, resources: [Author, Book], graphql: { maxAliases: 100 }, ...options });
+    const { rateLimit, ...rest } = options;
+    const app = await buildTestApp({
+      database,
+      resources: [Author, Book],
+      graphql: { maxAliases: 100 },
+      ...rest,
+      production: { rateLimit },
+    });
     apps.push(app);
     return app;
   }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DeclarationError, type ResourceApiOptions } from '@resource-api/core';
+import { DeclarationError, type RateLimitOptions, type ResourceApiOptions } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
@@ -22,10 +22,15 @@ afterAll(async () => {
   await Promise.all(apps.map((app) => app.close()));
 });
 
+/** An app with the production plugin's rate limit (`rateLimit`) in front of the API (the rest of the options). */
 async function open(
-  options: Omit<ResourceApiOptions, 'database' | 'resources'> & { resources?: ResourceApiOptions['resources'] },
+  options: Omit<ResourceApiOptions, 'database' | 'resources'> & {
+    resources?: ResourceApiOptions['resources'];
+    rateLimit: RateLimitOptions;
+  },
 ): Promise<FastifyInstance> {
-  const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], ...options });
+  const { rateLimit, ...rest } = options;
+  const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], ...rest, production: { rateLimit } });
   apps.push(app);
   return app;
 }
@@ -227,7 +232,11 @@ describe('limits of their own', () => {
 
   it('refuses to start with a name that is no operation, resource, login or graphql, and suggests the closest', async () => {
     await expect(
-      buildTestApp({ database: sqlite!, resources: [Author, Book], rateLimit: { routes: { Autor: false } } }),
+      buildTestApp({
+        database: sqlite!,
+        resources: [Author, Book],
+        production: { rateLimit: { routes: { Autor: false } } },
+      }),
     ).rejects.toThrow(
       new DeclarationError(
         'rateLimit.routes: "Autor" is no operation, resource, "login" or "graphql" of this API. Did you mean "Author"?',
@@ -237,7 +246,7 @@ describe('limits of their own', () => {
       buildTestApp({
         database: sqlite!,
         resources: [Author, Book],
-        rateLimit: { routes: { api_books_delete: { max: 1 } } },
+        production: { rateLimit: { routes: { api_books_delete: { max: 1 } } } },
       }),
     ).rejects.toThrow(/Did you mean "api_books_id_delete"\?/);
   });
@@ -272,7 +281,7 @@ describe.skipIf(!redisAvailable)('rate limiting in Redis', () => {
       const app = await buildTestApp({
         database: sqlite!,
         resources: [Author, Book],
-        rateLimit: { max: 1, redis, nameSpace },
+        production: { rateLimit: { max: 1, redis, nameSpace } },
       });
       try {
         expect((await get(app, '/api/books')).status).toBe(200);

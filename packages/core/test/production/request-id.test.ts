@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { genRequestId, resourceApi } from '@resource-api/core';
+import { genRequestId, production, resourceApi } from '@resource-api/core';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
@@ -30,7 +30,8 @@ async function logged(
     },
   });
   app = Fastify({ logger: { level: 'info', stream }, genReqId: genRequestId });
-  await app.register(resourceApi, { resources: [Author, Book], database: 'sqlite::memory:', ...options });
+  await app.register(production, options);
+  await app.register(resourceApi, { resources: [Author, Book], database: 'sqlite::memory:' });
   await app.ready();
   return { app, lines };
 }

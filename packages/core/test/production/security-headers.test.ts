@@ -18,9 +18,9 @@ const OBSOLETE = [
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 describe('security headers by default', () => {
-  const app = useApp(sqlite!, { resources: [Author, Book] });
+  const app = useApp(sqlite!, { resources: [Author, Book], production: {} });
 
-  it('sends nosniff, DENY framing, HSTS and no X-Powered-By on operations, errors, documents and health routes', async () => {
+  it('sends nosniff, DENY framing, HSTS and no X-Powered-By on operations, errors, documents, 404s of the API and health routes', async () => {
     await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'Ursula K. Le Guin' } });
     const requests = [
       { method: 'GET', url: '/api/authors/1' },
@@ -28,8 +28,8 @@ describe('security headers by default', () => {
       { method: 'POST', url: '/api/authors', payload: '{not json', headers: { 'content-type': 'application/json' } },
       { method: 'GET', url: '/api/docs.jsonld' },
       { method: 'GET', url: '/api/contexts/Author' },
+      { method: 'GET', url: '/api/nowhere' },
       { method: 'GET', url: '/health' },
-      { method: 'GET', url: '/nowhere' },
     ] as const;
     for (const request of requests) {
       const response = await call(app(), request);
@@ -86,7 +86,11 @@ describe('security headers by default', () => {
 
 describe('the securityHeaders option', () => {
   it('turns every security header off with false', async () => {
-    const app = await buildTestApp({ database: sqlite!, resources: [Author, Book], securityHeaders: false });
+    const app = await buildTestApp({
+      database: sqlite!,
+      resources: [Author, Book],
+      production: { securityHeaders: false },
+    });
     try {
       const response = await call(app, { method: 'GET', url: '/api/authors' });
       expect(response.status).toBe(200);
@@ -107,11 +111,13 @@ describe('the securityHeaders option', () => {
     const app = await buildTestApp({
       database: sqlite!,
       resources: [Author, Book],
-      securityHeaders: {
-        referrerPolicy: { policy: 'same-origin' },
-        strictTransportSecurity: false,
-        xXssProtection: true,
-        originAgentCluster: true,
+      production: {
+        securityHeaders: {
+          referrerPolicy: { policy: 'same-origin' },
+          strictTransportSecurity: false,
+          xXssProtection: true,
+          originAgentCluster: true,
+        },
       },
     });
     try {

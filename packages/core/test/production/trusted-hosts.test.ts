@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
-import { resourceApi, type ResourceApiOptions } from '@resource-api/core';
+import { production, resourceApi, type ResourceApiOptions } from '@resource-api/core';
 import { testDatabases, type TestDatabase } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 import { Public, securityOptions, User } from '../security/fixtures.js';
@@ -21,8 +21,11 @@ async function build(
 ): Promise<FastifyInstance> {
   const { trustProxy = false, ...plugin } = options;
   const app = Fastify({ trustProxy });
+  // The application's own route, which the API's trusted hosts do not concern.
+  app.get('/own', async () => ({ own: true }));
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   try {
+    await app.register(production, {});
     await app.register(resourceApi, {
       resources: [User, Public],
       security: securityOptions(),
@@ -106,8 +109,11 @@ describe.each(testDatabases(inject('postgresUrl')))('trusted hosts on $name', (d
         detail: `The host "evil.example" is not one this API serves (trustedHosts): send the API's own host name.`,
       });
       expect(Number((await app.resourceApi.database.knex('page').count({ n: '*' }))[0]!.n)).toBe(0);
-      // The health routes answer every host: probes come by IP address.
+      // The health routes answer every host (probes come by IP address), as do the application's own routes.
       expect((await call(app, { method: 'GET', url: '/health', headers: { host: '10.0.0.7:8000' } })).status).toBe(200);
+      expect((await call(app, { method: 'GET', url: '/own', headers: { host: 'evil.example' } })).body).toEqual({
+        own: true,
+      });
     }));
 
   it('serves a trusted host in any letter case and with a port, and names only it in absolute IRIs', () =>

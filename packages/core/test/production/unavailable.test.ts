@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import knexFactory from 'knex';
 import { describe, expect, inject, it } from 'vitest';
-import { resourceApi } from '@resource-api/core';
+import { production, resourceApi } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { toApiError } from '../../src/response/render-error.js';
 import { openDatabase } from '../../src/state/database.js';
@@ -112,7 +112,11 @@ async function seed(app: FastifyInstance): Promise<string> {
 describe.each(postgres)('on $name when the server cannot be reached', (database) => {
   it('answers every request with a 503 problem and Retry-After, readiness with 503, and serves again once it is back', async () => {
     const proxy = await proxyTo(new URL(database.url));
-    const app = await buildTestApp({ database: { ...database, url: proxy.url }, resources: [Author, Book] });
+    const app = await buildTestApp({
+      database: { ...database, url: proxy.url },
+      resources: [Author, Book],
+      production: {},
+    });
     try {
       const authorIri = await seed(app);
       await proxy.cut();
@@ -194,6 +198,7 @@ describe('on sqlite when another process holds the file locked', () => {
       },
     });
     const app = Fastify();
+    await app.register(production, {});
     await app.register(resourceApi, { resources: [Author, Book], database: knex });
     await app.ready();
     // The other process: its own pool on the same file, whose one connection takes the exclusive lock.
