@@ -68,14 +68,16 @@ export function samplesOf(page: string, markdown: string): Sample[] {
         .map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line.trimStart()));
       const lines = body.map((_, k) => i + 2 + k);
       const previous = samples.at(-1);
-      if (rest.trim() === 'continued') {
+      if (GENERATED.test(rest.trim())) {
+        // A file of the generated project: checked against the generator's template (`generatedFilesOf`), not run here.
+      } else if (rest.trim() === 'continued') {
         if (!previous) throw new Error(`${page}:${i + 1}: a "ts continued" block with no ts block before it.`);
         previous.fences.push(i + 1);
         previous.code.push(...body);
         previous.lines.push(...lines);
       } else if (rest.trim() !== '') {
         throw new Error(
-          `${page}:${i + 1}: unknown info string "ts ${rest.trim()}" (a sample is \`ts\` or \`ts continued\`).`,
+          `${page}:${i + 1}: unknown info string "ts ${rest.trim()}" (a sample is \`ts\`, \`ts continued\` or \`ts generated <path>\`).`,
         );
       } else {
         samples.push({ fences: [i + 1], code: body, lines });
@@ -90,6 +92,35 @@ export function samplesOf(page: string, markdown: string): Sample[] {
     code: `${code.join('\n')}\n`,
     lines,
   }));
+}
+
+/**
+ * `ts generated src/app.ts`: a file of the project `npm create resource-api` writes, shown as the generator writes it.
+ * Such a block must equal the template's file (`docs/test/generated-files.test.ts`); the template itself is compiled,
+ * started and tested as an installed project (`packages/create-resource-api/test/installed-project.test.ts`).
+ */
+const GENERATED = /^generated (\S+)$/;
+
+/** A file of the generated project shown in a page: where, which file, and the code shown. */
+export interface GeneratedFile {
+  readonly name: string;
+  readonly path: string;
+  readonly code: string;
+}
+
+/** The `ts generated <path>` blocks of one page. */
+export function generatedFilesOf(page: string, markdown: string): GeneratedFile[] {
+  const files: GeneratedFile[] = [];
+  const text = markdown.split('\n');
+  for (let i = 0; i < text.length; i++) {
+    const open = /^```ts generated (\S+)\s*$/.exec(text[i]!);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < text.length && text[end] !== '```') end++;
+    files.push({ name: `${page}:${i + 1}`, path: open[1]!, code: `${text.slice(i + 1, end).join('\n')}\n` });
+    i = end;
+  }
+  return files;
 }
 
 /** Every sample of every page. */

@@ -98,6 +98,31 @@ function missingOperation(query: string, operationName: string | undefined): str
     : 'Must provide an operation.';
 }
 
+/** The limits of a document, checked at start (whole numbers from 1 up; the password write cost from 0 up), or their defaults. */
+function resolveDocumentLimits(graphql: GraphQLOptions): {
+  maxComplexity: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxRootMutations: number;
+} {
+  for (const name of ['maxComplexity', 'maxDepth', 'maxNodes', 'maxAliases', 'maxRootMutations'] as const)
+    assertCount(`graphql.${name}`, graphql[name]);
+  if (
+    graphql.passwordWriteCost !== undefined &&
+    !(Number.isInteger(graphql.passwordWriteCost) && graphql.passwordWriteCost >= 0)
+  ) {
+    throw new DeclarationError(
+      `graphql.passwordWriteCost must be a whole number from 0 up, got ${String(graphql.passwordWriteCost)}.`,
+    );
+  }
+  return {
+    maxComplexity: graphql.maxComplexity ?? 1000,
+    maxDepth: graphql.maxDepth ?? 10,
+    maxAliases: graphql.maxAliases ?? 15,
+    maxRootMutations: graphql.maxRootMutations ?? 10,
+  };
+}
+
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
@@ -120,22 +145,7 @@ export async function registerGraphQLRoutes(
   if (graphiql) registerGraphiQL(app, path, runtime.registry.prefix);
   // A browser's CORS preflight for the endpoint finds a route of the API here (the API's REST paths have theirs).
   app.options(path, async (_request, reply) => reply.code(204).header('allow', 'GET, HEAD, POST, OPTIONS').send());
-  assertCount('graphql.maxComplexity', options.graphql.maxComplexity);
-  assertCount('graphql.maxDepth', options.graphql.maxDepth);
-  const maxComplexity = options.graphql.maxComplexity ?? 1000;
-  const maxDepth = options.graphql.maxDepth ?? 10;
-  for (const name of ['maxNodes', 'maxAliases', 'maxRootMutations'] as const)
-    assertCount(`graphql.${name}`, options.graphql[name]);
-  if (
-    options.graphql.passwordWriteCost !== undefined &&
-    !(Number.isInteger(options.graphql.passwordWriteCost) && options.graphql.passwordWriteCost >= 0)
-  ) {
-    throw new DeclarationError(
-      `graphql.passwordWriteCost must be a whole number from 0 up, got ${String(options.graphql.passwordWriteCost)}.`,
-    );
-  }
-  const maxAliases = options.graphql.maxAliases ?? 15;
-  const maxRootMutations = options.graphql.maxRootMutations ?? 10;
+  const { maxComplexity, maxDepth, maxAliases, maxRootMutations } = resolveDocumentLimits(options.graphql);
   const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);

@@ -17,7 +17,7 @@ const src = join(core, 'src');
 const VERBS = (
   'add apply assert attach authenticate authorize build check collect compile complete compose compute ' +
   'count create decode define describe deserialize diff emit encode enforce escape execute filter find ' +
-  'format generate get hash import limit link list load log make merge negotiate open parse plan print process ' +
+  'format generate get hash import limit link list load log make mark merge negotiate open parse plan prepare print process ' +
   'provide provision quote read register render resolve respond rollback run send sync translate ' +
   'validate verify warm write'
 ).split(' ');
