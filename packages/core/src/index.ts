@@ -19,12 +19,14 @@ export type {
   OrderPropertyOptions,
   PaginationDeclaration,
   SearchStrategy,
+  AccessRuleOptions,
   ClassThunk,
   CommonFieldOptions,
   CursorPaginationOptions,
   FieldDeclaration,
   GroupsOptions,
   OperationDeclaration,
+  RelationOptions,
   ResourceDeclaration,
   ScalarFieldDeclaration,
   ShapeDeclaration,
@@ -106,7 +108,10 @@ export type { DocumentationOptions, OpenApiDocument } from './openapi/build-open
 /** The OpenAPI document of a registry without a server (the one `/api/docs.json` serves), for tools such as the CLI. */
 export { buildOpenApiDocument } from './openapi-document.js';
 export type { OpenApiDocumentOptions } from './openapi-document.js';
-/** Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null for any. */
+/**
+ * Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null
+ * for any. Internal: for the CLI's client generator.
+ */
 export { isRequiredField } from './schema/required-fields.js';
 
 /** The GraphQL schema built from the metadata, and its SDL. See docs/graphql.md. */
@@ -118,18 +123,24 @@ export { buildMetadata } from './build/build-metadata.js';
 export type { BuildMetadataOptions } from './build/build-metadata.js';
 export type { ResourceInput } from './build/passes/collect-declarations.js';
 export type {
+  AccessRuleMetadata,
+  FieldBase,
   FieldMetadata,
   HooksMetadata,
   HttpMethod,
   IdentifierMetadata,
+  JoinTableMetadata,
   MetadataRegistry,
   OperationMetadata,
   OperationStages,
   PaginationMetadata,
+  RelationBase,
   ResourceMetadata,
   ScalarFieldMetadata,
+  SubresourceStep,
   ToManyFieldMetadata,
   ToOneFieldMetadata,
+  WriteModeName,
 } from './metadata/types.js';
 
 /** The filter contract, to write a custom filter: `defineFilter({ describe, parse, conditions })`. */
@@ -172,6 +183,8 @@ export type {
 } from './metadata/types.js';
 /** The knex handle providers and processors are given (`context.db`); its types fill in `StateContext`'s handles. */
 export type { DatabaseHandle } from './state/database-handles.js';
+/** `StateContext`'s handles by name (`db`, `transaction`, `query`), as the built-in state fills them in. */
+export type { DatabaseHandle as DatabaseHandleOf, DatabaseHandles } from './metadata/types.js';
 /**
  * The built-in database provider and processor, as values: name them on an operation to read or write with the
  * database where the resource declares its own (`provider: knexProvider`). A provider or processor of yours reaches
@@ -179,7 +192,7 @@ export type { DatabaseHandle } from './state/database-handles.js';
  */
 export { knexProcessor, knexProvider } from './state/compose.js';
 export { openDatabase } from './state/database.js';
-export type { Database, DatabaseOptions } from './state/database.js';
+export type { Database, DatabaseLog, DatabaseOptions } from './state/database.js';
 /**
  * Development schema sync without a server (what the plugin does at start unless `schemaSync` is off): creates the
  * missing tables, columns, foreign keys and indexes; never drops or alters anything. For tools such as the CLI's `db:sync`.
@@ -216,8 +229,10 @@ export type { PaginationOptions } from './metadata/types.js';
 
 /** Password hashing (scrypt), as used for `password` fields. */
 export { hashPassword, verifyPassword } from './security/password.js';
-/** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. */
+/** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. Internal. */
 export { loginPathOf } from './security/config.js';
+/** The plugin's `security` option: JWT, the user resource, roles. See docs/security.md. */
+export type { JwtOptions, SecurityOptions, UserResourceOptions } from './security/config.js';
 /** `app.resourceApi.provisionUser`: its options, its answer, and the refusal of an account the app did not create. */
 export { AccountNotProvisionedError } from './security/provision-user.js';
 export type { ProvisionedUser, ProvisionUserOptions } from './security/provision-user.js';

@@ -279,4 +279,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
  * await app.register(resourceApi, { resources: [Book, Author], database: 'sqlite:var/bookshop.db' });
  * await app.listen({ port: 8000 });
  */
-export const resourceApi = fp(resourceApiPlugin, { name: '@resource-api/core', fastify: '5.x' });
+export const resourceApi: (app: FastifyInstance, options: ResourceApiOptions) => Promise<void> = fp(resourceApiPlugin, {
+  name: '@resource-api/core',
+  fastify: '5.x',
+});

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { resourceApi, type ResourceApiOptions } from '../plugin.js';
 
+/** A database a suite runs on: its name and its URL. */
 export interface TestDatabase {
   readonly name: 'sqlite' | 'postgres';
   readonly url: string;
@@ -28,6 +29,7 @@ export function testDatabases(postgresUrl: string | undefined): TestDatabase[] {
   return databases;
 }
 
+/** Options of `buildTestApp`: the plugin's options, with the database to run on instead of a URL. */
 export interface TestAppOptions extends Omit<ResourceApiOptions, 'database' | 'databaseSchema'> {
   readonly database: TestDatabase;
 }
