@@ -108,10 +108,7 @@ export type { DocumentationOptions, OpenApiDocument } from './openapi/build-open
 /** The OpenAPI document of a registry without a server (the one `/api/docs.json` serves), for tools such as the CLI. */
 export { buildOpenApiDocument } from './openapi-document.js';
 export type { OpenApiDocumentOptions } from './openapi-document.js';
-/**
- * Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null
- * for any. Internal: for the CLI's client generator.
- */
+/** Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null for any. */
 export { isRequiredField } from './schema/required-fields.js';
 
 /** The GraphQL schema built from the metadata, and its SDL. See docs/graphql.md. */
@@ -229,7 +226,7 @@ export type { PaginationOptions } from './metadata/types.js';
 
 /** Password hashing (scrypt), as used for `password` fields. */
 export { hashPassword, verifyPassword } from './security/password.js';
-/** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. Internal. */
+/** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. */
 export { loginPathOf } from './security/config.js';
 /** The plugin's `security` option: JWT, the user resource, roles. See docs/security.md. */
 export type { JwtOptions, SecurityOptions, UserResourceOptions } from './security/config.js';

@@ -8,8 +8,6 @@ import type { FieldMetadata } from '../metadata/types.js';
 /**
  * Whether `field` is required. `groups`: the validation groups in force, or null for "any group" (the documentation
  * of the resource as a whole). Constraints without groups belong to `Default`.
- *
- * @internal Exported for `@resource-api/cli` (the generated client's types), released with this package.
  */
 export function isRequiredField(field: FieldMetadata, groups: ReadonlySet<string> | null): boolean {
   if (field.kind === 'toMany') return false;

@@ -89,11 +89,7 @@ export interface ResolvedSecurity {
   readonly loginPath: string | false;
 }
 
-/**
- * The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without.
- *
- * @internal Exported for `@resource-api/cli` (its generated client calls the route), released with this package.
- */
+/** The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without. */
 export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false =>
   options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
 
