@@ -148,6 +148,7 @@ export const ERRORS = define({
   INTERNAL: { code: 'API_ERR_INTERNAL', status: 500, title: 'An unexpected error; details are logged, never sent.' },
 });
 
+/** The name of an error of the catalog (`ERRORS`): `ROUTE_NOT_FOUND`, `ITEM_NOT_FOUND`, ... */
 export type ErrorName = keyof typeof ERRORS;
 
 /**

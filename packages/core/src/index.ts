@@ -19,12 +19,14 @@ export type {
   OrderPropertyOptions,
   PaginationDeclaration,
   SearchStrategy,
+  AccessRuleOptions,
   ClassThunk,
   CommonFieldOptions,
   CursorPaginationOptions,
   FieldDeclaration,
   GroupsOptions,
   OperationDeclaration,
+  RelationOptions,
   ResourceDeclaration,
   ScalarFieldDeclaration,
   ShapeDeclaration,
@@ -122,18 +124,24 @@ export { buildMetadata } from './build/build-metadata.js';
 export type { BuildMetadataOptions } from './build/build-metadata.js';
 export type { ResourceInput } from './build/passes/collect-declarations.js';
 export type {
+  AccessRuleMetadata,
+  FieldBase,
   FieldMetadata,
   HooksMetadata,
   HttpMethod,
   IdentifierMetadata,
+  JoinTableMetadata,
   MetadataRegistry,
   OperationMetadata,
   OperationStages,
   PaginationMetadata,
+  RelationBase,
   ResourceMetadata,
   ScalarFieldMetadata,
+  SubresourceStep,
   ToManyFieldMetadata,
   ToOneFieldMetadata,
+  WriteModeName,
 } from './metadata/types.js';
 
 /** The filter contract, to write a custom filter: `defineFilter({ describe, parse, conditions })`. */
@@ -176,6 +184,8 @@ export type {
 } from './metadata/types.js';
 /** The knex handle providers and processors are given (`context.db`); its types fill in `StateContext`'s handles. */
 export type { DatabaseHandle } from './state/database-handles.js';
+/** `StateContext`'s handles by name (`db`, `transaction`, `query`), as the built-in state fills them in. */
+export type { DatabaseHandle as DatabaseHandleOf, DatabaseHandles } from './metadata/types.js';
 /**
  * The built-in database provider and processor, as values: name them on an operation to read or write with the
  * database where the resource declares its own (`provider: knexProvider`). A provider or processor of yours reaches
@@ -183,7 +193,7 @@ export type { DatabaseHandle } from './state/database-handles.js';
  */
 export { knexProcessor, knexProvider } from './state/compose.js';
 export { openDatabase } from './state/database.js';
-export type { Database, DatabaseOptions } from './state/database.js';
+export type { Database, DatabaseLog, DatabaseOptions } from './state/database.js';
 /**
  * Development schema sync without a server (what the plugin does at start unless `schemaSync` is off): creates the
  * missing tables, columns, foreign keys and indexes; never drops or alters anything. For tools such as the CLI's `db:sync`.
@@ -222,6 +232,8 @@ export type { PaginationOptions } from './metadata/types.js';
 export { hashPassword, verifyPassword } from './security/password.js';
 /** Where the login route of a `security` setting is (the CLI's generated client calls it); false for none. */
 export { loginPathOf } from './security/config.js';
+/** The plugin's `security` option: JWT, the user resource, roles. See docs/security.md. */
+export type { JwtOptions, SecurityOptions, UserResourceOptions } from './security/config.js';
 /** `app.resourceApi.provisionUser`: its options, its answer, and the refusal of an account the app did not create. */
 export { AccountNotProvisionedError } from './security/provision-user.js';
 export type { ProvisionedUser, ProvisionUserOptions } from './security/provision-user.js';

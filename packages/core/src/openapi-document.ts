@@ -13,6 +13,7 @@ import {
   type OpenApiDocument,
 } from './openapi/build-openapi.js';
 
+/** Options of `buildOpenApiDocument`. */
 export interface OpenApiDocumentOptions {
   /** Titles and version; `transformOpenApi` is applied as the server applies it. */
   readonly documentation?: DocumentationOptions;
@@ -39,6 +40,7 @@ export function composeOpenApiDocument(
   return transform ? transform(structuredClone(built)) : built;
 }
 
+/** The OpenAPI 3.1 document of a registry without a server: the one `/api/docs.json` serves. */
 export function buildOpenApiDocument(
   registry: MetadataRegistry,
   options: OpenApiDocumentOptions = {},

@@ -283,4 +283,7 @@ function createScopeSetup(
  * await app.register(resourceApi, { resources: [Book, Author], database: 'sqlite:var/bookshop.db' });
  * await app.listen({ port: 8000 });
  */
-export const resourceApi = fp(resourceApiPlugin, { name: '@resource-api/core', fastify: '5.x' });
+export const resourceApi: (app: FastifyInstance, options: ResourceApiOptions) => Promise<void> = fp(resourceApiPlugin, {
+  name: '@resource-api/core',
+  fastify: '5.x',
+});

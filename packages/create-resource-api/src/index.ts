@@ -4,6 +4,9 @@
  * decorators, one resource, a test over HTTP with `@resource-api/core/testing`, a README and a .gitignore. The files
  * other than package.json are copied from `template/`; the versions of the packages it depends on are this package's
  * own (resource-api's packages are released together) and those the project was tried with.
+ *
+ * The package's public interface is its command, `npm create resource-api@latest <directory>` (docs/compatibility.md):
+ * this module is exported for its bin and the repository's tests, so every name here is `@internal`.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -14,6 +17,7 @@ const OWN_VERSION = (
   JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { version: string }
 ).version;
 
+/** Options of `createProject`. @internal */
 export interface ProjectOptions {
   /** Where to write the project: a directory that does not exist yet, or an empty one. */
   readonly directory: string;
@@ -23,9 +27,10 @@ export interface ProjectOptions {
   readonly coreVersion?: string;
 }
 
+/** The project cannot be written where asked (the directory is not empty); its message says why. @internal */
 export class ProjectError extends Error {}
 
-/** A valid npm package name from a directory name: lower case, letters, digits, `-`, `.` and `_` only. */
+/** A valid npm package name from a directory name: lower case, letters, digits, `-`, `.` and `_` only. @internal */
 export function toPackageName(directory: string): string {
   const name = basename(resolve(directory))
     .toLowerCase()
@@ -64,7 +69,7 @@ function describePackage(name: string, coreVersion: string): Record<string, unkn
   };
 }
 
-/** Writes the project; returns the absolute path of its directory. */
+/** Writes the project; returns the absolute path of its directory. @internal */
 export function createProject(options: ProjectOptions): string {
   const directory = resolve(options.directory);
   if (existsSync(directory) && readdirSync(directory).length > 0)

@@ -44,6 +44,7 @@ export interface BuildMetadataOptions {
 
 const IDENTIFIER = { name: 'id', column: 'id', type: 'integer' } as const;
 
+/** Builds the frozen metadata of the resources without a server (for tools, tests and the CLI); throws `DeclarationError` on a wrong declaration. */
 export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const prefix = options.prefix ?? '/api';
   if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix))

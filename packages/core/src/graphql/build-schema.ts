@@ -16,6 +16,7 @@ import { addCustomQuery, addResourceQueries, buildNodeQuery } from './queries.js
 import { createReadModel } from './read-model.js';
 import type { SchemaParts } from './schema-parts.js';
 
+/** The GraphQL schema of a registry (what `/graphql` serves): its types, queries and mutations. See docs/graphql.md. */
 export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   const model = createReadModel(registry);
   const parts: SchemaParts = {

@@ -80,6 +80,7 @@ export type Constraint =
       readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void>;
     } & ConstraintOptions);
 
+/** The name of a constraint (`'NotBlank'`, `'Length'`, ...): the `kind` of a `Constraint`. */
 export type ConstraintKind = Constraint['kind'];
 
 /** The constraint declaration of one kind (some declarations share a shape between several kinds). */

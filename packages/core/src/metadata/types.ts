@@ -20,9 +20,11 @@ import type {
   ValidationGroupsDeclaration,
 } from './declared.js';
 
+/** The HTTP methods of the operations. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-interface FieldBase {
+/** What the metadata of every field has, whatever its kind. */
+export interface FieldBase {
   readonly name: string;
   readonly description: string | undefined;
   readonly readable: boolean;
@@ -39,7 +41,8 @@ interface FieldBase {
   readonly security: AccessRule | undefined;
 }
 
-interface RelationBase extends FieldBase {
+/** What the metadata of a relation field (to-one or to-many) has beside the common part. */
+export interface RelationBase extends FieldBase {
   /** The target's short name. */
   readonly target: string;
   /** Forced embedding (true) or IRIs (false); undefined: decided by the groups. */
@@ -48,6 +51,7 @@ interface RelationBase extends FieldBase {
   readonly writableLink: boolean | undefined;
 }
 
+/** A scalar field's metadata (`kind: 'scalar'`). */
 export interface ScalarFieldMetadata extends FieldBase {
   readonly kind: 'scalar';
   readonly type: ScalarType;
@@ -58,6 +62,7 @@ export interface ScalarFieldMetadata extends FieldBase {
   readonly computed: ((item: Entity) => unknown) | undefined;
 }
 
+/** A to-one relation's metadata (`kind: 'toOne'`): the foreign key column on this resource's table. */
 export interface ToOneFieldMetadata extends RelationBase {
   readonly kind: 'toOne';
   readonly inversedBy: string | undefined;
@@ -83,6 +88,7 @@ export interface JoinTableMetadata {
   readonly targetColumn: string;
 }
 
+/** A to-many relation's metadata (`kind: 'toMany'`): one-to-many, or either side of a many-to-many. */
 export interface ToManyFieldMetadata extends RelationBase {
   readonly kind: 'toMany';
   /** One-to-many: the to-one field on the target holding the foreign key. Many-to-many inverse side: the owning field. */
@@ -99,8 +105,10 @@ export interface ToManyFieldMetadata extends RelationBase {
   } | null;
 }
 
+/** A field's metadata, told apart by `kind`. */
 export type FieldMetadata = ScalarFieldMetadata | ToOneFieldMetadata | ToManyFieldMetadata;
 
+/** The identifier of every resource: an integer `id`. */
 export interface IdentifierMetadata {
   readonly name: 'id';
   readonly column: 'id';
@@ -177,6 +185,7 @@ export interface HooksMetadata {
  */
 export type WriteModeName = 'create' | 'replace' | 'update';
 
+/** An operation, resolved at build time: its path, method, stages, groups, rules and state. */
 export interface OperationMetadata {
   /**
    * The six declared kinds, plus `getSubresource` for `GET /api/<parents>/{id}/<relation>`. A custom operation has
@@ -226,6 +235,7 @@ export interface OperationMetadata {
   readonly processor: StateProcessor | undefined;
 }
 
+/** A resource (or a shape), resolved at build time: its names, table, fields and operations. */
 export interface ResourceMetadata {
   readonly name: string;
   /** An input or output shape (`defineShape`): fields only, no table, no operation, no IRI of its own. */

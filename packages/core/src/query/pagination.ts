@@ -6,6 +6,7 @@
 import { ApiError } from '../errors.js';
 import type { PageRequest, PaginationMetadata, PaginationOptions } from '../metadata/types.js';
 
+/** The pagination settings in force where the plugin's `pagination` option sets none. */
 export const DEFAULT_PAGINATION: PaginationOptions = Object.freeze({
   enabled: true,
   clientEnabled: true,

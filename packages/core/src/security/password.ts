@@ -14,6 +14,7 @@ const derive = (password: string, salt: Buffer, options: ScryptOptions): Promise
     ),
   );
 
+/** Hashes a password with scrypt, as `password` fields are stored (`scrypt$N$r$p$salt$hash`). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, COST);

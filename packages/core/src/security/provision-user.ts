@@ -17,6 +17,7 @@ import { findColumn, findAccount } from './find-account.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { resolveEffectiveRoles, toStoredRoles } from './roles.js';
 
+/** Options of `app.resourceApi.provisionUser`: the account the app keeps. */
 export interface ProvisionUserOptions {
   /** The login identifier (the `email`). */
   readonly identifier: string;

@@ -6,6 +6,7 @@
 import { type Condition, isOrder, type Order } from '../metadata/conditions.js';
 import type { StateContext } from '../metadata/types.js';
 
+/** A collection read's conditions and order terms. */
 export interface CollectionQuery {
   /** ANDed: an item is read when it meets every one. */
   readonly conditions: readonly Condition[];
@@ -13,6 +14,7 @@ export interface CollectionQuery {
   readonly orders: readonly Order[];
 }
 
+/** The conditions and order terms of a collection read, from its context (`filters` and `resource`). */
 export function collectionQuery(context: Pick<StateContext, 'filters' | 'resource'>): CollectionQuery {
   const conditions: Condition[] = [];
   const orders: Order[] = [];

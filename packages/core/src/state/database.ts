@@ -13,25 +13,28 @@ import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import type { SqliteConnection } from './knex/sqlite-connection.js';
 
+/** An open database (`openDatabase`, `app.resourceApi.database`): its knex instance, and `close()`. */
 export interface Database {
+  /** The knex instance: build queries with it. */
   readonly knex: Knex;
+  /** @internal */
   readonly dialect: Dialect;
   /** Closes the pool, when this module opened it. */
   close(): Promise<void>;
   /**
    * SQLite opened here: the pool's one better-sqlite3 connection (null until knex has opened it), for the statement
-   * runner's prepared statements. Absent on PostgreSQL and for knex instances handed in.
+   * runner's prepared statements. Absent on PostgreSQL and for knex instances handed in. @internal
    */
   readonly sqliteConnection?: () => SqliteConnection | null;
   /**
    * SQLite file opened here: a second, read-only connection, opened on first use. While a knex transaction holds the
    * main connection, the statement runner's reads go through it (WAL lets it read the last committed state beside
-   * the writer) instead of waiting for the transaction to end.
+   * the writer) instead of waiting for the transaction to end. @internal
    */
   readonly sqliteReader?: () => SqliteConnection | null;
   /**
    * PostgreSQL opened here: the connections of knex's pool, for the statement runner's reads. Absent on SQLite and
-   * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner).
+   * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner). @internal
    */
   readonly postgresPool?: PostgresPool;
 }
@@ -113,6 +116,7 @@ const SQLITE_CACHE_KIB = 65_536;
 /** Milliseconds a query may wait for a free connection of the pool, on either database. */
 const ACQUIRE_TIMEOUT = 5_000;
 
+/** Opens the database a URL names (or takes a knex instance); close it with `close()`. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { url } = options;
   if (typeof url !== 'string') {

@@ -17,6 +17,7 @@ import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { resourceApi, type ResourceApiOptions } from '../plugin.js';
 import { production, type ProductionOptions } from '../production/production-plugin.js';
 
+/** A database a suite runs on: its name and its URL. */
 export interface TestDatabase {
   readonly name: 'sqlite' | 'postgres';
   readonly url: string;
@@ -29,6 +30,7 @@ export function testDatabases(postgresUrl: string | undefined): TestDatabase[] {
   return databases;
 }
 
+/** Options of `buildTestApp`: the plugin's options, with the database to run on instead of a URL. */
 export interface TestAppOptions extends Omit<ResourceApiOptions, 'database' | 'databaseSchema'> {
   readonly database: TestDatabase;
   /** The production plugin's options, to register it before the API as the application does; none by default. */
