@@ -161,4 +161,7 @@ async function productionPlugin(app: FastifyInstance, options: ProductionOptions
  * await app.register(production, { cors: { origin: ['https://admin.example.com'] }, rateLimit: { max: 100 } });
  * await app.register(resourceApi, { resources: [Book] });
  */
-export const production = fp(productionPlugin, { name: '@resource-api/core/production', fastify: '5.x' });
+export const production: (app: FastifyInstance, options: ProductionOptions) => Promise<void> = fp(productionPlugin, {
+  name: '@resource-api/core/production',
+  fastify: '5.x',
+});
