@@ -16,6 +16,7 @@ const coreSource = join(root, 'packages/core/src');
 /** Where the reference starts; every option type these reach gets its own section, in the order found. */
 const ROOTS = [
   'ResourceApiOptions',
+  'ProductionOptions',
   'ResourceDeclaration',
   'ApiResourceOptions',
   'FieldDeclaration',
