@@ -33,6 +33,8 @@ import type { RateLimitOptions } from './production/rate-limit.js';
 import type { SecurityHeadersOptions } from './production/security-headers.js';
 import type { TrustedHost } from './production/trusted-hosts.js';
 import { warmUpAfterListen } from './production/warm-up.js';
+import { registerTelemetry } from './telemetry/telemetry.js';
+import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
@@ -115,6 +117,12 @@ export interface ResourceApiOptions {
    * host. The health routes answer every host. See docs/plugin-options.md.
    */
   readonly trustedHosts?: readonly TrustedHost[];
+  /**
+   * Prometheus metrics of the API's requests and database pool, off by default: `{ metrics: true }` serves them at
+   * `/metrics` (prom-client, an optional peer dependency). Traces need no option: the API's spans record once the app
+   * installs an OpenTelemetry SDK. See docs/telemetry.md.
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -160,6 +168,11 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     log: app.log,
   });
   app.addHook('onClose', () => database.close());
+  const telemetry = await registerTelemetry(app, options.telemetry, {
+    registry,
+    knex: database.knex,
+    system: database.dialect.name === 'postgres' ? 'postgresql' : 'sqlite',
+  });
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);
 
@@ -261,6 +274,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       graphql: options.graphql ?? {},
       bodyLimit,
       schemas: graphqlSchemas,
+      telemetry,
     });
   await app.register(registerApiRoutes, {
     prefix: registry.prefix,
@@ -268,6 +282,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     bodyLimit,
     sessions: settings?.jwt.secret ? sessions : undefined,
     documentation: options.documentation,
+    telemetry,
   });
 }
 

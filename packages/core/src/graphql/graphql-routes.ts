@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { type DocumentNode, getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { registerJsonBodyParser } from '../routing/body-parsers.js';
@@ -100,11 +101,19 @@ function missingOperation(query: string, operationName: string | undefined): str
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-export async function registerGraphQLRoutes(
-  app: FastifyInstance,
-  options: { runtime: Runtime; graphql: GraphQLOptions; bodyLimit: number; schemas: FirstUseSchemas },
-): Promise<void> {
+/** What the plugin hands the GraphQL endpoint. */
+export interface GraphQLRoutesOptions {
+  readonly runtime: Runtime;
+  readonly graphql: GraphQLOptions;
+  readonly bodyLimit: number;
+  readonly schemas: FirstUseSchemas;
+  /** Traces and measures the endpoint's routes. */
+  readonly telemetry: Telemetry;
+}
+
+export async function registerGraphQLRoutes(app: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
   const { runtime } = options;
+  options.telemetry.attachToRoutes(app);
   const path = options.graphql.path ?? '/graphql';
   if (options.graphql.graphiql ?? true) registerGraphiQL(app, path, runtime.registry.prefix);
   assertCount('graphql.maxComplexity', options.graphql.maxComplexity);

@@ -10,6 +10,7 @@ import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { Sessions } from '../security/sessions.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { buildDocsUrl } from '../serializer/jsonld/context.js';
@@ -27,6 +28,8 @@ export interface ApiRoutesOptions {
   readonly sessions: Sessions | undefined;
   /** Titles and descriptions of the API documentation. */
   readonly documentation: DocumentationOptions | undefined;
+  /** Traces and measures each route registered here. */
+  readonly telemetry: Telemetry;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -43,6 +46,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   const { registry } = runtime;
   const prefix = registry.prefix;
   const local = (template: string) => template.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1') || '/';
+  options.telemetry.attachToRoutes(app);
 
   registerBodyParsers(app, options.bodyLimit);
 

@@ -1,0 +1,73 @@
+/**
+ * Telemetry of the API, set up once by the plugin: SQL statements run by knex's runner traced (`sql-spans.ts`), the
+ * metrics made and served when they are on (`metrics.ts`), and `attachToRoutes`, which the API's route contexts call
+ * (REST's and GraphQL's) so that each route they register gets its request span and metrics (`route-telemetry.ts`).
+ */
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { Knex } from 'knex';
+import type { Registry } from 'prom-client';
+import type { MetadataRegistry } from '../metadata/types.js';
+import { createRequestMetrics } from './metrics.js';
+import type { RouteDescription } from './request-spans.js';
+import { attachRouteTelemetry } from './route-telemetry.js';
+import { attachStatementTracing, type DatabaseSystem } from './sql-spans.js';
+import { resolveMetrics, type TelemetryOptions } from './telemetry-options.js';
+
+export interface TelemetryTargets {
+  readonly registry: MetadataRegistry;
+  readonly knex: Knex;
+  readonly system: DatabaseSystem;
+}
+
+export interface Telemetry {
+  /** Traces (and measures) every route registered from now on in `app`'s context and the contexts inside it. */
+  attachToRoutes(app: FastifyInstance): void;
+  /** The registry of the metrics, when they are on. */
+  readonly metricsRegistry: Registry | undefined;
+}
+
+/** `METHOD /api/books/:id` → the operation served there (HEAD with GET's). */
+function describeOperations(registry: MetadataRegistry): Map<string, RouteDescription> {
+  const operations = new Map<string, RouteDescription>();
+  for (const resource of registry.resources) {
+    for (const operation of resource.operations) {
+      const url = operation.uriTemplate.replace(/\{(\w+)\}/g, ':$1');
+      const description = { route: operation.uriTemplate, operation: operation.name, resource: resource.name };
+      operations.set(`${operation.method} ${url}`, description);
+      if (operation.method === 'GET') operations.set(`HEAD ${url}`, description);
+    }
+  }
+  return operations;
+}
+
+/** What a route's spans and metrics say of it: an operation's names, or the template of its URL. */
+function describeRoute(route: RouteOptions, operations: Map<string, RouteDescription>): RouteDescription {
+  const method = Array.isArray(route.method) ? undefined : String(route.method);
+  return (method && operations.get(`${method} ${route.url}`)) || { route: route.url.replace(/:(\w+)/g, '{$1}') || '/' };
+}
+
+/** Sets up the API's telemetry on `app` (the plugin's context): SQL tracing, and the metrics with their route. */
+export async function registerTelemetry(
+  app: FastifyInstance,
+  options: TelemetryOptions | undefined,
+  targets: TelemetryTargets,
+): Promise<Telemetry> {
+  const settings = resolveMetrics(options);
+  const metrics = settings ? await createRequestMetrics(settings, targets.knex) : undefined;
+  const detach = attachStatementTracing(targets.knex, targets.system);
+  app.addHook('onClose', async () => detach());
+  if (settings && metrics && settings.path !== false) {
+    const { registry } = metrics;
+    app.get(settings.path, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+  }
+  const operations = describeOperations(targets.registry);
+  return {
+    metricsRegistry: metrics?.registry,
+    attachToRoutes(context) {
+      context.addHook('onRoute', (route) => {
+        const description = describeRoute(route, operations);
+        attachRouteTelemetry(route, description, metrics?.createRecorder(description));
+      });
+    },
+  };
+}
