@@ -33,7 +33,7 @@ import type { RateLimitOptions } from './production/rate-limit.js';
 import type { SecurityHeadersOptions } from './production/security-headers.js';
 import type { TrustedHost } from './production/trusted-hosts.js';
 import { warmUpAfterListen } from './production/warm-up.js';
-import { registerTelemetry } from './telemetry/telemetry.js';
+import { loadTelemetry, registerTelemetry } from './telemetry/telemetry.js';
 import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
@@ -161,6 +161,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const poolMax = options.databasePoolMax;
   assertCount('databasePoolMax', poolMax, 'connections');
+  const loadedTelemetry = await loadTelemetry(options.telemetry);
   const database = await openDatabase({
     url: options.database ?? 'sqlite:var/data.db',
     schema: options.databaseSchema,
@@ -168,7 +169,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     log: app.log,
   });
   app.addHook('onClose', () => database.close());
-  const telemetry = await registerTelemetry(app, options.telemetry, {
+  const telemetry = registerTelemetry(app, loadedTelemetry, {
     registry,
     knex: database.knex,
     system: database.dialect.name === 'postgres' ? 'postgresql' : 'sqlite',

@@ -37,13 +37,15 @@ interface Pool {
 }
 
 /** prom-client, or the error that says to install it. */
-export function loadPromClient(load = () => import('prom-client')): Promise<typeof import('prom-client')> {
+export function loadPromClient(load = () => import('prom-client')): Promise<PromClient> {
   return importOptionalPackage('prom-client', 'telemetry.metrics', load);
 }
 
+/** prom-client's module. */
+export type PromClient = typeof import('prom-client');
+
 /** The metrics in `settings.registry` (or a new one), with gauges of `knex`'s pool. */
-export async function createRequestMetrics(settings: ResolvedMetrics, knex: Knex): Promise<RequestMetrics> {
-  const client = await loadPromClient();
+export function createRequestMetrics(client: PromClient, settings: ResolvedMetrics, knex: Knex): RequestMetrics {
   const registry = settings.registry ?? new client.Registry();
   const registers = [registry];
   const requestLabels = ['method', 'route', 'operation', 'status_code'] as const;

@@ -7,11 +7,11 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
 import type { Registry } from 'prom-client';
 import type { MetadataRegistry } from '../metadata/types.js';
-import { createRequestMetrics } from './metrics.js';
+import { createRequestMetrics, loadPromClient, type PromClient } from './metrics.js';
 import type { RouteDescription } from './request-spans.js';
 import { attachRouteTelemetry } from './route-telemetry.js';
 import { attachStatementTracing, type DatabaseSystem } from './sql-spans.js';
-import { resolveMetrics, type TelemetryOptions } from './telemetry-options.js';
+import { type ResolvedMetrics, resolveMetrics, type TelemetryOptions } from './telemetry-options.js';
 
 export interface TelemetryTargets {
   readonly registry: MetadataRegistry;
@@ -46,19 +46,31 @@ function describeRoute(route: RouteOptions, operations: Map<string, RouteDescrip
   return (method && operations.get(`${method} ${route.url}`)) || { route: route.url.replace(/:(\w+)/g, '{$1}') || '/' };
 }
 
-/** Sets up the API's telemetry on `app` (the plugin's context): SQL tracing, and the metrics with their route. */
-export async function registerTelemetry(
-  app: FastifyInstance,
-  options: TelemetryOptions | undefined,
-  targets: TelemetryTargets,
-): Promise<Telemetry> {
+/** The `telemetry` option checked, and prom-client loaded when metrics are on: before the plugin opens anything. */
+export interface LoadedTelemetry {
+  readonly metrics: { readonly settings: ResolvedMetrics; readonly client: PromClient } | null;
+}
+
+/**
+ * Checks the `telemetry` option and loads what it needs; a DeclarationError names a wrong option or a missing
+ * package. Called first, so that a wrong option changes nothing (no database opened, no table created).
+ */
+export async function loadTelemetry(options: TelemetryOptions | undefined): Promise<LoadedTelemetry> {
   const settings = resolveMetrics(options);
-  const metrics = settings ? await createRequestMetrics(settings, targets.knex) : undefined;
+  return { metrics: settings ? { settings, client: await loadPromClient() } : null };
+}
+
+/** Sets up the API's telemetry on `app` (the plugin's context): SQL tracing, and the metrics with their route. */
+export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry, targets: TelemetryTargets): Telemetry {
+  const metrics = loaded.metrics
+    ? createRequestMetrics(loaded.metrics.client, loaded.metrics.settings, targets.knex)
+    : undefined;
   const detach = attachStatementTracing(targets.knex, targets.system);
   app.addHook('onClose', async () => detach());
-  if (settings && metrics && settings.path !== false) {
+  const path = loaded.metrics?.settings.path;
+  if (metrics && path) {
     const { registry } = metrics;
-    app.get(settings.path, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+    app.get(path, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   }
   const operations = describeOperations(targets.registry);
   return {
