@@ -1,7 +1,8 @@
 /**
- * Telemetry of the API, set up once by the plugin: SQL statements run by knex's runner traced (`sql-spans.ts`), the
- * metrics made and served when they are on (`metrics.ts`), and `attachToRoutes`, which the API's route contexts call
- * (REST's and GraphQL's) so that each route they register gets its request span and metrics (`route-telemetry.ts`).
+ * Telemetry of the API, set up once by the plugin: SQL statements run by knex's runner traced (`sql-spans.ts`) when an
+ * OpenTelemetry SDK is installed as it starts, the metrics made and served when they are on (`metrics.ts`), and
+ * `attachToRoutes`, which the API's route contexts call (REST's and GraphQL's) so that each route they register gets
+ * its request span and metrics (`route-telemetry.ts`).
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
@@ -11,6 +12,7 @@ import { createRequestMetrics, loadPromClient, type PromClient } from './metrics
 import type { RouteDescription } from './request-spans.js';
 import { attachRouteTelemetry } from './route-telemetry.js';
 import { attachStatementTracing, type DatabaseSystem } from './sql-spans.js';
+import { isTracerInstalled } from './tracer.js';
 import { type ResolvedMetrics, resolveMetrics, type TelemetryOptions } from './telemetry-options.js';
 
 export interface TelemetryTargets {
@@ -65,8 +67,13 @@ export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry,
   const metrics = loaded.metrics
     ? createRequestMetrics(loaded.metrics.client, loaded.metrics.settings, targets.knex)
     : undefined;
-  const detach = attachStatementTracing(targets.knex, targets.system);
-  app.addHook('onClose', async () => detach());
+  // Decided once: with no SDK installed now, the routes get no span hooks and knex's runner is not followed (what it
+  // runs could have no recording span above it). The direct paths' statements and the stages still ask per request.
+  const traced = isTracerInstalled();
+  if (traced) {
+    const detach = attachStatementTracing(targets.knex, targets.system);
+    app.addHook('onClose', async () => detach());
+  }
   const path = loaded.metrics?.settings.path;
   if (metrics && path) {
     const { registry } = metrics;
@@ -76,9 +83,10 @@ export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry,
   return {
     metricsRegistry: metrics?.registry,
     attachToRoutes(context) {
+      if (!traced && !metrics) return;
       context.addHook('onRoute', (route) => {
         const description = describeRoute(route, operations);
-        attachRouteTelemetry(route, description, metrics?.createRecorder(description));
+        attachRouteTelemetry(route, description, { traced, record: metrics?.createRecorder(description) });
       });
     },
   };
