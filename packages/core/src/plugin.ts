@@ -119,8 +119,8 @@ export interface ResourceApiOptions {
   readonly trustedHosts?: readonly TrustedHost[];
   /**
    * Prometheus metrics of the API's requests and database pool, off by default: `{ metrics: true }` serves them at
-   * `/metrics` (prom-client, an optional peer dependency). Traces need no option: the API's spans record once the app
-   * installs an OpenTelemetry SDK. See docs/telemetry.md.
+   * `/metrics` (prom-client, an optional peer dependency). Traces need no option: the API's spans record when the app
+   * installed an OpenTelemetry SDK before registering the plugin. See docs/telemetry.md.
    */
   readonly telemetry?: TelemetryOptions;
 }

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
-import type { Registry } from 'prom-client';
 import type { MetadataRegistry } from '../metadata/types.js';
 import { createRequestMetrics, loadPromClient, type PromClient } from './metrics.js';
 import type { RouteDescription } from './request-spans.js';
@@ -24,8 +23,6 @@ export interface TelemetryTargets {
 export interface Telemetry {
   /** Traces (and measures) every route registered from now on in `app`'s context and the contexts inside it. */
   attachToRoutes(app: FastifyInstance): void;
-  /** The registry of the metrics, when they are on. */
-  readonly metricsRegistry: Registry | undefined;
 }
 
 /** `METHOD /api/books/:id` → the operation served there (HEAD with GET's). */
@@ -81,7 +78,6 @@ export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry,
   }
   const operations = describeOperations(targets.registry);
   return {
-    metricsRegistry: metrics?.registry,
     attachToRoutes(context) {
       if (!traced && !metrics) return;
       context.addHook('onRoute', (route) => {
