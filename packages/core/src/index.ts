@@ -107,6 +107,9 @@ export type { RateLimitOptions, RateLimitRule } from './production/rate-limit.js
 export type { SecurityHeadersOptions } from './production/security-headers.js';
 export type { TrustedHost } from './production/trusted-hosts.js';
 
+/** The plugin's `telemetry` option (Prometheus metrics; traces need none). See docs/telemetry.md. */
+export type { MetricsOptions, TelemetryOptions } from './telemetry/telemetry-options.js';
+
 /** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
 export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
 /** The OpenAPI document of a registry without a server (the one `/api/docs.json` serves), for tools such as the CLI. */

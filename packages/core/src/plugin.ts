@@ -29,6 +29,8 @@ import { registerLingeringClose } from './production/lingering-close.js';
 import { registerTrustedHosts, type TrustedHost } from './production/trusted-hosts.js';
 import { type ApiScopeSetup, findProductionScopeSetup } from './routing/api-scope.js';
 import { warmUpAfterListen } from './production/warm-up.js';
+import { loadTelemetry, registerTelemetry } from './telemetry/telemetry.js';
+import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 import { registerApiRoutes } from './routing/api-routes.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
@@ -88,6 +90,12 @@ export interface ResourceApiOptions {
    * See docs/plugin-options.md.
    */
   readonly trustedHosts?: readonly TrustedHost[];
+  /**
+   * Prometheus metrics of the API's requests and database pool, off by default: `{ metrics: true }` serves them at
+   * `/metrics` (prom-client, an optional peer dependency). Traces need no option: the API's spans record when the app
+   * installed an OpenTelemetry SDK before registering the plugin. See docs/telemetry.md.
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -146,6 +154,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const poolMax = options.databasePoolMax;
   assertCount('databasePoolMax', poolMax, 'connections');
+  const loadedTelemetry = await loadTelemetry(options.telemetry);
   const database = await openDatabase({
     url: options.database ?? 'sqlite:var/data.db',
     schema: options.databaseSchema,
@@ -153,6 +162,11 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     log: app.log,
   });
   app.addHook('onClose', () => database.close());
+  const telemetry = registerTelemetry(app, loadedTelemetry, {
+    registry,
+    knex: database.knex,
+    system: database.dialect.name === 'postgres' ? 'postgresql' : 'sqlite',
+  });
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);
 
@@ -246,6 +260,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       bodyLimit,
       schemas: graphqlSchemas,
       setUpScope,
+      telemetry,
     });
   await app.register(registerApiRoutes, {
     prefix: registry.prefix,
@@ -254,6 +269,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     sessions: settings?.jwt.secret ? sessions : undefined,
     documentation: options.documentation,
     setUpScope,
+    telemetry,
   });
 }
 

@@ -8,6 +8,8 @@ import type { ApiError } from '../errors.js';
 import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
+import { runInOperationSpan } from '../telemetry/stage-spans.js';
+import { isTracing } from '../telemetry/tracer.js';
 import type { QueryParameters } from '../metadata/types.js';
 import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
@@ -101,6 +103,9 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
     ...(execution.embed ? { embed: execution.embed } : {}),
   };
   try {
+    // Traced, one span per operation the query runs (a query can run several), over its stages' spans.
+    if (isTracing())
+      return await runInOperationSpan(operation, () => executeOperation(context.runtime, operation, request));
     return await executeOperation(context.runtime, operation, request);
   } catch (error) {
     throw toGraphQLError(error, context.log);

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { type DocumentNode, getOperationAST, Kind, Location, NoSchemaIntrospectionCustomRule, parse } from 'graphql';
 import mercurius from 'mercurius';
 import type { Runtime } from '../pipeline/operation-context.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
@@ -126,18 +127,21 @@ function resolveDocumentLimits(graphql: GraphQLOptions): {
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
-export async function registerGraphQLRoutes(
-  app: FastifyInstance,
-  options: {
-    runtime: Runtime;
-    graphql: GraphQLOptions;
-    bodyLimit: number;
-    schemas: FirstUseSchemas;
-    /** The hooks of the API's scopes (trusted hosts, lingering close, the production plugin's): `api-scope.ts`. */
-    setUpScope: ApiScopeSetup;
-  },
-): Promise<void> {
+/** What the plugin hands the GraphQL endpoint. */
+export interface GraphQLRoutesOptions {
+  readonly runtime: Runtime;
+  readonly graphql: GraphQLOptions;
+  readonly bodyLimit: number;
+  readonly schemas: FirstUseSchemas;
+  /** Traces and measures the endpoint's routes. */
+  readonly telemetry: Telemetry;
+  /** The hooks of the API's scopes (trusted hosts, lingering close, the production plugin's): `api-scope.ts`. */
+  readonly setUpScope: ApiScopeSetup;
+}
+
+export async function registerGraphQLRoutes(app: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
   const { runtime } = options;
+  options.telemetry.attachToRoutes(app);
   const path = options.graphql.path ?? '/graphql';
   const graphiql = options.graphql.graphiql ?? true;
   // First: the scope's hooks (security headers among them) run before the hook that answers the GraphiQL page.

@@ -6,12 +6,16 @@
  *
  * (for an anonymous caller, authorize comes before parameters: a protected operation is a 401 before anything else)
  *
- * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built.
+ * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built. Those five
+ * each run in a span of their own when the request is traced (an OpenTelemetry SDK records its span): decided once
+ * per request, not per stage (`telemetry/stage-spans.ts`).
  */
 import type { OperationMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, OperationResponse, Runtime } from './operation-context.js';
 import { ApiError } from '../errors.js';
 import { ANONYMOUS } from '../security/access.js';
+import { runStage } from '../telemetry/stage-spans.js';
+import { isTracing } from '../telemetry/tracer.js';
 import { authenticate } from './stages/authenticate.js';
 import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } from './stages/authorize.js';
 import { deserialize } from './stages/deserialize.js';
@@ -54,6 +58,7 @@ export async function executeOperation(
     missingItem: null,
   };
   const { stages } = operation;
+  const traced = isTracing();
   // The stages that often have nothing to wait for (no token, no rule, no condition) return a promise only when they
   // do: awaiting one that did not would still cost a turn of the microtask queue, several times a request.
   let waiting: Promise<void> | void;
@@ -76,13 +81,13 @@ export async function executeOperation(
     parseParameters(context);
     if ((waiting = authorizeBeforeRead(context))) await waiting;
   }
-  if (stages.read) await read(context);
+  if (stages.read) await runStage(traced, 'read', read, context);
   if ((waiting = authorizeAfterRead(context))) await waiting;
   if ((waiting = checkPreconditions(context))) await waiting;
-  if (stages.deserialize) await deserialize(context);
+  if (stages.deserialize) await runStage(traced, 'deserialize', deserialize, context);
   if ((waiting = authorizeAfterDeserialize(context))) await waiting;
-  if (stages.validate) await validate(context);
-  if (stages.write) await write(context);
+  if (stages.validate) await runStage(traced, 'validate', validate, context);
+  if (stages.write) await runStage(traced, 'write', write, context);
   return context;
 }
 
@@ -92,5 +97,6 @@ export async function runOperation(
   operation: OperationMetadata,
   request: OperationRequest,
 ): Promise<OperationResponse> {
-  return respond(await executeOperation(runtime, operation, request, true));
+  const context = await executeOperation(runtime, operation, request, true);
+  return runStage(isTracing(), 'serialize', respond, context);
 }

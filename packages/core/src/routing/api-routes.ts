@@ -10,6 +10,7 @@ import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { Sessions } from '../security/sessions.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { runOperation } from '../pipeline/run-operation.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { buildDocsUrl } from '../serializer/jsonld/context.js';
@@ -30,6 +31,8 @@ export interface ApiRoutesOptions {
   readonly documentation: DocumentationOptions | undefined;
   /** The hooks of the API's scopes (trusted hosts, lingering close, the production plugin's): `api-scope.ts`. */
   readonly setUpScope: ApiScopeSetup;
+  /** Traces and measures each route registered here. */
+  readonly telemetry: Telemetry;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -46,6 +49,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   const { registry } = runtime;
   const prefix = registry.prefix;
   const local = (template: string) => template.slice(prefix.length).replace(/\{(\w+)\}/g, ':$1') || '/';
+  options.telemetry.attachToRoutes(app);
 
   prepareApiScope(app, { kind: 'rest', prefix }, options.setUpScope);
   registerBodyParsers(app, options.bodyLimit);

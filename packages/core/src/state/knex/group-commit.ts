@@ -10,7 +10,11 @@
  * COMMIT; if the COMMIT fails, every write of the group fails with its error and nothing of it is kept. A lone write
  * runs on its own, as before. When a knex transaction holds the connection at that moment, the writes go through knex
  * and wait for it, as every statement does.
+ *
+ * Each write runs in the trace context of the request that queued it, so that its statement's span (when one is
+ * recorded) is that request's, not the request whose write happened to open the group.
  */
+import { type Context, context as traceContext } from '@opentelemetry/api';
 import type { SqliteConnection } from './sqlite-connection.js';
 
 /** Runs one statement on the connection and returns its rows (none for a statement that returns none). */
@@ -22,6 +26,8 @@ interface PendingWrite {
   readonly method: string | undefined;
   /** The same write, run by knex (when the connection is not free at commit time). */
   readonly viaKnex: () => Promise<unknown[]>;
+  /** The trace context of the request that queued it. */
+  readonly context: Context;
   readonly resolve: (rows: unknown[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -33,6 +39,9 @@ const SAVEPOINT = 'resource_api_write';
 export function createGroupCommit(usable: () => SqliteConnection | null, execute: Execute) {
   let pending: PendingWrite[] = [];
 
+  const runWrite = (connection: SqliteConnection, write: PendingWrite): unknown[] =>
+    traceContext.with(write.context, execute, undefined, connection, write.sql, write.bindings, write.method);
+
   function commitTogether(connection: SqliteConnection, batch: readonly PendingWrite[]): Outcome[] {
     const control = (sql: string) => execute(connection, sql, [], 'raw');
     control('BEGIN IMMEDIATE');
@@ -40,7 +49,7 @@ export function createGroupCommit(usable: () => SqliteConnection | null, execute
       const outcomes = batch.map((write): Outcome => {
         control(`SAVEPOINT ${SAVEPOINT}`);
         try {
-          const rows = execute(connection, write.sql, write.bindings, write.method);
+          const rows = runWrite(connection, write);
           control(`RELEASE ${SAVEPOINT}`);
           return { rows };
         } catch (error) {
@@ -62,15 +71,12 @@ export function createGroupCommit(usable: () => SqliteConnection | null, execute
     pending = [];
     const connection = usable();
     if (!connection) {
-      for (const write of batch) write.viaKnex().then(write.resolve, write.reject);
+      for (const write of batch) traceContext.with(write.context, write.viaKnex).then(write.resolve, write.reject);
       return;
     }
     let outcomes: Outcome[];
     try {
-      outcomes =
-        batch.length === 1
-          ? [{ rows: execute(connection, batch[0]!.sql, batch[0]!.bindings, batch[0]!.method) }]
-          : commitTogether(connection, batch);
+      outcomes = batch.length === 1 ? [{ rows: runWrite(connection, batch[0]!) }] : commitTogether(connection, batch);
     } catch (error) {
       outcomes = batch.map(() => ({ error }));
     }
@@ -88,7 +94,7 @@ export function createGroupCommit(usable: () => SqliteConnection | null, execute
     viaKnex: () => Promise<unknown[]>,
   ): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
-      pending.push({ sql, bindings, method, viaKnex, resolve, reject });
+      pending.push({ sql, bindings, method, viaKnex, context: traceContext.active(), resolve, reject });
       // After this turn's I/O callbacks: the writes of every request read in this turn join the group.
       if (pending.length === 1) setImmediate(flush);
     });

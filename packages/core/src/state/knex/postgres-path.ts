@@ -9,6 +9,7 @@
  */
 import type { Knex } from 'knex';
 import { type DirectPath, emitQuery } from './direct-path.js';
+import { completeStatementSpan, createStatementSpan } from '../../telemetry/sql-spans.js';
 
 /** The part of a pg client used here. */
 interface PgClient {
@@ -27,12 +28,22 @@ export function createPostgresPath(knex: Knex, pool: PostgresPool): DirectPath {
     returnsRows: (_sql, method) => method === 'select',
     async run<T>(sql: string, bindings: readonly unknown[], method: string | undefined): Promise<T[]> {
       emitQuery(knex, sql, bindings, method);
-      const connection = (await pool.acquire()) as PgClient;
+      // The span (while one records) covers the wait for a connection too: under load, that is where time goes.
+      const span = createStatementSpan('postgresql', sql);
+      let rows: T[];
       try {
-        return (await connection.query({ text: sql, values: bindings })).rows as T[];
-      } finally {
-        pool.release(connection);
+        const connection = (await pool.acquire()) as PgClient;
+        try {
+          rows = (await connection.query({ text: sql, values: bindings })).rows as T[];
+        } finally {
+          pool.release(connection);
+        }
+      } catch (error) {
+        if (span) completeStatementSpan(span, error);
+        throw error;
       }
+      if (span) completeStatementSpan(span);
+      return rows;
     },
   };
 }

@@ -17,6 +17,7 @@ import { createGroupCommit } from './group-commit.js';
 import { createGroupTransactions } from './group-transactions.js';
 import { type DirectPath, emitQuery, MAX_STATEMENTS } from './direct-path.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
+import { completeStatementSpan, createStatementSpan } from '../../telemetry/sql-spans.js';
 
 /** A prepared statement, and for a read, how its rows (arrays, in raw mode) become objects. */
 interface Prepared {
@@ -81,8 +82,22 @@ export function createSqlitePath(
     return connection?.open && !connection.inTransaction ? connection : null;
   };
 
+  /** Runs a statement, in a span of its own while a span records (`telemetry/sql-spans.ts`). */
   function execute<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[], method = 'select'): T[] {
     emitQuery(knex, sql, bindings, method);
+    const span = createStatementSpan('sqlite', sql);
+    if (span === undefined) return executeStatement<T>(connection, sql, bindings);
+    try {
+      const rows = executeStatement<T>(connection, sql, bindings);
+      completeStatementSpan(span);
+      return rows;
+    } catch (error) {
+      completeStatementSpan(span, error);
+      throw error;
+    }
+  }
+
+  function executeStatement<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[]): T[] {
     const { statement: prepared, reader, toRow } = statement(connection, sql);
     if (!reader) {
       prepared.run(...bindings.map(toSqlite));
