@@ -163,7 +163,6 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   app.addHook('onClose', () => database.close());
   const telemetry = registerTelemetry(app, loadedTelemetry, {
-    registry,
     knex: database.knex,
     system: database.dialect.name === 'postgres' ? 'postgresql' : 'sqlite',
   });

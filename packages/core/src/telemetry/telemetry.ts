@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
-import type { MetadataRegistry } from '../metadata/types.js';
 import { createRequestMetrics, loadPromClient, type PromClient } from './metrics.js';
 import type { RouteDescription } from './request-spans.js';
 import { attachRouteTelemetry } from './route-telemetry.js';
@@ -15,7 +14,6 @@ import { isTracerInstalled } from './tracer.js';
 import { type ResolvedMetrics, resolveMetrics, type TelemetryOptions } from './telemetry-options.js';
 
 export interface TelemetryTargets {
-  readonly registry: MetadataRegistry;
   readonly knex: Knex;
   readonly system: DatabaseSystem;
 }
@@ -25,24 +23,16 @@ export interface Telemetry {
   attachToRoutes(app: FastifyInstance): void;
 }
 
-/** `METHOD /api/books/:id` → the operation served there (HEAD with GET's). */
-function describeOperations(registry: MetadataRegistry): Map<string, RouteDescription> {
-  const operations = new Map<string, RouteDescription>();
-  for (const resource of registry.resources) {
-    for (const operation of resource.operations) {
-      const url = operation.uriTemplate.replace(/\{(\w+)\}/g, ':$1');
-      const description = { route: operation.uriTemplate, operation: operation.name, resource: resource.name };
-      operations.set(`${operation.method} ${url}`, description);
-      if (operation.method === 'GET') operations.set(`HEAD ${url}`, description);
-    }
-  }
-  return operations;
-}
-
-/** What a route's spans and metrics say of it: an operation's names, or the template of its URL. */
-function describeRoute(route: RouteOptions, operations: Map<string, RouteDescription>): RouteDescription {
-  const method = Array.isArray(route.method) ? undefined : String(route.method);
-  return (method && operations.get(`${method} ${route.url}`)) || { route: route.url.replace(/:(\w+)/g, '{$1}') || '/' };
+/**
+ * What a route's spans and metrics say of it: the template of its URL, and the operation and resource it serves, as
+ * the API marked the route when it defined it (`config.resourceApi`, `routing/api-scope.ts`).
+ */
+function describeRoute(route: RouteOptions): RouteDescription {
+  const template = route.url.replace(/:(\w+)/g, '{$1}') || '/';
+  const mark = route.config?.resourceApi;
+  return mark?.kind === 'operation'
+    ? { route: template, operation: mark.operation, resource: mark.resource }
+    : { route: template };
 }
 
 /** The `telemetry` option checked, and prom-client loaded when metrics are on: before the plugin opens anything. */
@@ -76,12 +66,11 @@ export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry,
     const { registry } = metrics;
     app.get(path, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   }
-  const operations = describeOperations(targets.registry);
   return {
     attachToRoutes(context) {
       if (!traced && !metrics) return;
       context.addHook('onRoute', (route) => {
-        const description = describeRoute(route, operations);
+        const description = describeRoute(route);
         attachRouteTelemetry(route, description, { traced, record: metrics?.createRecorder(description) });
       });
     },
