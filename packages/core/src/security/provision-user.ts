@@ -144,7 +144,11 @@ export async function provisionUser(
     );
   if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
   const credentials = passwordColumn in row || rolesColumn in row;
-  buildRowMapper(security.resource, deps.registry, dialect).stampRow(row, { creating: false, at: new Date(), by: null });
+  buildRowMapper(security.resource, deps.registry, dialect).stampRow(row, {
+    creating: false,
+    at: new Date(),
+    by: null,
+  });
   // A new password or new roles: the tokens issued before are refused, as after any such write.
   await knex(table)
     .where('id', id)

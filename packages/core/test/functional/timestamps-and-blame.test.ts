@@ -41,7 +41,11 @@ const json = { 'content-type': 'application/ld+json' };
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
 async function loginAs(app: FastifyInstance, email: string): Promise<{ iri: string; headers: Record<string, string> }> {
-  const user = await call(app, { method: 'POST', url: '/api/users', payload: { email, plainPassword: 'password-123' } });
+  const user = await call(app, {
+    method: 'POST',
+    url: '/api/users',
+    payload: { email, plainPassword: 'password-123' },
+  });
   expect(user.status, user.text).toBe(201);
   const login = await call(app, { method: 'POST', url: '/api/auth', payload: { email, password: 'password-123' } });
   expect(login.status, login.text).toBe(200);
@@ -154,7 +158,12 @@ describe.each(testDatabases(inject('postgresUrl')))('timestamps and blame on $na
   });
 
   it('changes nothing when the write is refused', async () => {
-    const created = await call(app(), { method: 'POST', url: '/api/entries', headers: json, payload: { title: 'Kept' } });
+    const created = await call(app(), {
+      method: 'POST',
+      url: '/api/entries',
+      headers: json,
+      payload: { title: 'Kept' },
+    });
     await pause();
     const refused = await call(app(), {
       method: 'PATCH',

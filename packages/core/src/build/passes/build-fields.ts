@@ -192,6 +192,7 @@ function buildScalar(
     if (field.default !== undefined) throw new DeclarationError(`${where}: a password field cannot have a default.`);
     base.readable = false;
   }
+  if (field.timestamp !== undefined) assertTimestampFits(field, where);
   if (field.computed !== undefined) {
     // A function of the item, worked out when it is sent: never stored, never written.
     if (typeof field.computed !== 'function')
@@ -215,7 +216,6 @@ function buildScalar(
       timestamp: undefined,
     };
   }
-  if (field.timestamp !== undefined) assertTimestampFits(field, where);
   return {
     ...base,
     // Set by the framework on every write that stamps it: never the client's.
