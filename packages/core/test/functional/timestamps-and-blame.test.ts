@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource, NotBlank, type StateProcessor } from '@resource-api/core';
+import { defineResource, type ResourceDeclaration, NotBlank, type StateProcessor } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 import { securityOptions, User } from '../security/fixtures.js';
@@ -216,5 +216,33 @@ describe.each(testDatabases(inject('postgresUrl')))('timestamps and blame on $na
     for (const schema of ['Entry.create', 'Entry.replace', 'Entry.update']) {
       expect(Object.keys(schemas[schema].properties), schema).toEqual(['title', 'parent']);
     }
+  });
+});
+
+/** The user resource with timestamps: `provisionUser` writes its rows without the processor, and stamps them too. */
+const StampedUser = defineResource({
+  ...(User as ResourceDeclaration),
+  fields: {
+    ...(User as ResourceDeclaration).fields,
+    createdAt: { type: 'datetime', timestamp: 'create' },
+    updatedAt: { type: 'datetime', timestamp: 'update' },
+  },
+});
+
+describe.each(testDatabases(inject('postgresUrl')))('timestamps of a provisioned user on $name', (database) => {
+  const app = useApp(database, { resources: [StampedUser], security: securityOptions() });
+
+  it('stamps the account provisionUser creates, and moves updatedAt when it updates it', async () => {
+    const admin = { identifier: 'admin@example.com', password: 'password-123', roles: ['ROLE_ADMIN'] };
+    expect(await app().resourceApi.provisionUser(admin)).toEqual({ id: 1, outcome: 'created' });
+    const created = await app().resourceApi.database.knex('user').first();
+    expect(created.created_at).not.toBeNull();
+    expect(created.updated_at).toEqual(created.created_at);
+    await pause();
+    const updated = await app().resourceApi.provisionUser({ ...admin, password: 'another-password' });
+    expect(updated).toEqual({ id: 1, outcome: 'updated' });
+    const row = await app().resourceApi.database.knex('user').first();
+    expect(row.created_at).toEqual(created.created_at);
+    expect(new Date(row.updated_at).getTime()).toBeGreaterThan(new Date(created.updated_at).getTime());
   });
 });
