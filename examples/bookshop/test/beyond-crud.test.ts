@@ -80,6 +80,8 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
         title: 'First',
         owner: ada.iri,
         published: false,
+        createdAt: expect.stringMatching(DATETIME),
+        updatedAt: expect.stringMatching(DATETIME),
       });
 
       const before = Date.now();
@@ -94,6 +96,8 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
         owner: ada.iri,
         published: true,
         publishedAt: expect.stringMatching(DATETIME),
+        createdAt: expect.stringMatching(DATETIME),
+        updatedAt: expect.stringMatching(DATETIME),
       });
       expect(Date.parse(response.body.publishedAt)).toBeGreaterThanOrEqual(before - 1000);
       expect(Date.parse(response.body.publishedAt)).toBeLessThanOrEqual(Date.now() + 1000);
@@ -187,6 +191,8 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
         title: 'Sneaky',
         owner: ada.iri,
         published: false,
+        createdAt: expect.stringMatching(DATETIME),
+        updatedAt: expect.stringMatching(DATETIME),
       });
 
       const put = await call(app, {
@@ -205,7 +211,8 @@ describe.each(databases)('beyond CRUD on $name', (database) => {
         payload: { published: true, publishedAt: '2001-01-01T00:00:00+00:00' },
       });
       expect(patch.status, patch.text).toBe(200);
-      expect(patch.body).toEqual(created);
+      // Only updatedAt moved (the PATCH succeeded, changing nothing a client may write).
+      expect(patch.body).toEqual({ ...created, updatedAt: expect.stringMatching(DATETIME) });
 
       // Published, it stays so: a PUT (a full replacement) or a PATCH cannot take it back.
       const publishedAt = (await call(app, { method: 'POST', url: '/api/articles/1/publish', headers: ada.auth })).body

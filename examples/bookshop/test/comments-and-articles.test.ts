@@ -109,6 +109,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
       body: 'The Analytical Engine weaves algebraic patterns.',
       owner: '/api/users/2',
       published: false,
+      createdAt: expect.stringMatching(DATETIME),
+      updatedAt: expect.stringMatching(DATETIME),
     });
 
     const withoutBody = await call(app, {
@@ -126,6 +128,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
       title: 'Nanoseconds',
       owner: '/api/users/3',
       published: false,
+      createdAt: expect.stringMatching(DATETIME),
+      updatedAt: expect.stringMatching(DATETIME),
     });
   });
 
@@ -146,6 +150,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
       title: 'Orphan',
       owner: '/api/users/3',
       published: false,
+      createdAt: expect.stringMatching(DATETIME),
+      updatedAt: expect.stringMatching(DATETIME),
     });
 
     // A relation set to null where it is required is a NotNull violation.
@@ -184,6 +190,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
       title: 'On engines (revised)',
       owner: '/api/users/2',
       published: false,
+      createdAt: expect.stringMatching(DATETIME),
+      updatedAt: expect.stringMatching(DATETIME),
     });
 
     const patch = await call(app, {
@@ -193,7 +201,8 @@ describe.each(databases)('comments and articles on $name', (database) => {
       payload: JSON.stringify({ body: 'Second draft.' }),
     });
     expect(patch.status).toBe(200);
-    expect(patch.body).toEqual({ ...put.body, body: 'Second draft.' });
+    // Every successful write moves updatedAt (article-timestamps.test.ts checks by how much).
+    expect(patch.body).toEqual({ ...put.body, body: 'Second draft.', updatedAt: expect.stringMatching(DATETIME) });
 
     const cleared = await call(app, {
       method: 'PATCH',
@@ -202,7 +211,7 @@ describe.each(databases)('comments and articles on $name', (database) => {
       payload: JSON.stringify({ body: null }),
     });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toEqual(put.body);
+    expect(cleared.body).toEqual({ ...put.body, updatedAt: expect.stringMatching(DATETIME) });
   });
 
   it('deletes a comment with 204 and then answers 404 for it', async () => {

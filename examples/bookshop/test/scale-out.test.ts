@@ -153,8 +153,8 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
       },
     );
     // The initial schema, then Article's published/publishedAt and the audit trail, the framework's refresh tokens and
-    // user columns, and the unique index on lower(email).
-    expect(migrated.stdout).toContain('Ran 4 migration(s)');
+    // user columns, the unique index on lower(email), and Article's timestamps.
+    expect(migrated.stdout).toContain('Ran 5 migration(s)');
 
     const env = {
       NODE_ENV: 'production',

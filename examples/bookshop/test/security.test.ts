@@ -23,6 +23,7 @@ import {
   claims,
   create,
   databases,
+  DATETIME,
   HYDRA_LINK,
   type JsonResponse,
   login,
@@ -739,6 +740,9 @@ describe.each(databases)('security on $name', (database) => {
       title,
       owner,
       published: false,
+      // Set by the framework on every write (article-timestamps.test.ts checks their values).
+      createdAt: expect.stringMatching(DATETIME),
+      updatedAt: expect.stringMatching(DATETIME),
       ...extra,
     });
 

@@ -2,7 +2,8 @@
  * Article — declared with a PLAIN OBJECT (`defineResource`).
  *
  * `/api/articles`. Owned by a user. A custom operation, `POST /api/articles/{id}/publish`, publishes it (its owner or
- * an admin); `published` and `publishedAt` are written by that operation only. Every successful write adds an
+ * an admin); `published` and `publishedAt` are written by that operation only. `createdAt` and `updatedAt` are
+ * timestamps the framework sets. Every successful write adds an
  * `AuditEntry` (the `auditTrail` hooks).
  */
 import {
@@ -70,5 +71,8 @@ export const Article = defineResource({
       writable: false,
       description: 'When the article was published, or null.',
     },
+    // Set by the framework: once on create, and on every successful write (PUT, PATCH, publish).
+    createdAt: { type: 'datetime', timestamp: 'create', description: 'When the article was created.' },
+    updatedAt: { type: 'datetime', timestamp: 'update', description: 'When the article was last written.' },
   },
 });

@@ -53,8 +53,15 @@ type ReadValue<F> = F extends { type: infer S extends ScalarType }
     ? number | NullIfNullable<F>
     : never;
 
-/** The value of one declared field in the new state a processor receives: as read, plus nested writes on to-ones. */
-type WriteValue<F> = F extends { toOne: unknown } ? number | NullIfNullable<F> | NestedIfWritableLink<F> : ReadValue<F>;
+/**
+ * The value of one declared field in the new state a processor receives: as read, plus nested writes on to-ones. A
+ * timestamp is stamped by the built-in processor as it writes: before, a new item has none yet (null).
+ */
+type WriteValue<F> = F extends { toOne: unknown }
+  ? number | NullIfNullable<F> | NestedIfWritableLink<F>
+  : F extends { timestamp: 'create' | 'update' }
+    ? Date | null
+    : ReadValue<F>;
 
 /** Fields declared without literal names (a `Record<string, FieldDeclaration>`) give plain `Entity` objects. */
 type IfLiteralKeys<F, T> = string extends keyof F ? Entity : T;

@@ -74,6 +74,13 @@ export interface ScalarFieldDeclaration extends CommonFieldOptions {
    * filter. `(book) => book.title.length`.
    */
   computed?: (item: Entity) => unknown;
+  /**
+   * A date-time the framework sets, read-only to clients (a value they send is ignored): `'create'` once, when the
+   * item is created (`createdAt`); `'update'` when it is created and on every write of it after (`updatedAt`), custom
+   * operations that write through the built-in processor (`next`) included. Set by the built-in processor as it writes
+   * the row, so a processor or `beforeWrite` hook sees the previous value (null on create). Datetime fields only.
+   */
+  timestamp?: 'create' | 'update';
 }
 
 /** A to-one relation (many-to-one): `{ toOne: 'Author', inversedBy: 'books' }`. Stored as a foreign key column. */
@@ -99,6 +106,13 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
    * create and on update) or `'default'` (when the client gives none; writable otherwise — guard it with a rule).
    */
   currentUser?: 'always' | 'default';
+  /**
+   * A relation to the user resource the framework sets to the caller, read-only to clients (a value they send is
+   * ignored): `'create'` once, when the item is created (`createdBy`); `'update'` when it is created and on every write
+   * of it after (`updatedBy`). An anonymous write sets null, so the relation needs `nullable: true`. Set by the
+   * built-in processor as it writes the row, as `timestamp` is.
+   */
+  blame?: 'create' | 'update';
 }
 
 /** Exposes a to-many relation as `GET /api/<parents>/{id}/<field>`, a collection of the target. */

@@ -15,6 +15,7 @@ export const ID_FIELD: ScalarFieldMetadata = Object.freeze({
   nullable: false,
   default: undefined,
   computed: undefined,
+  timestamp: undefined,
   readable: true,
   writable: false,
   immutable: false,

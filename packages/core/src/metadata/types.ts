@@ -60,6 +60,8 @@ export interface ScalarFieldMetadata extends FieldBase {
   readonly default: JsonValue | undefined;
   /** A computed field's function of the item (read-only, no column), or undefined. */
   readonly computed: ((item: Entity) => unknown) | undefined;
+  /** Set by the built-in processor to the time of the write: on create (`'create'`), or on create and update (`'update'`). */
+  readonly timestamp: 'create' | 'update' | undefined;
 }
 
 /** A to-one relation's metadata (`kind: 'toOne'`): the foreign key column on this resource's table. */
@@ -77,6 +79,8 @@ export interface ToOneFieldMetadata extends RelationBase {
   readonly nestedWithoutOperation: boolean;
   /** Filled with the caller on create: always, or when the client gives none. */
   readonly currentUser: 'always' | 'default' | undefined;
+  /** Set by the built-in processor to the caller (null when anonymous): on create (`'create'`), or on create and update (`'update'`). */
+  readonly blame: 'create' | 'update' | undefined;
 }
 
 /** The join table of a many-to-many relation, seen from the side that declares the field. */

@@ -148,6 +148,11 @@ export function resolveSecurity(options: SecurityOptions, registry: MetadataRegi
           `Resource "${other.name}", field "${f.name}": currentUser needs a relation to the user resource "${resource.name}", not "${f.target}".`,
         );
       }
+      if (f.kind === 'toOne' && f.blame && f.target !== resource.name) {
+        throw new DeclarationError(
+          `Resource "${other.name}", field "${f.name}": blame needs a relation to the user resource "${resource.name}", not "${f.target}".`,
+        );
+      }
     }
   }
   return {

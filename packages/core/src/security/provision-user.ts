@@ -89,9 +89,12 @@ export async function provisionUser(
     entity[security.password] = await hashPassword(options.password);
     entity[security.roles] = toStoredRoles(options.roles);
     const now = Date.now();
+    const row = mapper.toRow(entity);
+    // Made by the app, not by a caller: its timestamps are set, its blame relations null.
+    mapper.stampRow(row, { creating: true, at: new Date(now), by: null });
     try {
       const [inserted] = await knex(table)
-        .insert({ ...mapper.toRow(entity), [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now })
+        .insert({ ...row, [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now })
         .returning('id');
       return {
         id: Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted),
@@ -141,6 +144,11 @@ export async function provisionUser(
     );
   if (Object.keys(row).length === 0) return { id, outcome: 'unchanged' };
   const credentials = passwordColumn in row || rolesColumn in row;
+  buildRowMapper(security.resource, deps.registry, dialect).stampRow(row, {
+    creating: false,
+    at: new Date(),
+    by: null,
+  });
   // A new password or new roles: the tokens issued before are refused, as after any such write.
   await knex(table)
     .where('id', id)

@@ -120,8 +120,15 @@ async function validateItem(
       }
       for (const found of checkConstraint(value, constraint)) add(path, found.message, found.code);
     }
-    // What storage demands, whatever the groups: a non-nullable column holds a value.
-    if (field.kind !== 'toMany' && !field.nullable && (value === null || value === undefined) && !reported.has(path)) {
+    // What storage demands, whatever the groups: a non-nullable column holds a value (a timestamp gets its value
+    // from the built-in processor as it writes the row, after this check).
+    if (
+      field.kind !== 'toMany' &&
+      !field.nullable &&
+      (value === null || value === undefined) &&
+      !(field.kind === 'scalar' && field.timestamp) &&
+      !reported.has(path)
+    ) {
       add(path, 'This value should not be null.', VIOLATION_CODES.notNull);
     }
   }

@@ -7,6 +7,7 @@ import {
   buildMetadata,
   DeclarationError,
   defineResource,
+  defineShape,
   resourceApi,
   type ResourceDeclaration,
 } from '@resource-api/core';
@@ -193,6 +194,74 @@ describe('wrong declarations', () => {
     expect(() => buildMetadata({ resources: [Review] })).toThrow(
       'Resource "Review", field "subject": the relation target class "NotAResource" is not an @ApiResource class.',
     );
+  });
+
+  it('refuses a timestamp that is not a non-null, read-only datetime, or that is in a shape', () => {
+    const field = (declaration: object) => build(book({ at: declaration as never }));
+    expect(field({ type: 'datetime', timestamp: 'updated' })).toThrow(
+      'Resource "Book", field "at": timestamp must be "create" or "update". Did you mean "update"?',
+    );
+    expect(field({ type: 'date', timestamp: 'create' })).toThrow(
+      'Resource "Book", field "at": a timestamp is a "datetime" field, not "date".',
+    );
+    for (const key of ['default', 'nullable', 'immutable'])
+      expect(field({ type: 'datetime', timestamp: 'create', [key]: key === 'default' ? 'now' : true })).toThrow(
+        `Resource "Book", field "at": a timestamp has no "${key}"`,
+      );
+    expect(field({ type: 'datetime', timestamp: 'update', writable: true })).toThrow(
+      'Resource "Book", field "at": a timestamp is set by the framework; it cannot be writable.',
+    );
+    expect(field({ type: 'datetime', timestamp: 'create', computed: () => new Date() })).toThrow(
+      'a computed field is never stored; it cannot be a timestamp.',
+    );
+    const Stamped = defineShape({ name: 'Stamped', fields: { at: { type: 'datetime', timestamp: 'create' } } });
+    expect(() =>
+      buildMetadata({
+        resources: [
+          book({}, { operations: [{ kind: 'post', name: 'stamp', uriTemplate: '/books/stamp', input: Stamped }] }),
+        ],
+      }),
+    ).toThrow('field "at": a shape is never stored, so nothing stamps it; a timestamp belongs on a resource.');
+  });
+
+  it('refuses a blame relation that is not nullable, is writable or is also a currentUser one', () => {
+    const field = (declaration: object) =>
+      build(author, book({ author: { toOne: 'Author' }, by: declaration as never }));
+    expect(field({ toOne: 'Author', blame: 'created', nullable: true })).toThrow(
+      'Resource "Book", field "by": blame must be "create" or "update". Did you mean "create"?',
+    );
+    expect(field({ toOne: 'Author', blame: 'create' })).toThrow(
+      'Resource "Book", field "by": a blame relation is null after an anonymous write; declare it nullable: true.',
+    );
+    expect(field({ toOne: 'Author', blame: 'update', nullable: true, writable: true })).toThrow(
+      'Resource "Book", field "by": a blame relation is set by the framework; it cannot be writable.',
+    );
+    expect(field({ toOne: 'Author', blame: 'update', nullable: true, currentUser: 'always' })).toThrow(
+      'Resource "Book", field "by": blame and currentUser both fill the relation with the caller; keep one',
+    );
+    expect(field({ toOne: 'Author', blame: 'create', nullable: true, cascadePersist: true })).toThrow(
+      'Resource "Book", field "by": a blame relation has no "cascadePersist"',
+    );
+  });
+
+  it('refuses a blame relation to another resource than the user one', async () => {
+    const app = Fastify();
+    const user = defineResource({
+      name: 'User',
+      fields: { email: { type: 'string' }, plainPassword: { type: 'password' }, roles: { type: 'string[]' } },
+    });
+    await expect(
+      app.register(resourceApi, {
+        resources: [
+          user,
+          author,
+          book({ author: { toOne: 'Author' }, by: { toOne: 'Author', blame: 'create', nullable: true } }),
+        ],
+        database: 'sqlite::memory:',
+        security: { jwt: { secret: 'a-test-secret-that-is-long-enough-0123456789' }, users: { resource: 'User' } },
+      }),
+    ).rejects.toThrow('Resource "Book", field "by": blame needs a relation to the user resource "User", not "Author".');
+    await app.close();
   });
 
   it('throws DeclarationError, so the plugin fails at start-up', async () => {

@@ -23,6 +23,7 @@ const PlainPublisher = defineResource({
     rating: { type: 'float', default: 2.5 },
     active: { type: 'boolean', default: true },
     createdAt: { type: 'datetime', default: 'now', writable: false },
+    updatedAt: { type: 'datetime', timestamp: 'update' },
     foundedOn: { type: 'date', nullable: true, immutable: true },
     settings: { type: 'json', default: { a: 1 } },
     labels: { type: 'string[]', default: [] },
@@ -38,6 +39,7 @@ const PlainCategory = defineResource({
     label: { type: 'string' },
     publisher: { toOne: 'Publisher', nullable: true, onDelete: 'set null', readable: true, writable: true },
     parent: { toOne: 'Category', nullable: true, onDelete: 'cascade', column: 'parent_ref' },
+    editedBy: { toOne: 'Publisher', blame: 'update', nullable: true },
   },
 });
 
@@ -57,6 +59,7 @@ class Publisher {
   @ApiProperty({ type: 'float', default: 2.5 }) rating!: number;
   @ApiProperty({ type: 'boolean', default: true }) active!: boolean;
   @ApiProperty({ type: 'datetime', default: 'now', writable: false }) createdAt!: Date;
+  @ApiProperty({ type: 'datetime', timestamp: 'update' }) updatedAt!: Date;
   @ApiProperty({ type: 'date', nullable: true, immutable: true }) foundedOn!: string | null;
   @ApiProperty({ type: 'json', default: { a: 1 } }) settings!: unknown;
   @ApiProperty({ type: 'string[]', default: [] }) labels!: string[];
@@ -73,6 +76,7 @@ class Category {
   publisher!: Publisher | null;
   @ApiProperty({ toOne: 'Category', nullable: true, onDelete: 'cascade', column: 'parent_ref' })
   parent!: Category | null;
+  @ApiProperty({ toOne: () => Publisher, blame: 'update', nullable: true }) editedBy!: number | null;
 }
 
 const plain = buildMetadata({ resources: [PlainPublisher, PlainCategory] });
@@ -144,6 +148,7 @@ describe('declaring every option with decorators and with plain objects', () => 
     expect(byName.rating).toMatchObject({ type: 'float', default: 2.5 });
     expect(byName.active).toMatchObject({ type: 'boolean', default: true });
     expect(byName.createdAt).toMatchObject({ type: 'datetime', default: 'now', writable: false, column: 'created_at' });
+    expect(byName.updatedAt).toMatchObject({ type: 'datetime', timestamp: 'update', writable: false, nullable: false });
     expect(byName.foundedOn).toMatchObject({ type: 'date', immutable: true, column: 'founded_on' });
     expect(byName.settings).toMatchObject({ type: 'json', default: { a: 1 } });
     expect(byName.labels).toMatchObject({ type: 'string[]', default: [] });
@@ -178,6 +183,7 @@ describe('declaring every option with decorators and with plain objects', () => 
       onDelete: 'set null',
       nullable: true,
     });
+    expect(category.editedBy).toMatchObject({ kind: 'toOne', blame: 'update', writable: false, nullable: true });
     expect(category.parent).toMatchObject({
       kind: 'toOne',
       target: 'Category',

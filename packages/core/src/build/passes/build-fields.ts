@@ -49,7 +49,7 @@ const COMMON_KEYS = [
 ];
 const LINK_KEYS = ['readableLink', 'writableLink'];
 const KEYS = {
-  scalar: ['type', 'nullable', 'default', 'computed', ...COMMON_KEYS],
+  scalar: ['type', 'nullable', 'default', 'computed', 'timestamp', ...COMMON_KEYS],
   toOne: [
     'toOne',
     'inversedBy',
@@ -58,6 +58,7 @@ const KEYS = {
     'cascadePersist',
     'nestedWithoutOperation',
     'currentUser',
+    'blame',
     ...LINK_KEYS,
     ...COMMON_KEYS,
   ],
@@ -191,6 +192,7 @@ function buildScalar(
     if (field.default !== undefined) throw new DeclarationError(`${where}: a password field cannot have a default.`);
     base.readable = false;
   }
+  if (field.timestamp !== undefined) assertTimestampFits(field, where);
   if (field.computed !== undefined) {
     // A function of the item, worked out when it is sent: never stored, never written.
     if (typeof field.computed !== 'function')
@@ -211,17 +213,43 @@ function buildScalar(
       default: undefined,
       column: '',
       computed: field.computed,
+      timestamp: undefined,
     };
   }
   return {
     ...base,
+    // Set by the framework on every write that stamps it: never the client's.
+    ...(field.timestamp !== undefined ? { writable: false } : {}),
     kind: 'scalar',
     type: field.type,
     nullable,
     default: field.default,
     column: field.column ?? toSnakeCase(name),
     computed: undefined,
+    timestamp: field.timestamp,
   };
+}
+
+const STAMPS = ['create', 'update'];
+
+/** A timestamp is a non-null datetime that only the framework writes. */
+function assertTimestampFits(field: ScalarFieldDeclaration, where: string): void {
+  if (!STAMPS.includes(field.timestamp as string))
+    throw new DeclarationError(
+      `${where}: timestamp must be "create" or "update".${formatDidYouMean(String(field.timestamp), STAMPS)}`,
+    );
+  if (field.type !== 'datetime')
+    throw new DeclarationError(`${where}: a timestamp is a "datetime" field, not "${field.type}".`);
+  if (field.computed !== undefined)
+    throw new DeclarationError(`${where}: a computed field is never stored; it cannot be a timestamp.`);
+  for (const key of ['default', 'nullable', 'immutable'] as const) {
+    if (field[key] !== undefined)
+      throw new DeclarationError(
+        `${where}: a timestamp has no "${key}" (the framework sets it on every write it stamps, never null).`,
+      );
+  }
+  if (field.writable === true)
+    throw new DeclarationError(`${where}: a timestamp is set by the framework; it cannot be writable.`);
 }
 
 function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean, where: string): void {
@@ -288,6 +316,7 @@ function buildToOne(
   }
   if (onDelete === 'set null' && !nullable)
     throw new DeclarationError(`${where}: onDelete "set null" needs nullable: true.`);
+  if (field.blame !== undefined) assertBlameFits(field, nullable, where);
   return {
     ...common(name, field, resource),
     ...links(field),
@@ -299,10 +328,33 @@ function buildToOne(
     cascadePersist: field.cascadePersist ?? false,
     nestedWithoutOperation: field.nestedWithoutOperation ?? false,
     currentUser: field.currentUser,
+    blame: field.blame,
     // Filled with the caller whatever the client sends: not writable by clients.
-    ...(field.currentUser === 'always' ? { writable: false } : {}),
+    ...(field.currentUser === 'always' || field.blame !== undefined ? { writable: false } : {}),
     column: field.column ?? `${toSnakeCase(name)}_id`,
   };
+}
+
+/** A blame relation holds the caller, or null for an anonymous write; only the framework writes it. */
+function assertBlameFits(field: ToOneDeclaration, nullable: boolean, where: string): void {
+  if (!STAMPS.includes(field.blame as string))
+    throw new DeclarationError(
+      `${where}: blame must be "create" or "update".${formatDidYouMean(String(field.blame), STAMPS)}`,
+    );
+  if (!nullable)
+    throw new DeclarationError(
+      `${where}: a blame relation is null after an anonymous write; declare it nullable: true.`,
+    );
+  if (field.currentUser !== undefined)
+    throw new DeclarationError(
+      `${where}: blame and currentUser both fill the relation with the caller; keep one (blame sets it on every write it stamps, currentUser on create).`,
+    );
+  for (const key of ['immutable', 'cascadePersist'] as const) {
+    if (field[key] !== undefined)
+      throw new DeclarationError(`${where}: a blame relation has no "${key}" (only the framework writes it).`);
+  }
+  if (field.writable === true)
+    throw new DeclarationError(`${where}: a blame relation is set by the framework; it cannot be writable.`);
 }
 
 function buildToMany(

@@ -62,6 +62,10 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       }
     }
     for (const [field, options] of Object.entries(declaration.fields)) {
+      if (options.timestamp !== undefined)
+        throw new DeclarationError(
+          `${where}, field "${field}": a shape is never stored, so nothing stamps it; a timestamp belongs on a resource.`,
+        );
       if ((options.constraints ?? []).some((constraint) => constraint?.kind === 'Unique')) {
         throw new DeclarationError(
           `${where}, field "${field}": Unique compares with stored items, and a shape is never stored; check it in the operation's processor.`,

@@ -99,6 +99,17 @@ function credentialFieldsOf(resource: ResourceMetadata, options: KnexStateOption
   return options.userRoles?.resource === resource ? [...fields, options.userRoles.field] : fields;
 }
 
+/** When a write happens and who makes it: the same for the item and every item nested in it. */
+interface Writer {
+  readonly at: Date;
+  readonly by: number | null;
+}
+
+function writerOf(context: ProcessContext): Writer {
+  const id = context.caller.user?.id;
+  return { at: new Date(), by: typeof id === 'number' ? id : null };
+}
+
 export function createKnexState(
   database: Database,
   registry: MetadataRegistry,
@@ -120,9 +131,12 @@ export function createKnexState(
     data: Entity,
     creating: boolean,
     previous: Entity | null | undefined,
+    writer: Writer,
   ): Record<string, unknown> {
     const mapper = mapperOf(resource);
     const row = mapper.toRow(data);
+    // The timestamps and blame relations are set here, where every write passes, and nowhere else.
+    mapper.stampRow(row, { creating, at: writer.at, by: writer.by });
     if (
       mapper.tokensValidAfter &&
       (creating || changesCredentials(credentialFields.get(resource.name)!, data, previous))
@@ -375,6 +389,7 @@ export function createKnexState(
   /** Writes one item (and, first, the items nested in it); returns its id. */
   async function persist(
     trx: Knex.Transaction,
+    writer: Writer,
     resource: ResourceMetadata,
     data: Entity,
     id: number | undefined,
@@ -388,6 +403,7 @@ export function createKnexState(
       if (value instanceof NestedWrite) {
         values[field.name] = await persist(
           trx,
+          writer,
           registry.resource(value.resource),
           value.data,
           value.id,
@@ -398,11 +414,11 @@ export function createKnexState(
     }
     if (id === undefined) {
       const [inserted] = await trx(mapper.table)
-        .insert(rowOf(resource, values, true, null))
+        .insert(rowOf(resource, values, true, null, writer))
         .returning('id');
       id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
     } else {
-      const row = rowOf(resource, values, false, compared);
+      const row = rowOf(resource, values, false, compared, writer);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
       if (Object.keys(row).length > 0 && (await trx(mapper.table).where('id', id).update(row)) === 0) {
         throw previous
@@ -458,7 +474,12 @@ export function createKnexState(
    * The single-statement write: INSERT / UPDATE … RETURNING the columns gives the stored item without reading it again.
    * On SQLite it shares its commit with the other such writes of the same turn (`group-commit.ts`).
    */
-  async function writeOne(data: Entity, context: ProcessContext, trx?: Knex.Transaction): Promise<Entity | undefined> {
+  async function writeOne(
+    data: Entity,
+    context: ProcessContext,
+    writer: Writer,
+    trx?: Knex.Transaction,
+  ): Promise<Entity | undefined> {
     const { resource, operation } = context;
     const mapper = mapperOf(resource);
     const db = trx ?? database.knex;
@@ -469,7 +490,7 @@ export function createKnexState(
       await run(table.where('id', context.id!).delete().returning('id'));
       return undefined;
     }
-    const row = rowOf(resource, data, context.id === undefined, context.previous);
+    const row = rowOf(resource, data, context.id === undefined, context.previous, writer);
     let stored: Record<string, unknown> | undefined;
     if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0)
@@ -486,7 +507,12 @@ export function createKnexState(
   }
 
   /** The write in a transaction: the lock and check of an If-Match, then the item (and what is nested in it). */
-  async function writeIn(trx: Knex.Transaction, data: Entity, context: ProcessContext): Promise<Entity | undefined> {
+  async function writeIn(
+    trx: Knex.Transaction,
+    data: Entity,
+    context: ProcessContext,
+    writer: Writer,
+  ): Promise<Entity | undefined> {
     if (context.expected) {
       // If-Match held when the item was read: lock it and check nobody changed it since (assert-unchanged.ts).
       const { resource, id, expected } = context;
@@ -502,23 +528,24 @@ export function createKnexState(
     }
     // One statement (RETURNING the stored columns) when nothing is nested, no links change and no If-Match is held:
     // no read back.
-    if (isSingleStatement(data, context)) return writeOne(data, context, trx);
+    if (isSingleStatement(data, context)) return writeOne(data, context, writer, trx);
     if (context.operation.kind === 'delete') {
       await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
       return undefined;
     }
     // No identifier: a new item (POST, or a custom operation at collection level); else the item read is updated.
-    const id = await persist(trx, context.resource, data, context.id, context.previous);
+    const id = await persist(trx, writer, context.resource, data, context.id, context.previous);
     return existing(await readItem(context.resource, id, trx));
   }
 
   const processor: StateProcessor = {
     async process(data, context) {
+      const writer = writerOf(context);
       try {
         // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
-        if (context.transaction) return await writeIn(context.transaction, data, context);
-        if (isSingleStatement(data, context)) return await writeOne(data, context);
-        return await transaction((trx) => writeIn(trx, data, context));
+        if (context.transaction) return await writeIn(context.transaction, data, context, writer);
+        if (isSingleStatement(data, context)) return await writeOne(data, context, writer);
+        return await transaction((trx) => writeIn(trx, data, context, writer));
       } catch (error) {
         throw translateWriteError(error, {
           registry,

@@ -24,6 +24,19 @@ export interface RowMapper {
   toEntity(row: Record<string, unknown>): Entity;
   /** The stored columns of the fields present in `entity` (to-many fields are never stored on this side). */
   toRow(entity: Entity): Record<string, unknown>;
+  /**
+   * Sets the columns the framework stamps on a write (`timestamp` and `blame` fields) in `row`: all of them on create;
+   * on an update, the `'update'` ones, and the `'create'` ones are taken out (they keep their stored value).
+   */
+  stampRow(row: Record<string, unknown>, stamp: WriteStamp): void;
+}
+
+/** When a write happens and who makes it: every item the write stores gets the same. */
+export interface WriteStamp {
+  readonly creating: boolean;
+  readonly at: Date;
+  /** The caller's id, or null for an anonymous write. */
+  readonly by: number | null;
 }
 
 /** Where the links of a to-many field live: `SELECT <targetColumn>, <ownerColumn> FROM <table> WHERE <ownerColumn> IN (…)`. */
@@ -59,6 +72,7 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
     .map((field) => resolveToManyLinks(field, registry));
 
   const tokensValidAfter = holdsCredentials(resource) ? TOKENS_VALID_AFTER_COLUMN : undefined;
+  const stamped = stored.filter((f) => (f.kind === 'scalar' ? f.timestamp : f.blame) !== undefined);
 
   return {
     table: resource.table,
@@ -87,6 +101,13 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
         row[field.column] = field.kind === 'scalar' ? dialect.toDb(field.type, value) : (value ?? null);
       }
       return row;
+    },
+    stampRow(row, stamp) {
+      for (const field of stamped) {
+        const when = field.kind === 'scalar' ? field.timestamp : field.blame;
+        if (when === 'create' && !stamp.creating) delete row[field.column];
+        else row[field.column] = field.kind === 'scalar' ? dialect.toDb(field.type, stamp.at) : stamp.by;
+      }
     },
   };
 }
