@@ -220,13 +220,19 @@ describe.each(testDatabases(inject('postgresUrl')))('uploads on $name', (databas
     const { payload, headers } = toMultipart([{ name: 'file', filename: 'huge.png', content: png(10, 10, 5_000_000) }]);
     const declared = await call(app, { method: 'POST', url: '/api/media_objects', payload, headers });
     expect(declared.status).toBe(413);
+    // Two files, each under the limit, over it together: counted while streaming (no Content-Length to trust).
+    const two = toMultipart([
+      { name: 'file', filename: 'a.png', content: png(10, 10, 2_500_000) },
+      { name: 'other', filename: 'b.png', content: png(10, 10, 2_500_000) },
+    ]);
     const streamed = await call(app, {
       method: 'POST',
       url: '/api/media_objects',
-      payload: Readable.from([payload.subarray(0, 1_000_000), payload.subarray(1_000_000)]),
-      headers: { ...headers, 'transfer-encoding': 'chunked' },
+      payload: Readable.from([two.payload.subarray(0, 1_000_000), two.payload.subarray(1_000_000)]),
+      headers: { ...two.headers, 'transfer-encoding': 'chunked' },
     });
     expect(streamed.status).toBe(413);
+    expect(streamed.body['hydra:description']).toBe('The request body is larger than 4194304 bytes.');
     expect(await stored()).toEqual([]);
     expect(await count()).toBe(0);
   });
