@@ -279,4 +279,25 @@ describe.each(testDatabases(inject('postgresUrl')))('uploads on $name', (databas
     expect(schema.properties.file).toEqual({ type: 'string', format: 'binary' });
     expect(schema.required).toEqual(['file']);
   });
+
+  it('answers a multipart GraphQL request with a 415 that says why, and leaves files out of mutation inputs', async () => {
+    const { payload, headers } = toMultipart([
+      { name: 'operations', content: '{"query":"mutation { createMediaObject(input: {}) { clientMutationId } }"}' },
+      { name: 'map', content: '{"0":["variables.file"]}' },
+      { name: '0', filename: 'a.png', content: png(2, 2) },
+    ]);
+    const response = await call(app, { method: 'POST', url: '/graphql', payload, headers });
+    expect(response.status).toBe(415);
+    expect(JSON.stringify(response.body)).toContain('The GraphQL endpoint takes no uploads (multipart/form-data)');
+    expect(await stored()).toEqual([]);
+    const introspection = await call(app, {
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: '{ __type(name: "createPhotoInput") { inputFields { name } } }' },
+    });
+    expect(introspection.body.data.__type.inputFields.map((field: { name: string }) => field.name)).toEqual([
+      'caption',
+      'clientMutationId',
+    ]);
+  });
 });
