@@ -10,7 +10,7 @@ import type { Runtime } from '../pipeline/operation-context.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
-import { registerJsonBodyParser } from '../routing/body-parsers.js';
+import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import { GraphQLRequestScope } from './request-scope.js';
@@ -149,6 +149,7 @@ export async function registerGraphQLRoutes(
   const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
+  refuseMultipartBodies(app);
   // mercurius's own route schemas: compiled after the server listens (`first-use-schemas.ts`).
   options.schemas.install(app);
 
