@@ -13,8 +13,8 @@ const storedFileOf = (item: Entity) => (isStoredFile(item.file) ? item.file : nu
 export const MediaObject = defineResource({
   name: 'MediaObject',
   description: 'An image (a book cover), uploaded with multipart/form-data.',
-  // POST ROLE_USER; GET public.
-  operations: ['get', { kind: 'post', security: "is_granted('ROLE_USER')" }],
+  // POST ROLE_USER; GET (item and collection) public.
+  operations: ['getCollection', 'get', { kind: 'post', security: "is_granted('ROLE_USER')" }],
   fields: {
     file: {
       type: 'file',

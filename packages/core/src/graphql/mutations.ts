@@ -83,7 +83,11 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
   });
 
   const post = findBuiltinOperation(resource, 'post');
-  if (post) {
+  // A required file cannot come through GraphQL (no uploads, docs/uploads.md): no create mutation that always fails.
+  const needsUpload = resource.fields.some(
+    (field) => field.kind === 'scalar' && field.type === 'file' && field.writable && !field.nullable,
+  );
+  if (post && !needsUpload) {
     mutations[toMutationName('create', resource.name)] = {
       type: payload('create'),
       args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
