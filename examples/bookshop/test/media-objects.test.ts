@@ -68,7 +68,7 @@ describe.each(databases)('bookshop media objects on $name', (database) => {
     expect(response.body).toEqual({
       '@context': '/api/contexts/MediaObject',
       '@id': '/api/media_objects/1',
-      '@type': 'MediaObject',
+      '@type': 'https://schema.org/MediaObject',
       id: 1,
       contentUrl: expect.stringMatching(/^\/media\/[0-9a-f]{32}\.png$/),
       contentSize: 1234,

@@ -13,6 +13,8 @@ const storedFileOf = (item: Entity) => (isStoredFile(item.file) ? item.file : nu
 export const MediaObject = defineResource({
   name: 'MediaObject',
   description: 'An image (a book cover), uploaded with multipart/form-data.',
+  // Its items' @type, as API Platform's MediaObject example declares it.
+  types: ['https://schema.org/MediaObject'],
   // POST ROLE_USER; GET (item and collection) public.
   operations: ['getCollection', 'get', { kind: 'post', security: "is_granted('ROLE_USER')" }],
   fields: {
