@@ -8,10 +8,13 @@ import type { Readable } from 'node:stream';
 
 /** A stored object, to serve. */
 export interface StoredObject {
+  /** Its bytes, as a stream. */
   readonly content: Readable;
+  /** Its size in bytes. */
   readonly size: number;
 }
 
+/** Where the uploads of file fields go (the `uploads.storage` option): write, move, read and remove objects by key. */
 export interface FileStorage {
   /**
    * Writes `content` to `key`, streaming (never holding the whole file in memory). When `content` fails (a cut-off

@@ -40,7 +40,9 @@ export interface FileConstraintOptions {
    * `The mime type of the file is invalid ("text/plain"). Allowed mime types are "image/png", "image/jpeg".`
    */
   readonly mimeTypes?: readonly string[];
+  /** Replaces `The file is too large ({{ size }} {{ suffix }}). Allowed maximum size is {{ limit }} {{ suffix }}.` */
   readonly maxSizeMessage?: string;
+  /** Replaces the message of a media type not allowed (placeholders `{{ type }}`, `{{ types }}`). */
   readonly mimeTypesMessage?: string;
   /** `An empty file is not allowed.` */
   readonly disallowEmptyMessage?: string;
@@ -51,9 +53,13 @@ export interface FileConstraintOptions {
  * `This file is not a valid image.`), and the dimensions its header declares, read without decoding the image.
  */
 export interface ImageConstraintOptions extends FileConstraintOptions {
+  /** The least width in pixels. `The image width is too small (10px). Minimum width expected is 100px.` */
   readonly minWidth?: number;
+  /** The largest width in pixels. `The image width is too big (100000px). Allowed maximum width is 4096px.` */
   readonly maxWidth?: number;
+  /** The least height in pixels. `The image height is too small (10px). Minimum height expected is 100px.` */
   readonly minHeight?: number;
+  /** The largest height in pixels. `The image height is too big (9000px). Allowed maximum height is 4096px.` */
   readonly maxHeight?: number;
   /** The most pixels (width × height): an image that would take gigabytes once decoded is refused by its header. */
   readonly maxPixels?: number;
