@@ -315,4 +315,23 @@ describe.each(testDatabases(inject('postgresUrl')))('uploads on $name', (databas
       'clientMutationId',
     ]);
   });
+
+  it('serves the files in one of the API scopes: the production plugin’s security headers reach them', async () => {
+    const secured = await buildTestApp({
+      database,
+      resources: [MediaObject],
+      production: {},
+      uploads: { storage: createLocalStorage({ directory }) },
+    });
+    try {
+      const { payload, headers } = toMultipart([{ name: 'file', filename: 'a.png', content: png(2, 2) }]);
+      const created = await call(secured, { method: 'POST', url: '/api/media_objects', payload, headers });
+      const served = await secured.inject({ method: 'GET', url: created.body.contentUrl });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['x-frame-options']).toBe('DENY');
+      expect(served.headers['x-request-id']).toBeDefined();
+    } finally {
+      await secured.close();
+    }
+  });
 });
