@@ -7,6 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   AccountNotProvisionedError,
+  createLocalStorage,
   type CorsOptions,
   genRequestId,
   production,
@@ -14,6 +15,7 @@ import {
   type ResourceInput,
   resourceApi,
 } from '@resource-api/core';
+import { DEFAULT_UPLOADS_DIRECTORY } from './config.js';
 import { OneLineRequestLog, turnBufferedStdout } from './request-log.js';
 import { resources } from './resources/index.js';
 
@@ -54,6 +56,8 @@ export interface BookshopOptions {
    * that the app did not create is never promoted: the start fails, saying why.
    */
   readonly admin?: { readonly email: string; readonly password: string };
+  /** The folder the uploaded images go to (default `examples/bookshop/var/uploads`). */
+  readonly uploadsDirectory?: string;
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
 }
@@ -78,6 +82,11 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       ...(options.databaseSchema === undefined ? {} : { databaseSchema: options.databaseSchema }),
       ...(options.databasePoolMax === undefined ? {} : { databasePoolMax: options.databasePoolMax }),
       ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
+      // Images of /api/media_objects, served at /media/<name>; a multipart body over 4 MiB gets 413.
+      uploads: {
+        storage: createLocalStorage({ directory: options.uploadsDirectory ?? DEFAULT_UPLOADS_DIRECTORY }),
+        bodyLimit: 4 * 1024 * 1024,
+      },
       documentation: {
         title: 'Bookshop API',
         description:

@@ -14,6 +14,9 @@ import type { RateLimitOptions } from '@resource-api/core';
 /** The default database: an SQLite file under `examples/bookshop/var/`, whatever the working directory. */
 export const DEFAULT_DATABASE_URL = `sqlite:${fileURLToPath(new URL('../var/bookshop.db', import.meta.url))}`;
 
+/** The folder of the uploaded images: `examples/bookshop/var/uploads/`, whatever the working directory. */
+export const DEFAULT_UPLOADS_DIRECTORY = fileURLToPath(new URL('../var/uploads', import.meta.url));
+
 /** `DATABASE_URL` (`postgres://…`, `sqlite:/path/file.db`, `sqlite::memory:`), or the default SQLite file. */
 export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL?.trim();

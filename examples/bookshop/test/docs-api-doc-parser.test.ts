@@ -95,6 +95,7 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
       expect(fieldsOf(resource(hydra, 'books'))).toEqual({
         title: ['string', true, null, null],
         author: ['string', true, 'authors', 1],
+        cover: ['string', false, 'media_objects', 1],
       });
       expect(fieldsOf(resource(hydra, 'authors'))).toEqual({
         name: ['string', true, null, null],
@@ -182,6 +183,8 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
         id: ['integer', true, null, null],
         title: ['string', true, null, null],
         author: ['iriReference', true, 'authors', 1],
+        // The OpenAPI parser finds a relation's resource by the field's name only: `cover` names none.
+        cover: ['iriReference', false, null, null],
       });
       expect(fieldsOf(resource(openApi, 'authors'))).toEqual({
         id: ['integer', true, null, null],
@@ -193,7 +196,7 @@ describe('@api-platform/api-doc-parser on the bookshop', () => {
         createdAt: ['dateTime', false, null, null],
         category: [expect.any(String), false, 'categories', 1],
       });
-      expect(resource(openApi, 'books').writableFields!.map((f) => f.name)).toEqual(['title', 'author']);
+      expect(resource(openApi, 'books').writableFields!.map((f) => f.name)).toEqual(['title', 'author', 'cover']);
       expect(resource(openApi, 'comments').writableFields!.map((f) => f.name)).not.toContain('createdAt');
     });
   });

@@ -52,6 +52,8 @@ export const bearer = (token: string): { authorization: string } => ({ authoriza
 
 export interface Bookshop {
   readonly app: FastifyInstance;
+  /** The folder this bookshop's uploads go to (a temporary one of its own, removed when it closes). */
+  readonly uploads: string;
   /** A token of the admin the bookshop was started with (`ADMIN`, user 1), issued by `app.resourceApi.issueToken`. */
   readonly adminToken: string;
   /** The table row of an item, read straight from the database (no API in between). */
@@ -71,8 +73,10 @@ export async function openBookshop(
   options: OpenOptions = {},
 ): Promise<Bookshop & { close(): Promise<void> }> {
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const uploads = mkdtempSync(join(tmpdir(), 'bookshop-uploads-'));
   const app = await buildBookshop({
     database: database.url,
+    uploadsDirectory: uploads,
     ...(schema ? { databaseSchema: schema } : {}),
     jwtSecret: TEST_JWT_SECRET,
     ...(options.jwtTtl === undefined ? {} : { jwtTtl: options.jwtTtl }),
@@ -85,6 +89,7 @@ export async function openBookshop(
       if (schema) await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
     } finally {
       await app.close();
+      rmSync(uploads, { recursive: true, force: true });
     }
   };
   try {
@@ -92,7 +97,7 @@ export async function openBookshop(
     if (!admin || Number(admin.id) !== ADMIN.id)
       throw new Error(`The admin should be user ${ADMIN.id}, found ${JSON.stringify(admin)}.`);
     const adminToken = await app.resourceApi.issueToken({ ...admin, id: Number(admin.id) });
-    return { app, adminToken, row: (table, id) => knex(table).where('id', id).first(), close };
+    return { app, adminToken, uploads, row: (table, id) => knex(table).where('id', id).first(), close };
   } catch (error) {
     await close();
     throw error;

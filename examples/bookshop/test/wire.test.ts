@@ -56,6 +56,7 @@ describe.each(databases)('the wire format on $name', (database) => {
         hydra: 'http://www.w3.org/ns/hydra/core#',
         title: 'Book/title',
         author: { '@id': 'Book/author', '@type': '@id' },
+        cover: { '@id': 'Book/cover', '@type': '@id' },
       },
     });
   });
@@ -88,6 +89,7 @@ describe.each(databases)('the wire format on $name', (database) => {
       brand: '/api/brands',
       category: '/api/categories',
       comment: '/api/comments',
+      mediaObject: '/api/media_objects',
       product: '/api/products',
       user: '/api/users',
     });

@@ -16,6 +16,7 @@ const define = <T extends Record<string, ErrorDefinition>>(catalog: T): Readonly
 /** Every request-time error of the framework. */
 export const ERRORS = define({
   ROUTE_NOT_FOUND: { code: 'API_ERR_ROUTING_NOT_FOUND', status: 404, title: 'No route matches the request path.' },
+  FILE_NOT_FOUND: { code: 'API_ERR_FILES_NOT_FOUND', status: 404, title: 'No stored file has this name.' },
   METHOD_NOT_ALLOWED: {
     code: 'API_ERR_ROUTING_METHOD_NOT_ALLOWED',
     status: 405,
@@ -47,6 +48,11 @@ export const ERRORS = define({
     title: 'A request body was sent without a Content-Type header.',
   },
   MALFORMED_BODY: { code: 'API_ERR_DESERIALIZE_MALFORMED', status: 400, title: 'The request body is not valid JSON.' },
+  MALFORMED_MULTIPART: {
+    code: 'API_ERR_DESERIALIZE_MALFORMED_MULTIPART',
+    status: 400,
+    title: 'The multipart/form-data body could not be read.',
+  },
   EMPTY_BODY: {
     code: 'API_ERR_DESERIALIZE_EMPTY',
     status: 400,

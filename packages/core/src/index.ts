@@ -61,8 +61,10 @@ export {
   DateTimeString,
   Email,
   EqualTo,
+  File,
   GreaterThan,
   GreaterThanOrEqual,
+  Image,
   IsNull,
   Length,
   LessThan,
@@ -88,11 +90,19 @@ export type {
   Constraint,
   ConstraintKind,
   ConstraintOptions,
+  FileConstraintOptions,
+  ImageConstraintOptions,
 } from './metadata/constraints.js';
+
+/** Uploads: the storage contract, the default folder storage, and what a file field holds. See docs/uploads.md. */
+export { createLocalStorage } from './files/local-storage.js';
+export type { FileStorage, StoredObject } from './files/file-storage.js';
+export { isStoredFile, UploadedFile } from './files/uploaded-file.js';
+export type { ImageDimensions, StoredFile } from './files/uploaded-file.js';
 
 /** The Fastify plugin and its options. */
 export { resourceApi } from './plugin.js';
-export type { ResourceApiHandle, ResourceApiOptions } from './plugin.js';
+export type { ResourceApiHandle, ResourceApiOptions, UploadOptions } from './plugin.js';
 
 /**
  * The production plugin (CORS, security headers, rate limits, health routes, request ids, coalesced writes), registered

@@ -32,6 +32,9 @@ import { warmUpAfterListen } from './production/warm-up.js';
 import { loadTelemetry, registerTelemetry } from './telemetry/telemetry.js';
 import type { TelemetryOptions } from './telemetry/telemetry-options.js';
 import { registerApiRoutes } from './routing/api-routes.js';
+import { registerFileRoutes } from './routing/file-routes.js';
+import type { FileStorage } from './files/file-storage.js';
+import { createLocalStorage } from './files/local-storage.js';
 import { createDenormalizer } from './serializer/denormalize.js';
 import { createNormalizer } from './serializer/normalize.js';
 import { buildChain, knexProcessor, knexProvider, type ProcessorChain, type ProviderChain } from './state/compose.js';
@@ -96,6 +99,20 @@ export interface ResourceApiOptions {
    * installed an OpenTelemetry SDK before registering the plugin. See docs/telemetry.md.
    */
   readonly telemetry?: TelemetryOptions;
+  /** Uploads of `file` fields: where the files go, where they are served, the limits of multipart bodies. */
+  readonly uploads?: UploadOptions;
+}
+
+/** The `uploads` option: see docs/uploads.md. */
+export interface UploadOptions {
+  /** Where the files go (default: a folder, `createLocalStorage({ directory: 'var/uploads' })`). */
+  readonly storage?: FileStorage;
+  /** The path the stored files are served under, outside the prefix (default `/media`); `false` serves none. */
+  readonly path?: string | false;
+  /** The largest `multipart/form-data` body, in bytes (default 4 MiB); larger ones get 413 and leave no file. */
+  readonly bodyLimit?: number;
+  /** The most parts (text fields and files) of a multipart body (default 20); more get 413. */
+  readonly maxParts?: number;
 }
 
 /** What the plugin exposes on the Fastify instance as `app.resourceApi`. */
@@ -225,6 +242,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     transaction: state.transaction,
     readMany: reader.readMany,
     security,
+    files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
   };
 
   const graphqlSchemas = createFirstUseSchemas();
@@ -261,6 +279,9 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       setUpScope,
       telemetry,
     });
+  const uploads = options.uploads ?? {};
+  assertCount('uploads.bodyLimit', uploads.bodyLimit, 'bytes');
+  assertCount('uploads.maxParts', uploads.maxParts, 'parts');
   await app.register(registerApiRoutes, {
     prefix: registry.prefix,
     runtime,
@@ -269,8 +290,27 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     documentation: options.documentation,
     setUpScope,
     telemetry,
+    uploads: {
+      storage: runtime.files,
+      limits: { bodyLimit: uploads.bodyLimit ?? 4 * 1024 * 1024, maxParts: uploads.maxParts ?? 20 },
+    },
   });
+  const filesPath = uploads.path ?? '/media';
+  if (filesPath !== false && hasFileFields(registry))
+    await app.register(registerFileRoutes, {
+      prefix: filesPath,
+      storage: runtime.files,
+      path: filesPath,
+      apiPrefix: registry.prefix,
+      setUpScope,
+    });
 }
+
+/** Whether some resource has a file field (then its files are served). */
+const hasFileFields = (registry: MetadataRegistry): boolean =>
+  registry.resources.some((resource) =>
+    resource.fields.some((field) => field.kind === 'scalar' && field.type === 'file'),
+  );
 
 /**
  * The hooks of the API's Fastify contexts (the REST routes, the GraphQL endpoint), in the order they run: the trusted

@@ -64,4 +64,8 @@ export class Book {
   @Assert(Valid())
   @ApiProperty({ toOne: () => Author, inversedBy: 'books', cascadePersist: true, description: 'Who wrote the book.' })
   author!: Author;
+
+  // An optional cover: the IRI of a MediaObject (an image uploaded to /api/media_objects).
+  @ApiProperty({ toOne: 'MediaObject', nullable: true, description: 'The cover image.' })
+  cover!: number | null;
 }

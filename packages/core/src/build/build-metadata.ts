@@ -93,6 +93,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       constraints: [...(declaration.constraints ?? [])],
       collectionFilter: declaration.collectionFilter,
       requireIfMatch: resolveRequireIfMatch(declaration, operations),
+      types: resolveTypes(declaration),
       defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,
@@ -156,6 +157,15 @@ function assertJoinTables(resources: readonly ResourceMetadata[]): void {
       }
     }
   }
+}
+
+/** `types`, checked: a non-empty list of IRIs or names; the resource's name when none is declared. */
+function resolveTypes(declaration: ResourceDeclaration): string[] {
+  const { types } = declaration;
+  if (types === undefined) return [declaration.name];
+  if (!Array.isArray(types) || types.length === 0 || types.some((type) => typeof type !== 'string' || type === ''))
+    throw new DeclarationError(`Resource "${declaration.name}": "types" must be a non-empty list of type IRIs.`);
+  return [...types];
 }
 
 /** `requireIfMatch`, checked: a boolean, and a GET of the item to read the ETag from when writes need it. */

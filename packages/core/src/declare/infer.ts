@@ -8,6 +8,7 @@
  */
 import type { JsonValue, ScalarType } from '../metadata/declared.js';
 import type { Entity, NestedWrite } from '../metadata/types.js';
+import type { StoredFile } from '../files/uploaded-file.js';
 
 /** The JS value of each scalar type, as processors receive it and the built-in provider reads it. */
 export interface ScalarValues {
@@ -25,6 +26,8 @@ export interface ScalarValues {
   'string[]': string[];
   /** The scrypt hash: passwords are hashed before a processor sees them, and the hash is what is stored and read. */
   password: string;
+  /** The stored file's description (`name`, `size`, `mimeType`, `originalName`); an upload before the write stage. */
+  file: StoredFile;
 }
 
 /** `| null` when the field declares `nullable: true` (or a `boolean` that may be true). */

@@ -356,6 +356,11 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    * optional, and checked when sent). GraphQL mutations cannot send it, so they are refused on such a resource.
    */
   requireIfMatch?: boolean;
+  /**
+   * The JSON-LD `@type` of the items, as API Platform's `types`: `['https://schema.org/MediaObject']` (default: the
+   * resource's name). Several types give an array. The Hydra documentation keeps the class named after the resource.
+   */
+  types?: readonly string[];
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
-import { registerJsonBodyParser } from '../routing/body-parsers.js';
+import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-parsers.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import { GraphQLRequestScope } from './request-scope.js';
@@ -153,6 +153,7 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
   const rules = options.graphql.introspection === false ? [NoSchemaIntrospectionCustomRule] : [];
   // Request bodies as strict as REST's: UTF-8, nested at most 64 levels, no unpaired surrogates in variables.
   registerJsonBodyParser(app, options.bodyLimit);
+  refuseMultipartBodies(app);
   // mercurius's own route schemas: compiled after the server listens (`first-use-schemas.ts`).
   options.schemas.install(app);
 

@@ -11,8 +11,22 @@ import {
   GraphQLString,
 } from 'graphql';
 import type { FieldMetadata, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
-import { acceptsNested, listWritableFields } from '../schema/input-schema.js';
+import { acceptsNested, listWritableFields, type WriteMode } from '../schema/input-schema.js';
 import { toGraphQLType } from './output-types.js';
+
+/**
+ * The fields a mutation's input takes: the writable ones but files. GraphQL takes no uploads (docs/uploads.md): a file
+ * is sent to its REST operation, and a mutation names the item by its IRI.
+ */
+export function listGraphQLInputFields(
+  resource: ResourceMetadata,
+  mode: WriteMode,
+  groups: ReadonlySet<string> | null,
+): FieldMetadata[] {
+  return listWritableFields(resource, mode, groups).filter(
+    (field) => !(field.kind === 'scalar' && field.type === 'file'),
+  );
+}
 
 export interface InputTypes {
   inputType(field: FieldMetadata, groups: ReadonlySet<string> | null, verb: string): GraphQLInputType;
@@ -43,7 +57,7 @@ export function createInputTypes(registry: MetadataRegistry): InputTypes {
               description: 'The IRI of an existing item (to update it), or nothing to create one.',
             },
           };
-          for (const f of listWritableFields(target, 'create', groups))
+          for (const f of listGraphQLInputFields(target, 'create', groups))
             if (f.kind !== 'toOne' || !acceptsNested(f, groups, registry))
               fields[f.name] = { type: inputType(f, groups, verb) };
           return fields;

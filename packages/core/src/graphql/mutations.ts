@@ -19,7 +19,8 @@ import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import { toLowerFirst } from '../metadata/naming.js';
 import type { OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { OperationContext } from '../pipeline/operation-context.js';
-import { listWritableFields, type WriteMode } from '../schema/input-schema.js';
+import type { WriteMode } from '../schema/input-schema.js';
+import { listGraphQLInputFields } from './input-types.js';
 import { buildMutationExtensions } from './cost.js';
 import { type Execution, execute, type GraphQLRequestContext, readStatus, toGraphQLError } from './execute.js';
 import { describeLocation } from './name-claims.js';
@@ -69,7 +70,7 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
     const groups = writeGroupsOf(operation);
     const fields: GraphQLInputFieldConfigMap = {};
     if (withId) fields.id = { type: new GraphQLNonNull(GraphQLID) };
-    for (const field of listWritableFields(resource, mode, groups))
+    for (const field of listGraphQLInputFields(resource, mode, groups))
       fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
     fields.clientMutationId = { type: GraphQLString };
     return new GraphQLInputObjectType({ name: `${verb}${resource.name}Input`, fields });
@@ -82,7 +83,11 @@ export function addResourceMutations(parts: SchemaParts, resource: ResourceMetad
   });
 
   const post = findBuiltinOperation(resource, 'post');
-  if (post) {
+  // A required file cannot come through GraphQL (no uploads, docs/uploads.md): no create mutation that always fails.
+  const needsUpload = resource.fields.some(
+    (field) => field.kind === 'scalar' && field.type === 'file' && field.writable && !field.nullable,
+  );
+  if (post && !needsUpload) {
     mutations[toMutationName('create', resource.name)] = {
       type: payload('create'),
       args: { input: { type: new GraphQLNonNull(input('create', 'create', post, false)) } },
@@ -140,7 +145,7 @@ export function addCustomMutation(
   const mode: WriteMode = operation.input ? 'create' : operation.writeMode!;
   const fields: GraphQLInputFieldConfigMap = {};
   if (operation.stages.deserialize) {
-    for (const field of listWritableFields(source, mode, groups))
+    for (const field of listGraphQLInputFields(source, mode, groups))
       fields[field.name] = { type: parts.inputs.inputType(field, groups, verb), description: field.description };
   }
   const inputName = `${verb}Input`;

@@ -25,6 +25,46 @@ export interface CallbackContext {
   addViolation(message: string, options?: { readonly path?: string; readonly code?: string }): void;
 }
 
+/**
+ * Symfony's File options (a field of type `file`). The message options replace Symfony's defaults; their
+ * placeholders are Symfony's (`{{ size }}`, `{{ limit }}`, `{{ suffix }}`, `{{ type }}`, `{{ types }}`).
+ */
+export interface FileConstraintOptions {
+  /**
+   * The largest size: bytes (`2000000`), or a string with Symfony's suffixes, `k`/`M` (powers of 1000: `'2M'` is
+   * 2,000,000 bytes) or `Ki`/`Mi` (powers of 1024). `The file is too large (2.5 MB). Allowed maximum size is 2 MB.`
+   */
+  readonly maxSize?: number | string;
+  /**
+   * The media types accepted, judged from the file's bytes (never the client's claim); `image/*` accepts any image.
+   * `The mime type of the file is invalid ("text/plain"). Allowed mime types are "image/png", "image/jpeg".`
+   */
+  readonly mimeTypes?: readonly string[];
+  /** Replaces `The file is too large ({{ size }} {{ suffix }}). Allowed maximum size is {{ limit }} {{ suffix }}.` */
+  readonly maxSizeMessage?: string;
+  /** Replaces the message of a media type not allowed (placeholders `{{ type }}`, `{{ types }}`). */
+  readonly mimeTypesMessage?: string;
+  /** `An empty file is not allowed.` */
+  readonly disallowEmptyMessage?: string;
+}
+
+/**
+ * Symfony's Image options: those of File (`mimeTypes` defaults to `image/*`, with the message
+ * `This file is not a valid image.`), and the dimensions its header declares, read without decoding the image.
+ */
+export interface ImageConstraintOptions extends FileConstraintOptions {
+  /** The least width in pixels. `The image width is too small (10px). Minimum width expected is 100px.` */
+  readonly minWidth?: number;
+  /** The largest width in pixels. `The image width is too big (100000px). Allowed maximum width is 4096px.` */
+  readonly maxWidth?: number;
+  /** The least height in pixels. `The image height is too small (10px). Minimum height expected is 100px.` */
+  readonly minHeight?: number;
+  /** The largest height in pixels. `The image height is too big (9000px). Allowed maximum height is 4096px.` */
+  readonly maxHeight?: number;
+  /** The most pixels (width × height): an image that would take gigabytes once decoded is refused by its header. */
+  readonly maxPixels?: number;
+}
+
 /** What comparison and choice constraints compare with: a number, a string (also an ISO date) or a boolean. */
 export type ComparedValue = number | string | boolean;
 
@@ -75,6 +115,8 @@ export type Constraint =
     } & ConstraintOptions)
   | ({ readonly kind: 'Valid' } & ConstraintOptions)
   | ({ readonly kind: 'UserPassword' } & ConstraintOptions)
+  | ({ readonly kind: 'File' } & FileConstraintOptions & ConstraintOptions)
+  | ({ readonly kind: 'Image' } & ImageConstraintOptions & ConstraintOptions)
   | ({
       readonly kind: 'Callback';
       readonly callback: (value: unknown, context: CallbackContext) => void | Promise<void>;
@@ -160,6 +202,16 @@ export const Valid = make('Valid');
  * password change that asks for the old one. `This value should be the user's current password.`
  */
 export const UserPassword = make('UserPassword');
+/**
+ * A file field's upload: its size (`maxSize`), its media type judged from its bytes (`mimeTypes`), not empty.
+ * `File({ maxSize: '2M', mimeTypes: ['image/png', 'image/jpeg'] })`.
+ */
+export const File = make('File');
+/**
+ * An image upload: File's checks (any `image/*` by default) and the dimensions its header declares (`maxWidth`,
+ * `maxHeight`, `minWidth`, `minHeight`, `maxPixels`), never decoded. `This file is not a valid image.`
+ */
+export const Image = make('Image');
 /** A function of yours that adds violations: `Callback((value, context) => { … context.addViolation('…') })`. */
 export const Callback = (
   callback: (value: unknown, context: CallbackContext) => void | Promise<void>,

@@ -16,7 +16,9 @@ export type ScalarType =
   | 'date'
   | 'json'
   | 'string[]'
-  | 'password';
+  | 'password'
+  /** An upload (`multipart/form-data`), streamed to the file storage; the column keeps its description. */
+  | 'file';
 
 /** The six operations of a resource; `getCollection` and `post` live on `/api/<plural>`, the rest on `/api/<plural>/{id}`. */
 export type OperationKind = 'getCollection' | 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -268,6 +268,8 @@ export interface ResourceMetadata {
   readonly collectionFilter: CollectionFilter | undefined;
   /** PUT, PATCH and DELETE need `If-Match` (428 without it). */
   readonly requireIfMatch: boolean;
+  /** The items' JSON-LD `@type`: the declared `types`, or `[name]`. */
+  readonly types: readonly string[];
   /** Constraints on the whole item (Unique on several fields, Callback). */
   readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */

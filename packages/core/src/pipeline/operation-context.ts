@@ -15,6 +15,7 @@ import type {
   StateLogger,
   ToOneFieldMetadata,
 } from '../metadata/types.js';
+import type { FileStorage } from '../files/file-storage.js';
 import type { Denormalizer } from '../serializer/denormalize.js';
 import type { NormalizationPlan, Normalizer, ReadMany } from '../serializer/normalize.js';
 import type { CursorWindow } from '../query/cursor-window.js';
@@ -121,6 +122,8 @@ export interface Runtime {
   readonly readMany: ReadMany;
   /** Access control, when the plugin has `security` options; null: every caller is anonymous and rules see no user. */
   readonly security: RuntimeSecurity | null;
+  /** Where the uploads of file fields go (the `uploads.storage` option, a local folder by default). */
+  readonly files: FileStorage;
 }
 
 export interface RuntimeSecurity {

@@ -15,7 +15,10 @@ import { runOperation } from '../pipeline/run-operation.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { buildDocsUrl } from '../serializer/jsonld/context.js';
 import { API_DOC_REL } from '../serializer/vocabulary.js';
+import multipart from '@fastify/multipart';
+import type { FileStorage } from '../files/file-storage.js';
 import { registerBodyParsers } from './body-parsers.js';
+import { createMultipartHooks, MULTIPART_FORM_DATA, type MultipartLimits } from './read-multipart.js';
 import { docsRoutes } from './docs-routes.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from './api-scope.js';
 import { registerLoginRoute } from './login-route.js';
@@ -33,6 +36,8 @@ export interface ApiRoutesOptions {
   readonly setUpScope: ApiScopeSetup;
   /** Traces and measures each route registered here. */
   readonly telemetry: Telemetry;
+  /** Where uploads go, and the limits of multipart bodies (operations that write a file field). */
+  readonly uploads: { readonly storage: FileStorage; readonly limits: MultipartLimits };
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -53,6 +58,9 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
 
   prepareApiScope(app, { kind: 'rest', prefix }, options.setUpScope);
   registerBodyParsers(app, options.bodyLimit);
+  // Multipart bodies are parsed by the hooks of the operations that take uploads; elsewhere they are a 415.
+  await app.register(multipart);
+  const uploadHooks = createMultipartHooks(options.uploads.storage, options.uploads.limits);
 
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
   // an async one: no promise per response. Every response of the API depends on Accept (JSON-LD or JSON, errors as
@@ -89,6 +97,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
         method: operation.method,
         url: local(operation.uriTemplate),
         config: markRoute({ kind: 'operation', operation: operation.name, resource: resource.name }),
+        ...(operation.inputFormats.includes(MULTIPART_FORM_DATA) ? uploadHooks : {}),
         handler: async (request, reply) =>
           sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
       });

@@ -28,9 +28,13 @@ declare module 'fastify' {
   }
 }
 
-/** One of the API's Fastify contexts: the REST routes under `prefix`, or the GraphQL endpoint at `path`. */
+/**
+ * One of the API's Fastify contexts: the REST routes under `prefix`, the GraphQL endpoint at `path`, or the stored
+ * files of uploads, served under `prefix` (`/media`).
+ */
 export type ApiScope =
   | { readonly kind: 'rest'; readonly prefix: string }
+  | { readonly kind: 'files'; readonly prefix: string }
   | { readonly kind: 'graphql'; readonly path: string; readonly graphiql: boolean };
 
 /** Adds hooks to one of the API's contexts (called once per context, before its routes are defined). */

@@ -136,3 +136,23 @@ export function registerJsonBodyParser(app: FastifyInstance, bodyLimit: number):
   app.removeContentTypeParser(MEDIA_TYPES.json);
   app.addContentTypeParser(MEDIA_TYPES.json, { parseAs: 'buffer', bodyLimit }, parseJson);
 }
+
+/**
+ * A `multipart/form-data` request to the GraphQL endpoint: a 415 that says why, without reading the body. GraphQL
+ * takes no uploads (the multipart request convention is not supported, docs/uploads.md): a file goes to its REST
+ * operation, and a mutation names the stored item by its IRI.
+ */
+export function refuseMultipartBodies(app: FastifyInstance): void {
+  app.addContentTypeParser('multipart/form-data', (_request, _body, done) =>
+    done(
+      Object.assign(
+        new ApiError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'The GraphQL endpoint takes no uploads (multipart/form-data): send the file to its REST operation, then pass the IRI of the item created.',
+        ),
+        { statusCode: 415 },
+      ),
+      undefined,
+    ),
+  );
+}

@@ -69,6 +69,9 @@ function scalarSchema(field: ScalarFieldMetadata): JsonSchema {
       return { type: 'array', items: { type: 'string' } };
     case 'password':
       return { type: 'string', writeOnly: true };
+    case 'file':
+      // A part of a `multipart/form-data` body (OpenAPI's way to say so); never a JSON value.
+      return { type: 'string', format: 'binary' };
     default:
       return { type: 'string' };
   }

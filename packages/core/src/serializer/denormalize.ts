@@ -30,6 +30,7 @@ import { VIOLATION_CODES, createViolation } from '../validation/violation.js';
 import { toGroupsKey } from './groups-key.js';
 import { buildIri, parseIri } from '../metadata/iri.js';
 import { applyMergePatch } from './merge-patch.js';
+import { UploadedFile } from '../files/uploaded-file.js';
 import { findNul } from './nul-character.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
@@ -73,6 +74,7 @@ const TYPE_NAMES: Record<string, string> = {
   string: 'string',
   text: 'string',
   password: 'string',
+  file: 'file',
   datetime: 'string',
   date: 'string',
   integer: 'integer',
@@ -111,6 +113,32 @@ const toPropertyPath = (instancePath: string): string =>
     .map((segment, index) => (index === 0 ? segment : /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`))
     .join('');
 
+/**
+ * The uploads of file fields, taken out of `values` before the JSON Schema check (an upload is no JSON value): a file
+ * field takes an upload (a `multipart/form-data` part) or null, nothing else.
+ */
+function takeUploads(
+  fields: readonly FieldMetadata[],
+  values: Record<string, unknown>,
+  prefix: string,
+  violations: ConstraintViolation[],
+  failed: Set<string>,
+): Record<string, UploadedFile> {
+  const uploads: Record<string, UploadedFile> = {};
+  for (const field of fields) {
+    if (field.kind !== 'scalar' || field.type !== 'file' || !Object.hasOwn(values, field.name)) continue;
+    const value = values[field.name];
+    if (value === null) continue;
+    delete values[field.name];
+    if (value instanceof UploadedFile) uploads[field.name] = value;
+    else {
+      violations.push(createViolation(prefix + field.name, 'This value should be of type file.', VIOLATION_CODES.type));
+      failed.add(field.name);
+    }
+  }
+  return uploads;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -118,6 +146,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
   const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: true, coerceTypes: false });
   addFormats(ajv);
   ajv.addFormat('iri-reference', true);
+  ajv.addFormat('binary', true);
 
   const keyOf = (resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): string =>
     `${resource.name}|${mode}|${toGroupsKey(groups)}`;
@@ -179,6 +208,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
     const violations: ConstraintViolation[] = [];
     const failed = new Set<string>();
+    const uploads = takeUploads(fields, values, prefix, violations, failed);
     if (!validate(values)) {
       for (const error of validate.errors ?? []) {
         const path = toPropertyPath(error.instancePath);
@@ -199,6 +229,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       }
     }
     for (const name of failed) delete values[name];
+    Object.assign(values, uploads);
 
     // Relations: IRIs → ids (checked to exist below), nested objects → nested writes.
     const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: number; field: string }[]>();
@@ -297,7 +328,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         // A write-only secret left out keeps its value, as does a field the caller may not write; anything else goes
         // back to its default.
         else if (
-          !(field.kind === 'scalar' && field.type === 'password') &&
+          !(field.kind === 'scalar' && (field.type === 'password' || field.type === 'file')) &&
           !failed.has(field.name) &&
           !denied.has(field.name)
         )

@@ -20,6 +20,10 @@ import { toGroupsKey } from './groups-key.js';
 import { buildIri } from '../metadata/iri.js';
 import type { OutputFormat } from './vocabulary.js';
 
+/** An item's `@type`: its resource's one type, or the list of them (`types`). */
+export const toJsonLdType = (resource: ResourceMetadata): string | readonly string[] =>
+  resource.types.length === 1 ? resource.types[0]! : resource.types;
+
 /** Read groups in force, or null when the operation has none (every readable field is sent). */
 export type ActiveGroups = ReadonlySet<string> | null;
 
@@ -262,7 +266,7 @@ export function createNormalizer(
   ): Record<string, unknown> {
     if (format === 'json') return fill({}, plan, entity, format, loaded, caller);
     return fill(
-      { '@id': buildIri(plan.resource, entity.id!), '@type': plan.resource.name },
+      { '@id': buildIri(plan.resource, entity.id!), '@type': toJsonLdType(plan.resource) },
       plan,
       entity,
       format,
@@ -316,7 +320,7 @@ export function createNormalizer(
         {
           '@context': `${registry.prefix}/contexts/${resource.name}`,
           '@id': buildIri(resource, entity.id!),
-          '@type': resource.name,
+          '@type': toJsonLdType(resource),
         },
         plan,
         entity,

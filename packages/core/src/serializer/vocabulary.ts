@@ -47,6 +47,7 @@ export const SCALAR_RANGES: Readonly<Record<string, string | undefined>> = Objec
   string: 'xsd:string',
   text: 'xsd:string',
   password: 'xsd:string',
+  file: 'xsd:string',
   integer: 'xsd:integer',
   float: 'xsd:float',
   boolean: 'xsd:boolean',

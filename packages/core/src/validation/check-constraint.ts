@@ -4,12 +4,10 @@
  * as in Symfony.
  */
 import type { Constraint } from '../metadata/constraints.js';
-import { formatMessage, type MessageDefinition, MESSAGES, printValue } from './messages.js';
+import { checkFile } from './check-file.js';
+import { type Finding, formatMessage, type MessageDefinition, MESSAGES, printValue } from './messages.js';
 
-export interface Finding {
-  readonly message: string;
-  readonly code: string;
-}
+export type { Finding } from './messages.js';
 
 const EMAIL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
@@ -196,6 +194,9 @@ export function checkConstraint(value: unknown, constraint: Constraint): Finding
     }
     case 'Date':
       return typeof value === 'string' && !validDate(value) ? [finding(MESSAGES.date, constraint)] : [];
+    case 'File':
+    case 'Image':
+      return checkFile(value, constraint);
     case 'DateTime':
       return typeof value === 'string' &&
         !(DATE_TIME.test(value) && validDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)))

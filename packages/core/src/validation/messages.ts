@@ -9,6 +9,12 @@ export interface MessageDefinition {
   readonly message: string;
 }
 
+/** A violation found by a check, before it is placed on a property path. */
+export interface Finding {
+  readonly message: string;
+  readonly code: string;
+}
+
 const define = (code: string, message: string): MessageDefinition => Object.freeze({ code, message });
 
 export const MESSAGES = Object.freeze({
@@ -81,6 +87,37 @@ export const MESSAGES = Object.freeze({
   dateTime: define('1a9da513-2640-4f84-9b6a-4d99dcddc628', 'This value is not a valid datetime.'),
   unique: define('23bd9dbf-6b9b-41cd-a99e-4844bcf3077f', 'This value is already used.'),
   userPassword: define('2d2a8bb4-ddc8-45e4-9b0f-8670d3a3e290', "This value should be the user's current password."),
+  emptyFile: define('5d743385-9775-4aa5-8ff5-495fb1e60137', 'An empty file is not allowed.'),
+  fileTooLarge: define(
+    'df8637af-d466-48c6-a59d-e7126250a654',
+    'The file is too large ({{ size }} {{ suffix }}). Allowed maximum size is {{ limit }} {{ suffix }}.',
+  ),
+  invalidMimeType: define(
+    '744f00bc-4389-4c74-92de-9a43cde55534',
+    'The mime type of the file is invalid ({{ type }}). Allowed mime types are {{ types }}.',
+  ),
+  notAnImage: define('744f00bc-4389-4c74-92de-9a43cde55534', 'This file is not a valid image.'),
+  imageSizeNotDetected: define('6d55c3f4-e58e-4fe3-91ee-74b492199956', 'The size of the image could not be detected.'),
+  imageTooWide: define(
+    '7f87163d-878f-47f5-99ba-a8eb723a1ab2',
+    'The image width is too big ({{ width }}px). Allowed maximum width is {{ max_width }}px.',
+  ),
+  imageTooNarrow: define(
+    '9afbd561-4f90-4a27-be62-1780fc43604a',
+    'The image width is too small ({{ width }}px). Minimum width expected is {{ min_width }}px.',
+  ),
+  imageTooHigh: define(
+    '7efae81c-4877-47ba-aa65-d01ccb0d4645',
+    'The image height is too big ({{ height }}px). Allowed maximum height is {{ max_height }}px.',
+  ),
+  imageTooLow: define(
+    'aef0cb6a-c07f-4894-bc08-1781420d7b4c',
+    'The image height is too small ({{ height }}px). Minimum height expected is {{ min_height }}px.',
+  ),
+  imageTooManyPixels: define(
+    '1b06b97d-ae48-474e-978f-038a74854c43',
+    'The image has too many pixels ({{ pixels }} pixels). Maximum amount expected is {{ max_pixels }} pixels.',
+  ),
   callback: define('c2d1a3b0-6b9e-4f7a-9d2e-1f0c5a7e3b11', 'This value is not valid.'),
 });
 

@@ -16,6 +16,7 @@ const PlainPublisher = defineResource({
   operations: ['getCollection', 'get', { kind: 'post', description: 'Registers a publisher.' }],
   provider,
   requireIfMatch: true,
+  types: ['https://schema.org/Organization'],
   fields: {
     name: { type: 'string', iri: 'https://schema.org/name', description: 'Trading name' },
     about: { type: 'text', nullable: true },
@@ -51,6 +52,7 @@ const PlainCategory = defineResource({
   operations: ['getCollection', 'get', { kind: 'post', description: 'Registers a publisher.' }],
   provider,
   requireIfMatch: true,
+  types: ['https://schema.org/Organization'],
 })
 class Publisher {
   @ApiProperty({ type: 'string', iri: 'https://schema.org/name', description: 'Trading name' }) name!: string;
@@ -114,8 +116,10 @@ describe('declaring every option with decorators and with plain objects', () => 
       description: 'Who prints books',
       identifier: { name: 'id', column: 'id', type: 'integer' },
       requireIfMatch: true,
+      types: ['https://schema.org/Organization'],
     });
     expect(decorated.resource('Category').requireIfMatch).toBe(false);
+    expect(decorated.resource('Category').types).toEqual(['Category']);
     expect(publisher.operations.map((o) => [o.kind, o.method, o.uriTemplate, o.name, o.status])).toEqual([
       ['getCollection', 'GET', '/api/publishing_houses', 'api_publishing_houses_get_collection', 200],
       ['get', 'GET', '/api/publishing_houses/{id}', 'api_publishing_houses_id_get', 200],

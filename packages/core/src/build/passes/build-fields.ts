@@ -34,6 +34,7 @@ export const SCALAR_TYPES: readonly ScalarType[] = [
   'json',
   'string[]',
   'password',
+  'file',
 ];
 
 const COMMON_KEYS = [
@@ -193,6 +194,13 @@ function buildScalar(
     base.readable = false;
   }
   if (field.timestamp !== undefined) assertTimestampFits(field, where);
+  if (field.type === 'file') {
+    // A file is written by an upload and shown through fields of its own (`contentUrl`): its description stays inside.
+    if (field.readable === true) throw new DeclarationError(`${where}: a file field can never be readable.`);
+    if (field.default !== undefined || field.computed !== undefined)
+      throw new DeclarationError(`${where}: a file field has no default and is not computed (an upload sets it).`);
+    base.readable = false;
+  }
   if (field.computed !== undefined) {
     // A function of the item, worked out when it is sent: never stored, never written.
     if (typeof field.computed !== 'function')
@@ -262,6 +270,7 @@ function assertDefaultFits(type: ScalarType, value: JsonValue, nullable: boolean
             string: typeof value === 'string',
             text: typeof value === 'string',
             password: false,
+            file: false,
             integer: Number.isInteger(value),
             float: typeof value === 'number',
             boolean: typeof value === 'boolean',

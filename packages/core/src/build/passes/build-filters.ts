@@ -122,7 +122,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
             }
             const resolved = checked(
               path,
-              (r) => r.leaf.kind !== 'scalar' || !['json', 'string[]', 'password'].includes(r.leaf.type),
+              (r) => r.leaf.kind !== 'scalar' || !['json', 'string[]', 'password', 'file'].includes(r.leaf.type),
               'a string, number, boolean, date or relation',
             );
             if (strategy !== 'exact' && !isText(resolved.leaf)) {

@@ -141,6 +141,13 @@ export function resolvePagination(
 }
 
 const JSON_FORMATS = ['application/ld+json', 'application/json'];
+const MULTIPART = 'multipart/form-data';
+
+/** Whether a resource has a file field a client writes: its POST then also takes `multipart/form-data` bodies. */
+const takesUploads = (declaration: ResourceDeclaration): boolean =>
+  Object.values(declaration.fields ?? {}).some(
+    (field) => 'type' in field && field.type === 'file' && (field as { writable?: boolean }).writable !== false,
+  );
 
 interface KindTraits {
   method: HttpMethod;
@@ -324,7 +331,11 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       description: options.description ?? traits.describe(declaration.name),
       status: serialize ? traits.status : 204,
       stages: { ...traits.stages, deserialize, validate: deserialize, serialize },
-      inputFormats: deserialize ? traits.inputFormats : [],
+      inputFormats: !deserialize
+        ? []
+        : options.kind === 'post' && !input && takesUploads(declaration)
+          ? [MULTIPART, ...traits.inputFormats]
+          : traits.inputFormats,
       input,
       output,
       writeMode: deserialize && !input ? WRITE_MODES[options.kind as keyof typeof WRITE_MODES] : null,

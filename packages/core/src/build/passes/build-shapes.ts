@@ -91,6 +91,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       filters: [],
       collectionFilter: undefined,
       requireIfMatch: false,
+      types: [declaration.name],
       constraints: [...(declaration.constraints ?? [])],
       defaultOrder: [],
       provider: undefined,

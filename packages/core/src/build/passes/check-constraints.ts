@@ -2,6 +2,7 @@
  * Pass 6: constraints checked at start-up: known kinds (with "did you mean"), the options each needs, and that each
  * suits its field (Length on text, Count on lists, Valid on relations, Unique on stored fields).
  */
+import { parseFileSize } from '../../files/file-size.js';
 import { DeclarationError } from '../../errors.js';
 import type { Constraint } from '../../metadata/constraints.js';
 import { formatDidYouMean } from '../../metadata/did-you-mean.js';
@@ -35,6 +36,8 @@ const KINDS = [
   'Unique',
   'Valid',
   'Callback',
+  'File',
+  'Image',
   'UserPassword',
 ];
 
@@ -115,6 +118,14 @@ function checkOne(
     case 'UserPassword':
       needsField('a text field', field !== undefined && isText(field));
       break;
+    case 'File':
+    case 'Image':
+      needsField('a file field', field !== undefined && field.kind === 'scalar' && field.type === 'file');
+      if (constraint.maxSize !== undefined && !parseFileSize(constraint.maxSize))
+        throw new DeclarationError(
+          `${name}: "maxSize" must be a number of bytes or a string such as "2M", "500k" or "1Mi".`,
+        );
+      break;
     case 'Callback':
       if (typeof constraint.callback !== 'function') throw new DeclarationError(`${name}: give a function.`);
       break;
@@ -133,7 +144,7 @@ function checkOne(
           );
         if (
           target.kind === 'toMany' ||
-          (target.kind === 'scalar' && ['json', 'string[]', 'password'].includes(target.type))
+          (target.kind === 'scalar' && ['json', 'string[]', 'password', 'file'].includes(target.type))
         ) {
           throw new DeclarationError(`${name}: "${fieldName}" cannot be unique (a list, json or password field).`);
         }

@@ -30,6 +30,7 @@ const RESOURCE_KEYS = [
   'constraints',
   'collectionFilter',
   'requireIfMatch',
+  'types',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,

@@ -19,6 +19,7 @@ import { hashPassword } from '../../security/password.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
 import { createStateContext } from '../state-context.js';
+import { listReleasedFiles, placeUploads, removeFiles } from '../place-uploads.js';
 
 /**
  * Replaces every new password by its hash. A value equal to the stored one is that hash, kept by an update that left
@@ -62,13 +63,48 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   // Passwords in the resource's own body are hashed before any processor sees them; an input shape's values are the
   // processor's to handle (it checks a current password against the stored hash, hashes a new one with hashPassword).
   if (operation.writeMode) await hashNewPasswords(runtime.registry, context.resource, data, context.previous);
-  const chain = runtime.processors.get(operation)!;
   const processContext: ProcessContext = {
     ...createStateContext(context),
     previous: context.previous,
     // If-Match held against `previous`: the processor writes only if the item is still unchanged (412 otherwise).
     ...(context.expected ? { expected: context.expected } : {}),
   };
+  const { hooks } = operation;
+  // Uploads go to their final names before the write (a failed write removes them), so no row names a missing file.
+  const placed = operation.writeMode ? await placeUploads(runtime.files, context.resource, data) : [];
+  let stored: Entity | null;
+  try {
+    stored = await writeWithProcessors(context, data, processContext);
+  } catch (error) {
+    await removeFiles(runtime.files, placed, processContext.logger);
+    throw error;
+  }
+  context.data = stored;
+  // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
+  const released = listReleasedFiles(context.resource, context.previous, operation.kind === 'delete' ? null : stored);
+  if (released.length > 0) await removeFiles(runtime.files, released, processContext.logger);
+  if (hooks.afterCommit.length === 0) return;
+  // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
+  for (const hook of hooks.afterCommit) {
+    try {
+      await hook(stored ?? context.previous ?? data, processContext);
+    } catch (error) {
+      processContext.logger.error(
+        { err: error, operation: operation.name },
+        'An afterCommit hook failed; the write stays committed and is answered as such.',
+      );
+    }
+  }
+}
+
+/** The processors, and the hooks inside the write; the stored item (null after a DELETE), committed. */
+async function writeWithProcessors(
+  context: StageContext<'write'>,
+  data: Entity,
+  processContext: ProcessContext,
+): Promise<Entity | null> {
+  const { runtime, operation } = context;
+  const chain = runtime.processors.get(operation)!;
   const { hooks } = operation;
   let stored: Entity | null;
   if (runtime.builtinProcessor(operation) && hooks.beforeWrite.length === 0 && hooks.afterWrite.length === 0) {
@@ -92,17 +128,5 @@ export async function write(context: StageContext<'write'>): Promise<void> {
       return written;
     });
   }
-  context.data = stored;
-  if (hooks.afterCommit.length === 0) return;
-  // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
-  for (const hook of hooks.afterCommit) {
-    try {
-      await hook(stored ?? context.previous ?? data, processContext);
-    } catch (error) {
-      processContext.logger.error(
-        { err: error, operation: operation.name },
-        'An afterCommit hook failed; the write stays committed and is answered as such.',
-      );
-    }
-  }
+  return stored;
 }

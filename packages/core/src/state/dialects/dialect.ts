@@ -60,6 +60,6 @@ export function toLikePattern(value: string, anchor: MatchPattern['anchor'], wil
 /** The conversions both dialects share; each dialect overrides only what its driver does differently. */
 export function toDbValue(type: ScalarType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (type === 'json' || type === 'string[]') return JSON.stringify(value);
+  if (type === 'json' || type === 'string[]' || type === 'file') return JSON.stringify(value);
   return value;
 }

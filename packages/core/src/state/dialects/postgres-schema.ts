@@ -46,6 +46,7 @@ export const postgresSchema: SchemaDialect = {
         return { method: 'date' };
       case 'json':
       case 'string[]':
+      case 'file':
         return { method: 'jsonb' };
       default:
         return toColumnTypeCall(type);

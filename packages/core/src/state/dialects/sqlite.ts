@@ -28,6 +28,7 @@ export const sqliteDialect: Dialect = {
         return new Date(value as string);
       case 'json':
       case 'string[]':
+      case 'file':
         return JSON.parse(value as string);
       default:
         return value;
