@@ -5,6 +5,7 @@
  *   → authorize (post-denormalize) → validate → write → serialize → respond
  *
  * (for an anonymous caller, authorize comes before parameters: a protected operation is a 401 before anything else)
+ * (a read of a soft-deleted resource's deleted items, `?deleted=true`, meets its `list` rule once the parameters are read)
  *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built.
  */
@@ -13,7 +14,12 @@ import type { OperationContext, OperationRequest, OperationResponse, Runtime } f
 import { ApiError } from '../errors.js';
 import { ANONYMOUS } from '../security/access.js';
 import { authenticate } from './stages/authenticate.js';
-import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } from './stages/authorize.js';
+import {
+  authorizeAfterDeserialize,
+  authorizeAfterRead,
+  authorizeBeforeRead,
+  authorizeDeletedListing,
+} from './stages/authorize.js';
 import { deserialize } from './stages/deserialize.js';
 import { negotiate } from './stages/negotiate.js';
 import { parseParameters } from './stages/parameters.js';
@@ -76,6 +82,7 @@ export async function executeOperation(
     parseParameters(context);
     if ((waiting = authorizeBeforeRead(context))) await waiting;
   }
+  if ((waiting = authorizeDeletedListing(context))) await waiting;
   if (stages.read) await read(context);
   if ((waiting = authorizeAfterRead(context))) await waiting;
   if ((waiting = checkPreconditions(context))) await waiting;

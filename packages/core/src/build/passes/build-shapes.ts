@@ -87,6 +87,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       filters: [],
       collectionFilter: undefined,
       requireIfMatch: false,
+      softDelete: null,
       constraints: [...(declaration.constraints ?? [])],
       defaultOrder: [],
       provider: undefined,

@@ -30,6 +30,7 @@ const RESOURCE_KEYS = [
   'constraints',
   'collectionFilter',
   'requireIfMatch',
+  'softDelete',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,
