@@ -10,6 +10,7 @@ import { call, useApp } from '../helpers.js';
 
 const Shelf = defineResource({
   name: 'Shelf',
+  filters: [{ type: 'search', properties: { 'notes.text': 'exact' } }],
   fields: {
     name: { type: 'string' },
     notes: { toMany: 'Note', mappedBy: 'shelf', subresource: true },
@@ -28,6 +29,12 @@ const Note = defineResource({
   },
 });
 
+/** Embeds its note (a to-one read with the page, joined). */
+const Pin = defineResource({
+  name: 'Pin',
+  fields: { note: { toOne: 'Note', readableLink: true, nullable: true } },
+});
+
 /** Its own field name, declared by the resource; anyone may list its deleted items. */
 const Label = defineResource({
   name: 'Label',
@@ -38,7 +45,7 @@ const Label = defineResource({
 const merge = { 'content-type': 'application/merge-patch+json' };
 
 describe.each(testDatabases(inject('postgresUrl')))('soft delete on $name', (database) => {
-  const app = useApp(database, { resources: [Shelf, Note, Label] });
+  const app = useApp(database, { resources: [Shelf, Note, Label, Pin] });
   const knex = () => app().resourceApi.database.knex;
 
   async function post(url: string, payload: object) {
@@ -96,6 +103,23 @@ describe.each(testDatabases(inject('postgresUrl')))('soft delete on $name', (dat
     expect(shelf.body.notes).toEqual(['/api/notes/1', '/api/notes/3']);
     const shelves = await call(app(), { method: 'GET', url: '/api/shelves' });
     expect(shelves.body['hydra:member'][0].notes).toEqual(['/api/notes/1', '/api/notes/3']);
+    // A filter through the relation reaches live notes only.
+    const through = await call(app(), { method: 'GET', url: '/api/shelves?notes.text=note%20two' });
+    expect(through.body['hydra:totalItems']).toBe(0);
+    expect((await call(app(), { method: 'GET', url: '/api/shelves?notes.text=note%20one' })).body['hydra:totalItems']).toBe(1);
+
+    // A to-one relation to a deleted note does not embed it: the stored link stays, as its IRI (the IRI answers 404),
+    // on the page (joined) and on the item (read after it).
+    await post('/api/pins', { note: '/api/notes/1' });
+    await post('/api/pins', { note: '/api/notes/3' });
+    await knex()('pin').where('id', 2).update({ note_id: 2 });
+    const pins = await call(app(), { method: 'GET', url: '/api/pins' });
+    expect(pins.body['hydra:member'].map((pin: { note: unknown }) => pin.note)).toEqual([
+      expect.objectContaining({ '@id': '/api/notes/1', text: 'note one' }),
+      '/api/notes/2',
+    ]);
+    const pin = await call(app(), { method: 'GET', url: '/api/pins/2' });
+    expect(pin.body.note).toBe('/api/notes/2');
   });
 
   it('refuses writes to a deleted item with 404 and changes nothing', async () => {
