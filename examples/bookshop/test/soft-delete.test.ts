@@ -59,7 +59,11 @@ describe.each(databases)('comment soft delete on $name', (database) => {
       expect(ids(mine.body)).toEqual(['/api/comments/1', '/api/comments/3']);
       expect(mine.body['hydra:totalItems']).toBe(2);
     }
-    const sub = await call(app, { method: 'GET', url: '/api/users/2/comments?order[createdAt]=desc', headers: ada.auth });
+    const sub = await call(app, {
+      method: 'GET',
+      url: '/api/users/2/comments?order[createdAt]=desc',
+      headers: ada.auth,
+    });
     expect(sub.status, sub.text).toBe(200);
     expect(ids(sub.body)).toEqual(['/api/comments/3', '/api/comments/1']);
     expect(sub.body['hydra:totalItems']).toBe(2);

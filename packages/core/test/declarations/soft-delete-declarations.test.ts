@@ -14,7 +14,9 @@ class Note {
 }
 
 const build = (declaration: object) =>
-  buildMetadata({ resources: [defineResource({ name: 'Memo', fields: { text: { type: 'string' } }, ...declaration })] });
+  buildMetadata({
+    resources: [defineResource({ name: 'Memo', fields: { text: { type: 'string' } }, ...declaration })],
+  });
 
 describe('declaring softDelete', () => {
   it('gives the same metadata with a decorator and with a plain object, with the field declared for it', () => {

@@ -106,7 +106,9 @@ describe.each(testDatabases(inject('postgresUrl')))('soft delete on $name', (dat
     // A filter through the relation reaches live notes only.
     const through = await call(app(), { method: 'GET', url: '/api/shelves?notes.text=note%20two' });
     expect(through.body['hydra:totalItems']).toBe(0);
-    expect((await call(app(), { method: 'GET', url: '/api/shelves?notes.text=note%20one' })).body['hydra:totalItems']).toBe(1);
+    expect(
+      (await call(app(), { method: 'GET', url: '/api/shelves?notes.text=note%20one' })).body['hydra:totalItems'],
+    ).toBe(1);
 
     // A to-one relation to a deleted note does not embed it: the stored link stays, as its IRI (the IRI answers 404),
     // on the page (joined) and on the item (read after it).

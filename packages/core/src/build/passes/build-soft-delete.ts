@@ -57,7 +57,7 @@ export function buildSoftDelete(
   const where = `Resource "${declaration.name}", softDelete`;
   const name = softDelete.field!;
   const field = fields.find((candidate) => candidate.name === name);
-  if (!field || field.kind !== 'scalar' || field.type !== 'datetime' || !field.nullable || field.computed)
+  if (field?.kind !== 'scalar' || field.type !== 'datetime' || !field.nullable || field.computed)
     throw new DeclarationError(`${where}: the field "${name}" must be a stored, nullable datetime field.`);
   if (field.writable)
     throw new DeclarationError(
