@@ -16,7 +16,7 @@ import { buildOperations } from './passes/build-operations.js';
 import { createShapeBuilder } from './passes/build-shapes.js';
 import { readsOnItsOwn, writesOnItsOwn } from '../state/compose.js';
 import { buildSubresources } from './passes/build-subresources.js';
-import { buildSoftDelete, declareSoftDeleteField } from './passes/build-soft-delete.js';
+import { buildSoftDelete, addSoftDeleteField } from './passes/build-soft-delete.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
@@ -51,7 +51,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix))
     throw new DeclarationError(`The prefix "${prefix}" must look like "/api" (or be empty).`);
 
-  const declarations = collectDeclarations(options.resources).map(declareSoftDeleteField);
+  const declarations = collectDeclarations(options.resources).map(addSoftDeleteField);
   const names = new Set(declarations.map((d) => d.name));
   const fieldsByResource = new Map<string, FieldMetadata[]>(declarations.map((d) => [d.name, buildFields(d, names)]));
   linkRelations(fieldsByResource);

@@ -1,7 +1,7 @@
 /**
  * The `softDelete` option: checked, its date-time field declared when the resource does not declare it (nullable,
  * read-only: only DELETE sets it), and normalized into `SoftDeleteMetadata` with the filter every collection read of
- * the resource applies. Runs around the fields pass: `declareSoftDeleteField` before it, `buildSoftDelete` after.
+ * the resource applies. Runs around the fields pass: `addSoftDeleteField` before it, `buildSoftDelete` after.
  */
 import type { ResourceDeclaration, SoftDeleteDeclaration } from '../../declare/types.js';
 import { DeclarationError } from '../../errors.js';
@@ -30,7 +30,7 @@ function normalize(declaration: ResourceDeclaration): SoftDeleteDeclaration | nu
 }
 
 /** The declaration with the soft-delete field added when it does not declare it itself. */
-export function declareSoftDeleteField(declaration: ResourceDeclaration): ResourceDeclaration {
+export function addSoftDeleteField(declaration: ResourceDeclaration): ResourceDeclaration {
   const softDelete = normalize(declaration);
   if (!softDelete || softDelete.field! in declaration.fields) return declaration;
   return {

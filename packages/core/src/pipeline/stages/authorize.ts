@@ -11,7 +11,7 @@
  */
 import type { Entity } from '../../metadata/types.js';
 import { createDenialError, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
-import { asksForDeleted } from '../../query/filters/soft-delete-filter.js';
+import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
 import { authorizeNestedStates, listNestedItems } from '../../security/nested-writes.js';
 import type { After, RequestScope, StageContext } from '../operation-context.js';
 
@@ -43,7 +43,7 @@ export function authorizeBeforeRead(context: StageContext<'authorize'>): Promise
  */
 export function authorizeDeletedListing(context: StageContext<'authorize'>): Promise<void> | void {
   const softDelete = context.resource.softDelete;
-  if (!softDelete?.list || !asksForDeleted(softDelete.filter, context.filters)) return;
+  if (!softDelete?.list || !readsDeletedItems(softDelete.filter, context.filters)) return;
   return enforce(softDelete.list, context.caller, scope(context, null, null));
 }
 

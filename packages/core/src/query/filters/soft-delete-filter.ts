@@ -41,6 +41,6 @@ export function createSoftDeleteFilter(field: string, listable: boolean): Filter
 }
 
 /** Whether a collection read's filters ask for the deleted items of its soft-deleted resource. */
-export function asksForDeleted(filter: Filter, applied: readonly { filter: Filter; parsed: unknown }[]): boolean {
+export function readsDeletedItems(filter: Filter, applied: readonly { filter: Filter; parsed: unknown }[]): boolean {
   return applied.some((entry) => entry.filter === filter && entry.parsed === true);
 }

@@ -41,7 +41,7 @@ import { buildRowMapper, type RowMapper, resolveToManyLinks } from './row-mapper
 import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
-import { whereLive } from './live-rows.js';
+import { limitToLiveItems } from './live-rows.js';
 import { translateWriteError } from './write-errors.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
@@ -161,9 +161,9 @@ export function createKnexState(
               .whereIn(ownerColumn, ids)
               .orderBy(targetColumn);
             // Soft-deleted targets are not linked any more: on their own table, or through the join table.
-            if (table === target.table) return whereLive(query, target);
+            if (table === target.table) return limitToLiveItems(query, target);
             return target.softDelete
-              ? query.whereIn(targetColumn, whereLive(db(target.table).select('id'), target))
+              ? query.whereIn(targetColumn, limitToLiveItems(db(target.table).select('id'), target))
               : query;
           },
           db,
@@ -178,7 +178,7 @@ export function createKnexState(
     const [row] = await shaped(
       `item ${mapper.table}`,
       [id],
-      () => limitTo(whereLive(db(mapper.table).select(mapper.columns).where('id', id), resource), 1),
+      () => limitTo(limitToLiveItems(db(mapper.table).select(mapper.columns).where('id', id), resource), 1),
       db,
     );
     if (!row) return null;
@@ -196,7 +196,9 @@ export function createKnexState(
     const items: Entity[] = [];
     for (const part of chunks([...new Set(ids)])) {
       const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () =>
-        whereLive(database.knex(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy('id'),
+        limitToLiveItems(database.knex(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy(
+          'id',
+        ),
       );
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
@@ -220,9 +222,11 @@ export function createKnexState(
     for (let index = 0; index < parents.length; index++) {
       const parent = parents[index]!;
       const query = limitTo(
-        whereLive(database.knex(`${parent.resource.table} as p`).where('p.id', parent.id), parent.resource, 'p').select(
-          'p.id',
-        ),
+        limitToLiveItems(
+          database.knex(`${parent.resource.table} as p`).where('p.id', parent.id),
+          parent.resource,
+          'p',
+        ).select('p.id'),
         1,
       );
       if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
@@ -422,7 +426,7 @@ export function createKnexState(
       // No row updated: the item was deleted since it was read (by a request running beside this one).
       if (
         Object.keys(row).length > 0 &&
-        (await whereLive(trx(mapper.table).where('id', id), resource).update(row)) === 0
+        (await limitToLiveItems(trx(mapper.table).where('id', id), resource).update(row)) === 0
       ) {
         throw previous
           ? new ApiError('ITEM_NOT_FOUND', 'Not Found')
@@ -494,7 +498,7 @@ export function createKnexState(
     if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0)
       [stored] = await run(
-        whereLive(table.where('id', context.id!), resource)
+        limitToLiveItems(table.where('id', context.id!), resource)
           .update(row)
           .returning(mapper.columns as string[]),
       );
@@ -515,7 +519,7 @@ export function createKnexState(
     run: (query: Knex.QueryBuilder) => Promise<unknown[]>,
   ): Promise<void> {
     const { column } = resource.softDelete!;
-    const query = whereLive(db(mapperOf(resource).table).where('id', id), resource)
+    const query = limitToLiveItems(db(mapperOf(resource).table).where('id', id), resource)
       .update({ [column]: database.dialect.toDb('datetime', new Date()) })
       .returning('id');
     if ((await run(query)).length === 0) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
@@ -572,7 +576,7 @@ export function createKnexState(
     const found = new Set<number>();
     for (const part of chunks([...new Set(ids)])) {
       const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () =>
-        whereLive(database.knex(resource.table).select('id').whereIn('id', part), resource),
+        limitToLiveItems(database.knex(resource.table).select('id').whereIn('id', part), resource),
       );
       for (const row of rows) found.add(Number(row.id));
     }
@@ -580,7 +584,7 @@ export function createKnexState(
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
-    const query = limitTo(whereLive(database.knex(mapperOf(resource).table).select('id'), resource), 1);
+    const query = limitTo(limitToLiveItems(database.knex(mapperOf(resource).table).select('id'), resource), 1);
     for (const { field, value, ignoreCase } of values) {
       const stored = (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value;
       // A case-insensitive Unique: the same lower() as its index (`desired-schema.ts`), so check and index agree.
