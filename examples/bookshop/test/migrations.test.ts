@@ -73,7 +73,8 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
     // The initial schema, then Article's published/publishedAt and the AuditEntry table (the "Beyond CRUD" section),
     // then the framework's refresh tokens and the user's "tokens valid after" and "provisioned at" columns, then the
     // unique index on lower(email) (e-mail addresses unique regardless of letter case), then Article's createdAt and
-    // updatedAt (the "Timestamps" section), then the MediaObject table and Book's cover.
+    // updatedAt (the "Timestamps" section), the MediaObject table and Book's cover, and Comment's deletedAt (its DELETE
+    // is a soft delete).
     expect(files).toEqual([
       expect.stringMatching(/^\d{14}_initial\.mjs$/),
       expect.stringMatching(/^\d{14}_publish_and_audit\.mjs$/),
@@ -81,9 +82,10 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
       expect.stringMatching(/^\d{14}_case_insensitive_email\.mjs$/),
       expect.stringMatching(/^\d{14}_article_timestamps\.mjs$/),
       expect.stringMatching(/^\d{14}_media_objects\.mjs$/),
+      expect.stringMatching(/^\d{14}_soft_delete_comments\.mjs$/),
     ]);
     const ran = await migrations(['run'], { DATABASE_URL });
-    expect(ran).toEqual({ code: 0, output: expect.stringContaining(`Ran 6 migration(s) on `) });
+    expect(ran).toEqual({ code: 0, output: expect.stringContaining(`Ran 7 migration(s) on `) });
     expect(ran.output).toContain(`: ${files.join(', ')}.`);
     expect((await migrations(['run'], { DATABASE_URL })).output).toContain('is up to date: no pending migration');
 

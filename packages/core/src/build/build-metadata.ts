@@ -16,6 +16,7 @@ import { buildOperations } from './passes/build-operations.js';
 import { createShapeBuilder } from './passes/build-shapes.js';
 import { readsOnItsOwn, writesOnItsOwn } from '../state/compose.js';
 import { buildSubresources } from './passes/build-subresources.js';
+import { buildSoftDelete, addSoftDeleteField } from './passes/build-soft-delete.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
@@ -50,7 +51,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix))
     throw new DeclarationError(`The prefix "${prefix}" must look like "/api" (or be empty).`);
 
-  const declarations = collectDeclarations(options.resources);
+  const declarations = collectDeclarations(options.resources).map(addSoftDeleteField);
   const names = new Set(declarations.map((d) => d.name));
   const fieldsByResource = new Map<string, FieldMetadata[]>(declarations.map((d) => [d.name, buildFields(d, names)]));
   linkRelations(fieldsByResource);
@@ -77,6 +78,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     tables.set(table, declaration.name);
     const { filters, defaultOrder } = buildFilters(declaration, filterContext);
     const operations = buildOperations(declaration, { collectionPath, plural, pagination, prefix, shapes });
+    const softDelete = buildSoftDelete(declaration, fieldsByResource.get(declaration.name)!);
     return {
       name: declaration.name,
       shape: false,
@@ -89,11 +91,13 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       fields: fieldsByResource.get(declaration.name)!,
       fieldsByName: new Map(fieldsByResource.get(declaration.name)!.map((field) => [field.name, field])),
       operations,
-      filters,
+      // A soft-deleted resource's collections read the live items unless asked otherwise: its filter is always there.
+      filters: softDelete ? [...filters, softDelete.filter] : filters,
       constraints: [...(declaration.constraints ?? [])],
       collectionFilter: declaration.collectionFilter,
       requireIfMatch: resolveRequireIfMatch(declaration, operations),
       types: resolveTypes(declaration),
+      softDelete,
       defaultOrder,
       provider: declaration.provider,
       processor: declaration.processor,

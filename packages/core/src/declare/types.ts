@@ -361,6 +361,26 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    * resource's name). Several types give an array. The Hydra documentation keeps the class named after the resource.
    */
   types?: readonly string[];
+  /**
+   * DELETE keeps the item and stamps a date-time field instead (`true`: `deletedAt`; a string: that field's name; or
+   * `{ field, list }`). From then on the item answers 404 and is left out of every read: collections, subresources,
+   * counts, relations, GraphQL, Unique checks (and unique indexes become partial). A `list` rule lets the callers it
+   * grants read the deleted items with `?deleted=true` (403 for the others). Default: DELETE removes the row.
+   */
+  softDelete?: boolean | string | SoftDeleteDeclaration;
+}
+
+/** `softDelete` in full: the field stamped on DELETE, and who may list the deleted items. */
+export interface SoftDeleteDeclaration {
+  /** The nullable date-time field set on DELETE (default `deletedAt`); declared by the framework when not in `fields`. */
+  field?: string;
+  /**
+   * Who may list the deleted items with `?deleted=true`: an access rule (`"is_granted('ROLE_ADMIN')"`). Without one,
+   * the parameter does not exist.
+   */
+  list?: AccessRule;
+  /** The 403 message when `list` denies (default `Access Denied.`). */
+  listMessage?: string;
 }
 
 /**

@@ -270,12 +270,26 @@ export interface ResourceMetadata {
   readonly requireIfMatch: boolean;
   /** The items' JSON-LD `@type`: the declared `types`, or `[name]`. */
   readonly types: readonly string[];
+  /** DELETE stamps a date-time field instead of removing the row (`softDelete`), or null. */
+  readonly softDelete: SoftDeleteMetadata | null;
   /** Constraints on the whole item (Unique on several fields, Callback). */
   readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */
   readonly defaultOrder: readonly { readonly path: string; readonly direction: OrderDirection }[];
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
+}
+
+/**
+ * A soft-deleted resource: DELETE sets `field` (column `column`) to the time; every read of the built-in state leaves
+ * out the items where it is set. `filter` is the collection's `deleted` parameter (always applied: without
+ * `?deleted=true` it keeps the live items only); `list` the rule a caller must meet to ask for the deleted ones.
+ */
+export interface SoftDeleteMetadata {
+  readonly field: string;
+  readonly column: string;
+  readonly list: AccessRuleMetadata | null;
+  readonly filter: Filter;
 }
 
 /** Every resource, with lookups. */

@@ -5,6 +5,7 @@
  *   → authorize (post-denormalize) → validate → write → serialize → respond
  *
  * (for an anonymous caller, authorize comes before parameters: a protected operation is a 401 before anything else)
+ * (a read of a soft-deleted resource's deleted items, `?deleted=true`, meets its `list` rule once the parameters are read)
  *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built. Those five
  * each run in a span of their own when the request is traced (an OpenTelemetry SDK records its span): decided once
@@ -17,7 +18,12 @@ import { ANONYMOUS } from '../security/access.js';
 import { runStage } from '../telemetry/stage-spans.js';
 import { isTracing } from '../telemetry/tracer.js';
 import { authenticate } from './stages/authenticate.js';
-import { authorizeAfterDeserialize, authorizeAfterRead, authorizeBeforeRead } from './stages/authorize.js';
+import {
+  authorizeAfterDeserialize,
+  authorizeAfterRead,
+  authorizeBeforeRead,
+  authorizeDeletedListing,
+} from './stages/authorize.js';
 import { deserialize } from './stages/deserialize.js';
 import { negotiate } from './stages/negotiate.js';
 import { parseParameters } from './stages/parameters.js';
@@ -81,6 +87,7 @@ export async function executeOperation(
     parseParameters(context);
     if ((waiting = authorizeBeforeRead(context))) await waiting;
   }
+  if ((waiting = authorizeDeletedListing(context))) await waiting;
   if (stages.read) await runStage(traced, 'read', read, context);
   if ((waiting = authorizeAfterRead(context))) await waiting;
   if ((waiting = checkPreconditions(context))) await waiting;

@@ -70,6 +70,12 @@ export const listUniqueFieldSets = (resource: WithConstraints): string[][] =>
 export const buildLowerUniqueIndexName = (table: string, columns: readonly string[]): string =>
   `${table}_${columns.join('_')}_lower_unique`;
 
+/**
+ * The name of a unique index that only holds the live items of a soft-deleted resource (`where <deleted> is null`):
+ * `<table>_<columns>_live_unique` (`_lower_live_unique` for a case-insensitive one).
+ */
+export const toLiveUniqueIndexName = (name: string): string => name.replace(/_unique$/, '_live_unique');
+
 /** Where a Unique constraint's violation points: its `errorPath`, else its first field. */
 export const resolveUniquePath = (constraint: UniqueConstraint, fields: readonly string[]): string =>
   constraint.errorPath ?? fields[0]!;

@@ -92,6 +92,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       collectionFilter: undefined,
       requireIfMatch: false,
       types: [declaration.name],
+      softDelete: null,
       constraints: [...(declaration.constraints ?? [])],
       defaultOrder: [],
       provider: undefined,

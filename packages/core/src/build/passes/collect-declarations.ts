@@ -31,6 +31,7 @@ const RESOURCE_KEYS = [
   'collectionFilter',
   'requireIfMatch',
   'types',
+  'softDelete',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,

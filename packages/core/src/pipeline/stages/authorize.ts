@@ -1,5 +1,6 @@
 /**
- * Stages 4, 6 and 9, authorize (before the read, after the read, after the body). The operation's `security` rule runs before the read when there is no item to read
+ * Stages 4, 6 and 9, authorize (before the read, after the read, after the body), and the listing of a soft-deleted
+ * resource's deleted items, once the parameters are read. The operation's `security` rule runs before the read when there is no item to read
  * (collections, POST) — and, for anonymous callers, before any read at all, so a protected item is a 401 whether or
  * not it exists, unless the rule looks at the item (`object.published == true`): then it runs after the read, and a
  * missing item is that same 401. Otherwise it runs after the read, with the item as `object`.
@@ -10,6 +11,7 @@
  */
 import type { Entity } from '../../metadata/types.js';
 import { createDenialError, enforce, mayReadObject, type RuleScope } from '../../security/access.js';
+import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
 import { authorizeNestedStates, listNestedItems } from '../../security/nested-writes.js';
 import type { After, RequestScope, StageContext } from '../operation-context.js';
 
@@ -33,6 +35,16 @@ export function authorizeBeforeRead(context: StageContext<'authorize'>): Promise
     }
   }
   return enforce(security, context.caller, scope(context, null, null));
+}
+
+/**
+ * A collection read asking for the deleted items of a soft-deleted resource (`?deleted=true`, read by the parameters
+ * stage): the resource's `list` rule must grant it, whoever the caller (401 anonymous, 403 with its message).
+ */
+export function authorizeDeletedListing(context: StageContext<'authorize'>): Promise<void> | void {
+  const softDelete = context.resource.softDelete;
+  if (!softDelete?.list || !readsDeletedItems(softDelete.filter, context.filters)) return;
+  return enforce(softDelete.list, context.caller, scope(context, null, null));
 }
 
 export function authorizeAfterRead(context: After<'read'>): Promise<void> | void {

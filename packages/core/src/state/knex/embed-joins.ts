@@ -59,11 +59,12 @@ export function createEmbedJoins(
     },
     join(rowsQuery, alias, joins) {
       for (const join of joins) {
-        rowsQuery.leftJoin(
-          `${mapperOf(join.target).table} as ${join.alias}`,
-          `${alias}.${join.field.column}`,
-          `${join.alias}.id`,
-        );
+        const softDelete = join.target.softDelete;
+        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, (on) => {
+          on.on(`${alias}.${join.field.column}`, '=', `${join.alias}.id`);
+          // A soft-deleted item is not embedded: the relation reads as empty, as when the item is gone.
+          if (softDelete) on.andOnNull(`${join.alias}.${softDelete.column}`);
+        });
         rowsQuery.select(
           Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])),
         );

@@ -41,6 +41,7 @@ import { buildRowMapper, type RowMapper, resolveToManyLinks } from './row-mapper
 import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
+import { limitToLiveItems } from './live-rows.js';
 import { translateWriteError } from './write-errors.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
@@ -163,12 +164,22 @@ export function createKnexState(
     const byId = new Map(items.map((item) => [item.id!, item]));
     for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
+      const target = registry.resource(field.target);
       for (const ids of chunks([...byId.keys()])) {
         const rows = await shaped<{ id: number; owner: number }>(
           `links ${table}.${ownerColumn} ${ids.length}`,
           ids,
-          () =>
-            db(table).select({ id: targetColumn, owner: ownerColumn }).whereIn(ownerColumn, ids).orderBy(targetColumn),
+          () => {
+            const query = db(table)
+              .select({ id: targetColumn, owner: ownerColumn })
+              .whereIn(ownerColumn, ids)
+              .orderBy(targetColumn);
+            // Soft-deleted targets are not linked any more: on their own table, or through the join table.
+            if (table === target.table) return limitToLiveItems(query, target);
+            return target.softDelete
+              ? query.whereIn(targetColumn, limitToLiveItems(db(target.table).select('id'), target))
+              : query;
+          },
           db,
         );
         for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
@@ -181,7 +192,7 @@ export function createKnexState(
     const [row] = await shaped(
       `item ${mapper.table}`,
       [id],
-      () => limitTo(db(mapper.table).select(mapper.columns).where('id', id), 1),
+      () => limitTo(limitToLiveItems(db(mapper.table).select(mapper.columns).where('id', id), resource), 1),
       db,
     );
     if (!row) return null;
@@ -199,7 +210,9 @@ export function createKnexState(
     const items: Entity[] = [];
     for (const part of chunks([...new Set(ids)])) {
       const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () =>
-        database.knex(mapper.table).select(mapper.columns).whereIn('id', part).orderBy('id'),
+        limitToLiveItems(database.knex(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy(
+          'id',
+        ),
       );
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
@@ -222,7 +235,14 @@ export function createKnexState(
   async function parentsHold(parents: readonly ParentLink[]): Promise<boolean> {
     for (let index = 0; index < parents.length; index++) {
       const parent = parents[index]!;
-      const query = limitTo(database.knex(`${parent.resource.table} as p`).where('p.id', parent.id).select('p.id'), 1);
+      const query = limitTo(
+        limitToLiveItems(
+          database.knex(`${parent.resource.table} as p`).where('p.id', parent.id),
+          parent.resource,
+          'p',
+        ).select('p.id'),
+        1,
+      );
       if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
       if ((await run(query)).length === 0) return false;
     }
@@ -420,7 +440,10 @@ export function createKnexState(
     } else {
       const row = rowOf(resource, values, false, compared, writer);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
-      if (Object.keys(row).length > 0 && (await trx(mapper.table).where('id', id).update(row)) === 0) {
+      if (
+        Object.keys(row).length > 0 &&
+        (await limitToLiveItems(trx(mapper.table).where('id', id), resource).update(row)) === 0
+      ) {
         throw previous
           ? new ApiError('ITEM_NOT_FOUND', 'Not Found')
           : new ApiError('CONFLICT', 'A related item does not exist (any more).');
@@ -487,7 +510,8 @@ export function createKnexState(
     const run = <T>(query: Knex.QueryBuilder) => write<T>(query, trx);
     const table = db(mapper.table);
     if (operation.kind === 'delete') {
-      await run(table.where('id', context.id!).delete().returning('id'));
+      if (resource.softDelete) await softDelete(resource, context.id!, db, run);
+      else await run(table.where('id', context.id!).delete().returning('id'));
       return undefined;
     }
     const row = rowOf(resource, data, context.id === undefined, context.previous, writer);
@@ -495,8 +519,7 @@ export function createKnexState(
     if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
     else if (Object.keys(row).length > 0)
       [stored] = await run(
-        table
-          .where('id', context.id!)
+        limitToLiveItems(table.where('id', context.id!), resource)
           .update(row)
           .returning(mapper.columns as string[]),
       );
@@ -504,6 +527,23 @@ export function createKnexState(
     const item = mapper.toEntity(stored);
     await loadToMany(mapper, [item], db);
     return item;
+  }
+
+  /**
+   * DELETE of a soft-deleted resource: the deletion field set, on a live item only. None updated: another request
+   * deleted it first (two DELETEs at once: one 204, the other this 404), as after a removed row.
+   */
+  async function softDelete(
+    resource: ResourceMetadata,
+    id: number,
+    db: Knex,
+    run: (query: Knex.QueryBuilder) => Promise<unknown[]>,
+  ): Promise<void> {
+    const { column } = resource.softDelete!;
+    const query = limitToLiveItems(db(mapperOf(resource).table).where('id', id), resource)
+      .update({ [column]: database.dialect.toDb('datetime', new Date()) })
+      .returning('id');
+    if ((await run(query)).length === 0) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   }
 
   /** The write in a transaction: the lock and check of an If-Match, then the item (and what is nested in it). */
@@ -530,7 +570,8 @@ export function createKnexState(
     // no read back.
     if (isSingleStatement(data, context)) return writeOne(data, context, writer, trx);
     if (context.operation.kind === 'delete') {
-      await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
+      if (context.resource.softDelete) await softDelete(context.resource, context.id!, trx, async (query) => query);
+      else await trx(mapperOf(context.resource).table).where('id', context.id!).delete();
       return undefined;
     }
     // No identifier: a new item (POST, or a custom operation at collection level); else the item read is updated.
@@ -562,7 +603,7 @@ export function createKnexState(
     const found = new Set<number>();
     for (const part of chunks([...new Set(ids)])) {
       const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () =>
-        database.knex(resource.table).select('id').whereIn('id', part),
+        limitToLiveItems(database.knex(resource.table).select('id').whereIn('id', part), resource),
       );
       for (const row of rows) found.add(Number(row.id));
     }
@@ -570,7 +611,7 @@ export function createKnexState(
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
-    const query = limitTo(database.knex(mapperOf(resource).table).select('id'), 1);
+    const query = limitTo(limitToLiveItems(database.knex(mapperOf(resource).table).select('id'), resource), 1);
     for (const { field, value, ignoreCase } of values) {
       const stored = (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value;
       // A case-insensitive Unique: the same lower() as its index (`desired-schema.ts`), so check and index agree.

@@ -9,6 +9,7 @@ import { type Entity, type MetadataRegistry, NestedWrite, type ResourceMetadata 
 import { MESSAGES } from '../../validation/messages.js';
 import {
   buildLowerUniqueIndexName,
+  toLiveUniqueIndexName,
   collectUniqueConstraints,
   formatUniqueMessage,
   resolveUniquePath,
@@ -51,9 +52,11 @@ function violates(error: unknown, table: string, columns: readonly string[], low
   const { constraint, message = '' } = error as { constraint?: string; message?: string };
   // A case-insensitive Unique may also still have the exact index a schema made before it ignored case: either one
   // refusing the row is this constraint's violation.
-  const indexes = lowerCase
+  const exact = lowerCase
     ? [buildLowerUniqueIndexName(table, columns), buildUniqueIndexName(table, [...columns])]
     : [buildUniqueIndexName(table, [...columns])];
+  // A soft-deleted resource's indexes hold its live items only (`desired-schema.ts`).
+  const indexes = [...exact, ...exact.map(toLiveUniqueIndexName)];
   if (indexes.some((index) => constraint === index || message.includes(`"${index}"`) || message.includes(`'${index}'`)))
     return true;
   return /UNIQUE constraint failed: (.+)$/.exec(message)?.[1] === columns.map((c) => `${table}.${c}`).join(', ');

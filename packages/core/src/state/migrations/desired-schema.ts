@@ -21,7 +21,7 @@ import type {
   ToOneFieldMetadata,
 } from '../../metadata/types.js';
 import { resolvePath } from '../../metadata/property-path.js';
-import { buildLowerUniqueIndexName, collectUniqueConstraints } from '../../validation/unique.js';
+import { buildLowerUniqueIndexName, collectUniqueConstraints, toLiveUniqueIndexName } from '../../validation/unique.js';
 import type { ColumnType } from '../dialects/schema-dialect.js';
 import { holdsCredentials, PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../credentials-stamp.js';
 import { REFRESH_TOKEN_COLUMNS, REFRESH_TOKEN_TABLE } from '../refresh-token-table.js';
@@ -50,6 +50,11 @@ export interface IndexSpec {
    * expressions, found by its name. Undefined or empty: a plain index.
    */
   readonly lowerCase?: readonly string[];
+  /**
+   * A partial unique index, on the live items of a soft-deleted resource only: the column that is null on them
+   * (`where deleted_at is null`), so a deleted item's values may be used again. Found by its name, as `lowerCase`.
+   */
+  readonly liveOnly?: string;
 }
 
 /** A trigram index on a text column, for substring searches: an FTS5 trigram table (SQLite), a pg_trgm GIN index (PostgreSQL). */
@@ -104,12 +109,17 @@ function addIndex(
   columns: readonly string[],
   unique: boolean,
   lowerCase: readonly string[] = [],
+  liveOnly?: string,
 ): void {
   const key = columns.join('\u0000');
   const existing = table.indexes.get(key);
   // A unique index wins over a plain one, and a case-insensitive unique one (stricter) over a plain unique one.
   if (existing?.unique && (!unique || (existing.lowerCase?.length ?? 0) >= lowerCase.length)) return;
-  if (lowerCase.length > 0)
+  if (unique && liveOnly) {
+    const name =
+      lowerCase.length > 0 ? buildLowerUniqueIndexName(table.name, columns) : buildUniqueIndexName(table.name, columns);
+    table.indexes.set(key, { name: toLiveUniqueIndexName(name), columns, unique, lowerCase, liveOnly });
+  } else if (lowerCase.length > 0)
     table.indexes.set(key, { name: buildLowerUniqueIndexName(table.name, columns), columns, unique: true, lowerCase });
   else
     table.indexes.set(key, {
@@ -158,7 +168,7 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
   const columnOf = (name: string) =>
     (resource.fieldsByName.get(name) as ScalarFieldMetadata | ToOneFieldMetadata).column;
   for (const { fields, lowerCase } of collectUniqueConstraints(resource))
-    addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf));
+    addIndex(table, fields.map(columnOf), true, lowerCase.map(columnOf), resource.softDelete?.column);
   return table;
 }
 

@@ -56,7 +56,7 @@ const sameColumns = (a: readonly string[], b: readonly string[]) =>
  * `lower(column)` (the databases list expressions differently, or not at all) is found by its name.
  */
 const hasIndex = (live: LiveTable, index: IndexSpec) =>
-  index.lowerCase?.length
+  index.lowerCase?.length || index.liveOnly !== undefined
     ? live.indexes.some((l) => l.name === index.name)
     : live.indexes.some((l) => sameColumns(l.columns, index.columns) && (l.unique || !index.unique));
 const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) =>
@@ -145,7 +145,7 @@ export function describeChange(change: SchemaChange): string {
     case 'addForeignKey':
       return `add foreign key ${change.table}.${change.foreignKey.column} → ${change.foreignKey.table}.id`;
     case 'createIndex':
-      return `create ${change.index.unique ? 'unique ' : ''}index ${change.index.name} on ${change.table} (${change.index.columns.map((c) => (change.index.lowerCase?.includes(c) ? `lower(${c})` : c)).join(', ')})`;
+      return `create ${change.index.unique ? 'unique ' : ''}index ${change.index.name} on ${change.table} (${change.index.columns.map((c) => (change.index.lowerCase?.includes(c) ? `lower(${c})` : c)).join(', ')})${change.index.liveOnly ? ` where ${change.index.liveOnly} is null` : ''}`;
     case 'createSubstringIndex':
       return `create trigram index ${change.index.name} on ${change.table} (${change.index.column})`;
   }

@@ -74,7 +74,7 @@ function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[
     ...table.columns.map((column) => columnChain(column, dialect)),
     ...(table.primaryKey ? [[call('primary', table.primaryKey)]] : []),
     // An index on lower(column) is no builder call: a raw statement after the table (`toSteps`).
-    ...table.indexes.filter((index) => !index.lowerCase?.length).map(indexChain),
+    ...table.indexes.filter((index) => !isRawIndex(index)).map(indexChain),
     ...table.foreignKeys.map(foreignKeyChain),
   ];
 }
@@ -101,18 +101,24 @@ function addReferenceColumnInPlace(
   };
 }
 
+/** An index knex's builder cannot make: on expressions, or partial. */
+const isRawIndex = (index: IndexSpec): boolean => (index.lowerCase?.length ?? 0) > 0 || index.liveOnly !== undefined;
+
 /**
- * A unique index on `lower(column)` for the text columns of a case-insensitive Unique: knex's builder takes columns
- * only, so it is raw SQL, the same on SQLite (3.9+) and PostgreSQL. It backs the check's `lower(column) = lower(?)`.
+ * A unique index on `lower(column)` for the text columns of a case-insensitive Unique, or one on the live items of a
+ * soft-deleted resource (`where deleted_at is null`): knex's builder takes columns only, so it is raw SQL, the same on
+ * SQLite (3.9+, partial indexes 3.8+) and PostgreSQL. It backs the check's `lower(column) = lower(?)` and its
+ * live-items-only condition.
  */
-function lowerCaseIndexSteps(table: string, index: IndexSpec): ChangeSteps {
-  const parts = index.columns.map((column) => (index.lowerCase!.includes(column) ? 'lower(??)' : '??'));
+function rawIndexSteps(table: string, index: IndexSpec): ChangeSteps {
+  const parts = index.columns.map((column) => (index.lowerCase?.includes(column) ? 'lower(??)' : '??'));
+  const where = index.liveOnly === undefined ? '' : ' where ?? is null';
   return {
     up: [
       {
         kind: 'raw',
-        sql: `create unique index ?? on ?? (${parts.join(', ')})`,
-        bindings: [index.name, table, ...index.columns],
+        sql: `create unique index ?? on ?? (${parts.join(', ')})${where}`,
+        bindings: [index.name, table, ...index.columns, ...(index.liveOnly === undefined ? [] : [index.liveOnly])],
       },
     ],
     down: [{ kind: 'raw', sql: 'drop index ??', bindings: [index.name] }],
@@ -131,9 +137,7 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
             chains: createTableChains(change.table, dialect),
             rebuildsTable: false,
           },
-          ...change.table.indexes
-            .filter((index) => index.lowerCase?.length)
-            .flatMap((index) => lowerCaseIndexSteps(change.table.name, index).up),
+          ...change.table.indexes.filter(isRawIndex).flatMap((index) => rawIndexSteps(change.table.name, index).up),
         ],
         down: [{ kind: 'dropTable', table: change.table.name }],
       };
@@ -151,7 +155,7 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         down: [alter(change.table, [[call('dropForeign', [change.foreignKey.column])]], rebuilds)],
       };
     case 'createIndex':
-      if (change.index.lowerCase?.length) return lowerCaseIndexSteps(change.table, change.index);
+      if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index);
       return {
         up: [alter(change.table, [indexChain(change.index)])],
         down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],

@@ -215,6 +215,7 @@ function writeThrough(
       .sql(' as ')
       .id(sub)
       .sql(' where ');
+    writeLive(w, inner);
     writeThrough(w, scope, inner, hops, hop + 1, leaves, kind);
     w.sql('))');
     return;
@@ -229,8 +230,15 @@ function writeThrough(
       .id(sub)
       .sql(' where ');
   }
+  writeLive(w, inner);
   writeThrough(w, scope, inner, hops, hop + 1, leaves, kind);
   w.sql(')');
+}
+
+/** A hop to a soft-deleted resource reaches its live items only (`state/knex/live-rows.ts`): `<alias>.deleted_at is null and `. */
+function writeLive(w: SqlWriter, at: At): void {
+  const softDelete = at.resource.softDelete;
+  if (softDelete) w.id(`${at.alias}.${softDelete.column}`).sql(' is null and ');
 }
 
 /** Whether a condition goes through a relation anywhere in it. */

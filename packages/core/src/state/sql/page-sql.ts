@@ -201,7 +201,7 @@ export function buildRowsStatement(
   for (const join of spec.joins)
     for (const [selected, column] of join.columns) w.sql(', ').id(`${join.alias}.${column}`).sql(' as ').id(selected);
   w.sql(' from ').id(spec.resource.table).sql(' as ').id(ROOT);
-  for (const join of spec.joins)
+  for (const join of spec.joins) {
     w.sql(' left join ')
       .id(join.target.table)
       .sql(' as ')
@@ -210,6 +210,9 @@ export function buildRowsStatement(
       .id(`${ROOT}.${join.field.column}`)
       .sql(' = ')
       .id(`${join.alias}.id`);
+    // A soft-deleted item is not embedded: the relation reads as empty, as when the item is gone.
+    if (join.target.softDelete) w.sql(' and ').id(`${join.alias}.${join.target.softDelete.column}`).sql(' is null');
+  }
   const { cursor } = spec;
   const order = cursor ? { joins: [], terms: [] } : orderTerms(spec, options);
   for (const [table, alias, on] of order.joins)
