@@ -111,7 +111,7 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     // hydra:required (NotBlank on the title, a non-nullable author) marks both inputs as required.
     const labels = async () =>
       (await page.locator('form .MuiInputLabel-root').allInnerTexts()).map((label) => label.replace(/\s+/g, ' '));
-    await expect.poll(labels, { timeout: 20_000 }).toEqual(['Title *', 'Author *']);
+    await expect.poll(labels, { timeout: 20_000 }).toEqual(['Title *', 'Author *', 'Cover']);
     await settled();
     await page.getByLabel('author').click();
     await page.getByRole('option', { name: 'Ursula K. Le Guin' }).click();

@@ -12,7 +12,7 @@ import { openDatabase } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { bookshopDir, ensureCliBuilt, runCli } from './support/cli.js';
 
-const TABLES = ['author', 'book', 'user', 'comment', 'category', 'brand', 'product', 'article', 'audit_entry'];
+const TABLES = ['author', 'book', 'user', 'comment', 'category', 'brand', 'product', 'article', 'audit_entry', 'media_object'];
 
 beforeAll(async () => {
   await ensureCliBuilt();
@@ -84,7 +84,7 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^Synced .*: tables author, book, user, comment, category, brand, product, article, audit_entry and their columns and indexes are there\.\n$/,
+      /^Synced .*: tables author, book, user, comment, category, brand, product, article, audit_entry, media_object and their columns and indexes are there\.\n$/,
     );
     expect(await target.tables()).toEqual(TABLES);
     expect((await runCli(['db:sync', ...target.args])).code).toBe(0);

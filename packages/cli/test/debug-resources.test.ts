@@ -70,12 +70,12 @@ describe('debug:resources', () => {
   it('lists every resource with its path, table, fields and filter parameters, and every operation', async () => {
     const run = await runCli(['debug:resources']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(/^Resources \(9\)\n/);
+    expect(run.stdout).toMatch(/^Resources \(10\)\n/);
     const book = row(run.stdout, 'Book');
-    expect(book.slice(0, 4)).toEqual(['Book', '/api/books', 'book', 'title, author']);
+    expect(book.slice(0, 4)).toEqual(['Book', '/api/books', 'book', 'title, author, cover']);
     expect(book[4]).toMatch(/^q, order\[id\], order\[title\], author, author\[\], author\.name,/);
-    // 51 built-in and subresource operations, the 3 custom ones, AuditEntry's 2.
-    expect(run.stdout).toMatch(/Operations \(56\)/);
+    // 54 built-in and subresource operations (MediaObject's 3 among them), the 3 custom ones, AuditEntry's 2.
+    expect(run.stdout).toMatch(/Operations \(59\)/);
     expect(row(run.stdout, 'Book', 'api_books_id_patch')).toEqual([
       'Book',
       'api_books_id_patch',
@@ -170,6 +170,7 @@ describe('debug:resources', () => {
       'Product',
       'Article',
       'AuditEntry',
+      'MediaObject',
     ]);
     const book = resources.find((r) => r.name === 'Book')!;
     expect(book.filters.map((f) => f.parameter)).toContain('author.name');
@@ -190,7 +191,7 @@ describe('debug:resources', () => {
       code: 1,
       stdout: '',
       stderr:
-        'resource-api debug:resources: No resource "Bok". Did you mean "Book"? The resources are: Author, Book, User, Comment, Category, Brand, Product, Article, AuditEntry. The shapes are: AuthorStats, ChangePassword.\n',
+        'resource-api debug:resources: No resource "Bok". Did you mean "Book"? The resources are: Author, Book, User, Comment, Category, Brand, Product, Article, AuditEntry, MediaObject. The shapes are: AuthorStats, ChangePassword.\n',
     });
   });
 });
