@@ -12,7 +12,18 @@ import { openDatabase } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { bookshopDir, ensureCliBuilt, runCli } from './support/cli.js';
 
-const TABLES = ['author', 'book', 'user', 'comment', 'category', 'brand', 'product', 'article', 'audit_entry', 'media_object'];
+const TABLES = [
+  'author',
+  'book',
+  'user',
+  'comment',
+  'category',
+  'brand',
+  'product',
+  'article',
+  'audit_entry',
+  'media_object',
+];
 
 beforeAll(async () => {
   await ensureCliBuilt();
