@@ -10,7 +10,7 @@ export { defineShape } from './declare/define-resource.js';
 export { ApiFilter, ApiProperty, ApiResource, ApiShape, Assert } from './declare/decorators.js';
 export type { ApiShapeOptions, FieldFilterOptions } from './declare/decorators.js';
 /** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
-export type { InferResource, InferShape, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
+export type { IdOf, InferResource, InferShape, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
   ApiResourceOptions,
   BuiltinFilterDeclaration,
@@ -32,6 +32,7 @@ export type {
   ShapeDeclaration,
   ShapeInput,
   SoftDeleteDeclaration,
+  IdentifierDeclaration,
   ToManyDeclaration,
   SubresourceOptions,
   ToOneDeclaration,
@@ -183,6 +184,7 @@ export type {
   CollectionPage,
   CursorRequest,
   Entity,
+  ItemId,
   PageRequest,
   ParentLink,
   ProcessContext,

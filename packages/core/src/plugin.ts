@@ -9,6 +9,7 @@ import { buildMetadata } from './build/build-metadata.js';
 import type { ResourceInput } from './build/passes/collect-declarations.js';
 import type {
   Entity,
+  ItemId,
   MetadataRegistry,
   OperationMetadata,
   PaginationOptions,
@@ -126,7 +127,7 @@ export interface ResourceApiHandle {
    * refresh tokens deleted. For writes of your own that change credentials without the built-in processor (a password
    * reset by SQL, a script), and to log a user out everywhere.
    */
-  revokeTokens(userId: number): Promise<void>;
+  revokeTokens(userId: ItemId): Promise<void>;
   /**
    * Creates a user the app keeps itself (a first admin from the environment), or brings the one it created before up
    * to date: its password, the roles given added. An account with that identifier that the app did not create is
@@ -220,6 +221,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       database,
       transaction: state.transaction,
       ttlSeconds: settings.jwt.refreshTtl,
+      userIdentifier: settings.resource.identifier,
     });
     sessions = createSessions({ security: settings, tokens, refreshTokens, reader, database });
   }

@@ -21,6 +21,7 @@ import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
+import { assertRelationIdTypes, buildIdentifier } from './passes/build-identifier.js';
 import type {
   FieldMetadata,
   MetadataRegistry,
@@ -43,8 +44,6 @@ export interface BuildMetadataOptions {
   readonly existsParameterName?: string;
 }
 
-const IDENTIFIER = { name: 'id', column: 'id', type: 'integer' } as const;
-
 /** Builds the frozen metadata of the resources without a server (for tools, tests and the CLI); throws `DeclarationError` on a wrong declaration. */
 export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const prefix = options.prefix ?? '/api';
@@ -56,10 +55,11 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const fieldsByResource = new Map<string, FieldMetadata[]>(declarations.map((d) => [d.name, buildFields(d, names)]));
   linkRelations(fieldsByResource);
   const pagination = { ...DEFAULT_PAGINATION, ...options.pagination };
+  const identifiers = new Map(declarations.map((d) => [d.name, buildIdentifier(d)]));
   const pathOf = new Map(declarations.map((d) => [d.name, `${prefix}/${d.plural ?? toPathSegment(d.name)}`]));
   const filterContext = {
     fieldsOf: (name: string) => fieldsByResource.get(name)!,
-    collectionPathOf: (name: string) => pathOf.get(name)!,
+    referenceOf: (name: string) => ({ collectionPath: pathOf.get(name)!, identifier: identifiers.get(name)! }),
     orderParameterName: options.orderParameterName ?? 'order',
     existsParameterName: options.existsParameterName ?? 'exists',
   };
@@ -87,7 +87,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       plural,
       collectionPath,
       table,
-      identifier: IDENTIFIER,
+      identifier: identifiers.get(declaration.name)!,
       fields: fieldsByResource.get(declaration.name)!,
       fieldsByName: new Map(fieldsByResource.get(declaration.name)!.map((field) => [field.name, field])),
       operations,
@@ -104,12 +104,14 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
     };
   });
 
+  const declarationByName = new Map(declarations.map((d) => [d.name, d]));
+  assertRelationIdTypes(resources, (name) => declarationByName.get(name)!);
   for (const resource of resources) {
     assertDistinctParameters(resource);
     checkConstraints(resource);
   }
   for (const shape of shapes.all()) checkConstraints(shape);
-  const subresources = buildSubresources(resources, new Map(declarations.map((d) => [d.name, d])), pagination, prefix);
+  const subresources = buildSubresources(resources, declarationByName, pagination, prefix);
   assertJoinTables(resources);
   for (const [name, operations] of subresources) {
     const resource = resources.find((r) => r.name === name)!;

@@ -49,11 +49,17 @@ type NestedIfWritableLink<F> = F extends { writableLink: infer W }
 
 type ToManyKeys<F> = { [K in keyof F]: F[K] extends { toMany: unknown } ? K : never }[keyof F];
 
+/** A relation's value: the target's id, a string when the relation declares `targetId: 'uuid'`. */
+type RelationId<F> = F extends { targetId: 'uuid' } ? string : number;
+
+/** The type of `id` for a resource's `id` option: a string for UUIDs, else a number. */
+export type IdOf<I> = I extends 'uuid' | { readonly type: 'uuid' } ? string : number;
+
 /** The value of one declared field in an item as read: a scalar's JS value, a to-one's target id. */
 type ReadValue<F> = F extends { type: infer S extends ScalarType }
   ? ScalarValues[S] | NullIfNullable<F>
   : F extends { toOne: unknown }
-    ? number | NullIfNullable<F>
+    ? RelationId<F> | NullIfNullable<F>
     : never;
 
 /**
@@ -61,7 +67,7 @@ type ReadValue<F> = F extends { type: infer S extends ScalarType }
  * timestamp is stamped by the built-in processor as it writes: before, a new item has none yet (null).
  */
 type WriteValue<F> = F extends { toOne: unknown }
-  ? number | NullIfNullable<F> | NestedIfWritableLink<F>
+  ? RelationId<F> | NullIfNullable<F> | NestedIfWritableLink<F>
   : F extends { timestamp: 'create' | 'update' }
     ? Date | null
     : ReadValue<F>;
@@ -74,18 +80,18 @@ type IfLiteralKeys<F, T> = string extends keyof F ? Entity : T;
  * loads them for an item read, but collection reads load only those they need, and a POST's new state has no inverse
  * side (`mappedBy`) yet.
  */
-type ItemOfFields<F> = IfLiteralKeys<
+type ItemOfFields<F, Id> = IfLiteralKeys<
   F,
-  { id: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: ReadValue<F[K]> } & {
-    -readonly [K in ToManyKeys<F>]?: number[];
+  { id: Id } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: ReadValue<F[K]> } & {
+    -readonly [K in ToManyKeys<F>]?: RelationId<F[K]>[];
   }
 >;
 
 /** The new-state type of a `fields` object: `id` is undefined on POST, and to-ones may hold nested writes. */
-type WriteDataOfFields<F> = IfLiteralKeys<
+type WriteDataOfFields<F, Id> = IfLiteralKeys<
   F,
-  { id?: number } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: WriteValue<F[K]> } & {
-    -readonly [K in ToManyKeys<F>]?: number[];
+  { id?: Id } & { -readonly [K in Exclude<keyof F, ToManyKeys<F>>]: WriteValue<F[K]> } & {
+    -readonly [K in ToManyKeys<F>]?: RelationId<F[K]>[];
   }
 >;
 
@@ -97,26 +103,27 @@ type Flat<T> = string extends keyof T ? T : { [K in keyof T]: T[K] };
  * It is what a provider returns, what a processor gets as `context.previous`, and what an access rule gets as
  * `object`:
  *
- * - `id: number`, then every declared field;
+ * - `id: number` (`string` for a resource with `id: 'uuid'`), then every declared field;
  * - `string`, `text`, `password` (the hash) and `date` (`YYYY-MM-DD`) are strings, `integer` and `float` numbers,
  *   `boolean` booleans, `datetime` a `Date`, `json` any JSON value, `string[]` a string array;
  * - `nullable: true` adds `| null`;
- * - a to-one is the target's id (`number`), whatever the target; a to-many an optional array of ids (not every read
- *   loads it).
+ * - a to-one is the target's id (`number`, or `string` when it declares `targetId: 'uuid'`); a to-many an optional
+ *   array of ids (not every read loads it).
  *
- * A decorated class gives its own instance type with `id`: its annotations are trusted as written (write relations
- * as ids there to match what the runtime hands over).
+ * A decorated class gives its own instance type with `id` (a `number`, unless the class declares `id` itself, as
+ * `id!: string` for UUIDs): its annotations are trusted as written (write relations as ids there to match what the
+ * runtime hands over).
  *
  * @example
  * const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' }, price: { type: 'float', nullable: true } } });
  * type BookItem = InferResource<typeof Book>; // { id: number; title: string; price: number | null }
  */
 export type InferResource<R> = R extends { readonly fields: infer F }
-  ? ItemOf<F>
+  ? ItemOf<F, IdOf<R extends { readonly id: infer I } ? I : undefined>>
   : R extends abstract new (
         ...args: never[]
       ) => infer I
-    ? Flat<{ id: number } & I>
+    ? Flat<(I extends { id: unknown } ? unknown : { id: number }) & I>
     : never;
 
 /**
@@ -128,11 +135,11 @@ export type InferResource<R> = R extends { readonly fields: infer F }
  * target; declare `writableLink: true` on such a relation for the type to say so.
  */
 export type InferWriteData<R> = R extends { readonly fields: infer F }
-  ? WriteDataOf<F>
+  ? WriteDataOf<F, IdOf<R extends { readonly id: infer I } ? I : undefined>>
   : R extends abstract new (
         ...args: never[]
       ) => infer I
-    ? Flat<{ id?: number } & I>
+    ? Flat<I extends { id: infer Id } ? Omit<I, 'id'> & { id?: Id } : { id?: number } & I>
     : never;
 
 /**
@@ -164,6 +171,6 @@ export type InferShape<S> = S extends { readonly fields: infer F }
     : never;
 
 /** `InferResource` of a `fields` object, for `defineResource`. */
-export type ItemOf<F> = Flat<ItemOfFields<F>>;
+export type ItemOf<F, Id = number> = Flat<ItemOfFields<F, Id>>;
 /** `InferWriteData` of a `fields` object, for `defineResource`. */
-export type WriteDataOf<F> = Flat<WriteDataOfFields<F>>;
+export type WriteDataOf<F, Id = number> = Flat<WriteDataOfFields<F, Id>>;

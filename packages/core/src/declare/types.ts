@@ -58,6 +58,11 @@ export interface RelationOptions {
   readableLink?: boolean;
   /** Accept nested objects on input (true) or only IRIs (false). Default: when `cascadePersist` is on, or the write groups reach the target. */
   writableLink?: boolean;
+  /**
+   * The type of the target's ids (default `'integer'`): `'uuid'` when the target declares `id: 'uuid'`, so the item
+   * types hold the relation as a `string`. Checked against the target when the metadata is built.
+   */
+  targetId?: 'integer' | 'uuid';
 }
 
 /** A scalar field: `{ type: 'string' }`. */
@@ -325,6 +330,12 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   table?: string;
   /** Shown in OpenAPI and the Hydra documentation. */
   description?: string;
+  /**
+   * The identifier `id`: an auto-increment integer (`'integer'`, the default) or a UUID (`'uuid'`: version 7, made by
+   * the framework; `{ type: 'uuid', generatedBy: 'database' }`: made by the column's default, version 4). It is
+   * generated, read-only, and never declared among the fields.
+   */
+  id?: IdentifierDeclaration;
   /** The fields, in the order they are rendered. The identifier `id` is generated and must not be declared. */
   fields: Record<string, FieldDeclaration>;
   /** The exposed operations (default: all six). An empty list exposes none. */
@@ -369,6 +380,12 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    */
   softDelete?: boolean | string | SoftDeleteDeclaration;
 }
+
+/** A resource's identifier: `'integer'` (default), `'uuid'`, or a UUID made by the database. */
+export type IdentifierDeclaration =
+  | 'integer'
+  | 'uuid'
+  | { readonly type: 'uuid'; readonly generatedBy?: 'framework' | 'database' };
 
 /** `softDelete` in full: the field stamped on DELETE, and who may list the deleted items. */
 export interface SoftDeleteDeclaration {

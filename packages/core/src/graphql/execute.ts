@@ -5,7 +5,7 @@
  */
 import mercurius from 'mercurius';
 import type { ApiError } from '../errors.js';
-import type { OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
+import type { ItemId, OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
 import { executeOperation } from '../pipeline/run-operation.js';
 import { runInOperationSpan } from '../telemetry/stage-spans.js';
@@ -61,7 +61,7 @@ export const readStatus = (error: unknown): number | undefined =>
 export interface Execution {
   readonly operation: OperationMetadata;
   /** The item's id; null when the client's IRI names no item of the resource (the pipeline answers it as a missing item). */
-  readonly id?: number | null;
+  readonly id?: ItemId | null;
   /** The URI template's variables other than `{id}` (a custom operation's `{slug}`), as the client gave them. */
   readonly variables?: Readonly<Record<string, string>>;
   readonly query?: QueryParameters;

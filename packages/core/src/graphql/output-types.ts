@@ -24,6 +24,7 @@ import { DeclarationError } from '../errors.js';
 import { findBuiltinOperation } from '../metadata/builtin-operation.js';
 import type {
   FieldMetadata,
+  ItemId,
   ResourceMetadata,
   ScalarFieldMetadata,
   ToManyFieldMetadata,
@@ -134,7 +135,11 @@ class OutputTypeBuilder implements OutputTypes {
           interfaces: [this.Node],
           fields: () => ({
             id: { type: new GraphQLNonNull(GraphQLID), resolve: (entity) => buildIri(resource, entity.id!) },
-            _id: { type: new GraphQLNonNull(GraphQLInt), resolve: (entity) => entity.id },
+            // The database id: an Int, or a String for UUIDs.
+            _id: {
+              type: new GraphQLNonNull(resource.identifier.type === 'uuid' ? GraphQLString : GraphQLInt),
+              resolve: (entity) => entity.id,
+            },
             ...this.fieldsOf(resource),
           }),
         }),
@@ -196,7 +201,7 @@ class OutputTypeBuilder implements OutputTypes {
       description: field.description,
       resolve: (entity, _args, { scope }) => {
         const id = entity[field.name];
-        return shows(scope, entity) && typeof id === 'number'
+        return shows(scope, entity) && (typeof id === 'number' || typeof id === 'string')
           ? filterVisibleRelated(model, scope, target, scope.item(target, id))
           : null;
       },
@@ -224,7 +229,7 @@ class OutputTypeBuilder implements OutputTypes {
         const { scope } = context;
         if (!shows(scope, entity)) return null;
         const ids =
-          (entity[field.name] as number[] | undefined) ?? (await scope.linksOf(owner, field.name, entity.id!));
+          (entity[field.name] as ItemId[] | undefined) ?? (await scope.linksOf(owner, field.name, entity.id!));
         let span: { offset: number; limit: number };
         try {
           span = computeSpan(args, size.fallback, size.maximum, ids.length);

@@ -6,7 +6,7 @@
  * drops the loaders and joined items, so the fields resolved after it read the rows as they are now.
  */
 import DataLoader from 'dataloader';
-import type { OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
+import type { ItemId, OperationMetadata, ResourceMetadata, ScalarFieldMetadata } from '../metadata/types.js';
 import { resolveActiveGroups } from '../pipeline/groups.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { Caller } from '../security/access.js';
@@ -14,9 +14,9 @@ import type { NormalizationPlan } from '../serializer/normalize.js';
 import type { Entity } from '../metadata/types.js';
 
 export class GraphQLRequestScope {
-  private items = new Map<string, DataLoader<number, Entity | null>>();
-  private links = new Map<string, DataLoader<number, number[]>>();
-  private joined = new Map<string, ReadonlyMap<number, Entity>>();
+  private items = new Map<string, DataLoader<ItemId, Entity | null>>();
+  private links = new Map<string, DataLoader<ItemId, ItemId[]>>();
+  private joined = new Map<string, ReadonlyMap<ItemId, Entity>>();
   // Made on first use: most requests remember no reader and compute nothing, and a weak map costs every young
   // generation's collection something, even empty.
   private readers: WeakMap<object, OperationMetadata> | undefined;
@@ -32,24 +32,24 @@ export class GraphQLRequestScope {
    * The item a to-one relation names: a joined one at once (a plain value lets graphql-jit go on without waiting: on a
    * page of 10 books with their authors, 10 promises fewer), else through the batch loader.
    */
-  item(resource: ResourceMetadata, id: number): Entity | Promise<Entity | null> {
+  item(resource: ResourceMetadata, id: ItemId): Entity | Promise<Entity | null> {
     return this.joined.get(resource.name)?.get(id) ?? this.itemLoader(resource).load(id);
   }
 
   /** Several items of a resource, batched with every other read of the tick (a missing one is null). */
-  async itemsOf(resource: ResourceMetadata, ids: readonly number[]): Promise<(Entity | null)[]> {
+  async itemsOf(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<(Entity | null)[]> {
     const found = await this.itemLoader(resource).loadMany(ids);
     return found.map((item) => (item instanceof Error ? null : item));
   }
 
   /** The ids a to-many relation of an item holds, for items read without them. */
-  linksOf(owner: ResourceMetadata, field: string, id: number): Promise<number[]> {
+  linksOf(owner: ResourceMetadata, field: string, id: ItemId): Promise<ItemId[]> {
     const key = `${owner.name}.${field}`;
     let loader = this.links.get(key);
     if (!loader) {
       loader = new DataLoader(async (ids) => {
         const found = await this.runtime.readMany(owner, ids, [field]);
-        const byId = new Map(found.map((item) => [item.id!, (item[field] as number[] | undefined) ?? []]));
+        const byId = new Map(found.map((item) => [item.id!, (item[field] as ItemId[] | undefined) ?? []]));
         return ids.map((one) => byId.get(one) ?? []);
       });
       this.links.set(key, loader);
@@ -58,7 +58,7 @@ export class GraphQLRequestScope {
   }
 
   /** Keeps the items a page read joined to it (resource name → id → item), so the loaders read only the others. */
-  keepJoined(related: ReadonlyMap<string, ReadonlyMap<number, Entity>>): void {
+  keepJoined(related: ReadonlyMap<string, ReadonlyMap<ItemId, Entity>>): void {
     for (const [name, items] of related) {
       const known = this.joined.get(name);
       this.joined.set(name, known ? new Map([...known, ...items]) : items);
@@ -107,7 +107,7 @@ export class GraphQLRequestScope {
     this.joined = new Map();
   }
 
-  private itemLoader(resource: ResourceMetadata): DataLoader<number, Entity | null> {
+  private itemLoader(resource: ResourceMetadata): DataLoader<ItemId, Entity | null> {
     let loader = this.items.get(resource.name);
     if (!loader) {
       // Items only: the ids of their to-many relations are loaded when a query asks for them (linksOf).

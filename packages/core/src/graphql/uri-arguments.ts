@@ -12,17 +12,17 @@ import {
   GraphQLString,
 } from 'graphql';
 import { DeclarationError } from '../errors.js';
-import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { ItemId, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { parseIri } from '../metadata/iri.js';
 import { describeLocation } from './name-claims.js';
 
 /** What a custom operation's URI variables name: the item (`id`) and the other variables, as strings. */
-export type Target = { readonly id?: number | null; readonly variables?: Readonly<Record<string, string>> };
+export type Target = { readonly id?: ItemId | null; readonly variables?: Readonly<Record<string, string>> };
 /** No variables: the built-in operations' target. */
 const NO_TARGET: Target = {};
 
 /** The id an IRI gives an item of the resource; null when it names none. */
-export function toItemId(registry: MetadataRegistry, resource: ResourceMetadata, iri: string): number | null {
+export function toItemId(registry: MetadataRegistry, resource: ResourceMetadata, iri: string): ItemId | null {
   const parsed = parseIri(iri, registry);
   return parsed && parsed.resource === resource ? parsed.id : null;
 }

@@ -1,17 +1,12 @@
 /** IRIs of items: `/api/books/7`, and back. */
-import type { MetadataRegistry, ResourceMetadata } from './types.js';
+import { parseItemId } from './identifier.js';
+import type { ItemId, MetadataRegistry, ResourceMetadata } from './types.js';
 
-/** The largest id a (32-bit) integer column holds; anything above cannot exist. */
-export const MAX_ID = 2_147_483_647;
+export const buildIri = (resource: ResourceMetadata, id: ItemId): string => `${resource.collectionPath}/${id}`;
 
-export const buildIri = (resource: ResourceMetadata, id: number): string => `${resource.collectionPath}/${id}`;
-
-/** Parses an id from a URI variable or IRI segment: a positive integer in range, or undefined. */
-export function parseId(raw: string): number | undefined {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id <= MAX_ID ? id : undefined;
-}
+/** Parses a resource's id from a URI variable or IRI segment: one of its ids (a positive integer in range, or a UUID), or undefined. */
+export const parseId = (resource: ResourceMetadata, raw: string): ItemId | undefined =>
+  parseItemId(resource.identifier, raw);
 
 /** `http://host:8000/api/books/1` → `/api/books/1`; a path stays as it is. Clients may send absolute IRIs. */
 export const toIriPath = (iri: string): string => iri.replace(/^https?:\/\/[^/?#]+(?=\/)/i, '');
@@ -20,11 +15,11 @@ export const toIriPath = (iri: string): string => iri.replace(/^https?:\/\/[^/?#
 export function parseIri(
   value: string,
   registry: MetadataRegistry,
-): { resource: ResourceMetadata; id: number } | undefined {
+): { resource: ResourceMetadata; id: ItemId } | undefined {
   const iri = toIriPath(value);
   const slash = iri.lastIndexOf('/');
   if (slash <= 0) return undefined;
   const resource = registry.resourceByPath(iri.slice(0, slash));
-  const id = parseId(iri.slice(slash + 1));
+  const id = resource && parseId(resource, iri.slice(slash + 1));
   return resource && id !== undefined ? { resource, id } : undefined;
 }

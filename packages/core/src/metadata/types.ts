@@ -112,12 +112,20 @@ export interface ToManyFieldMetadata extends RelationBase {
 /** A field's metadata, told apart by `kind`. */
 export type FieldMetadata = ScalarFieldMetadata | ToOneFieldMetadata | ToManyFieldMetadata;
 
-/** The identifier of every resource: an integer `id`. */
+/**
+ * The identifier of a resource, always named `id`: an auto-increment integer (the default), or a UUID (`id: 'uuid'`)
+ * made by the framework (version 7, ordered by creation time) or by the database's column default.
+ */
 export interface IdentifierMetadata {
   readonly name: 'id';
   readonly column: 'id';
-  readonly type: 'integer';
+  readonly type: 'integer' | 'uuid';
+  /** Who makes a new item's id: the database (auto-increment, or the uuid column's default) or the framework. */
+  readonly generatedBy: 'database' | 'framework';
 }
+
+/** An item's id: a positive integer, or a UUID in its canonical lower-case form. */
+export type ItemId = number | string;
 
 /** The stages an operation runs, decided at build time. */
 export interface OperationStages {
@@ -355,7 +363,7 @@ export interface Filter<P = unknown> {
  * An item as the framework handles it between stages: field name → value. Scalars are JS values (a `Date` for a
  * datetime, `YYYY-MM-DD` for a date), a to-one relation is the target's id (or null), a to-many one an array of ids.
  */
-export type Entity = Record<string, unknown> & { id?: number };
+export type Entity = Record<string, unknown> & { id?: ItemId };
 
 /**
  * A related item written together with its owner (a nested object on a cascading relation): created when `id` is
@@ -368,7 +376,7 @@ export class NestedWrite {
     /** Its new state. */
     readonly data: Entity,
     /** The id of the item to update; undefined to create one. */
-    readonly id: number | undefined,
+    readonly id: ItemId | undefined,
     /** The item to update as it was read (null when creating one): what its new state is compared with. */
     readonly previous: Entity | null = null,
   ) {}
@@ -385,16 +393,16 @@ export interface CollectionPage<T extends object = Entity> {
    * Related items read with the page (the context's `embed`): resource name → id → item, as the serializer would read
    * them. It embeds them without reading them again.
    */
-  readonly related?: ReadonlyMap<string, ReadonlyMap<number, Entity>>;
+  readonly related?: ReadonlyMap<string, ReadonlyMap<ItemId, Entity>>;
 }
 
 /** Keyset pagination on the identifier: items after or before a given id, in the resource's cursor direction. */
 export interface CursorRequest {
   readonly direction: 'asc' | 'desc';
   /** `id[gt]`: items with a greater id. */
-  readonly greaterThan: number | undefined;
+  readonly greaterThan: ItemId | undefined;
   /** `id[lt]`: items with a smaller id. */
-  readonly lessThan: number | undefined;
+  readonly lessThan: ItemId | undefined;
 }
 
 /** What the pagination stage decided for a collection read. `null` when pagination is off. */
@@ -411,7 +419,7 @@ export interface PageRequest {
 export interface ParentLink {
   readonly resource: ResourceMetadata;
   readonly field: ToManyFieldMetadata;
-  readonly id: number;
+  readonly id: ItemId;
 }
 
 /** A filter with the values it parsed from the query, to apply to the collection query. */
@@ -471,8 +479,8 @@ export interface StateContext {
   readonly logger: StateLogger;
   /** The raw URI variables of the path (`{ id: '3' }`; a custom operation's own variables too). */
   readonly uriVariables: Readonly<Record<string, string | undefined>>;
-  /** The identifier from the URI, already checked to be a positive integer (item operations only). */
-  readonly id: number | undefined;
+  /** The identifier from the URI, already checked to be one of the resource's ids (item operations only). */
+  readonly id: ItemId | undefined;
   /** The page to read (collection operations with pagination on), or null. */
   readonly page: PageRequest | null;
   /** The filters the query string asked for, parsed (collection operations). */

@@ -207,11 +207,11 @@ function buildOperation(
 ): Record<string, unknown> {
   const { catalog } = context;
   const readsCollection = operation.collection && operation.method === 'GET';
-  const parameters: ParameterObject[] = [...buildPathParameters(operation, resource)];
+  const parameters: ParameterObject[] = [...buildPathParameters(operation, resource, context.registry)];
   if (readsCollection)
     parameters.push(
       ...buildFilterParameters(resource),
-      ...buildPaginationParameters(operation, context.options.cursorParameters),
+      ...buildPaginationParameters(operation, context.options.cursorParameters, resource.identifier),
     );
   parameters.push(...buildConditionalParameters(operation, resource));
   const seen = new Set<string>();

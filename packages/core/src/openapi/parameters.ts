@@ -3,7 +3,13 @@
  * filter's `describe()` lists them), the pagination parameters its pagination lets clients use, and the conditional
  * request headers (`If-None-Match` on reads, `If-Match` on item writes).
  */
-import type { FilterParameter, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type {
+  FilterParameter,
+  IdentifierMetadata,
+  MetadataRegistry,
+  OperationMetadata,
+  ResourceMetadata,
+} from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
 
 export type ParameterObject = Record<string, unknown>;
@@ -14,11 +20,19 @@ export interface CursorParameterNames {
   readonly lessThan: string;
 }
 
+/** The schema of an id in a path or a query: a positive integer, or a UUID. */
+export const buildIdSchema = (identifier: IdentifierMetadata): JsonSchema =>
+  identifier.type === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'integer', minimum: 1 };
+
 /**
  * `{id}`, and for subresources the parents' ids, each described by the resource it identifies. A custom operation's
  * other variables (`{slug}`) mean what its own provider or processor reads in them: strings.
  */
-export function buildPathParameters(operation: OperationMetadata, resource: ResourceMetadata): ParameterObject[] {
+export function buildPathParameters(
+  operation: OperationMetadata,
+  resource: ResourceMetadata,
+  registry: MetadataRegistry,
+): ParameterObject[] {
   const names = [...operation.uriTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   return names.map((name) => {
     const step = operation.subresource?.find((s) => s.variable === name);
@@ -31,13 +45,13 @@ export function buildPathParameters(operation: OperationMetadata, resource: Reso
         schema: { type: 'string' },
       };
     }
-    const owner = step ? step.resource : resource.name;
+    const owner = step ? registry.resource(step.resource) : resource;
     return {
       name,
       in: 'path',
       required: true,
-      description: `The ${owner} identifier.`,
-      schema: { type: 'integer', minimum: 1 },
+      description: `The ${owner.name} identifier.`,
+      schema: buildIdSchema(owner.identifier),
     };
   });
 }
@@ -70,6 +84,7 @@ export function buildFilterParameters(resource: ResourceMetadata): ParameterObje
 export function buildPaginationParameters(
   operation: OperationMetadata,
   cursor: CursorParameterNames,
+  identifier: IdentifierMetadata,
 ): ParameterObject[] {
   const pagination = operation.pagination;
   if (!pagination) return [];
@@ -85,7 +100,7 @@ export function buildPaginationParameters(
         in: 'query',
         required: false,
         description: `Keyset pagination: the items whose id is ${side} than this one.`,
-        schema: { type: 'integer', minimum: 0 },
+        schema: identifier.type === 'uuid' ? buildIdSchema(identifier) : { type: 'integer', minimum: 0 },
       });
     }
   } else if (mayPaginate) {

@@ -298,7 +298,10 @@ export class SchemaCatalog {
       properties['@type'] = { type: 'string', const: resource.name, readOnly: true };
       required.push('@id', '@type');
     }
-    properties.id = { type: 'integer', readOnly: true };
+    properties.id =
+      resource.identifier.type === 'uuid'
+        ? { type: 'string', format: 'uuid', readOnly: true }
+        : { type: 'integer', readOnly: true };
     required.push('id');
     const writable = this.writableNames(resource);
     for (const planned of plan.fields) {

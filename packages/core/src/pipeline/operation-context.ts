@@ -8,6 +8,7 @@ import type {
   AppliedFilter,
   CollectionPage,
   Entity,
+  ItemId,
   MetadataRegistry,
   OperationMetadata,
   PageRequest,
@@ -154,9 +155,9 @@ export interface RequestScope {
 export interface StageResults {
   parameters: {
     /** The item id, when the path has `{id}`. */
-    id: number | undefined;
+    id: ItemId | undefined;
     /** Subresources: the parents' ids, outermost first. */
-    parentIds: number[];
+    parentIds: ItemId[];
     page: PageRequest | null;
     filters: AppliedFilter[];
   };

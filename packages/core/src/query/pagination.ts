@@ -4,7 +4,14 @@
  * the parameter. Three kinds: page numbers with a count, partial (no count), and cursor (keyset on the id).
  */
 import { ApiError } from '../errors.js';
-import type { PageRequest, PaginationMetadata, PaginationOptions } from '../metadata/types.js';
+import { INTEGER_IDENTIFIER, parseItemId } from '../metadata/identifier.js';
+import type {
+  IdentifierMetadata,
+  ItemId,
+  PageRequest,
+  PaginationMetadata,
+  PaginationOptions,
+} from '../metadata/types.js';
 
 /** The pagination settings in force where the plugin's `pagination` option sets none. */
 export const DEFAULT_PAGINATION: PaginationOptions = Object.freeze({
@@ -51,7 +58,16 @@ function toggle(query: Query, name: string, allowed: boolean, fallback: boolean)
 /** The cursor parameters of keyset pagination: `id[gt]` and `id[lt]`. */
 export const CURSOR_PARAMETERS = { greaterThan: 'id[gt]', lessThan: 'id[lt]' } as const;
 
-function cursorId(query: Query, name: string): number | undefined {
+/** A keyset cursor: one of the resource's ids (a non-negative integer for integer ids, any UUID for UUIDs). */
+function cursorId(query: Query, name: string, identifier: IdentifierMetadata): ItemId | undefined {
+  if (identifier.type === 'uuid') {
+    const raw = single(query, name);
+    if (raw === undefined) return undefined;
+    const id = parseItemId(identifier, raw);
+    if (id === undefined)
+      throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must be a UUID, "${raw}" given.`);
+    return id;
+  }
   const value = integer(query, name);
   if (value !== undefined && value < 0)
     throw new ApiError('INVALID_PARAMETER', `Query parameter "${name}" must not be negative.`);
@@ -59,7 +75,11 @@ function cursorId(query: Query, name: string): number | undefined {
 }
 
 /** The page to read, or null when pagination is off for this request. */
-export function resolvePage(options: PaginationMetadata, query: Query): PageRequest | null {
+export function resolvePage(
+  options: PaginationMetadata,
+  query: Query,
+  identifier: IdentifierMetadata = INTEGER_IDENTIFIER,
+): PageRequest | null {
   if (!toggle(query, options.enabledParameterName, options.clientEnabled, options.enabled)) return null;
 
   let itemsPerPage = options.itemsPerPage;
@@ -77,8 +97,8 @@ export function resolvePage(options: PaginationMetadata, query: Query): PageRequ
   if (options.cursor) {
     const cursor = {
       direction: options.cursor.direction,
-      greaterThan: cursorId(query, CURSOR_PARAMETERS.greaterThan),
-      lessThan: cursorId(query, CURSOR_PARAMETERS.lessThan),
+      greaterThan: cursorId(query, CURSOR_PARAMETERS.greaterThan, identifier),
+      lessThan: cursorId(query, CURSOR_PARAMETERS.lessThan, identifier),
     };
     return { page: 1, itemsPerPage, offset: 0, partial: true, cursor };
   }

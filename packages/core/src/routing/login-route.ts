@@ -20,6 +20,7 @@ import { hashPassword, verifyPassword } from '../security/password.js';
 import { REFRESH_TOKEN_MAX_LENGTH } from '../security/refresh-tokens.js';
 import type { Sessions } from '../security/sessions.js';
 import type { Database } from '../state/database.js';
+import { readItemId } from '../metadata/identifier.js';
 
 function assertJson(request: FastifyRequest): void {
   const contentType = request.headers['content-type'];
@@ -76,7 +77,13 @@ export function registerLoginRoute(
         throw new ApiError('INVALID_CREDENTIALS', 'Invalid credentials.', {
           headers: { 'www-authenticate': 'Bearer' },
         });
-      return json(reply, await sessions.open({ id: Number(row.id), [security.identifier]: row[identifierColumn] }));
+      return json(
+        reply,
+        await sessions.open({
+          id: readItemId(security.resource.identifier, row.id),
+          [security.identifier]: row[identifierColumn],
+        }),
+      );
     },
   );
 

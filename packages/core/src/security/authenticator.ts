@@ -36,7 +36,7 @@ export async function readUserOfToken(
   reader: ItemReader,
   payload: JWTPayload,
 ): Promise<Entity> {
-  const id = parseId(payload.sub!);
+  const id = parseId(security.resource, payload.sub!);
   const user = id === undefined ? null : await reader.readItem(security.resource, id);
   if (!user) throw createInvalidTokenError('the user no longer exists');
   if (!isIssuedAfterCredentials(user, readIssuedAt(payload)))

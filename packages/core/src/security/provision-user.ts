@@ -8,7 +8,8 @@
  * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
-import type { Entity, MetadataRegistry } from '../metadata/types.js';
+import { makeItemId, readItemId } from '../metadata/identifier.js';
+import type { Entity, ItemId, MetadataRegistry } from '../metadata/types.js';
 import { resolveInitialValue } from '../schema/initial-values.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
@@ -35,7 +36,7 @@ export interface ProvisionUserOptions {
 
 /** What `provisionUser` did: created the account, updated it, found nothing to change, or left an account it did not create alone. */
 export interface ProvisionedUser {
-  readonly id: number;
+  readonly id: ItemId;
   readonly outcome: 'created' | 'updated' | 'unchanged' | 'left alone';
 }
 
@@ -55,7 +56,7 @@ export interface ProvisionDependencies {
   /** Where the refusal and the account left alone are reported (the app's logger). */
   readonly log: { warn(details: object, message: string): void };
   /** Revokes the user's refresh tokens (the access tokens are by the instant written with the change). */
-  readonly revokeRefreshTokens: (userId: number) => Promise<void>;
+  readonly revokeRefreshTokens: (userId: ItemId) => Promise<void>;
 }
 
 const parseRoles = (value: unknown): unknown[] => {
@@ -90,6 +91,8 @@ export async function provisionUser(
     entity[security.roles] = toStoredRoles(options.roles);
     const now = Date.now();
     const row = mapper.toRow(entity);
+    const madeId = makeItemId(security.resource.identifier);
+    if (madeId !== undefined) row.id = madeId;
     // Made by the app, not by a caller: its timestamps are set, its blame relations null.
     mapper.stampRow(row, { creating: true, at: new Date(now), by: null });
     try {
@@ -97,7 +100,10 @@ export async function provisionUser(
         .insert({ ...row, [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now })
         .returning('id');
       return {
-        id: Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted),
+        id: readItemId(
+          security.resource.identifier,
+          typeof inserted === 'object' ? (inserted as { id: unknown }).id : inserted,
+        ),
         outcome: 'created',
       };
     } catch (error) {
@@ -107,7 +113,7 @@ export async function provisionUser(
     }
   }
 
-  const id = Number(existing.id);
+  const id = readItemId(security.resource.identifier, existing.id);
   const stored = parseRoles(existing[rolesColumn]);
   const row: Record<string, unknown> = {};
   const effective = resolveEffectiveRoles(stored, security.roleHierarchy);

@@ -14,6 +14,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
+import { readItemId } from '../metadata/identifier.js';
+import type { IdentifierMetadata, ItemId } from '../metadata/types.js';
 import type { Database } from '../state/database.js';
 import type { Transact } from '../state/knex/group-transactions.js';
 import { REFRESH_TOKEN_COLUMNS as C, REFRESH_TOKEN_TABLE } from '../state/refresh-token-table.js';
@@ -26,19 +28,19 @@ export interface IssuedRefreshToken {
 
 /** A refresh token exchanged: the user it names, when it was issued (ms), and its successor. */
 export interface RotatedRefreshToken extends IssuedRefreshToken {
-  readonly userId: number;
+  readonly userId: ItemId;
   readonly issuedAt: number;
 }
 
 export interface RefreshTokens {
   /** The first token of a new login of `userId`. */
-  start(userId: number): Promise<IssuedRefreshToken>;
+  start(userId: ItemId): Promise<IssuedRefreshToken>;
   /** Retires `token` and issues the next of its family; a 401 for a token unknown, expired, revoked or retired (reuse revokes its family). */
   rotate(token: string): Promise<RotatedRefreshToken>;
   /** Revokes a login: every refresh token of the family (of that user only). */
-  revokeFamily(family: string, userId: number): Promise<void>;
+  revokeFamily(family: string, userId: ItemId): Promise<void>;
   /** Revokes every refresh token of a user. */
-  revokeUser(userId: number): Promise<void>;
+  revokeUser(userId: ItemId): Promise<void>;
 }
 
 export const createInvalidRefreshTokenError = (description: string): ApiError =>
@@ -54,11 +56,13 @@ export function createRefreshTokens(options: {
   database: Database;
   transaction: Transact;
   ttlSeconds: number;
+  /** The user resource's identifier, to read the stored user ids back as its ids. */
+  userIdentifier: IdentifierMetadata;
 }): RefreshTokens {
-  const { database, transaction, ttlSeconds } = options;
+  const { database, transaction, ttlSeconds, userIdentifier } = options;
   const table = (db: Knex = database.knex) => db(REFRESH_TOKEN_TABLE);
 
-  const insert = async (db: Knex, userId: number, family: string, now: number): Promise<string> => {
+  const insert = async (db: Knex, userId: ItemId, family: string, now: number): Promise<string> => {
     const token = newToken();
     await table(db).insert({
       [C.hash]: hashOf(token),
@@ -96,7 +100,7 @@ export function createRefreshTokens(options: {
           .returning([C.family, C.user, C.createdAt])) as Record<string, unknown>[];
         if (!row) return undefined;
         const family = String(row[C.family]);
-        const userId = Number(row[C.user]);
+        const userId = readItemId(userIdentifier, row[C.user]);
         return { token: await insert(trx, userId, family, now), family, userId, issuedAt: Number(row[C.createdAt]) };
       });
       if (rotated) return rotated;

@@ -7,7 +7,7 @@
  */
 import type { JWTPayload } from 'jose';
 import { ApiError } from '../errors.js';
-import type { Entity } from '../metadata/types.js';
+import type { Entity, ItemId } from '../metadata/types.js';
 import { holdsCredentials, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
 import type { Database } from '../state/database.js';
 import type { ItemReader } from '../state/item-reader.js';
@@ -30,7 +30,7 @@ export interface Sessions {
   /** Logs out the login of the bearer token in `authorization`: its refresh tokens are revoked. */
   close(authorization: string | undefined): Promise<void>;
   /** Revokes every token of the user: access tokens issued until now are refused, refresh tokens deleted. */
-  revokeUser(userId: number): Promise<void>;
+  revokeUser(userId: ItemId): Promise<void>;
 }
 
 /** The claim that names the login (the refresh token family) an access token was issued for. */

@@ -29,6 +29,7 @@ import {
 import { VIOLATION_CODES, createViolation } from '../validation/violation.js';
 import { toGroupsKey } from './groups-key.js';
 import { buildIri, parseIri } from '../metadata/iri.js';
+import type { ItemId } from '../metadata/types.js';
 import { applyMergePatch } from './merge-patch.js';
 import { UploadedFile } from '../files/uploaded-file.js';
 import { findNul } from './nul-character.js';
@@ -56,9 +57,9 @@ export interface DenormalizeResult {
 
 export interface RelationReader {
   /** Which of `ids` exist. */
-  existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>>;
   /** One item, for a nested update. */
-  readItem(resource: ResourceMetadata, id: number): Promise<Entity | null>;
+  readItem(resource: ResourceMetadata, id: ItemId): Promise<Entity | null>;
 }
 
 export interface Denormalizer {
@@ -179,7 +180,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     target: ResourceMetadata,
     path: string,
     violations: ConstraintViolation[],
-  ): number | undefined {
+  ): ItemId | undefined {
     const parsed = parseIri(value, registry);
     if (!parsed) violations.push(createViolation(path, `Invalid IRI "${value}".`, VIOLATION_CODES.invalidRelation));
     else if (parsed.resource !== target)
@@ -232,8 +233,8 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     Object.assign(values, uploads);
 
     // Relations: IRIs → ids (checked to exist below), nested objects → nested writes.
-    const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: number; field: string }[]>();
-    const want = (target: ResourceMetadata, ref: { path: string; iri: string; id: number; field: string }) =>
+    const wanted = new Map<ResourceMetadata, { path: string; iri: string; id: ItemId; field: string }[]>();
+    const want = (target: ResourceMetadata, ref: { path: string; iri: string; id: ItemId; field: string }) =>
       wanted.set(target, [...(wanted.get(target) ?? []), ref]);
     for (const field of fields) {
       if (field.kind === 'scalar' || !Object.hasOwn(values, field.name)) continue;
@@ -270,7 +271,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
         else failed.add(field.name);
         continue;
       }
-      const ids: number[] = [];
+      const ids: ItemId[] = [];
       (value as string[]).forEach((iri, index) => {
         const id = reference(iri, target, `${prefix}${field.name}[${index}]`, violations);
         if (id === undefined) failed.add(field.name);

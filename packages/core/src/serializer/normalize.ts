@@ -10,6 +10,7 @@ import type { AccessRule } from '../metadata/declared.js';
 import type {
   Entity,
   FieldMetadata,
+  ItemId,
   MetadataRegistry,
   ResourceMetadata,
   ToOneFieldMetadata,
@@ -46,12 +47,12 @@ export interface NormalizationPlan {
 }
 
 /** Items loaded for embedding: resource name → id → entity. */
-export type LoadedItems = Map<string, Map<number, Entity>>;
+export type LoadedItems = Map<string, Map<ItemId, Entity>>;
 
 /** Reads items of a resource by id, with the to-many fields named (for their id lists). */
 export type ReadMany = (
   resource: ResourceMetadata,
-  ids: readonly number[],
+  ids: readonly ItemId[],
   toMany: readonly string[],
 ) => Promise<Entity[]>;
 
@@ -64,7 +65,7 @@ export interface Normalizer {
   load(
     plan: NormalizationPlan,
     entities: readonly Entity[],
-    read?: ReadonlyMap<string, ReadonlyMap<number, Entity>>,
+    read?: ReadonlyMap<string, ReadonlyMap<ItemId, Entity>>,
   ): LoadedItems | Promise<LoadedItems>;
   /**
    * The to-one fields the plan embeds whose items need nothing but their own stored fields (no relation of theirs is
@@ -169,16 +170,16 @@ export function createNormalizer(
     }
     for (const field of plan.fields) {
       if (field.mode !== 'embed' && field.mode !== 'embedMany') continue;
-      const known = loaded.get(field.target.name) ?? new Map<number, Entity>();
+      const known = loaded.get(field.target.name) ?? new Map<ItemId, Entity>();
       loaded.set(field.target.name, known);
-      const ids = new Set<number>();
+      const ids = new Set<ItemId>();
       for (const entity of entities) {
         const value = entity[field.name];
         for (const id of field.mode === 'embed'
           ? value == null
             ? []
             : [value as number]
-          : ((value as number[] | undefined) ?? []))
+          : ((value as ItemId[] | undefined) ?? []))
           ids.add(id);
       }
       if (ids.size === 0) continue;
@@ -228,13 +229,13 @@ export function createNormalizer(
           target[field.name] = buildIri(field.target, value as number);
           break;
         case 'iris':
-          target[field.name] = (value as number[]).map((id) => buildIri(field.target, id));
+          target[field.name] = (value as ItemId[]).map((id) => buildIri(field.target, id));
           break;
         case 'embed':
           target[field.name] = embedded(field.target, field.plan, value as number, format, loaded, caller);
           break;
         case 'embedMany':
-          target[field.name] = (value as number[]).map((id) =>
+          target[field.name] = (value as ItemId[]).map((id) =>
             embedded(field.target, field.plan, id, format, loaded, caller),
           );
           break;
@@ -246,7 +247,7 @@ export function createNormalizer(
   function embedded(
     resource: ResourceMetadata,
     plan: NormalizationPlan,
-    id: number,
+    id: ItemId,
     format: OutputFormat,
     loaded: LoadedItems,
     caller: Caller,

@@ -3,16 +3,16 @@
  * knex state in batches, or a resource's own state provider, asked item by item through its item operation.
  */
 import { findBuiltinOperation } from '../metadata/builtin-operation.js';
-import type { Entity, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import type { Entity, ItemId, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { readsOnItsOwn, SILENT_LOGGER } from './compose.js';
 import type { Database } from './database.js';
 import type { UniquenessCheck } from '../validation/validate.js';
 import type { KnexState } from './knex/knex-state.js';
 
 export interface ItemReader {
-  readItem(resource: ResourceMetadata, id: number): Promise<Entity | null>;
-  readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
-  existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  readItem(resource: ResourceMetadata, id: ItemId): Promise<Entity | null>;
+  readMany(resource: ResourceMetadata, ids: readonly ItemId[], toMany: readonly string[]): Promise<Entity[]>;
+  existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>>;
   /** Unique checks; items of a custom provider are left to it (always unique here). */
   isUnique: UniquenessCheck;
 }
@@ -31,7 +31,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
     if (operation) itemOperation.set(resource.name, operation);
   }
 
-  async function viaProvider(resource: ResourceMetadata, id: number): Promise<Entity | null> {
+  async function viaProvider(resource: ResourceMetadata, id: ItemId): Promise<Entity | null> {
     const operation = itemOperation.get(resource.name);
     if (!operation) return null;
     const provider = (operation.kind === 'get' ? operation.provider : undefined) ?? resource.provider!;
@@ -62,7 +62,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
 
   async function readMany(
     resource: ResourceMetadata,
-    ids: readonly number[],
+    ids: readonly ItemId[],
     toMany: readonly string[],
   ): Promise<Entity[]> {
     if (!hasOwnProvider(resource)) return state.readMany(resource, ids, toMany);

@@ -6,6 +6,7 @@
  * must hold a value), which holds whatever the groups.
  */
 import type { ConstraintViolation } from '../errors.js';
+import type { ItemId } from '../metadata/types.js';
 import {
   type Entity,
   type MetadataRegistry,
@@ -29,7 +30,7 @@ export type UniquenessCheck = (
     readonly value: unknown;
     readonly ignoreCase?: boolean;
   }[],
-  exceptId: number | undefined,
+  exceptId: ItemId | undefined,
 ) => Promise<boolean>;
 
 export interface ValidationInput {
@@ -38,7 +39,7 @@ export interface ValidationInput {
   readonly data: Entity;
   readonly previous: Entity | null;
   /** The id of the item being replaced or updated (excluded from Unique checks). */
-  readonly id: number | undefined;
+  readonly id: ItemId | undefined;
   /** Violations found while reading the body. */
   readonly earlier: readonly ConstraintViolation[];
   readonly groups: ReadonlySet<string>;
@@ -64,7 +65,7 @@ async function validateItem(
   resource: ResourceMetadata,
   data: Entity,
   previous: Entity | null,
-  id: number | undefined,
+  id: ItemId | undefined,
   prefix: string,
   withConstraints: boolean,
   reported: Set<string>,

@@ -1,12 +1,12 @@
 /** A user's own StateProvider / StateProcessor replace the built-in ones, per resource or per operation. */
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource, type Entity, type StateProcessor, type StateProvider } from '@resource-api/core';
+import { defineResource, type Entity, type ItemId, type StateProcessor, type StateProvider } from '@resource-api/core';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 
 describe.each(testDatabases(inject('postgresUrl')))('state contracts on $name', (database) => {
   it('reads through a resource provider and writes through a resource processor', async () => {
-    const store = new Map<number, Entity>([[1, { id: 1, name: 'in memory' }]]);
+    const store = new Map<ItemId, Entity>([[1, { id: 1, name: 'in memory' }]]);
     const provider: StateProvider = {
       async provide(context) {
         if (context.operation.collection) return { items: [...store.values()], totalItems: store.size };
@@ -58,7 +58,7 @@ describe.each(testDatabases(inject('postgresUrl')))('state contracts on $name', 
   });
 
   it('checks and embeds relations to items served by a custom provider', async () => {
-    const planets = new Map<number, Entity>([
+    const planets = new Map<ItemId, Entity>([
       [1, { id: 1, name: 'Arrakis' }],
       [2, { id: 2, name: 'Caladan' }],
     ]);

@@ -15,7 +15,7 @@ import type {
   ValidationGroupsDeclaration,
 } from '../../src/metadata/declared.js';
 import type { ResourceInput } from '../../src/build/passes/collect-declarations.js';
-import type { Entity, StateProcessor, StateProvider } from '../../src/metadata/types.js';
+import type { Entity, ItemId, StateProcessor, StateProvider } from '../../src/metadata/types.js';
 import type { UserResourceOptions } from '../../src/security/config.js';
 
 const fields = {
@@ -126,7 +126,7 @@ describe('functions inside defineResource', () => {
   });
 
   it('takes providers returning plain entities or typed items', () => {
-    const rows = new Map<number, Entity>();
+    const rows = new Map<ItemId, Entity>();
     defineResource({
       name: 'Book',
       fields,

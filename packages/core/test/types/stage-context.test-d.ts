@@ -6,13 +6,13 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { defineShape } from '../../src/declare/define-resource.js';
 import type { InferShape } from '../../src/declare/infer.js';
-import type { Entity, ProcessContext, StateContext } from '../../src/metadata/types.js';
+import type { Entity, ItemId, ProcessContext, StateContext } from '../../src/metadata/types.js';
 import type { After, StageContext } from '../../src/pipeline/operation-context.js';
 import type { ConstraintViolation } from '../../src/errors.js';
 
 describe('the context by stage', () => {
   it('gives a stage the results of the stages before it, and none after', () => {
-    expectTypeOf<StageContext<'read'>['id']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<StageContext<'read'>['id']>().toEqualTypeOf<ItemId | undefined>();
     expectTypeOf<StageContext<'read'>['previous']>().toEqualTypeOf<Entity | null>();
     // @ts-expect-error -- violations come from deserialize, after the read
     type _NoViolations = StageContext<'read'>['violations'];

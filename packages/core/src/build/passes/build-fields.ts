@@ -48,7 +48,7 @@ const COMMON_KEYS = [
   'constraints',
   'security',
 ];
-const LINK_KEYS = ['readableLink', 'writableLink'];
+const LINK_KEYS = ['readableLink', 'writableLink', 'targetId'];
 const KEYS = {
   scalar: ['type', 'nullable', 'default', 'computed', 'timestamp', ...COMMON_KEYS],
   toOne: [

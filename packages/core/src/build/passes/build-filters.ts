@@ -17,7 +17,7 @@ import { createExistsFilter } from '../../query/filters/exists-filter.js';
 import { createOrderFilter } from '../../query/filters/order-filter.js';
 import { createRangeFilter } from '../../query/filters/range-filter.js';
 import { createSearchFilter } from '../../query/filters/search-filter.js';
-import { isNumeric, isTemporal, isText } from '../../query/filters/values.js';
+import { isNumeric, isTemporal, isText, type ReferenceTarget } from '../../query/filters/values.js';
 import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { type ResolvedPath, resolvePath } from '../../metadata/property-path.js';
 import type { FieldMetadata, Filter } from '../../metadata/types.js';
@@ -44,7 +44,7 @@ const NULL_MODES: readonly DateNullMode[] = [
 
 export interface FilterContext {
   readonly fieldsOf: (resource: string) => readonly FieldMetadata[];
-  readonly collectionPathOf: (resource: string) => string;
+  readonly referenceOf: (resource: string) => ReferenceTarget;
   readonly orderParameterName: string;
   readonly existsParameterName: string;
 }
@@ -132,7 +132,7 @@ export function buildFilters(declaration: ResourceDeclaration, context: FilterCo
             }
             return { resolved, strategy: strategy as SearchStrategy };
           }),
-          context.collectionPathOf,
+          context.referenceOf,
           substringIndexOption(entry, where),
         );
       case 'range':

@@ -10,6 +10,7 @@ import { formatDidYouMean } from '../../metadata/did-you-mean.js';
 import { RESERVED_CONTEXT_NAMES } from '../../metadata/reserved-names.js';
 import type { ResourceMetadata } from '../../metadata/types.js';
 import { buildFields } from './build-fields.js';
+import { INTEGER_IDENTIFIER } from '../../metadata/identifier.js';
 
 export interface ShapeBuilder {
   /** The metadata of a shape (built on first use); `where` names the operation for messages. */
@@ -84,7 +85,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       plural: '',
       collectionPath: '',
       table: '',
-      identifier: { name: 'id', column: 'id', type: 'integer' },
+      identifier: INTEGER_IDENTIFIER,
       fields,
       fieldsByName: new Map(fields.map((field) => [field.name, field])),
       operations: [],

@@ -53,7 +53,7 @@ function assertReasonableQuery(query: OperationRequest['query']): void {
 
 /** The item id of the path (`{id}`); a 404 when it cannot be one. */
 function parseItemId(context: StageContext<'parameters'>): void {
-  const id = parseId(context.request.uriVariables.id ?? '');
+  const id = parseId(context.resource, context.request.uriVariables.id ?? '');
   if (id === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   context.id = id;
 }
@@ -78,13 +78,17 @@ export function parseParameters(context: StageContext<'parameters'>): void {
     // A custom collection operation under an item (`/authors/{id}/latest`): its provider reads the id.
     if (operation.customName !== null && operation.uriVariables.includes('id')) parseItemId(context);
     for (const step of operation.subresource ?? []) {
-      const parentId = parseId(request.uriVariables[step.variable] ?? '');
+      const parentId = parseId(
+        context.runtime.registry.resource(step.resource),
+        request.uriVariables[step.variable] ?? '',
+      );
       if (parentId === undefined) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
       context.parentIds.push(parentId);
     }
     if (request.window) context.page = pageOfWindow(operation.pagination!, request.window.window, request.window.total);
     else if (request.page !== undefined) context.page = request.page;
-    else if (operation.pagination) context.page = resolvePage(operation.pagination, request.query);
+    else if (operation.pagination)
+      context.page = resolvePage(operation.pagination, request.query, context.resource.identifier);
     if (operation.method === 'GET') {
       const narrow = context.resource.collectionFilter;
       if (narrow) {

@@ -4,12 +4,12 @@
  * (`author=/api/authors/3`), and relation paths of any depth (`author.name=ann`, `books.title=dune`).
  */
 import type { SearchStrategy } from '../../declare/types.js';
-import type { ResolvedPath } from '../../metadata/property-path.js';
+import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
 import { anyOf, compare, type Condition, match, type MatchPattern } from '../../metadata/conditions.js';
 import type { Filter, FilterParameter } from '../../metadata/types.js';
 import { defineFilter } from '../filter.js';
 import { valuesOf } from '../filter.js';
-import { isText, toValueSchema, toLeafValue } from './values.js';
+import { isText, type ReferenceTarget, toValueSchema, toLeafValue } from './values.js';
 
 export interface SearchProperty {
   readonly resolved: ResolvedPath;
@@ -40,7 +40,7 @@ function valueConditions({ strategy, resolved }: SearchProperty, value: unknown)
 
 export function createSearchFilter(
   properties: readonly SearchProperty[],
-  collectionPathOf: (resource: string) => string,
+  referenceOf: (resource: string) => ReferenceTarget,
   substringIndex = false,
 ): Filter {
   return defineFilter<{ property: SearchProperty; values: unknown[] }[]>({
@@ -54,7 +54,10 @@ export function createSearchFilter(
           variable,
           property: resolved.path,
           required: false,
-          schema: toValueSchema(resolved.leaf),
+          schema:
+            resolved.leaf === ID_FIELD && referenceOf(resolved.owner).identifier.type === 'uuid'
+              ? { type: 'string' as const, format: 'uuid' }
+              : toValueSchema(resolved.leaf),
           isCollection: variable.endsWith('[]'),
           description: `Search on ${resolved.path} (${strategy}); several values match any of them.`,
         })),
@@ -67,7 +70,7 @@ export function createSearchFilter(
         const variable = property.resolved.path;
         const values = isText(property.resolved.leaf)
           ? raw
-          : raw.map((value) => toLeafValue(variable, value, property.resolved, collectionPathOf));
+          : raw.map((value) => toLeafValue(variable, value, property.resolved, referenceOf));
         parsed.push({ property, values });
       }
       return parsed.length === 0 ? undefined : parsed;

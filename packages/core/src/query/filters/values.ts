@@ -2,6 +2,8 @@
 import { ID_FIELD, type ResolvedPath } from '../../metadata/property-path.js';
 import { buildFieldInputSchema } from '../../schema/input-schema.js';
 import { toIriPath } from '../../metadata/iri.js';
+import { parseItemId } from '../../metadata/identifier.js';
+import type { IdentifierMetadata, ItemId } from '../../metadata/types.js';
 import { invalidParameter } from '../filter.js';
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -54,14 +56,22 @@ export function toDateValue(variable: string, raw: string, leaf: Leaf): string |
   return parsed;
 }
 
-/** An id from `3` or an item IRI of the target collection (`/api/authors/3`). */
-export function toReference(variable: string, raw: string, collectionPath: string): number {
+/** What a reference filter value must name: an item of this collection, with ids of this type. */
+export interface ReferenceTarget {
+  readonly collectionPath: string;
+  readonly identifier: IdentifierMetadata;
+}
+
+/** An id from `3` (or a UUID) or an item IRI of the target collection (`/api/authors/3`). */
+export function toReference(variable: string, raw: string, { collectionPath, identifier }: ReferenceTarget): ItemId {
   const path = toIriPath(raw);
-  const id = path.startsWith(`${collectionPath}/`) ? path.slice(collectionPath.length + 1) : raw;
-  if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) {
+  const id = parseItemId(
+    identifier,
+    path.startsWith(`${collectionPath}/`) ? path.slice(collectionPath.length + 1) : raw,
+  );
+  if (id === undefined)
     throw invalidParameter(variable, `expected an IRI of "${collectionPath}" or an id, "${raw}" given.`);
-  }
-  return Number(id);
+  return id;
 }
 
 /** Which value a leaf's equality filter takes: numbers, booleans, dates, references (IRI or id), or text. */
@@ -69,12 +79,12 @@ export function toLeafValue(
   variable: string,
   raw: string,
   resolved: ResolvedPath,
-  collectionPathOf: (resource: string) => string,
+  referenceOf: (resource: string) => ReferenceTarget,
 ): unknown {
   const { leaf } = resolved;
-  if (leaf.kind === 'toOne') return toReference(variable, raw, collectionPathOf(leaf.target));
+  if (leaf.kind === 'toOne') return toReference(variable, raw, referenceOf(leaf.target));
   // An identifier (`id`, or a to-many relation such as `tags`) takes the item's IRI or its id.
-  if (leaf === ID_FIELD) return toReference(variable, raw, collectionPathOf(resolved.owner));
+  if (leaf === ID_FIELD) return toReference(variable, raw, referenceOf(resolved.owner));
   switch (leaf.type) {
     case 'integer':
       return toNumber(variable, raw, true);

@@ -8,10 +8,11 @@ import type { Knex } from 'knex';
 import type { ScalarType } from '../../metadata/declared.js';
 
 /**
- * The type of a column: a field type, `reference` for the integer column of a to-one relation or a join table, or
- * `bigint` for the framework's own instants in milliseconds (past what a 32-bit integer column holds).
+ * The type of a column: a field type, `reference` for the integer column of a to-one relation or a join table,
+ * `uuid` for a UUID id and the columns referencing one, or `bigint` for the framework's own instants in milliseconds
+ * (past what a 32-bit integer column holds).
  */
-export type ColumnType = ScalarType | 'reference' | 'bigint';
+export type ColumnType = ScalarType | 'reference' | 'uuid' | 'bigint';
 
 /** The knex column-builder method for a column type, and the options it takes after the column name. */
 export interface ColumnTypeCall {
@@ -70,6 +71,9 @@ export function toColumnTypeCall(type: ColumnType): ColumnTypeCall {
       return { method: 'integer' };
     case 'bigint':
       return { method: 'bigInteger' };
+    case 'uuid':
+      // PostgreSQL's `uuid`; SQLite's `char(36)`, the canonical lower-case text the framework writes and compares.
+      return { method: 'uuid' };
     case 'float':
       return { method: 'double' };
     case 'boolean':

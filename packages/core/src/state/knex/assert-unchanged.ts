@@ -19,7 +19,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
-import type { Entity, ResourceMetadata } from '../../metadata/types.js';
+import type { Entity, ItemId, ResourceMetadata } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
 
 export interface AssertUnchangedOptions {
@@ -27,7 +27,7 @@ export interface AssertUnchangedOptions {
   readonly dialect: Dialect;
   readonly resource: ResourceMetadata;
   readonly table: string;
-  readonly id: number;
+  readonly id: ItemId;
   /** The item the request's precondition held against. */
   readonly expected: Entity;
   /** Reads the item again, inside the transaction. */

@@ -5,7 +5,8 @@
  */
 import type { Knex } from 'knex';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
-import type { Entity, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
+import { readItemId } from '../../metadata/identifier.js';
+import type { Entity, ItemId, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
 import { readsOnItsOwn } from '../compose.js';
 import type { RowMapper } from './row-mapper.js';
 
@@ -30,7 +31,7 @@ export interface EmbedJoins {
   relatedOf(
     rows: readonly Record<string, unknown>[],
     joins: readonly EmbedJoin[],
-  ): Map<string, Map<number, Entity>> | undefined;
+  ): Map<string, Map<ItemId, Entity>> | undefined;
 }
 
 export function createEmbedJoins(
@@ -72,17 +73,17 @@ export function createEmbedJoins(
     },
     relatedOf(rows, joins) {
       if (joins.length === 0) return undefined;
-      const related = new Map<string, Map<number, Entity>>();
+      const related = new Map<string, Map<ItemId, Entity>>();
       for (const { target, columns } of joins) {
         const mapper = mapperOf(target);
         let items = related.get(target.name);
         if (!items) related.set(target.name, (items = new Map()));
         for (const row of rows) {
           const id = row[columns[0]![0]];
-          if (id === null || id === undefined || items.has(Number(id))) continue;
+          if (id === null || id === undefined || items.has(readItemId(target.identifier, id))) continue;
           const stored: Record<string, unknown> = {};
           for (const [selected, column] of columns) stored[column] = row[selected];
-          items.set(Number(id), mapper.toEntity(stored));
+          items.set(readItemId(target.identifier, id), mapper.toEntity(stored));
         }
       }
       return related;

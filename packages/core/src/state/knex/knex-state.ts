@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
 // The contracts' database handles are knex's (declared there): this file hands them over.
 import type {} from '../database-handles.js';
 import { ApiError } from '../../errors.js';
-import type { MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
+import type { ItemId, MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
+import { makeItemId, readItemId } from '../../metadata/identifier.js';
 import {
   type CollectionPage,
   type Entity,
@@ -68,11 +69,11 @@ export interface KnexState {
   readonly provider: StateProvider;
   readonly processor: StateProcessor;
   /** Reads one item by id, with its to-many relations; null when absent. */
-  readItem(resource: ResourceMetadata, id: number, db?: Knex): Promise<Entity | null>;
+  readItem(resource: ResourceMetadata, id: ItemId, db?: Knex): Promise<Entity | null>;
   /** Reads items by id, with the to-many relations named; in id order. */
-  readMany(resource: ResourceMetadata, ids: readonly number[], toMany: readonly string[]): Promise<Entity[]>;
+  readMany(resource: ResourceMetadata, ids: readonly ItemId[], toMany: readonly string[]): Promise<Entity[]>;
   /** Which of `ids` exist in the resource's table. */
-  existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>>;
+  existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>>;
   isUnique: UniquenessCheck;
   /**
    * One write statement (`StateContext.execute`): alone, it shares its commit with the other writes of the turn on
@@ -103,12 +104,12 @@ function credentialFieldsOf(resource: ResourceMetadata, options: KnexStateOption
 /** When a write happens and who makes it: the same for the item and every item nested in it. */
 interface Writer {
   readonly at: Date;
-  readonly by: number | null;
+  readonly by: ItemId | null;
 }
 
 function writerOf(context: ProcessContext): Writer {
   const id = context.caller.user?.id;
-  return { at: new Date(), by: typeof id === 'number' ? id : null };
+  return { at: new Date(), by: typeof id === 'number' || typeof id === 'string' ? id : null };
 }
 
 export function createKnexState(
@@ -136,6 +137,11 @@ export function createKnexState(
   ): Record<string, unknown> {
     const mapper = mapperOf(resource);
     const row = mapper.toRow(data);
+    // A new item's UUID, when the framework makes it (else the database's default or auto-increment does).
+    if (creating) {
+      const id = makeItemId(resource.identifier);
+      if (id !== undefined) row.id = id;
+    }
     // The timestamps and blame relations are set here, where every write passes, and nowhere else.
     mapper.stampRow(row, { creating, at: writer.at, by: writer.by });
     if (
@@ -166,7 +172,7 @@ export function createKnexState(
       for (const item of items) item[field.name] = [];
       const target = registry.resource(field.target);
       for (const ids of chunks([...byId.keys()])) {
-        const rows = await shaped<{ id: number; owner: number }>(
+        const rows = await shaped<{ id: unknown; owner: unknown }>(
           `links ${table}.${ownerColumn} ${ids.length}`,
           ids,
           () => {
@@ -182,12 +188,15 @@ export function createKnexState(
           },
           db,
         );
-        for (const row of rows) (byId.get(Number(row.owner))![field.name] as number[]).push(Number(row.id));
+        for (const row of rows)
+          (byId.get(readItemId(mapper.identifier, row.owner))![field.name] as ItemId[]).push(
+            readItemId(target.identifier, row.id),
+          );
       }
     }
   }
 
-  async function readItem(resource: ResourceMetadata, id: number, db: Knex = database.knex): Promise<Entity | null> {
+  async function readItem(resource: ResourceMetadata, id: ItemId, db: Knex = database.knex): Promise<Entity | null> {
     const mapper = mapperOf(resource);
     const [row] = await shaped(
       `item ${mapper.table}`,
@@ -203,7 +212,7 @@ export function createKnexState(
 
   async function readMany(
     resource: ResourceMetadata,
-    ids: readonly number[],
+    ids: readonly ItemId[],
     toMany: readonly string[],
   ): Promise<Entity[]> {
     const mapper = mapperOf(resource);
@@ -221,7 +230,7 @@ export function createKnexState(
   }
 
   /** `builder`'s items (aliased `alias`) that `field` of the parent item `parentId` links to. */
-  function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: number): void {
+  function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: ItemId): void {
     const links = resolveToManyLinks(field, registry);
     if (links.targetColumn === 'id' && !field.joinTable) builder.where(`${alias}.${links.ownerColumn}`, parentId);
     else
@@ -412,10 +421,10 @@ export function createKnexState(
     writer: Writer,
     resource: ResourceMetadata,
     data: Entity,
-    id: number | undefined,
+    id: ItemId | undefined,
     previous: Entity | null,
     compared: Entity | null | undefined = previous,
-  ): Promise<number> {
+  ): Promise<ItemId> {
     const mapper = mapperOf(resource);
     const values: Entity = { ...data };
     for (const field of resource.fields) {
@@ -436,7 +445,7 @@ export function createKnexState(
       const [inserted] = await trx(mapper.table)
         .insert(rowOf(resource, values, true, null, writer))
         .returning('id');
-      id = Number(typeof inserted === 'object' ? (inserted as { id: number }).id : inserted);
+      id = readItemId(resource.identifier, typeof inserted === 'object' ? (inserted as { id: unknown }).id : inserted);
     } else {
       const row = rowOf(resource, values, false, compared, writer);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
@@ -456,7 +465,7 @@ export function createKnexState(
       if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name])
         continue;
       await trx(links.table).where(links.ownerColumn, id).delete();
-      for (const part of chunks(ids as number[])) {
+      for (const part of chunks(ids as ItemId[])) {
         if (part.length > 0)
           await trx(links.table).insert(
             part.map((target) => ({ [links.ownerColumn]: id, [links.targetColumn]: target })),
@@ -535,7 +544,7 @@ export function createKnexState(
    */
   async function softDelete(
     resource: ResourceMetadata,
-    id: number,
+    id: ItemId,
     db: Knex,
     run: (query: Knex.QueryBuilder) => Promise<unknown[]>,
   ): Promise<void> {
@@ -599,13 +608,13 @@ export function createKnexState(
     },
   };
 
-  async function existingIds(resource: ResourceMetadata, ids: readonly number[]): Promise<Set<number>> {
-    const found = new Set<number>();
+  async function existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>> {
+    const found = new Set<ItemId>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await shaped<{ id: number }>(`existing ${resource.table} ${part.length}`, part, () =>
+      const rows = await shaped<{ id: unknown }>(`existing ${resource.table} ${part.length}`, part, () =>
         limitToLiveItems(database.knex(resource.table).select('id').whereIn('id', part), resource),
       );
-      for (const row of rows) found.add(Number(row.id));
+      for (const row of rows) found.add(readItemId(resource.identifier, row.id));
     }
     return found;
   }

@@ -2,8 +2,11 @@
  * Between table rows and entities, for one resource: the columns to select, a row → entity conversion, and an
  * entity → row conversion for writes. Built once per resource and kept.
  */
+import { readItemId } from '../../metadata/identifier.js';
 import type {
   Entity,
+  IdentifierMetadata,
+  ItemId,
   MetadataRegistry,
   ResourceMetadata,
   ScalarFieldMetadata,
@@ -15,6 +18,8 @@ import { attachTokensValidAfter, holdsCredentials, TOKENS_VALID_AFTER_COLUMN } f
 
 export interface RowMapper {
   readonly table: string;
+  /** The resource's identifier, to read its ids back from rows. */
+  readonly identifier: IdentifierMetadata;
   /** `id`, then the column of every scalar and to-one field (and, for credentials, the "tokens valid after" one). */
   readonly columns: readonly string[];
   /** The "tokens valid after" column, on a resource that holds credentials (`credentials-stamp.ts`). */
@@ -36,7 +41,7 @@ export interface WriteStamp {
   readonly creating: boolean;
   readonly at: Date;
   /** The caller's id, or null for an anonymous write. */
-  readonly by: number | null;
+  readonly by: ItemId | null;
 }
 
 /** Where the links of a to-many field live: `SELECT <targetColumn>, <ownerColumn> FROM <table> WHERE <ownerColumn> IN (…)`. */
@@ -72,15 +77,20 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
     .map((field) => resolveToManyLinks(field, registry));
 
   const tokensValidAfter = holdsCredentials(resource) ? TOKENS_VALID_AFTER_COLUMN : undefined;
+  // Each to-one's target identifier, to read its ids as the target's (numbers, or UUID strings).
+  const targetIdentifier = new Map(
+    stored.filter((f) => f.kind === 'toOne').map((f) => [f.name, registry.resource(f.target).identifier]),
+  );
   const stamped = stored.filter((f) => (f.kind === 'scalar' ? f.timestamp : f.blame) !== undefined);
 
   return {
     table: resource.table,
+    identifier: resource.identifier,
     columns: ['id', ...stored.map((f) => f.column), ...(tokensValidAfter ? [tokensValidAfter] : [])],
     tokensValidAfter,
     toMany,
     toEntity(row) {
-      const entity: Entity = { id: Number(row.id) };
+      const entity: Entity = { id: readItemId(resource.identifier, row.id) };
       for (const field of stored) {
         const value = row[field.column];
         entity[field.name] =
@@ -88,7 +98,7 @@ export function buildRowMapper(resource: ResourceMetadata, registry: MetadataReg
             ? dialect.fromDb(field.type, value)
             : value === null || value === undefined
               ? null
-              : Number(value);
+              : readItemId(targetIdentifier.get(field.name)!, value);
       }
       if (tokensValidAfter) attachTokensValidAfter(entity, row[tokensValidAfter]);
       return entity;

@@ -15,6 +15,7 @@
  */
 import type {
   Filter,
+  IdentifierMetadata,
   MetadataRegistry,
   ResourceMetadata,
   ScalarFieldMetadata,
@@ -31,6 +32,10 @@ export interface ColumnSpec {
   /** `increments` for the auto-increment primary key `id`. */
   readonly type: ColumnType | 'increments';
   readonly nullable: boolean;
+  /** The primary key `id` of UUIDs (`increments` is one by itself). */
+  readonly primary?: boolean;
+  /** A UUID made by the column's default (`knex.fn.uuid()`: PostgreSQL's `gen_random_uuid()`), when the database makes ids. */
+  readonly generatedUuid?: boolean;
 }
 
 export interface ForeignKeySpec {
@@ -138,10 +143,26 @@ function foreignKey(field: ToOneFieldMetadata, registry: MetadataRegistry): Fore
   return { column: field.column, table: target.table, onDelete };
 }
 
+/** The primary key `id`: auto-increment integers, or UUIDs (made by the framework, or by the column's default). */
+const idColumn = (identifier: IdentifierMetadata): ColumnSpec =>
+  identifier.type === 'integer'
+    ? { name: 'id', type: 'increments', nullable: false }
+    : {
+        name: 'id',
+        type: 'uuid',
+        nullable: false,
+        primary: true,
+        ...(identifier.generatedBy === 'database' ? { generatedUuid: true } : {}),
+      };
+
+/** The type of a column holding ids of `target`. */
+const referenceType = (target: ResourceMetadata): ColumnType =>
+  target.identifier.type === 'uuid' ? 'uuid' : 'reference';
+
 function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): TableDraft {
   const table: TableDraft = {
     name: resource.table,
-    columns: [{ name: 'id', type: 'increments', nullable: false }],
+    columns: [idColumn(resource.identifier)],
     primaryKey: undefined,
     foreignKeys: [],
     indexes: new Map(),
@@ -151,7 +172,7 @@ function resourceTable(resource: ResourceMetadata, registry: MetadataRegistry): 
     if (field.kind === 'toMany' || (field.kind === 'scalar' && field.computed)) continue;
     table.columns.push({
       name: field.column,
-      type: field.kind === 'scalar' ? field.type : 'reference',
+      type: field.kind === 'scalar' ? field.type : referenceType(registry.resource(field.target)),
       nullable: field.nullable,
     });
     if (field.kind !== 'toOne') continue;
@@ -188,8 +209,8 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
       const table: TableDraft = {
         name,
         columns: [
-          { name: ownColumn, type: 'reference', nullable: false },
-          { name: targetColumn, type: 'reference', nullable: false },
+          { name: ownColumn, type: referenceType(resource), nullable: false },
+          { name: targetColumn, type: referenceType(target), nullable: false },
         ],
         primaryKey: [ownColumn, targetColumn],
         foreignKeys: [
@@ -207,7 +228,7 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
 }
 
 /** The framework's refresh tokens (no foreign key: a user resource may be stored anywhere, and a token outlives nothing it names). */
-function refreshTokenTable(): TableDraft {
+function refreshTokenTable(userIdType: ColumnType): TableDraft {
   const c = REFRESH_TOKEN_COLUMNS;
   const table: TableDraft = {
     name: REFRESH_TOKEN_TABLE,
@@ -215,7 +236,7 @@ function refreshTokenTable(): TableDraft {
       { name: 'id', type: 'increments', nullable: false },
       { name: c.hash, type: 'string', nullable: false },
       { name: c.family, type: 'string', nullable: false },
-      { name: c.user, type: 'reference', nullable: false },
+      { name: c.user, type: userIdType, nullable: false },
       { name: c.createdAt, type: 'bigint', nullable: false },
       { name: c.expiresAt, type: 'bigint', nullable: false },
       { name: c.retiredAt, type: 'bigint', nullable: true },
@@ -298,8 +319,12 @@ export function buildDesiredSchema(registry: MetadataRegistry): SchemaSpec {
       tables.set(resource.table, resourceTable(resource, registry));
   }
   for (const table of joinTables(registry)) if (!tables.has(table.name)) tables.set(table.name, table);
-  if (registry.resources.some(holdsCredentials) && !tables.has(REFRESH_TOKEN_TABLE))
-    tables.set(REFRESH_TOKEN_TABLE, refreshTokenTable());
+  const users = registry.resources.filter(holdsCredentials);
+  if (users.length > 0 && !tables.has(REFRESH_TOKEN_TABLE)) {
+    // The user ids' column: of their type when the resources holding credentials agree on one, else text.
+    const types = new Set(users.map(referenceType));
+    tables.set(REFRESH_TOKEN_TABLE, refreshTokenTable(types.size === 1 ? [...types][0]! : 'string'));
+  }
   addFilterIndexes(registry, tables);
   addSubstringIndexes(registry, tables);
   return Object.freeze({ tables: Object.freeze([...tables.values()].map(freeze)) });

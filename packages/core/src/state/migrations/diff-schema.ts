@@ -6,6 +6,7 @@
  * Only additions: nothing is dropped or retyped. A column the declarations no longer have is left in place and
  * reported in `notes`; a required field added to an existing table gets a nullable column (its rows have no value).
  */
+import { DeclarationError } from '../../errors.js';
 import type { MetadataRegistry } from '../../metadata/types.js';
 import type { Database } from '../database.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -62,6 +63,28 @@ const hasIndex = (live: LiveTable, index: IndexSpec) =>
 const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) =>
   live.foreignKeys.some((l) => l.column === key.column && l.table === key.table);
 
+/** Whether a column the database lists holds UUIDs (PostgreSQL's `uuid`, SQLite's `char(36)`) or integers; else neither. */
+const idKindOf = (liveType: string): 'uuid' | 'integer' | undefined =>
+  /uuid|char/i.test(liveType) ? 'uuid' : /int/i.test(liveType) ? 'integer' : undefined;
+
+/**
+ * A column of ids (the primary key, a relation's) must hold the kind of ids declared: a resource switched between
+ * integer and UUID ids over an existing table is refused here, as ids are never converted in place.
+ */
+function assertSameIdType(table: string, column: ColumnSpec, liveType: string): void {
+  const wanted =
+    column.type === 'uuid'
+      ? 'uuid'
+      : column.type === 'increments' || column.type === 'reference'
+        ? 'integer'
+        : undefined;
+  const live = idKindOf(liveType);
+  if (wanted === undefined || live === undefined || wanted === live) return;
+  throw new DeclarationError(
+    `Column ${table}.${column.name} holds ${live === 'uuid' ? 'UUIDs' : 'integers'} (${liveType}), but the declarations want ${wanted === 'uuid' ? 'UUIDs' : 'integers'}: ids are never converted in place. Convert the table in a migration of your own, or keep the resource's "id" as it was.`,
+  );
+}
+
 /** Compares the desired schema with the live one; pure. */
 export function diffSchema(
   desired: SchemaSpec,
@@ -87,7 +110,11 @@ export function diffSchema(
       continue;
     }
     for (const column of table.columns) {
-      if (existing.columns.has(column.name)) continue;
+      const live = existing.columns.get(column.name);
+      if (live) {
+        assertSameIdType(table.name, column, live.type);
+        continue;
+      }
       const foreignKey = table.foreignKeys.find((k) => k.column === column.name);
       // The table has rows, which have no value for the new column yet.
       columns.push({

@@ -7,8 +7,8 @@ import type { LiveForeignKey, LiveIndex } from '../dialects/schema-dialect.js';
 import { schemaDialects } from '../dialects/schema-dialects.js';
 
 export interface LiveTable {
-  /** Column name → whether it accepts NULL. */
-  readonly columns: ReadonlyMap<string, { readonly nullable: boolean }>;
+  /** Column name → whether it accepts NULL, and its type as the database names it (`integer`, `uuid`, `char`, …). */
+  readonly columns: ReadonlyMap<string, { readonly nullable: boolean; readonly type: string }>;
   readonly indexes: readonly LiveIndex[];
   readonly foreignKeys: readonly LiveForeignKey[];
   /** The names of its trigram (substring) indexes. */
@@ -28,7 +28,9 @@ export async function readLiveSchema(database: Database, tableNames: readonly st
     // `knex.schema` is a getter that returns a fresh builder each time: never keep one.
     if (!(await knex.schema.hasTable(name))) continue;
     const info = await knex(name).columnInfo();
-    const columns = new Map(Object.entries(info).map(([column, details]) => [column, { nullable: details.nullable }]));
+    const columns = new Map(
+      Object.entries(info).map(([column, details]) => [column, { nullable: details.nullable, type: details.type }]),
+    );
     tables.set(name, {
       columns,
       indexes: await dialect.readIndexes(knex, name),

@@ -44,14 +44,32 @@ export interface ChangeSteps {
 
 const call = (method: string, ...args: unknown[]): KnexCall => ({ method, args });
 
+/** An argument that is a function of knex's (`knex.fn.uuid()`): printed and applied as that call, on the migration's knex. */
+export interface KnexFunctionArgument {
+  readonly knexFunction: 'uuid';
+}
+
+const isKnexFunction = (value: unknown): value is KnexFunctionArgument =>
+  typeof value === 'object' && value !== null && 'knexFunction' in value;
+
 function columnChain(column: ColumnSpec, dialect: SchemaDialect): KnexChain {
   if (column.type === 'increments') return [call('increments', column.name), call('primary')];
   const type = dialect.columnType(column.type);
   return [
     call(type.method, column.name, ...(type.options ? [type.options] : [])),
+    ...(column.primary ? [call('primary')] : []),
+    ...(column.generatedUuid ? [call('defaultTo', { knexFunction: 'uuid' } satisfies KnexFunctionArgument)] : []),
     call(column.nullable ? 'nullable' : 'notNullable'),
   ];
 }
+
+/** An argument as knex takes it: a knex function called on `knex`, anything else as it is. */
+const toKnexArgument = (knex: Knex, value: unknown): unknown =>
+  isKnexFunction(value) ? knex.fn[value.knexFunction]() : value;
+
+/** An argument as a migration file writes it, on the knex (or transaction) named `knex`. */
+export const toArgumentSource = (knex: string, value: unknown, literal: (value: unknown) => string): string =>
+  isKnexFunction(value) ? `${knex}.fn.${value.knexFunction}()` : literal(value);
 
 function foreignKeyChain(key: ForeignKeySpec): KnexChain {
   return [
@@ -96,7 +114,7 @@ function addReferenceColumnInPlace(
   const onDelete = key.onDelete ? ` on delete ${key.onDelete.toLowerCase()}` : '';
   return {
     kind: 'raw',
-    sql: `alter table ?? add column ?? ${dialect.columnType('reference').method} references ?? (??)${onDelete}`,
+    sql: `alter table ?? add column ?? ${column.type === 'uuid' ? 'char(36)' : dialect.columnType('reference').method} references ?? (??)${onDelete}`,
     bindings: [table, column.name, key.table, 'id'],
   };
 }
@@ -191,7 +209,9 @@ export async function applyStep(knex: Knex, step: SchemaStep): Promise<void> {
       // Each call as the file prints it: the method, by name, on what the previous call returned.
       let target: unknown = table;
       for (const { method, args } of chain)
-        target = (target as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
+        target = (target as Record<string, (...a: unknown[]) => unknown>)[method]!(
+          ...args.map((arg) => toKnexArgument(knex, arg)),
+        );
     }
   };
   if (step.kind === 'createTable') await knex.schema.createTable(step.table, build);

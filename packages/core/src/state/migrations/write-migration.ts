@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { DialectName } from '../dialects/dialect.js';
 import { schemaDialects } from '../dialects/schema-dialects.js';
 import { describeChange, type SchemaDiff } from './diff-schema.js';
-import { rebuildsTable, type SchemaStep, toSteps } from './schema-steps.js';
+import { rebuildsTable, type SchemaStep, toArgumentSource, toSteps } from './schema-steps.js';
 
 const DATABASE_NAMES: Readonly<Record<DialectName, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
@@ -33,7 +33,8 @@ function renderStep(step: SchemaStep, knex: string, indent: string): string {
   if (step.kind === 'raw') return `${indent}await ${knex}.raw(${toLiteral(step.sql)}, ${toLiteral(step.bindings)});`;
   if (step.kind === 'dropTable') return `${indent}await ${knex}.schema.dropTable(${toLiteral(step.table)});`;
   const lines = step.chains.map(
-    (chain) => `${indent}  table${chain.map((c) => `.${c.method}(${c.args.map(toLiteral).join(', ')})`).join('')};`,
+    (chain) =>
+      `${indent}  table${chain.map((c) => `.${c.method}(${c.args.map((arg) => toArgumentSource(knex, arg, toLiteral)).join(', ')})`).join('')};`,
   );
   return [
     `${indent}await ${knex}.schema.${step.kind}(${toLiteral(step.table)}, (table) => {`,

@@ -5,7 +5,7 @@
  * value is bound), so it is itself the key its prepared statement is kept by.
  */
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
-import type { MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
+import type { ItemId, MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import type { Condition, NullsPlacement, Order, OrderDirection } from '../../metadata/conditions.js';
 import type { CursorRequest } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -26,7 +26,7 @@ export interface PageSpec {
   /** The order terms the filters asked for; the resource's default order and the id follow. */
   readonly orders: readonly Order[];
   /** A subresource's read: the items the parent's to-many relation holds. */
-  readonly parent?: { readonly links: ToManyLinks; readonly id: number };
+  readonly parent?: { readonly links: ToManyLinks; readonly id: ItemId };
   /** Cursor pagination: bounds on the id, which alone orders the page. */
   readonly cursor: CursorRequest | null;
   /** The rows to read (no LIMIT when undefined), from `offset`. */
