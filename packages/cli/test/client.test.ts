@@ -68,10 +68,27 @@ const Post = defineResource({
   },
 });
 
+/** A help desk with UUID ids: tickets, and their replies (integer ids) as a subresource. */
+const Ticket = defineResource({
+  name: 'Ticket',
+  id: 'uuid',
+  paginationViaCursor: { direction: 'asc' },
+  fields: {
+    title: { type: 'string', constraints: [NotBlank()] },
+    replies: { toMany: 'Reply', mappedBy: 'ticket', subresource: true },
+  },
+});
+const Reply = defineResource({
+  name: 'Reply',
+  fields: { text: { type: 'string' }, ticket: { toOne: 'Ticket', inversedBy: 'replies', targetId: 'uuid' } },
+  filters: [{ type: 'search', properties: { ticket: 'exact' } }],
+});
+
 const bookshopClient = () => generateClient(buildMetadata({ resources }), { login: { identifier: 'email' } });
 const blogClient = () =>
   generateClient(buildMetadata({ resources: [Tag, Post], prefix: '/v2' }), { baseUrl: 'http://blog.example' });
 const newsroomClient = () => generateClient(buildMetadata({ resources: newsroom }));
+const helpdeskClient = () => generateClient(buildMetadata({ resources: [Ticket, Reply] }));
 
 /** A fixture with its first line (`// @ts-nocheck`, for the package's own type check) taken off. */
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8').replace(/^\/\/ @ts-nocheck.*\n/, '');
@@ -118,19 +135,21 @@ beforeAll(async () => {
   write('blog', { 'usage.ts': fixture('blog-usage.ts') });
   write('newsroom/api', newsroomClient());
   write('newsroom', { 'usage.ts': fixture('newsroom-usage.ts'), 'scenario.ts': fixture('newsroom-scenario.ts') });
+  write('helpdesk/api', helpdeskClient());
+  write('helpdesk', { 'usage.ts': fixture('helpdesk-usage.ts') });
   // Node 20's fetch types (@types/node), emitted for the run below; then the DOM's alone, as a browser app has them.
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: { ...STRICT, lib: ['ES2023'], types: ['node'], outDir: 'dist', declaration: true },
-      include: ['bookshop', 'blog', 'newsroom'],
+      include: ['bookshop', 'blog', 'newsroom', 'helpdesk'],
     }),
   );
   writeFileSync(
     join(dir, 'tsconfig.dom.json'),
     JSON.stringify({
       compilerOptions: { ...STRICT, lib: ['ES2023', 'DOM'], types: [], noEmit: true },
-      include: ['bookshop', 'blog', 'newsroom'],
+      include: ['bookshop', 'blog', 'newsroom', 'helpdesk'],
     }),
   );
   compiled = await tsc(join(dir, 'tsconfig.json'));
@@ -189,6 +208,13 @@ describe('generateClient', () => {
     expect(blogClient()['client.ts']).toContain(
       '  tags(id: number, params?: PostTagsParams, call?: RequestOptions): Promise<HydraCollection<Tag>>;',
     );
+  });
+
+  it('types UUID ids as strings: items, relations, subresource parents and cursors', () => {
+    const { 'types.ts': types, 'client.ts': client } = helpdeskClient();
+    expect(types).toMatch(/export interface Ticket \{[\s\S]*?\n {2}id: string;/);
+    expect(types).toMatch(/export interface TicketListParams \{[\s\S]*?\n {2}id\?: \{\n[\s\S]*?gt\?: string;/);
+    expect(client).toContain('  replies(id: string, params?: ReplyListParams, call?: RequestOptions)');
   });
 
   it('gives every custom operation a method named after it, typed by its path variables, input and output', () => {

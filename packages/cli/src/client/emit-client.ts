@@ -31,7 +31,7 @@ const ITEM_KINDS = new Set(['get', 'put', 'patch', 'delete']);
 /** Names a method's other parameters (and the code around them) use: a path variable so named gets a suffix. */
 const RESERVED_PARAMETERS = new Set(['body', 'params', 'call', 'transport', 'options']);
 
-function method(operation: ClientOperation, name: string, types: EmittedTypes): Method {
+function method(operation: ClientOperation, name: string, types: EmittedTypes, registry: MetadataRegistry): Method {
   const { metadata, resource } = operation;
   const returns =
     operation.response === undefined
@@ -67,8 +67,11 @@ function method(operation: ClientOperation, name: string, types: EmittedTypes): 
       variable,
       name: variable === 'id' ? 'id' : `${camelCase(variable)}Id`,
     }));
-    for (const { name: parameter } of variables) {
-      parameters.push(`${parameter}: number`);
+    for (const { variable, name: parameter } of variables) {
+      // Each parent's id as its resource has them: a number, or a UUID string.
+      const step = metadata.subresource?.find((candidate) => candidate.variable === variable);
+      const uuid = step !== undefined && registry.resource(step.resource).identifier.type === 'uuid';
+      parameters.push(`${parameter}: ${uuid ? 'string' : 'number'}`);
       names.push(parameter);
     }
     path = `transport.expand(${literal(metadata.uriTemplate)}, { ${variables.map(({ variable, name: parameter }) => (propertyKey(variable) === parameter ? parameter : `${propertyKey(variable)}: ${parameter}`)).join(', ')} })`;
@@ -153,7 +156,7 @@ export function emitClient(
       // A subresource or a custom operation named like a method (`get`) or like another one keeps both reachable.
       while (taken.has(name)) name = `${name}${operation.custom ? 'Operation' : 'Collection'}`;
       taken.add(name);
-      return method(operation, name, types);
+      return method(operation, name, types, registry);
     });
     const type = names.claim(`${owner.name}Client`);
     interfaces.push(
