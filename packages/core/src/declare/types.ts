@@ -363,10 +363,10 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   types?: readonly string[];
   /**
    * DELETE keeps the item and stamps a date-time field instead (`true`: `deletedAt`; a string: that field's name; or
-   * `{ field, list }`). From then on the item answers 404 and is left out of every read: collections, subresources,
-   * counts, relations, GraphQL, Unique checks (and unique indexes become partial). A `list` rule lets the callers it
-   * grants read the deleted items with `?deleted=true` (403 for the others); a `restore` rule gives the resource
-   * `PATCH /api/<plural>/{id}/restore`, which brings a deleted item back. Default: DELETE removes the row.
+   * `{ field, list, restore }`). From then on the item answers 404 and is left out of every read: collections,
+   * subresources, counts, relations, GraphQL, Unique checks (and unique indexes become partial). A `list` rule lets the
+   * callers it grants read the deleted items with `?deleted=true` (403 for the others); a `restore` rule gives the
+   * resource `PATCH /api/<plural>/{id}/restore`, which brings a deleted item back. Default: DELETE removes the row.
    */
   softDelete?: boolean | string | SoftDeleteDeclaration;
 }

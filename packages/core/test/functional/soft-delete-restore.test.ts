@@ -298,7 +298,7 @@ describe.each(testDatabases(inject('postgresUrl')))('restoring soft-deleted item
     expect((await memoRow(2)).deleted_at).toBeNull();
   });
 
-  it('documents the restore operation in OpenAPI: no body, its answers, no If-Match', async () => {
+  it('documents the restore operation in OpenAPI (no body, its answers, no If-Match) and in the Hydra documentation', async () => {
     const document = (await call(app(), { method: 'GET', url: '/api/docs.json' })).body;
     const operation = document.paths['/memos/{id}/restore'].patch;
     expect(operation.operationId).toBe('api_memos_id_restore_patch');
@@ -306,6 +306,20 @@ describe.each(testDatabases(inject('postgresUrl')))('restoring soft-deleted item
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '406', '409']);
     expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['id']);
     expect(document.paths['/labels/{id}/restore']).toBeUndefined();
+
+    // The Hydra documentation lists it on the resource's class, expecting nothing and returning the item.
+    const hydra = (await call(app(), { method: 'GET', url: '/api/docs.jsonld' })).body;
+    const memo = hydra['hydra:supportedClass'].find((c: { '@id': string }) => c['@id'] === '#Memo');
+    expect(
+      memo['hydra:supportedOperation'].find(
+        (o: { 'hydra:title': string }) => o['hydra:title'] === 'api_memos_id_restore_patch',
+      ),
+    ).toMatchObject({
+      'hydra:method': 'PATCH',
+      'hydra:description': 'Restores a deleted Memo resource.',
+      'hydra:expects': { '@id': 'owl:Nothing' },
+      'hydra:returns': { '@id': '#Memo' },
+    });
   });
 
   it('keeps a restore racing a delete of the same item consistent: the delete runs before (404) or after (204) it', async () => {
