@@ -81,7 +81,11 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   }
   context.data = stored;
   // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
-  const released = listReleasedFiles(context.resource, context.previous, operation.kind === 'delete' ? null : stored);
+  // A soft delete keeps the row, so its files stay: a restore brings the item back with them.
+  const released =
+    operation.kind === 'delete' && context.resource.softDelete
+      ? []
+      : listReleasedFiles(context.resource, context.previous, operation.kind === 'delete' ? null : stored);
   if (released.length > 0) await removeFiles(runtime.files, released, processContext.logger);
   if (hooks.afterCommit.length === 0) return;
   // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
