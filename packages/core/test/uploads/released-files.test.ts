@@ -94,6 +94,18 @@ describe.each(testDatabases(inject('postgresUrl')))('files a write lets go of, o
     expect(served.rawPayload.length).toBe(300);
   });
 
+  it('keeps the file when a custom operation’s processor returns nothing, or answers with a shape', async () => {
+    const avatar = await upload('/api/avatars');
+    const pinged = await call(app, { method: 'POST', url: `/api/avatars/${avatar.id}/ping` });
+    expect(pinged.status, pinged.text).toBe(204);
+    expect(await stored()).toEqual([avatar.name]);
+    const size = await call(app, { method: 'POST', url: `/api/avatars/${avatar.id}/size` });
+    expect(size.status, size.text).toBe(200);
+    expect(size.body.bytes).toBe(300);
+    expect(await stored()).toEqual([avatar.name]);
+    expect((await app.inject({ method: 'GET', url: `/media/${avatar.name}` })).statusCode).toBe(200);
+  });
+
   it('removes the file of a deleted row', async () => {
     const sticker = await upload('/api/stickers');
     expect((await call(app, { method: 'DELETE', url: `/api/stickers/${sticker.id}` })).status).toBe(204);
