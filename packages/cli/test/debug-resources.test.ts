@@ -74,8 +74,9 @@ describe('debug:resources', () => {
     const book = row(run.stdout, 'Book');
     expect(book.slice(0, 4)).toEqual(['Book', '/api/books', 'book', 'title, author, cover']);
     expect(book[4]).toMatch(/^q, order\[id\], order\[title\], author, author\[\], author\.name,/);
-    // 54 built-in and subresource operations (MediaObject's 3 among them), the 3 custom ones, AuditEntry's 2.
-    expect(run.stdout).toMatch(/Operations \(59\)/);
+    // 54 built-in and subresource operations (MediaObject's 3 among them), the 4 custom ones (Comment's restore among
+    // them), AuditEntry's 2.
+    expect(run.stdout).toMatch(/Operations \(60\)/);
     expect(row(run.stdout, 'Book', 'api_books_id_patch')).toEqual([
       'Book',
       'api_books_id_patch',

@@ -3,14 +3,14 @@
  *
  * `/api/comments`. `createdAt` is set by the service on create and is read-only. DELETE is a soft delete: the row
  * stays with `deletedAt` set, and the comment is gone from every read; admins list the deleted ones with
- * `GET /api/comments?deleted=true` (403 for anyone else).
+ * `GET /api/comments?deleted=true` and bring one back with `PATCH /api/comments/{id}/restore` (403 for anyone else).
  */
 import { Length, NotBlank, NotNull, defineResource } from '@resource-api/core';
 
 export const Comment = defineResource({
   name: 'Comment',
   description: 'A comment written by a user.',
-  softDelete: { list: "is_granted('ROLE_ADMIN')" },
+  softDelete: { list: "is_granted('ROLE_ADMIN')", restore: "is_granted('ROLE_ADMIN')" },
   operations: [
     'getCollection',
     'get',

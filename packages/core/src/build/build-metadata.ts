@@ -16,7 +16,7 @@ import { buildOperations } from './passes/build-operations.js';
 import { createShapeBuilder } from './passes/build-shapes.js';
 import { readsOnItsOwn, writesOnItsOwn } from '../state/compose.js';
 import { buildSubresources } from './passes/build-subresources.js';
-import { buildSoftDelete, addSoftDeleteField } from './passes/build-soft-delete.js';
+import { buildSoftDelete, addSoftDeleteField, toRestoreOperation } from './passes/build-soft-delete.js';
 import { checkConstraints } from './passes/check-constraints.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
@@ -77,7 +77,8 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       );
     tables.set(table, declaration.name);
     const { filters, defaultOrder } = buildFilters(declaration, filterContext);
-    const operations = buildOperations(declaration, { collectionPath, plural, pagination, prefix, shapes });
+    const restore = toRestoreOperation(declaration, plural);
+    const operations = buildOperations(declaration, { collectionPath, plural, pagination, prefix, shapes, restore });
     const softDelete = buildSoftDelete(declaration, fieldsByResource.get(declaration.name)!);
     return {
       name: declaration.name,

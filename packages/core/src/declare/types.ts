@@ -374,9 +374,10 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
   types?: readonly string[];
   /**
    * DELETE keeps the item and stamps a date-time field instead (`true`: `deletedAt`; a string: that field's name; or
-   * `{ field, list }`). From then on the item answers 404 and is left out of every read: collections, subresources,
-   * counts, relations, GraphQL, Unique checks (and unique indexes become partial). A `list` rule lets the callers it
-   * grants read the deleted items with `?deleted=true` (403 for the others). Default: DELETE removes the row.
+   * `{ field, list, restore }`). From then on the item answers 404 and is left out of every read: collections,
+   * subresources, counts, relations, GraphQL, Unique checks (and unique indexes become partial). A `list` rule lets the
+   * callers it grants read the deleted items with `?deleted=true` (403 for the others); a `restore` rule gives the
+   * resource `PATCH /api/<plural>/{id}/restore`, which brings a deleted item back. Default: DELETE removes the row.
    */
   softDelete?: boolean | string | SoftDeleteDeclaration;
 }
@@ -387,7 +388,7 @@ export type IdentifierDeclaration =
   | 'uuid'
   | { readonly type: 'uuid'; readonly generatedBy?: 'framework' | 'database' };
 
-/** `softDelete` in full: the field stamped on DELETE, and who may list the deleted items. */
+/** `softDelete` in full: the field stamped on DELETE, who may list the deleted items, and who may restore one. */
 export interface SoftDeleteDeclaration {
   /** The nullable date-time field set on DELETE (default `deletedAt`); declared by the framework when not in `fields`. */
   field?: string;
@@ -398,6 +399,15 @@ export interface SoftDeleteDeclaration {
   list?: AccessRule;
   /** The 403 message when `list` denies (default `Access Denied.`). */
   listMessage?: string;
+  /**
+   * Who may restore a deleted item: an access rule judged with `object` = the deleted item
+   * (`"is_granted('ROLE_ADMIN')"`). With one, the resource gets the custom operation `restore`,
+   * `PATCH /api/<plural>/{id}/restore` (no body; 200 with the item as GET renders it; 409 when it is not deleted; the
+   * GraphQL mutation `restore<Resource>`). Without one, there is no such route.
+   */
+  restore?: AccessRule;
+  /** The 403 message when `restore` denies (default `Access Denied.`). */
+  restoreMessage?: string;
 }
 
 /**

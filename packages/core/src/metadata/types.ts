@@ -243,6 +243,11 @@ export interface OperationMetadata {
   readonly securityPostDenormalize: AccessRuleMetadata | null;
   /** Subresource operations: the path from the outermost parent to this collection; null otherwise. */
   readonly subresource: readonly SubresourceStep[] | null;
+  /**
+   * The `restore` operation of a soft-deleted resource (`softDelete.restore`): its read finds the item deleted or not,
+   * it checks the item's Unique constraints against the live items, and its write clears the deletion field.
+   */
+  readonly restores: boolean;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
 }

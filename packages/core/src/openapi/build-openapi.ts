@@ -233,7 +233,8 @@ function buildOperation(
   };
   // A custom write's own processor may refuse with violations (`validationError`), body or not.
   const refuses = operation.customName !== null && operation.stages.write && operation.processor !== undefined;
-  if (operation.stages.deserialize || refuses) responses['400'] = responseRef('InvalidInput');
+  // A restore is refused with the Unique violation when a live item now holds the restored item's values.
+  if (operation.stages.deserialize || refuses || operation.restores) responses['400'] = responseRef('InvalidInput');
   else if (readsCollection && unique.some((p) => p.in === 'query')) responses['400'] = responseRef('InvalidParameter');
   const guarded = operation.security !== null || operation.securityPostDenormalize !== null;
   if (guarded) {
@@ -244,10 +245,12 @@ function buildOperation(
   // An item is read (404 when missing): every item operation, and a custom one whose provider reads by its variables.
   if (operation.subresource || (!operation.collection && operation.stages.read))
     responses['404'] = responseRef('NotFound');
-  if (operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry))
+  // A restore of an item that is not deleted is a 409.
+  if ((operation.kind === 'delete' && isReferencedWithRestrict(resource, context.registry)) || operation.restores)
     responses['409'] = responseRef('Conflict');
   if (operation.method === 'GET') responses['304'] = responseRef('NotModified');
-  const conditional = operation.kind === 'put' || operation.kind === 'patch' || operation.kind === 'delete';
+  const conditional =
+    (operation.kind === 'put' || operation.kind === 'patch' || operation.kind === 'delete') && !operation.restores;
   if (conditional) responses['412'] = responseRef('PreconditionFailed');
   if (conditional && resource.requireIfMatch) responses['428'] = responseRef('PreconditionRequired');
   responses['406'] = responseRef('NotAcceptable');

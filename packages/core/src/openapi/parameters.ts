@@ -158,7 +158,9 @@ export function buildConditionalParameters(
       },
     ];
   }
-  if (operation.kind !== 'put' && operation.kind !== 'patch' && operation.kind !== 'delete') return [];
+  // A restore reads no precondition (`pipeline/stages/preconditions.ts`).
+  if ((operation.kind !== 'put' && operation.kind !== 'patch' && operation.kind !== 'delete') || operation.restores)
+    return [];
   return [
     {
       name: 'If-Match',

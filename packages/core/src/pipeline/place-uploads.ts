@@ -38,13 +38,17 @@ export async function placeUploads(storage: FileStorage, resource: ResourceMetad
   return placed;
 }
 
-/** The names of the stored files `before` held that `after` does not (all of them when the item is deleted). */
+/**
+ * The names of the stored files `before` held that `after` does not (all of them when the item is deleted, `after`
+ * null). A field `after` leaves out says nothing: its file is kept.
+ */
 export function listReleasedFiles(resource: ResourceMetadata, before: Entity | null, after: Entity | null): string[] {
   if (!before) return [];
   return fileFieldsOf(resource).flatMap((field) => {
     const old = before[field.name];
+    if (!isStoredFile(old) || (after !== null && !Object.hasOwn(after, field.name))) return [];
     const kept = after?.[field.name];
-    return isStoredFile(old) && !(isStoredFile(kept) && kept.name === old.name) ? [old.name] : [];
+    return isStoredFile(kept) && kept.name === old.name ? [] : [old.name];
   });
 }
 

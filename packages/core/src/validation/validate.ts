@@ -18,7 +18,7 @@ import {
 import { checkConstraint } from './check-constraint.js';
 import type { CallbackContext, Constraint } from '../metadata/constraints.js';
 import { MESSAGES } from './messages.js';
-import { ignoresCase, formatUniqueMessage, resolveUniquePath } from './unique.js';
+import { collectUniqueConstraints, ignoresCase, formatUniqueMessage, resolveUniquePath } from './unique.js';
 import { assertNoViolations, VIOLATION_CODES, createViolation } from './violation.js';
 
 /** Whether no other stored item has these values (the item `exceptId` itself aside). */
@@ -155,4 +155,32 @@ async function validateItem(
         );
     }
   }
+}
+
+/**
+ * The Unique constraints of a stored item, whatever their groups (its unique indexes hold whatever the groups),
+ * against the other live items: the check of a `restore`, which makes a deleted item live again. Throws the same
+ * 400 ConstraintViolationList as `validateEntity` (the constraint's path and message) when another item now holds
+ * the values.
+ */
+export async function validateUniqueness(
+  input: Pick<ValidationInput, 'resource' | 'data' | 'id' | 'isUnique'>,
+): Promise<void> {
+  const { resource, data, id } = input;
+  const violations: ConstraintViolation[] = [];
+  for (const { fields, constraint, lowerCase } of collectUniqueConstraints(resource)) {
+    // To-many fields hold no column; null never equals null in SQL: a combination with a null is not a duplicate.
+    const stored = fields.map((name) => resource.fieldsByName.get(name)!);
+    if (stored.some((field) => field.kind === 'toMany' || data[field.name] === null || data[field.name] === undefined))
+      continue;
+    const values = (stored as (ScalarFieldMetadata | ToOneFieldMetadata)[]).map((field) => ({
+      field,
+      value: data[field.name],
+      ignoreCase: lowerCase.includes(field.name),
+    }));
+    const path = resolveUniquePath(constraint, fields);
+    if (violations.some((v) => v.propertyPath === path) || (await input.isUnique(resource, values, id))) continue;
+    violations.push(createViolation(path, formatUniqueMessage(constraint), MESSAGES.unique.code));
+  }
+  assertNoViolations(violations);
 }

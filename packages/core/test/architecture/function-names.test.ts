@@ -18,7 +18,7 @@ const VERBS = (
   'add apply assert attach authenticate authorize build check collect compile complete compose compute ' +
   'count create decode define describe deserialize diff emit encode enforce escape execute factorize filter find ' +
   'format generate get hash import limit link list load log make mark merge negotiate open parse place plan prepare print process ' +
-  'provide provision quote read refuse register remove render resolve respond rollback run send sniff sync translate ' +
+  'provide provision quote read refuse register remove render resolve respond restore rollback run send sniff sync translate ' +
   'validate verify warm write'
 ).split(' ');
 /** Yes/no questions: `isBackward`, `hasTable`, `grantsField`, `readsOnItsOwn`. */

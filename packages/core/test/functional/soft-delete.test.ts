@@ -29,9 +29,10 @@ const Note = defineResource({
   },
 });
 
-/** Embeds its note (a to-one read with the page, joined). */
+/** Embeds its note (a to-one read with the page, joined), and orders by its text. */
 const Pin = defineResource({
   name: 'Pin',
+  filters: [{ type: 'order', properties: ['note.text'] }],
   fields: { note: { toOne: 'Note', readableLink: true, nullable: true } },
 });
 
@@ -122,6 +123,22 @@ describe.each(testDatabases(inject('postgresUrl')))('soft delete on $name', (dat
     ]);
     const pin = await call(app(), { method: 'GET', url: '/api/pins/2' });
     expect(pin.body.note).toBe('/api/notes/2');
+  });
+
+  it('orders through a relation as if a deleted related item were none: its values are not read', async () => {
+    await seed();
+    // Pin 1 points at note 3 (live), pins 2 and 3 at notes 2 ("note two") and 1 ("note one"), both deleted below; pins
+    // 4 and 5 at nothing.
+    for (const note of ['/api/notes/3', '/api/notes/2', '/api/notes/1', null, null]) await post('/api/pins', { note });
+    for (const id of [1, 2])
+      expect((await call(app(), { method: 'DELETE', url: `/api/notes/${id}` })).status).toBe(204);
+    for (const direction of ['asc', 'desc']) {
+      const response = await call(app(), { method: 'GET', url: `/api/pins?order[note.text]=${direction}` });
+      const ids: string[] = response.body['hydra:member'].map((pin: { '@id': string }) => pin['@id']);
+      const before = (a: number, b: number) => ids.indexOf(`/api/pins/${a}`) < ids.indexOf(`/api/pins/${b}`);
+      // Pins 2 and 3 tie, as pins 4 and 5 do (no note): the same tie-break orders both pairs, whatever the texts.
+      expect(before(2, 3), `${direction}: ${ids}`).toBe(before(4, 5));
+    }
   });
 
   it('refuses writes to a deleted item with 404 and changes nothing', async () => {

@@ -234,6 +234,11 @@ export interface OperationsContext {
   readonly prefix: string;
   /** Builds (once) the shapes operations name as input or output. */
   readonly shapes: ShapeBuilder;
+  /**
+   * The `restore` operation a soft-deleted resource's `softDelete.restore` declares (`build-soft-delete.ts`), or null:
+   * built after the declared ones, as any custom operation, and marked `restores`.
+   */
+  readonly restore: OperationDeclaration | null;
 }
 
 /** A custom operation's URI template: `/articles/{id}/publish`, literal segments and `{variable}`s. */
@@ -244,9 +249,10 @@ const variablesOf = (template: string): string[] => [...template.matchAll(/\{(\w
 
 export function buildOperations(declaration: ResourceDeclaration, context: OperationsContext): OperationMetadata[] {
   const { collectionPath, plural } = context;
-  const declared = declaration.operations ?? OPERATION_KINDS;
-  if (!Array.isArray(declared))
+  const listed = declaration.operations ?? OPERATION_KINDS;
+  if (!Array.isArray(listed))
     throw new DeclarationError(`Resource "${declaration.name}": "operations" must be an array.`);
+  const declared = context.restore ? [...listed, context.restore] : listed;
   const seen = new Set<OperationKind>();
   const customNames = new Set<string>();
   return declared.map((entry: OperationKind | OperationDeclaration) => {
@@ -286,6 +292,7 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       security: resolveRule([declaration, options], 'security', where),
       securityPostDenormalize: resolveRule([declaration, options], 'securityPostDenormalize', where),
       subresource: null,
+      restores: options === context.restore,
       hooks: resolveHooks([declaration.hooks, options.hooks], where),
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,
@@ -297,7 +304,9 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       if (customNames.has(operation.customName!))
         throw new DeclarationError(`${where}: another custom operation of "${declaration.name}" has this name.`);
       customNames.add(operation.customName!);
-      return withShapeGroups({ ...shared, ...operation });
+      // A restore reads no body, yet validates: the item's Unique constraints against the live items.
+      const stages = shared.restores ? { ...operation.stages, validate: true } : operation.stages;
+      return withShapeGroups({ ...shared, ...operation, stages });
     }
     if (seen.has(options.kind)) {
       throw new DeclarationError(

@@ -99,6 +99,7 @@ function subresourceOperation(
         : (collection?.security ?? resolveRule(layers, 'security', where)),
     securityPostDenormalize: null,
     subresource: steps,
+    restores: false,
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,
   };

@@ -32,7 +32,9 @@ async function currentTags(context: StageContext<'preconditions'>): Promise<stri
 }
 
 export function checkPreconditions(context: StageContext<'preconditions'>): Promise<void> | void {
-  if (CONDITIONAL_KINDS.has(context.operation.kind)) return checkConditionalWrite(context);
+  // A restore is not conditional: a deleted item has no ETag a client could have read (its GET is a 404).
+  if (CONDITIONAL_KINDS.has(context.operation.kind) && !context.operation.restores)
+    return checkConditionalWrite(context);
 }
 
 async function checkConditionalWrite(context: StageContext<'preconditions'>): Promise<void> {

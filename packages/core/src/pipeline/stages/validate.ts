@@ -1,9 +1,9 @@
 /**
  * Stage 10, validate. Reads `context.data`, `context.violations` and the operation's validation groups (fixed, or a
  * function of the object and the user); throws the 400 ConstraintViolationList when anything is wrong, so nothing is
- * written.
+ * written. A `restore` checks the item's Unique constraints only.
  */
-import { validateEntity } from '../../validation/validate.js';
+import { validateEntity, validateUniqueness } from '../../validation/validate.js';
 import type { After, RequestScope } from '../operation-context.js';
 import { verifyPassword } from '../../security/password.js';
 
@@ -31,7 +31,16 @@ function validationGroups(context: After<'deserialize'>): ReadonlySet<string> {
 }
 
 export async function validate(context: After<'deserialize'>): Promise<void> {
-  const { input } = context.operation;
+  const { input, restores } = context.operation;
+  // A restore brings a stored item back among the live ones: only another live item holding its unique values can
+  // stand in the way (its other constraints held when it was written).
+  if (restores)
+    return validateUniqueness({
+      resource: context.resource,
+      data: context.data!,
+      id: context.id,
+      isUnique: context.runtime.isUnique,
+    });
   await validateEntity({
     registry: context.runtime.registry,
     // An input shape's values are checked against the shape's constraints; there is no stored item to compare with.

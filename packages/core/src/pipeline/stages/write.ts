@@ -81,7 +81,7 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   }
   context.data = stored;
   // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
-  const released = listReleasedFiles(context.resource, context.previous, operation.kind === 'delete' ? null : stored);
+  const released = listFilesLetGo(context, stored);
   if (released.length > 0) await removeFiles(runtime.files, released, processContext.logger);
   if (hooks.afterCommit.length === 0) return;
   // Committed: what follows cannot undo the write, so a failure is logged and the response stays the write's.
@@ -95,6 +95,20 @@ export async function write(context: StageContext<'write'>): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * The stored files a committed write let go of. A delete: all of the item's, unless it is a soft delete (the row stays
+ * and names them; a restore brings the item back with them). Any other write: those the stored item holds no more,
+ * when the processors answered with the stored item. One that answered nothing (`output: false`, a processor that
+ * does not return `next`'s item) or an output shape says nothing of what the row holds: its files stay, as a file left
+ * over is better than a row naming a removed one.
+ */
+function listFilesLetGo(context: StageContext<'write'>, stored: Entity | null): string[] {
+  const { operation, resource, previous } = context;
+  if (operation.kind === 'delete') return resource.softDelete ? [] : listReleasedFiles(resource, previous, null);
+  if (stored === null || operation.output !== null) return [];
+  return listReleasedFiles(resource, previous, stored);
 }
 
 /** The processors, and the hooks inside the write; the stored item (null after a DELETE), committed. */

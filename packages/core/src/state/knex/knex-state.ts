@@ -43,6 +43,7 @@ import type { Transact } from './group-transactions.js';
 import { createStatementRunner } from './statements.js';
 import { createSubstringSearch } from './substring-search.js';
 import { limitToLiveItems } from './live-rows.js';
+import { restoreItem, type RestoreParts } from './restore-item.js';
 import { translateWriteError } from './write-errors.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
@@ -207,6 +208,18 @@ export function createKnexState(
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
+    return item;
+  }
+
+  /** Reads one item by id whether it is deleted or not (the read of a `restore`); null when there is no such row. */
+  async function readItemDeletedOrNot(resource: ResourceMetadata, id: ItemId): Promise<Entity | null> {
+    const mapper = mapperOf(resource);
+    const [row] = await shaped(`item deleted or not ${mapper.table}`, [id], () =>
+      limitTo(database.knex(mapper.table).select(mapper.columns).where('id', id), 1),
+    );
+    if (!row) return null;
+    const item = mapper.toEntity(row);
+    await loadToMany(mapper, [item], database.knex);
     return item;
   }
 
@@ -412,7 +425,12 @@ export function createKnexState(
   }
 
   const provider: StateProvider = {
-    provide: (context) => (context.operation.collection ? readPage(context) : readItem(context.resource, context.id!)),
+    provide: (context) =>
+      context.operation.collection
+        ? readPage(context)
+        : context.operation.restores
+          ? readItemDeletedOrNot(context.resource, context.id!)
+          : readItem(context.resource, context.id!),
   };
 
   /** Writes one item (and, first, the items nested in it); returns its id. */
@@ -588,10 +606,20 @@ export function createKnexState(
     return existing(await readItem(context.resource, id, trx));
   }
 
+  const restoreParts: RestoreParts = { knex: database.knex, mapperOf, write, read: run, loadToMany };
+
   const processor: StateProcessor = {
     async process(data, context) {
       const writer = writerOf(context);
       try {
+        if (context.operation.restores)
+          return await restoreItem(
+            context.resource,
+            context.id!,
+            { creating: false, at: writer.at, by: writer.by },
+            restoreParts,
+            context.transaction,
+          );
         // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
         if (context.transaction) return await writeIn(context.transaction, data, context, writer);
         if (isSingleStatement(data, context)) return await writeOne(data, context, writer);

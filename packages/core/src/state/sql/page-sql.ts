@@ -136,12 +136,21 @@ function writeIndexCount(w: SqlWriter, options: PageSqlOptions, use: SubstringIn
   w.sql('select count(*) as ').id('n').sql(' from ').id(use.index).sql(' where ').raw(matches.sql, matches.bindings);
 }
 
+/** A to-one relation an order term goes through: `left join <table> as <alias> on <on> = <alias>.id`. */
+interface OrderJoin {
+  readonly table: string;
+  readonly alias: string;
+  readonly on: string;
+  /** A soft-deleted target's deletion column: its deleted items are not joined, as for embeds and filters. */
+  readonly deletedColumn: string | undefined;
+}
+
 /** The order terms of a page read without a cursor, joining the to-one relations they go through. */
 function orderTerms(
   spec: PageSpec,
   options: PageSqlOptions,
-): { joins: string[][]; terms: { column: string; direction: OrderDirection; placement: string }[] } {
-  const joins = new Map<string, string[]>();
+): { joins: OrderJoin[]; terms: { column: string; direction: OrderDirection; placement: string }[] } {
+  const joins = new Map<string, OrderJoin>();
   const terms: { column: string; direction: OrderDirection; placement: string }[] = [];
   for (const order of [
     ...spec.orders,
@@ -155,16 +164,17 @@ function orderTerms(
         throw new Error(`Cannot order by "${order.path}": it goes through the to-many relation "${hop.name}".`);
       prefix = prefix ? `${prefix}.${hop.name}` : hop.name;
       let joined = joins.get(prefix);
-      if (!joined)
-        joins.set(
-          prefix,
-          (joined = [
-            options.registry.resource(hop.target).table,
-            `${ROOT}_j${joins.size + 1}`,
-            `${from}.${hop.column}`,
-          ]),
-        );
-      from = joined[1]!;
+      if (!joined) {
+        const target = options.registry.resource(hop.target);
+        joined = {
+          table: target.table,
+          alias: `${ROOT}_j${joins.size + 1}`,
+          on: `${from}.${hop.column}`,
+          deletedColumn: target.softDelete?.column,
+        };
+        joins.set(prefix, joined);
+      }
+      from = joined.alias;
     }
     // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL). A column that is never null (nor reached through a
     // relation that may be missing) goes without: SQLite then walks its index without the extra step the clause costs.
@@ -215,8 +225,10 @@ export function buildRowsStatement(
   }
   const { cursor } = spec;
   const order = cursor ? { joins: [], terms: [] } : orderTerms(spec, options);
-  for (const [table, alias, on] of order.joins)
-    w.sql(' left join ').id(table!).sql(' as ').id(alias!).sql(' on ').id(on!).sql(' = ').id(`${alias!}.id`);
+  for (const { table, alias, on, deletedColumn } of order.joins) {
+    w.sql(' left join ').id(table).sql(' as ').id(alias).sql(' on ').id(on).sql(' = ').id(`${alias}.id`);
+    if (deletedColumn) w.sql(' and ').id(`${alias}.${deletedColumn}`).sql(' is null');
+  }
   const scope = scopeOf(options, plan);
   writeWhere(w, spec, scope, true);
   uses.push(...scope.uses);
