@@ -567,9 +567,11 @@ export function createKnexState(
     run: (query: Knex.QueryBuilder) => Promise<unknown[]>,
   ): Promise<void> {
     const { column } = resource.softDelete!;
-    const query = limitToLiveItems(db(mapperOf(resource).table).where('id', id), resource)
-      .update({ [column]: database.dialect.toDb('datetime', new Date()) })
-      .returning('id');
+    const mapper = mapperOf(resource);
+    const row: Record<string, unknown> = { [column]: database.dialect.toDb('datetime', new Date()) };
+    // A deleted account's tokens end with it: a restore brings the account back, not the sessions it had.
+    if (mapper.tokensValidAfter) row[mapper.tokensValidAfter] = Date.now();
+    const query = limitToLiveItems(db(mapper.table).where('id', id), resource).update(row).returning('id');
     if ((await run(query)).length === 0) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   }
 
