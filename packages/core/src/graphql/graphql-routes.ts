@@ -12,6 +12,7 @@ import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
 import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-parsers.js';
+import { readOrigin } from '../routing/to-operation-request.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
 import { GraphQLRequestScope } from './request-scope.js';
@@ -191,6 +192,7 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
         headers: request.headers,
         ip: request.ip,
         requestId: request.id,
+        origin: readOrigin(request),
         scope: new GraphQLRequestScope(runtime, caller),
       };
     },

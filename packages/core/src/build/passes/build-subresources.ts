@@ -101,5 +101,6 @@ function subresourceOperation(
     subresource: steps,
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,
+    mercure: null,
   };
 }

@@ -32,6 +32,7 @@ const RESOURCE_KEYS = [
   'requireIfMatch',
   'types',
   'softDelete',
+  'mercure',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,
