@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
-import { matchesSome, type TopicMatcher } from './topic-selector.js';
+import { isAnySelected, type TopicMatcher } from './topic-selector.js';
 
 /** The limits and intervals of the built-in hub (docs/real-time.md). */
 export interface BuiltinHubLimits {
@@ -91,8 +91,8 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
   let historyBytes = 0;
 
   const mayReceive = (subscription: Subscription, update: HeldUpdate): boolean =>
-    matchesSome(subscription.topics, update.topics) &&
-    (!update.private || matchesSome(subscription.allowed, update.topics));
+    isAnySelected(subscription.topics, update.topics) &&
+    (!update.private || isAnySelected(subscription.allowed, update.topics));
 
   /** Sends, or drops the subscriber whose connection stopped taking bytes (a slow or dead client). */
   function send(subscription: Subscription, chunk: Buffer): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileTopicSelector, matchesEach, matchesSome } from './topic-selector.js';
+import { compileTopicSelector, isEachSelected, isAnySelected } from './topic-selector.js';
 
 const matches = (selector: string, topic: string) => compileTopicSelector(selector)(topic);
 
@@ -42,9 +42,9 @@ describe('topic selectors', () => {
 
   it('tell whether some selector matches some topic, and whether each topic is matched', () => {
     const selectors = ['https://example.com/books/{id}', 'https://example.com/me'].map(compileTopicSelector);
-    expect(matchesSome(selectors, ['https://example.com/authors/1', 'https://example.com/me'])).toBe(true);
-    expect(matchesSome(selectors, ['https://example.com/authors/1'])).toBe(false);
-    expect(matchesEach(selectors, ['https://example.com/books/1', 'https://example.com/me'])).toBe(true);
-    expect(matchesEach(selectors, ['https://example.com/books/1', 'https://example.com/authors/1'])).toBe(false);
+    expect(isAnySelected(selectors, ['https://example.com/authors/1', 'https://example.com/me'])).toBe(true);
+    expect(isAnySelected(selectors, ['https://example.com/authors/1'])).toBe(false);
+    expect(isEachSelected(selectors, ['https://example.com/books/1', 'https://example.com/me'])).toBe(true);
+    expect(isEachSelected(selectors, ['https://example.com/books/1', 'https://example.com/authors/1'])).toBe(false);
   });
 });

@@ -108,12 +108,12 @@ export function compileTopicSelector(selector: string): TopicMatcher {
 }
 
 /** Whether one of `selectors` matches one of `topics`. */
-export function matchesSome(selectors: readonly TopicMatcher[], topics: readonly string[]): boolean {
+export function isAnySelected(selectors: readonly TopicMatcher[], topics: readonly string[]): boolean {
   for (const matches of selectors) for (const topic of topics) if (matches(topic)) return true;
   return false;
 }
 
 /** Whether each of `topics` is matched by one of `selectors` (what a publisher must be allowed). */
-export function matchesEach(selectors: readonly TopicMatcher[], topics: readonly string[]): boolean {
+export function isEachSelected(selectors: readonly TopicMatcher[], topics: readonly string[]): boolean {
   return topics.every((topic) => selectors.some((matches) => matches(topic)));
 }

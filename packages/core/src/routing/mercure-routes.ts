@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { BuiltinHub } from '../mercure/builtin-hub.js';
 import { type HubGrants, readHubToken, verifyHubToken } from '../mercure/hub-tokens.js';
-import { compileTopicSelector, matchesEach } from '../mercure/topic-selector.js';
+import { compileTopicSelector, isEachSelected } from '../mercure/topic-selector.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { type ApiScopeSetup, prepareApiScope } from './api-scope.js';
 
@@ -77,7 +77,7 @@ export async function registerMercureRoutes(app: FastifyInstance, options: Mercu
     const topics = form.getAll('topic');
     if (topics.length === 0 || topics.some((topic) => topic === ''))
       throw new ApiError('MERCURE_TOPIC_MISSING', 'An update needs a "topic".');
-    if (!grants.publish || !matchesEach(grants.publish, topics))
+    if (!grants.publish || !isEachSelected(grants.publish, topics))
       throw new ApiError('MERCURE_FORBIDDEN', 'The JWT does not allow publishing to every topic of this update.');
     const id = form.get('id') ?? undefined;
     if (id !== undefined && (id === '' || id.startsWith('#') || /[\r\n\0]/.test(id)))

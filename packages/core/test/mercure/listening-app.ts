@@ -14,9 +14,17 @@ export interface ListeningApp {
   readonly origin: string;
 }
 
-export async function listen(options: TestAppOptions): Promise<ListeningApp> {
-  const { database, production: productionOptions, ...rest } = options;
-  const app = Fastify({ forceCloseConnections: true });
+/** `logged`: where the app's log lines (warn and above), parsed, go. */
+export async function listen(
+  options: TestAppOptions & { readonly logged?: Record<string, unknown>[] },
+): Promise<ListeningApp> {
+  const { database, production: productionOptions, logged, ...rest } = options;
+  const app = Fastify({
+    forceCloseConnections: true,
+    ...(logged
+      ? { logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } } }
+      : {}),
+  });
   if (productionOptions) await app.register(production, productionOptions);
   const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });

@@ -225,3 +225,27 @@ describe.each(testDatabases(inject('postgresUrl')))('publishing writes on $name'
     expect(anonymous.received).toEqual([]);
   });
 });
+
+describe('the hub among the API scopes', () => {
+  it('gets the production plugin’s CORS and security headers, as the other routes of the API', async () => {
+    const [sqlite] = testDatabases(undefined);
+    const { app, origin } = await listen({
+      database: sqlite!,
+      resources: [Author],
+      production: { cors: { origin: ['http://admin.example'], credentials: true } },
+    });
+    try {
+      const response = await fetch(`${origin}/.well-known/mercure?topic=*`, {
+        headers: { origin: 'http://admin.example' },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('http://admin.example');
+      expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      await response.body?.cancel();
+    } finally {
+      await app.close();
+    }
+  });
+});
