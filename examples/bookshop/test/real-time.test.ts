@@ -36,12 +36,12 @@ describe.each(databases)('real-time updates on $name', (database) => {
     subscribers.push(subscriber);
     return subscriber;
   };
-  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies read freely by the tests
   const send = async (
     method: string,
     path: string,
     body?: unknown,
     token?: string,
+    // biome-ignore lint/suspicious/noExplicitAny: JSON bodies read freely by the tests
   ): Promise<{ status: number; headers: Headers; body: any }> => {
     const response = await fetch(`${origin}${path}`, {
       method,
