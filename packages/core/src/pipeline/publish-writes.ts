@@ -40,9 +40,19 @@ export interface CommittedWrite {
   readonly logger: StateLogger;
 }
 
+/** One item a committed write wrote, as the listeners of the publisher hear of it (GraphQL subscriptions). */
+export interface WrittenItem {
+  readonly resource: ResourceMetadata;
+  readonly id: unknown;
+  /** Deleted (soft deletes too): nothing is left to read. */
+  readonly deleted: boolean;
+}
+
 export interface WritePublisher {
   /** Takes a committed write's place in line, and publishes its updates in turn. Returns at once. */
   publish(write: CommittedWrite): void;
+  /** Calls `listener` with each item written, in the order its update goes to the hub. */
+  listen(listener: (item: WrittenItem) => void): void;
   /** Resolves once every write handed over so far was published (or failed). */
   drain(): Promise<void>;
 }
@@ -57,6 +67,13 @@ export interface WritePublisherOptions {
 export function createWritePublisher(options: WritePublisherOptions): WritePublisher {
   const { registry, normalizer, readMany, hub } = options;
   let tail: Promise<void> = Promise.resolve();
+  const listeners: ((item: WrittenItem) => void)[] = [];
+
+  /** An update, and the item it is about. */
+  interface Published {
+    readonly update: MercureUpdate;
+    readonly item: WrittenItem;
+  }
 
   /** The operation whose rendering an update's data is: the item's GET, else the write's own response. */
   const readOperationOf = (resource: ResourceMetadata, fallback: OperationMetadata): OperationMetadata =>
@@ -105,8 +122,8 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     data: Entity,
     stored: Entity,
     write: CommittedWrite,
-  ): Promise<MercureUpdate[]> {
-    const updates: MercureUpdate[] = [];
+  ): Promise<Published[]> {
+    const updates: Published[] = [];
     for (const field of resource.fields) {
       const value = data[field.name];
       const id = stored[field.name];
@@ -118,31 +135,29 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
       const mercure = target.mercure;
       if (!mercure) continue;
       const read = readOperationOf(target, write.operation);
-      updates.push(
-        updateOf(
-          mercure,
-          topicsOf(mercure, write.origin, buildIri(target, item.id!), item),
-          await render(target, read, item),
-        ),
-      );
+      const topics = topicsOf(mercure, write.origin, buildIri(target, item.id!), item);
+      updates.push({
+        update: updateOf(mercure, topics, await render(target, read, item)),
+        item: { resource: target, id: item.id, deleted: false },
+      });
     }
     return updates;
   }
 
   /** Every update of one write, in the order its items were written. */
-  async function updatesOf(write: CommittedWrite): Promise<MercureUpdate[]> {
+  async function updatesOf(write: CommittedWrite): Promise<Published[]> {
     const { resource, operation, origin } = write;
     const mercure = operation.mercure!;
     if (operation.kind === 'delete') {
       const gone = write.previous;
       if (!gone || gone.id === undefined) return [];
       const iri = buildIri(resource, gone.id);
+      const data = JSON.stringify({ '@id': iri, '@type': toJsonLdType(resource) });
       return [
-        updateOf(
-          mercure,
-          topicsOf(mercure, origin, iri, gone),
-          JSON.stringify({ '@id': iri, '@type': toJsonLdType(resource) }),
-        ),
+        {
+          update: updateOf(mercure, topicsOf(mercure, origin, iri, gone), data),
+          item: { resource, id: gone.id, deleted: true },
+        },
       ];
     }
     // An output shape's values are no item: the item is read again, when the operation names one.
@@ -154,10 +169,13 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     if (!item || item.id === undefined) return [];
     const nested =
       write.stored && !operation.output ? await nestedUpdates(resource, write.data, write.stored, write) : [];
-    const iri = buildIri(resource, item.id);
+    const topics = topicsOf(mercure, origin, buildIri(resource, item.id), item);
     return [
       ...nested,
-      updateOf(mercure, topicsOf(mercure, origin, iri, item), await render(resource, operation, item)),
+      {
+        update: updateOf(mercure, topics, await render(resource, operation, item)),
+        item: { resource, id: item.id, deleted: false },
+      },
     ];
   }
 
@@ -168,7 +186,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
       // Its failure is reported when its turn comes, not as an unhandled rejection before.
       updates.catch(() => undefined);
       tail = tail.then(async () => {
-        let ready: MercureUpdate[];
+        let ready: Published[];
         try {
           ready = await updates;
         } catch (error) {
@@ -178,7 +196,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
           );
           return;
         }
-        for (const update of ready)
+        for (const { update, item } of ready) {
           hub
             .publish(update)
             .catch((error: unknown) =>
@@ -187,8 +205,17 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
                 'An update could not be published to the Mercure hub.',
               ),
             );
+          for (const listener of listeners) {
+            try {
+              listener(item);
+            } catch (error) {
+              write.logger.error({ err: error }, 'A listener of the committed writes failed.');
+            }
+          }
+        }
       });
     },
+    listen: (listener) => void listeners.push(listener),
     drain: () => tail,
   };
 }
