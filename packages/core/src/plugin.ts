@@ -50,6 +50,8 @@ import { createExternalHub } from './mercure/external-hub.js';
 import { toHubKey } from './mercure/hub-tokens.js';
 import { assertMercureOptions, type MercureOptions, resolveHubLimits } from './mercure/mercure-options.js';
 import { createWritePublisher } from './pipeline/publish-writes.js';
+import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
+import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
 import { registerMercureLink } from './routing/mercure-link.js';
 import { HUB_PATH, registerMercureRoutes } from './routing/mercure-routes.js';
 import type { JWTPayload } from 'jose';
@@ -243,6 +245,11 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
   });
   const mercure = openMercureHub(options.mercure, registry);
+  // The built-in hubs of the instances on one PostgreSQL database hand each other their updates through it.
+  const bus: UpdateBus =
+    mercure?.builtin && database.dialect.name === 'postgres' && mercure.settings.fanOut !== false
+      ? await createPostgresUpdateBus({ database, schema: options.databaseSchema, log: app.log })
+      : createLocalBus();
   const runtime: Runtime = {
     registry,
     database,
@@ -261,7 +268,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
     mercure:
       mercure?.publishes === true
-        ? createWritePublisher({ registry, normalizer, readMany: reader.readMany, hub: mercure.hub })
+        ? createWritePublisher({ registry, normalizer, readMany: reader.readMany, hub: mercure.hub, bus, log: app.log })
         : null,
   };
   // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would
@@ -270,6 +277,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     app.addHook('preClose', async () => {
       await runtime.mercure?.drain();
       await mercure.hub.close();
+      await bus.close();
     });
 
   const graphqlSchemas = createFirstUseSchemas();

@@ -38,6 +38,12 @@ export interface MercureOptions extends MercureHubOptions {
    * for the built-in hub, `/.well-known/mercure` on the request's origin).
    */
   readonly publicUrl?: string;
+  /**
+   * On PostgreSQL, the built-in hubs of the app's instances hand each other their updates through the database
+   * (`LISTEN/NOTIFY`), so a subscriber of any instance receives every instance's updates (default true; false: each
+   * instance's hub has its own writes only).
+   */
+  readonly fanOut?: boolean;
 }
 
 const KEYS = [
@@ -50,6 +56,7 @@ const KEYS = [
   'historySize',
   'historyBytes',
   'heartbeat',
+  'fanOut',
 ];
 
 /** The built-in hub's limits, checked, over the defaults. */
@@ -88,6 +95,8 @@ export function assertMercureOptions(options: MercureOptions): void {
     if (value !== undefined && (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value)))
       throw new DeclarationError(`resourceApi: "mercure.${key}" must be an http(s) URL, "${String(value)}" given.`);
   }
+  if (options.fanOut !== undefined && typeof options.fanOut !== 'boolean')
+    throw new DeclarationError('resourceApi: "mercure.fanOut" must be true or false.');
   if (options.url !== undefined && !options.jwtSecret)
     throw new DeclarationError(
       'resourceApi: "mercure.url" (an external hub) needs "mercure.jwtSecret" to sign updates with.',

@@ -7,10 +7,13 @@
  * DELETE, `{"@id", "@type"}`.
  *
  * Updates leave in commit order: each write takes its place in line when the write stage hands it over (right after
- * its commit); its items are rendered meanwhile, and published once every write before it was. A failure to render or
- * publish is logged; the write, committed, stays answered as such.
+ * its commit); its items are rendered meanwhile, and sent on the update bus once every write before it was; the bus
+ * delivers them to the hub of every instance (this one's included). A failure to render or publish is logged; the
+ * write, committed, stays answered as such.
  */
+import { randomUUID } from 'node:crypto';
 import type { MercureUpdate, Hub } from '../mercure/hub.js';
+import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import { buildIri } from '../metadata/iri.js';
 import {
   type Entity,
@@ -62,10 +65,14 @@ export interface WritePublisherOptions {
   readonly normalizer: Normalizer;
   readonly readMany: ReadMany;
   readonly hub: Hub;
+  /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, or PostgreSQL. */
+  readonly bus: UpdateBus;
+  /** Where failures of deliveries, which belong to no request, are logged. */
+  readonly log: StateLogger;
 }
 
 export function createWritePublisher(options: WritePublisherOptions): WritePublisher {
-  const { registry, normalizer, readMany, hub } = options;
+  const { registry, normalizer, readMany, hub, bus, log } = options;
   let tail: Promise<void> = Promise.resolve();
   const listeners: ((item: WrittenItem) => void)[] = [];
 
@@ -179,6 +186,26 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     ];
   }
 
+  // What the bus delivers, from this instance or another: to this instance's hub and listeners.
+  bus.deliverTo(({ update, item }) => {
+    hub
+      .publish(update)
+      .catch((error: unknown) =>
+        log.error({ err: error, topic: update.topics[0] }, 'An update could not be published to the Mercure hub.'),
+      );
+    // An instance of another version of the app may know a resource this one does not: its hub has the update anyway.
+    const resource = registry.resources.find((candidate) => candidate.name === item.resource);
+    if (!resource) return;
+    const written: WrittenItem = { resource, id: item.id, deleted: item.deleted };
+    for (const listener of listeners) {
+      try {
+        listener(written);
+      } catch (error) {
+        log.error({ err: error }, 'A listener of the committed writes failed.');
+      }
+    }
+  });
+
   return {
     publish(write) {
       // Rendered now, in parallel with the writes after it; published in line.
@@ -196,21 +223,16 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
           );
           return;
         }
+        // One after the other: on PostgreSQL each send is a statement, and two in flight could commit the other way.
         for (const { update, item } of ready) {
-          hub
-            .publish(update)
-            .catch((error: unknown) =>
-              write.logger.error(
-                { err: error, topic: update.topics[0] },
-                'An update could not be published to the Mercure hub.',
-              ),
-            );
-          for (const listener of listeners) {
-            try {
-              listener(item);
-            } catch (error) {
-              write.logger.error({ err: error }, 'A listener of the committed writes failed.');
-            }
+          const message: BusMessage = {
+            update: { ...update, id: `urn:uuid:${randomUUID()}` },
+            item: { resource: item.resource.name, id: item.id, deleted: item.deleted },
+          };
+          try {
+            await bus.send(message);
+          } catch (error) {
+            write.logger.error({ err: error, topic: update.topics[0] }, 'An update could not be sent to the hubs.');
           }
         }
       });

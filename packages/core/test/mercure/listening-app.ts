@@ -16,9 +16,13 @@ export interface ListeningApp {
 
 /** `logged`: where the app's log lines (warn and above), parsed, go. */
 export async function listen(
-  options: TestAppOptions & { readonly logged?: Record<string, unknown>[] },
-): Promise<ListeningApp> {
-  const { database, production: productionOptions, logged, ...rest } = options;
+  options: TestAppOptions & {
+    readonly logged?: Record<string, unknown>[];
+    /** PostgreSQL: the schema of another app, to share its tables (that app drops the schema). */
+    readonly sharedSchema?: string;
+  },
+): Promise<ListeningApp & { readonly schema: string | undefined }> {
+  const { database, production: productionOptions, logged, sharedSchema, ...rest } = options;
   const app = Fastify({
     forceCloseConnections: true,
     ...(logged
@@ -26,13 +30,13 @@ export async function listen(
       : {}),
   });
   if (productionOptions) await app.register(production, productionOptions);
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = sharedSchema ?? (database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined);
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
-  if (schema)
+  if (schema && !sharedSchema)
     app.addHook('preClose', async () => {
       await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
     });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
-  return { app, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  return { app, schema, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
 }
