@@ -36,11 +36,17 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-/** Serves the built admin and passes `/api…` to the API listening at `apiPort`. */
+/** Serves the built admin and passes `/api…` and `/.well-known/mercure` to the API listening at `apiPort`. */
 export async function serveAdmin(options: { readonly dir: string; readonly apiPort: number }): Promise<AdminServer> {
   const server: Server = createServer((incoming, outgoing) => {
     const url = incoming.url ?? '/';
-    if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) {
+    // The API, and its Mercure hub (the Link header names it on this origin): the admin's lists follow it.
+    if (
+      url === '/api' ||
+      url.startsWith('/api/') ||
+      url.startsWith('/api?') ||
+      url.startsWith('/.well-known/mercure')
+    ) {
       const forward = request(
         { host: '127.0.0.1', port: options.apiPort, method: incoming.method, path: url, headers: incoming.headers },
         (answer) => {

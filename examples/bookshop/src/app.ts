@@ -58,6 +58,12 @@ export interface BookshopOptions {
   readonly admin?: { readonly email: string; readonly password: string };
   /** The folder the uploaded images go to (default `examples/bookshop/var/uploads`). */
   readonly uploadsDirectory?: string;
+  /**
+   * Real-time updates of books and comments: an external Mercure hub (`url`, `jwtSecret`; `MERCURE_URL`,
+   * `MERCURE_JWT_SECRET`), the hub's URL for subscribers (`publicUrl`; `MERCURE_PUBLIC_URL`); default: the built-in hub
+   * at `/.well-known/mercure`.
+   */
+  readonly mercure?: { readonly url?: string; readonly publicUrl?: string; readonly jwtSecret?: string };
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
 }
@@ -87,6 +93,9 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
         storage: createLocalStorage({ directory: options.uploadsDirectory ?? DEFAULT_UPLOADS_DIRECTORY }),
         bodyLimit: 4 * 1024 * 1024,
       },
+      // Books and comments are pushed to subscribers (the resources' `mercure`). The heartbeat comes well within the
+      // connection timeout: an open subscription is never taken for an idle connection.
+      mercure: { ...options.mercure, heartbeat: Math.min(15_000, Math.floor((options.requestTimeout ?? 30_000) / 2)) },
       documentation: {
         title: 'Bookshop API',
         description:

@@ -186,6 +186,17 @@ const ENV_SCHEMA = {
       description:
         'must be a comma-separated list of host names such as api.example.com,www.example.com (no scheme, port or path)',
     },
+    MERCURE_URL: {
+      type: 'string',
+      pattern: '^https?://[^/\\s]',
+      description: 'must be the http(s) URL of a Mercure hub, such as https://hub.example.com/.well-known/mercure',
+    },
+    MERCURE_PUBLIC_URL: {
+      type: 'string',
+      pattern: '^https?://[^/\\s]',
+      description: 'must be the http(s) URL subscribers reach the Mercure hub at',
+    },
+    MERCURE_JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
   },
@@ -194,7 +205,7 @@ const ENV_SCHEMA = {
 type Variable = keyof typeof ENV_SCHEMA.properties;
 
 /** Values never repeated in a message. */
-const SECRET: ReadonlySet<string> = new Set(['JWT_SECRET', 'ADMIN_PASSWORD']);
+const SECRET: ReadonlySet<string> = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'MERCURE_JWT_SECRET']);
 
 /** Everything the server needs, checked. Durations in milliseconds. */
 export interface ServerConfig {
@@ -228,6 +239,12 @@ export interface ServerConfig {
   readonly trustedHosts: readonly string[] | undefined;
   readonly requestTimeout: number;
   readonly shutdownTimeout: number;
+  /**
+   * Real-time updates: the external Mercure hub (`MERCURE_URL`), the URL subscribers reach the hub at
+   * (`MERCURE_PUBLIC_URL`) and the secret of its JWTs (`MERCURE_JWT_SECRET`); all unset: the built-in hub, without
+   * private updates.
+   */
+  readonly mercure: { readonly url?: string; readonly publicUrl?: string; readonly jwtSecret?: string };
 }
 
 /** A configuration the server refuses to start with; the message lists every bad variable. */
@@ -285,6 +302,12 @@ export function loadConfig(
       'WEB_CONCURRENCY above 1 needs a database the processes share: sqlite::memory: would be one database per process.',
     );
   }
+  if (raw.MERCURE_JWT_SECRET !== undefined && Buffer.byteLength(raw.MERCURE_JWT_SECRET) < 32)
+    problems.push('MERCURE_JWT_SECRET must be at least 32 bytes long.');
+  if (raw.MERCURE_URL !== undefined && raw.MERCURE_JWT_SECRET === undefined)
+    problems.push(
+      'MERCURE_URL (an external Mercure hub) needs MERCURE_JWT_SECRET, the secret its JWTs are signed with.',
+    );
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
   const seconds = (name: Variable) => Number(values[name]) * 1000;
@@ -316,6 +339,11 @@ export function loadConfig(
     trustedHosts: (values.TRUSTED_HOSTS as string | undefined)?.split(',').map((host) => host.trim()),
     requestTimeout: seconds('REQUEST_TIMEOUT'),
     shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
+    mercure: {
+      ...(raw.MERCURE_URL ? { url: raw.MERCURE_URL } : {}),
+      ...(raw.MERCURE_PUBLIC_URL ? { publicUrl: raw.MERCURE_PUBLIC_URL } : {}),
+      ...(raw.MERCURE_JWT_SECRET ? { jwtSecret: raw.MERCURE_JWT_SECRET } : {}),
+    },
   };
 }
 

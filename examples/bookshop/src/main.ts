@@ -46,6 +46,7 @@ async function serve(config: ServerConfig): Promise<void> {
     ...(config.trustedHosts ? { trustedHosts: config.trustedHosts } : {}),
     cors: config.corsOrigins ? { origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] } : false,
     rateLimit: rateLimitOptions(config.rateLimit),
+    mercure: config.mercure,
   });
 
   // In a cluster worker, the primary asks for the shutdown with a message carrying the signal it received.

@@ -19,6 +19,9 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
   let page: Page;
   const writes: string[] = [];
   const failures: string[] = [];
+  /** The URLs of the page's event streams (EventSource requests), and how many times the page loaded. */
+  const subscriptions: string[] = [];
+  let navigated = 0;
 
   let inFlight = 0;
   let lastActivity = Date.now();
@@ -71,11 +74,20 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
       if (request.method() !== 'GET') writes.push(`${request.method()} ${request.url().slice(admin.url.length)}`);
     });
     page.on('pageerror', (error) => failures.push(String(error)));
-    page.on('request', () => {
+    page.on('request', (request) => {
+      if (request.resourceType() === 'eventsource') subscriptions.push(request.url());
+    });
+    page.on('load', () => {
+      navigated++;
+    });
+    // An event stream (the Mercure subscription of the lists) stays open: it is never "in flight".
+    page.on('request', (request) => {
+      if (request.resourceType() === 'eventsource') return;
       inFlight++;
       lastActivity = Date.now();
     });
-    const done = () => {
+    const done = (request: { resourceType(): string }) => {
+      if (request.resourceType() === 'eventsource') return;
       inFlight--;
       lastActivity = Date.now();
     };
@@ -152,6 +164,27 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     await page.goto(`${admin.url}/#/books`);
     await page.locator('tr', { hasText: 'The Dispossessed: An Ambiguous Utopia' }).waitFor({ timeout: 20_000 });
     await page.screenshot({ path: '/tmp/admin-books.png' });
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('shows in the open list a title changed through the API, without a reload (Mercure)', async () => {
+    await page.goto(`${admin.url}/#/books`);
+    await page.locator('tr', { hasText: 'Kindred' }).waitFor({ timeout: 30_000 });
+    // The admin subscribed to the hub the Link header names (through the same origin).
+    await expect
+      .poll(() => subscriptions.some((url) => url.includes('/.well-known/mercure')), { timeout: 20_000 })
+      .toBe(true);
+    await settled();
+    const navigations = navigated;
+    const changed = await api('/api/books/1', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ title: 'Kindred: A Graphic Novel Adaptation' }),
+    });
+    expect(changed.status).toBe(200);
+    await page.locator('tr', { hasText: 'Kindred: A Graphic Novel Adaptation' }).waitFor({ timeout: 20_000 });
+    expect(navigated).toBe(navigations);
+    await page.screenshot({ path: '/tmp/admin-books-live.png' });
     expect(failures).toEqual([]);
   }, 60_000);
 });

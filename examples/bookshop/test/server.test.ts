@@ -68,7 +68,7 @@ describe('the compiled server started with node', () => {
     expect(created.headers.get('location')).toBe('/api/authors/1');
     expect(created.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
     expect(created.headers.get('link')).toBe(
-      `<${base}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
+      `<${base}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation", <${base}/.well-known/mercure>; rel="mercure"`,
     );
     const author = {
       '@context': '/api/contexts/Author',
@@ -184,6 +184,7 @@ describe('the settings read from the environment', () => {
 
 describe('loadConfig: every variable of the server, checked at once', () => {
   const SECRET = 'a-config-test-secret-that-is-long-enough-0123';
+  const MERCURE_SECRET = 'a-mercure-config-secret-that-is-long-enough-0123';
   let dir = '';
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'bookshop-config-'));
@@ -226,6 +227,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       trustedHosts: undefined,
       requestTimeout: 30_000,
       shutdownTimeout: 10_000,
+      mercure: {},
     });
     expect(warnings).toEqual([
       `JWT_SECRET is not set: generated a development secret in ${secretFile}. Set JWT_SECRET in production.`,
@@ -255,6 +257,9 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       TRUSTED_HOSTS: ' api.example.com, example.com ',
       REQUEST_TIMEOUT: '5',
       SHUTDOWN_TIMEOUT: '20',
+      MERCURE_URL: ' https://hub.example.com/.well-known/mercure ',
+      MERCURE_PUBLIC_URL: 'https://example.com/.well-known/mercure',
+      MERCURE_JWT_SECRET: MERCURE_SECRET,
     });
     expect(config).toEqual({
       nodeEnv: 'production',
@@ -274,6 +279,11 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       trustedHosts: ['api.example.com', 'example.com'],
       requestTimeout: 5_000,
       shutdownTimeout: 20_000,
+      mercure: {
+        url: 'https://hub.example.com/.well-known/mercure',
+        publicUrl: 'https://example.com/.well-known/mercure',
+        jwtSecret: MERCURE_SECRET,
+      },
     });
     expect(warnings).toEqual([]);
   });
@@ -316,6 +326,17 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       'JWT_SECRET is required when NODE_ENV=production: the app refuses to start without it.',
     ]);
     expect(load({ JWT_SECRET: 'short' }).error?.problems).toEqual(['JWT_SECRET must be at least 32 bytes long.']);
+    expect(load({ JWT_SECRET: SECRET, MERCURE_JWT_SECRET: 'short' }).error?.problems).toEqual([
+      'MERCURE_JWT_SECRET must be at least 32 bytes long.',
+    ]);
+    expect(
+      load({ JWT_SECRET: SECRET, MERCURE_URL: 'https://hub.example.com/.well-known/mercure' }).error?.problems,
+    ).toEqual(['MERCURE_URL (an external Mercure hub) needs MERCURE_JWT_SECRET, the secret its JWTs are signed with.']);
+    expect(
+      load({ JWT_SECRET: SECRET, MERCURE_URL: 'hub:3000', MERCURE_JWT_SECRET: MERCURE_SECRET }).error?.problems,
+    ).toEqual([
+      'MERCURE_URL must be the http(s) URL of a Mercure hub, such as https://hub.example.com/.well-known/mercure (got "hub:3000").',
+    ]);
     expect(load({ JWT_SECRET: SECRET, ADMIN_EMAIL: 'root@example.com' }).error?.problems).toEqual([
       'ADMIN_EMAIL and ADMIN_PASSWORD go together.',
     ]);

@@ -28,8 +28,10 @@ export const databases: TestDatabase[] = testDatabases(inject('postgresUrl'));
 /** A date-time as the API writes it: RFC 3339 in UTC with an explicit offset. */
 export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?\+00:00$/;
 
+/** The `Link` header of every API response: the API documentation, then the Mercure hub (real-time updates). */
 export const HYDRA_LINK =
-  '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
+  '<http://localhost:80/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation", ' +
+  '<http://localhost:80/.well-known/mercure>; rel="mercure"';
 export const JSONLD = 'application/ld+json; charset=utf-8';
 export const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' } as const;
 

@@ -70,7 +70,7 @@ describe.each(databases)('TRUSTED_HOSTS on $name', (database) => {
         const response = await call(app, { method: 'GET', url: '/api/books', headers: { host } });
         expect(response.status, host).toBe(200);
         expect(response.headers.link).toBe(
-          `<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`,
+          `<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation", <http://${host}/.well-known/mercure>; rel="mercure"`,
         );
         expect(
           (await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { host } })).body['@context']['@vocab'],

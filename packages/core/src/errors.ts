@@ -17,6 +17,31 @@ const define = <T extends Record<string, ErrorDefinition>>(catalog: T): Readonly
 export const ERRORS = define({
   ROUTE_NOT_FOUND: { code: 'API_ERR_ROUTING_NOT_FOUND', status: 404, title: 'No route matches the request path.' },
   FILE_NOT_FOUND: { code: 'API_ERR_FILES_NOT_FOUND', status: 404, title: 'No stored file has this name.' },
+  MERCURE_TOPIC_MISSING: {
+    code: 'API_ERR_MERCURE_TOPIC_MISSING',
+    status: 400,
+    title: 'A subscription or an update of the Mercure hub names no topic.',
+  },
+  MERCURE_INVALID_UPDATE: {
+    code: 'API_ERR_MERCURE_INVALID_UPDATE',
+    status: 400,
+    title: 'A field of the update sent to the Mercure hub is not valid.',
+  },
+  MERCURE_UNAUTHORIZED: {
+    code: 'API_ERR_MERCURE_UNAUTHORIZED',
+    status: 401,
+    title: 'The Mercure hub needs a valid JWT for this request.',
+  },
+  MERCURE_FORBIDDEN: {
+    code: 'API_ERR_MERCURE_FORBIDDEN',
+    status: 403,
+    title: 'The JWT does not allow publishing to these topics.',
+  },
+  MERCURE_HUB_FULL: {
+    code: 'API_ERR_MERCURE_HUB_FULL',
+    status: 503,
+    title: 'The Mercure hub holds as many subscribers as it may.',
+  },
   METHOD_NOT_ALLOWED: {
     code: 'API_ERR_ROUTING_METHOD_NOT_ALLOWED',
     status: 405,

@@ -31,6 +31,7 @@ export type {
   ScalarFieldDeclaration,
   ShapeDeclaration,
   ShapeInput,
+  MercureDeclaration,
   SoftDeleteDeclaration,
   IdentifierDeclaration,
   ToManyDeclaration,
@@ -119,6 +120,15 @@ export type { RateLimitOptions, RateLimitRule } from './production/rate-limit.js
 export type { SecurityHeadersOptions } from './production/security-headers.js';
 export type { TrustedHost } from './production/trusted-hosts.js';
 
+/**
+ * Real-time updates with the Mercure protocol: the plugin's `mercure` option, the built-in hub alone (`mercureHub`),
+ * and the JWTs its subscribers and publishers present. See docs/real-time.md.
+ */
+export type { MercureHubOptions, MercureOptions } from './mercure/mercure-options.js';
+export { mercureHub } from './routing/mercure-hub-plugin.js';
+export { signHubToken } from './mercure/hub-tokens.js';
+export type { Hub, MercureUpdate } from './mercure/hub.js';
+
 /** The plugin's `telemetry` option (Prometheus metrics; traces need none). See docs/telemetry.md. */
 export type { MetricsOptions, TelemetryOptions } from './telemetry/telemetry-options.js';
 
@@ -152,6 +162,7 @@ export type {
   PaginationMetadata,
   RelationBase,
   ResourceMetadata,
+  MercureMetadata,
   ScalarFieldMetadata,
   SoftDeleteMetadata,
   SubresourceStep,

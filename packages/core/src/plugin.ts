@@ -45,6 +45,16 @@ import { createKnexState } from './state/knex/knex-state.js';
 import { syncSchema } from './state/schema-sync.js';
 import { assertSchemaMigrated } from './state/migrations/assert-schema-migrated.js';
 import { assertCount, DeclarationError } from './errors.js';
+import type { Hub } from './mercure/hub.js';
+import { createBuiltinHub } from './mercure/builtin-hub.js';
+import { createExternalHub } from './mercure/external-hub.js';
+import { toHubKey } from './mercure/hub-tokens.js';
+import { assertMercureOptions, type MercureOptions, resolveHubLimits } from './mercure/mercure-options.js';
+import { createWritePublisher } from './pipeline/publish-writes.js';
+import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
+import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
+import { registerMercureLink } from './routing/mercure-link.js';
+import { HUB_PATH, registerMercureRoutes } from './routing/mercure-routes.js';
 import type { JWTPayload } from 'jose';
 
 /** The options of the `resourceApi` Fastify plugin: `app.register(resourceApi, { resources, database, … })`. */
@@ -102,6 +112,12 @@ export interface ResourceApiOptions {
   readonly telemetry?: TelemetryOptions;
   /** Uploads of `file` fields: where the files go, where they are served, the limits of multipart bodies. */
   readonly uploads?: UploadOptions;
+  /**
+   * Real-time updates (Mercure), for resources and operations declaring `mercure`: the built-in hub by default, at
+   * `/.well-known/mercure`, or an external one (`{ url, jwtSecret }`); the hub's JWT secret and limits. `false` turns
+   * publishing off. See docs/real-time.md.
+   */
+  readonly mercure?: MercureOptions | false;
 }
 
 /** The `uploads` option: see docs/uploads.md. */
@@ -226,13 +242,20 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     sessions = createSessions({ security: settings, tokens, refreshTokens, reader, database });
   }
 
+  const normalizer = createNormalizer(registry, {
+    skipNullValues: options.skipNullValues ?? true,
+    readMany: reader.readMany,
+  });
+  const mercure = openMercureHub(options.mercure, registry);
+  // The built-in hubs of the instances on one PostgreSQL database hand each other their updates through it.
+  const bus: UpdateBus =
+    mercure?.builtin && database.dialect.name === 'postgres' && mercure.settings.fanOut !== false
+      ? await createPostgresUpdateBus({ database, schema: options.databaseSchema, log: app.log })
+      : createLocalBus();
   const runtime: Runtime = {
     registry,
     database,
-    normalizer: createNormalizer(registry, {
-      skipNullValues: options.skipNullValues ?? true,
-      readMany: reader.readMany,
-    }),
+    normalizer,
     denormalizer: createDenormalizer(registry, reader),
     providers,
     processors,
@@ -245,7 +268,19 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
     security,
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
+    mercure:
+      mercure?.publishes === true
+        ? createWritePublisher({ registry, normalizer, readMany: reader.readMany, hub: mercure.hub, bus, log: app.log })
+        : null,
   };
+  // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would
+  // hold the close until their clients leave) and its pending sends.
+  if (mercure)
+    app.addHook('preClose', async () => {
+      await runtime.mercure?.drain();
+      await mercure.hub.close();
+      await bus.close();
+    });
 
   const graphqlSchemas = createFirstUseSchemas();
   warmUpAfterListen(app, () => [...runtime.denormalizer.pendingValidators(), ...graphqlSchemas.pending()]);
@@ -270,7 +305,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     },
     ...(tokens ? { verifyToken: tokens.verify } : {}),
   });
-  const setUpScope = createScopeSetup(app, options.trustedHosts, registry.prefix);
+  const setUpScope = createScopeSetup(app, options.trustedHosts, registry.prefix, mercure?.link);
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   if (options.graphql !== false)
     await app.register(registerGraphQLRoutes, {
@@ -297,6 +332,16 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       limits: { bodyLimit: uploads.bodyLimit ?? 4 * 1024 * 1024, maxParts: uploads.maxParts ?? 20 },
     },
   });
+  if (mercure?.builtin)
+    await app.register(registerMercureRoutes, {
+      prefix: HUB_PATH,
+      hub: mercure.builtin,
+      jwtKey: mercure.settings.jwtSecret ? toHubKey(mercure.settings.jwtSecret) : null,
+      anonymous: mercure.settings.anonymous ?? true,
+      bodyLimit,
+      apiPrefix: registry.prefix,
+      setUpScope,
+    });
   const filesPath = uploads.path ?? '/media';
   if (filesPath !== false && hasFileFields(registry))
     await app.register(registerFileRoutes, {
@@ -308,6 +353,38 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     });
 }
 
+/** The Mercure hub of the app, when it has one: where updates go, and what the `Link` header announces. */
+interface MercureSetup {
+  readonly hub: Hub;
+  /** The built-in hub, to serve; null when updates go to an external one. */
+  readonly builtin: ReturnType<typeof createBuiltinHub> | null;
+  /** The hub's public URL for the `Link` header; null: the built-in hub on each request's origin. */
+  readonly link: string | null;
+  /** Some resource or operation publishes its writes. */
+  readonly publishes: boolean;
+  readonly settings: MercureOptions;
+}
+
+/**
+ * The hub, when some resource or operation declares `mercure` or the `mercure` option is given (an app may be the hub
+ * of others without resources of its own publishing); none with `mercure: false`, or when nothing asks for one.
+ */
+function openMercureHub(option: MercureOptions | false | undefined, registry: MetadataRegistry): MercureSetup | null {
+  if (option === false) return null;
+  if (option !== undefined) assertMercureOptions(option);
+  const publishes = registry.resources.some(
+    (resource) => resource.mercure !== null || resource.operations.some((operation) => operation.mercure !== null),
+  );
+  if (!publishes && option === undefined) return null;
+  const settings = option ?? {};
+  if (settings.url !== undefined) {
+    const hub = createExternalHub({ url: settings.url, jwtSecret: settings.jwtSecret! });
+    return { hub, builtin: null, link: settings.publicUrl ?? settings.url, publishes, settings };
+  }
+  const builtin = createBuiltinHub(resolveHubLimits(settings, 'resourceApi: mercure'));
+  return { hub: builtin, builtin, link: settings.publicUrl ?? null, publishes, settings };
+}
+
 /** Whether some resource has a file field (then its files are served). */
 const hasFileFields = (registry: MetadataRegistry): boolean =>
   registry.resources.some((resource) =>
@@ -317,18 +394,21 @@ const hasFileFields = (registry: MetadataRegistry): boolean =>
 /**
  * The hooks of the API's Fastify contexts (the REST routes, the GraphQL endpoint), in the order they run: the trusted
  * hosts first (a request for another host is refused before anything reads its host), the lingering close of refused
- * bodies, then the production plugin's pieces when it is registered (`routing/api-scope.ts`).
+ * bodies, then the production plugin's pieces when it is registered (`routing/api-scope.ts`), then the Mercure `Link`.
  */
 function createScopeSetup(
   app: FastifyInstance,
   trustedHosts: readonly TrustedHost[] | undefined,
   prefix: string,
+  mercureLink: string | null | undefined,
 ): ApiScopeSetup {
   const production = findProductionScopeSetup(app);
   return (scope, info) => {
     if (trustedHosts) registerTrustedHosts(scope, trustedHosts, prefix);
     registerLingeringClose(scope);
     production?.(scope, info);
+    // Mercure discovery on every response of the API (undefined: no hub).
+    if (mercureLink !== undefined) registerMercureLink(scope, mercureLink);
   };
 }
 

@@ -2,7 +2,7 @@
  * Book — declared with DECORATORS (`@ApiResource` / `@ApiProperty`, TC39 standard decorators).
  *
  * `/api/books`, no access rule. `author` is a required to-one relation, written and rendered as an IRI. Every
- * successful write adds an `AuditEntry` (the `auditTrail` hooks).
+ * successful write adds an `AuditEntry` (the `auditTrail` hooks), and is pushed with Mercure (`mercure`).
  */
 import {
   ApiFilter,
@@ -52,7 +52,8 @@ export const titleOrAuthor = defineFilter({
 @ApiFilter({ type: 'order', properties: ['id', 'title'] })
 @ApiFilter({ type: 'search', properties: { author: 'exact', 'author.name': 'ipartial' } })
 // Every successful write adds an AuditEntry, once the write has committed (the `auditTrail` hooks).
-@ApiResource({ description: 'A book, written by one author.', hooks: auditTrail })
+// Every change is pushed to the Mercure hub's subscribers (`mercure`), as API Platform Admin lists expect.
+@ApiResource({ description: 'A book, written by one author.', hooks: auditTrail, mercure: true })
 export class Book {
   @Assert(NotBlank(), Length({ min: 3 }))
   @ApiFilter({ type: 'search', strategy: 'ipartial' })

@@ -4,6 +4,7 @@
  * `/api/comments`. `createdAt` is set by the service on create and is read-only. DELETE is a soft delete: the row
  * stays with `deletedAt` set, and the comment is gone from every read; admins list the deleted ones with
  * `GET /api/comments?deleted=true` and bring one back with `PATCH /api/comments/{id}/restore` (403 for anyone else).
+ * Changes are pushed with Mercure (`mercure`).
  */
 import { Length, NotBlank, NotNull, defineResource } from '@resource-api/core';
 
@@ -11,6 +12,8 @@ export const Comment = defineResource({
   name: 'Comment',
   description: 'A comment written by a user.',
   softDelete: { list: "is_granted('ROLE_ADMIN')", restore: "is_granted('ROLE_ADMIN')" },
+  // Every change is pushed to the Mercure hub's subscribers: topic the comment's IRI (a DELETE: its @id and @type).
+  mercure: true,
   operations: [
     'getCollection',
     'get',

@@ -18,6 +18,7 @@ import { readsOnItsOwn, writesOnItsOwn } from '../state/compose.js';
 import { buildSubresources } from './passes/build-subresources.js';
 import { buildSoftDelete, addSoftDeleteField, toRestoreOperation } from './passes/build-soft-delete.js';
 import { checkConstraints } from './passes/check-constraints.js';
+import { buildResourceMercure, type MercureOption } from './passes/build-mercure.js';
 import { collectDeclarations, type ResourceInput } from './passes/collect-declarations.js';
 import { linkRelations } from './passes/link-relations.js';
 import type { ResourceDeclaration } from '../declare/types.js';
@@ -100,6 +101,7 @@ export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
       types: resolveTypes(declaration),
       softDelete,
       defaultOrder,
+      mercure: buildResourceMercure(declaration.mercure as MercureOption, `Resource "${declaration.name}"`),
       provider: declaration.provider,
       processor: declaration.processor,
     };

@@ -309,6 +309,11 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
   provider?: StateProvider;
   /** Replaces the resource's state processor for this operation. */
   processor?: StateProcessor<T, D>;
+  /**
+   * Publishes this write operation's writes to the Mercure hub (`true`, or options), replacing the resource's
+   * `mercure`; `false` publishes nothing for it. See docs/real-time.md.
+   */
+  mercure?: boolean | MercureDeclaration<T>;
 }
 
 /**
@@ -380,6 +385,31 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    * resource `PATCH /api/<plural>/{id}/restore`, which brings a deleted item back. Default: DELETE removes the row.
    */
   softDelete?: boolean | string | SoftDeleteDeclaration;
+  /**
+   * Real-time updates: after each write of an item commits, an update goes to the Mercure hub, topic the item's
+   * absolute IRI, data the item as its GET renders it (`{"@id", "@type"}` after a DELETE). `true`, or options
+   * (`{ private: true, topics }`). Default: nothing is published. See docs/real-time.md.
+   */
+  mercure?: boolean | MercureDeclaration<T>;
+}
+
+/** `mercure` in full: how the updates of a resource's (or an operation's) writes are published. */
+export interface MercureDeclaration<T extends object = Entity> {
+  /**
+   * Private updates: the hub dispatches them only to subscribers whose JWT `mercure.subscribe` claim matches one of
+   * their topics (default false: every subscriber of a matching topic receives them).
+   */
+  private?: boolean;
+  /**
+   * Topics published to beside the item's IRI (which stays the first): absolute IRIs or URI paths (made absolute with
+   * the request's origin), or a function of the item returning them (`(book) => ['/api/authors/' + book.author]`).
+   */
+  // A method's parameter is bivariant: a declaration typed for one resource stays assignable to the untyped one.
+  topics?: readonly string[] | { bivarianceHack(item: T): readonly string[] }['bivarianceHack'];
+  /** The server-sent event's `event` field (default none: clients get a `message` event). */
+  type?: string;
+  /** The server-sent event's `retry` field: the milliseconds a client waits before reconnecting. */
+  retry?: number;
 }
 
 /** A resource's identifier: `'integer'` (default), `'uuid'`, or a UUID made by the database. */

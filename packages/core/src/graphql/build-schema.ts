@@ -1,7 +1,8 @@
 /**
  * The GraphQL schema, built from the metadata with graphql-js objects, following API Platform's conventions: a type
  * per resource and output shape (`output-types.ts`), item and collection queries and custom reads (`queries.ts`),
- * create / update / delete mutations and custom writes (`mutations.ts`), and `node(id)`. GraphQL is a transport:
+ * create / update / delete mutations and custom writes (`mutations.ts`), `node(id)`, and the subscriptions to the items
+ * of resources whose writes are published (`subscriptions.ts`). GraphQL is a transport:
  * resolvers hand their arguments to the same pipeline as REST (`execute.ts`), and what a caller sees of an item is
  * what REST's normalization plan for the operation that read it sends (`visibility.ts`).
  */
@@ -15,6 +16,7 @@ import { createOutputTypes } from './output-types.js';
 import { addCustomQuery, addResourceQueries, buildNodeQuery } from './queries.js';
 import { createReadModel } from './read-model.js';
 import type { SchemaParts } from './schema-parts.js';
+import { addResourceSubscriptions } from './subscriptions.js';
 
 /** The GraphQL schema of a registry (what `/graphql` serves): its types, queries and mutations. See docs/graphql.md. */
 export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
@@ -28,10 +30,12 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
   };
   const queries: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = { node: buildNodeQuery(parts) };
   const mutations: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = {};
+  const subscriptions: GraphQLFieldConfigMap<unknown, GraphQLRequestContext> = {};
   for (const resource of registry.resources) {
     parts.types.typeOf(resource);
     addResourceQueries(parts, resource, queries);
     addResourceMutations(parts, resource, mutations);
+    addResourceSubscriptions(parts, resource, subscriptions);
     // Custom operations, after the resource's built-in ones.
     for (const operation of resource.operations) {
       if (operation.customName === null || operation.kind === 'getSubresource') continue;
@@ -50,6 +54,9 @@ export function buildGraphQLSchema(registry: MetadataRegistry): GraphQLSchema {
       query: new GraphQLObjectType({ name: 'Query', fields: queries }),
       ...(Object.keys(mutations).length > 0
         ? { mutation: new GraphQLObjectType({ name: 'Mutation', fields: mutations }) }
+        : {}),
+      ...(Object.keys(subscriptions).length > 0
+        ? { subscription: new GraphQLObjectType({ name: 'Subscription', fields: subscriptions }) }
         : {}),
       types: parts.types.resourceTypes(),
     });

@@ -35,6 +35,8 @@ export interface GraphQLRequestContext {
   readonly ip?: string;
   /** The HTTP request's id. */
   readonly requestId?: string;
+  /** The HTTP request's origin (`http://host:port`), for the absolute IRIs of Mercure topics. */
+  readonly origin?: string;
   /** The request's loaders, joined items and plans (`request-scope.ts`). */
   readonly scope: GraphQLRequestScope;
 }
@@ -93,7 +95,7 @@ export async function execute(context: GraphQLRequestContext, execution: Executi
           ? 'application/merge-patch+json'
           : 'application/json',
     accept: 'application/json',
-    origin: '',
+    origin: context.origin ?? '',
     authorization: undefined,
     method: operation.method,
     caller: context.caller,

@@ -12,8 +12,10 @@ import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
 import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-parsers.js';
+import { readOrigin } from '../routing/to-operation-request.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
+import { hasPublishedWrites, toSubscriptionTopic } from './subscriptions.js';
 import { GraphQLRequestScope } from './request-scope.js';
 import type { GraphQLRequestContext } from './execute.js';
 import type { FirstUseSchemas } from './first-use-schemas.js';
@@ -124,6 +126,43 @@ function resolveDocumentLimits(graphql: GraphQLOptions): {
   };
 }
 
+/**
+ * mercurius's subscription options: the connection's context made as an HTTP request's is, its caller authenticated
+ * from the WebSocket upgrade's `Authorization` header, or from the `connection_init` payload's `authorization` (or
+ * `Authorization`, or `headers.authorization`): browsers cannot set headers on a WebSocket. A token that does not
+ * verify refuses the connection.
+ */
+function subscriptionOptions(runtime: Runtime) {
+  const authenticate = async (authorization: unknown): Promise<Caller> =>
+    runtime.security && typeof authorization === 'string' ? runtime.security.authenticate(authorization) : ANONYMOUS;
+  return {
+    context: async (_socket: unknown, request: FastifyRequest): Promise<Omit<GraphQLRequestContext, 'callerError'>> => {
+      const caller = await authenticate(request.headers.authorization).catch(() => ANONYMOUS);
+      return {
+        runtime,
+        caller,
+        log: request.log,
+        headers: request.headers,
+        ip: request.ip,
+        requestId: request.id,
+        origin: readOrigin(request),
+        scope: new GraphQLRequestScope(runtime, caller),
+      };
+    },
+    onConnect: async ({ payload }: { payload: unknown }) => {
+      const init = (payload ?? {}) as Record<string, unknown> & { headers?: Record<string, unknown> };
+      const authorization = init.authorization ?? init.Authorization ?? init.headers?.authorization;
+      if (authorization === undefined) return true;
+      try {
+        const caller = await authenticate(authorization);
+        return { caller, scope: new GraphQLRequestScope(runtime, caller) };
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
 /** Tokens a document may hold per field `maxComplexity` allows (`b1: book(id: "/api/books/1") { id }` is 11 for 2). */
 const TOKENS_PER_FIELD = 20;
 
@@ -170,6 +209,10 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
     // A query is compiled for the operation its request named: that name goes into the key (`keyedByOperation`).
     additionalRouteOptions: { preHandler: keyedByOperation, config: markRoute({ kind: 'graphql' }) },
     validationRules: rules,
+    // Subscriptions over WebSocket, when some resource's writes are published (`subscriptions.ts`).
+    ...(runtime.mercure && runtime.registry.resources.some(hasPublishedWrites)
+      ? { subscription: subscriptionOptions(runtime) }
+      : {}),
     context: async (request, reply): Promise<GraphQLRequestContext> => {
       let caller: Caller = ANONYMOUS;
       let callerError: ApiError | undefined;
@@ -191,6 +234,7 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
         headers: request.headers,
         ip: request.ip,
         requestId: request.id,
+        origin: readOrigin(request),
         scope: new GraphQLRequestScope(runtime, caller),
       };
     },
@@ -219,9 +263,31 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
     const refused = findExceededLimit(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
     if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
   });
+  feedSubscriptions(app, runtime, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
   // The node budget needs the variables: checked before execution, on every request (cost-limit.ts).
   limitCost(app, {
     maxNodes: options.graphql.maxNodes ?? 10_000,
     passwordWriteCost: options.graphql.passwordWriteCost ?? 2500,
   });
+}
+
+/**
+ * The subscriptions' side of the endpoint: their documents held to the same limits as a query's (mercurius runs no
+ * preValidation hook for them), and the committed writes handed to the subscriptions to their items, in the order
+ * they go to the hub.
+ */
+function feedSubscriptions(
+  app: FastifyInstance,
+  runtime: Runtime,
+  limits: Parameters<typeof findExceededLimit>[1],
+): void {
+  app.graphql.addHook('preSubscriptionExecution', (_schema, document) => {
+    const refused = findExceededLimit(document, limits);
+    if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
+  });
+  if (!runtime.mercure || !runtime.registry.resources.some(hasPublishedWrites)) return;
+  const { pubsub } = app.graphql;
+  runtime.mercure.listen(({ resource, id, deleted }) =>
+    pubsub.publish({ topic: toSubscriptionTopic(resource.name, id), payload: { id, deleted } }),
+  );
 }

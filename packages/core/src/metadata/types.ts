@@ -250,6 +250,20 @@ export interface OperationMetadata {
   readonly restores: boolean;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
+  /** Write operations whose writes are published to the Mercure hub: how (the operation's, else the resource's); null: not published. */
+  readonly mercure: MercureMetadata | null;
+}
+
+/** How the writes of an operation (or, for items written through a relation, of a resource) are published to Mercure. */
+export interface MercureMetadata {
+  /** Updates dispatched only to subscribers whose JWT allows one of their topics. */
+  readonly private: boolean;
+  /** Topics beside the item's IRI: IRIs or paths, or a function of the stored item giving them. */
+  readonly topics: readonly string[] | ((item: Entity) => readonly string[]);
+  /** The server-sent event's `event` field, or undefined. */
+  readonly type: string | undefined;
+  /** The server-sent event's `retry` field, or undefined. */
+  readonly retry: number | undefined;
 }
 
 /** A resource (or a shape), resolved at build time: its names, table, fields and operations. */
@@ -289,6 +303,11 @@ export interface ResourceMetadata {
   readonly constraints: readonly Constraint[];
   /** The order applied after the client's: `[{ path: 'createdAt', direction: 'desc' }]`; the id always comes last. */
   readonly defaultOrder: readonly { readonly path: string; readonly direction: OrderDirection }[];
+  /**
+   * The resource's own `mercure` (not its operations'): how items of it written through a relation of another
+   * resource (`cascadePersist`) are published; null: they are not.
+   */
+  readonly mercure: MercureMetadata | null;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
 }

@@ -27,6 +27,7 @@ import type { Caller } from '../security/access.js';
 import type { Authenticator } from '../security/authenticator.js';
 import type { ResolvedSecurity } from '../security/config.js';
 import type { UniquenessCheck } from '../validation/validate.js';
+import type { WritePublisher } from './publish-writes.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
 export interface OperationRequest {
@@ -125,6 +126,8 @@ export interface Runtime {
   readonly security: RuntimeSecurity | null;
   /** Where the uploads of file fields go (the `uploads.storage` option, a local folder by default). */
   readonly files: FileStorage;
+  /** Publishes committed writes to the Mercure hub, when some resource or operation declares `mercure`; else null. */
+  readonly mercure: WritePublisher | null;
 }
 
 export interface RuntimeSecurity {

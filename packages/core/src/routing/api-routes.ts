@@ -74,7 +74,9 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
       if (links.size >= 64) links.clear();
       links.set(origin, (link = `<${buildDocsUrl(origin, registry)}>; rel="${API_DOC_REL}"`));
     }
-    reply.header('link', link);
+    // The API documentation's link first, then any the scope's own hooks added before (Mercure's hub).
+    const existing = reply.getHeader('link');
+    reply.header('link', existing === undefined ? link : `${link}, ${String(existing)}`);
     done(null, payload);
   });
 

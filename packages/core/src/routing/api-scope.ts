@@ -29,12 +29,14 @@ declare module 'fastify' {
 }
 
 /**
- * One of the API's Fastify contexts: the REST routes under `prefix`, the GraphQL endpoint at `path`, or the stored
- * files of uploads, served under `prefix` (`/media`).
+ * One of the API's Fastify contexts: the REST routes under `prefix`, the GraphQL endpoint at `path`, the stored
+ * files of uploads, served under `prefix` (`/media`), or the built-in Mercure hub.
  */
 export type ApiScope =
   | { readonly kind: 'rest'; readonly prefix: string }
   | { readonly kind: 'files'; readonly prefix: string }
+  /** The built-in Mercure hub, at `/.well-known/mercure`. */
+  | { readonly kind: 'hub'; readonly path: string }
   | { readonly kind: 'graphql'; readonly path: string; readonly graphiql: boolean };
 
 /** Adds hooks to one of the API's contexts (called once per context, before its routes are defined). */

@@ -27,6 +27,7 @@ import type {
 import { WRITE_MODES } from '../../schema/input-schema.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import type { ShapeBuilder } from './build-shapes.js';
+import { buildOperationMercure, type MercureOption } from './build-mercure.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
@@ -58,6 +59,7 @@ const OPERATION_KEYS = [
   'description',
   'provider',
   'processor',
+  'mercure',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,
@@ -296,6 +298,11 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       hooks: resolveHooks([declaration.hooks, options.hooks], where),
       provider: options.provider ?? declaration.provider,
       processor: options.processor ?? declaration.processor,
+      mercure: buildOperationMercure(
+        options.kind,
+        { resource: declaration.mercure as MercureOption, operation: options.mercure as MercureOption },
+        where,
+      ),
     };
     assertComponent(options.provider, 'provide', 'provider', where);
     assertComponent(options.processor, 'process', 'processor', where);

@@ -94,6 +94,7 @@ export function createShapeBuilder(resourceNames: ReadonlySet<string>): ShapeBui
       requireIfMatch: false,
       types: [declaration.name],
       softDelete: null,
+      mercure: null,
       constraints: [...(declaration.constraints ?? [])],
       defaultOrder: [],
       provider: undefined,

@@ -102,5 +102,6 @@ function subresourceOperation(
     restores: false,
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,
+    mercure: null,
   };
 }

@@ -33,6 +33,7 @@ const RESOURCE_KEYS = [
   'types',
   'softDelete',
   'id',
+  'mercure',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,

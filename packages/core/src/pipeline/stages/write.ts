@@ -3,7 +3,8 @@
  * processors (its own, its resource's, the built-in one, each reaching the next with `next`), with
  * `context.expected`, the item an If-Match held against; writes the stored item back to `context.data` (null after a
  * DELETE). With a processor or hook of the user's, one transaction holds `beforeWrite`, the processors and
- * `afterWrite`; `afterCommit` runs once it committed, and its failures are logged, never answered. Throws 409 on
+ * `afterWrite`; `afterCommit` runs once it committed, and its failures are logged, never answered. Once committed, a
+ * write of an operation with `mercure` is handed to the Mercure publisher (`publish-writes.ts`). Throws 409 on
  * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
  * processor throws before the commit.
  */
@@ -80,6 +81,17 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     throw error;
   }
   context.data = stored;
+  // Committed: its place in the line of real-time updates is taken now, so they leave in commit order.
+  if (operation.mercure && runtime.mercure)
+    runtime.mercure.publish({
+      resource: context.resource,
+      operation,
+      origin: context.request.origin,
+      data,
+      stored,
+      previous: context.previous,
+      logger: processContext.logger,
+    });
   // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
   const released = listFilesLetGo(context, stored);
   if (released.length > 0) await removeFiles(runtime.files, released, processContext.logger);

@@ -1,0 +1,105 @@
+/**
+ * The plugin's `mercure` option: which hub the updates go to — the built-in one (the default: no other process), or
+ * an external Mercure hub — and the built-in hub's keys and limits. Checked at start-up.
+ */
+import { assertCount, DeclarationError } from '../errors.js';
+import { type BuiltinHubLimits, DEFAULT_HUB_LIMITS } from './builtin-hub.js';
+
+/** The built-in hub's options, for `resourceApi`'s `mercure` and for the `mercureHub` plugin alone. */
+export interface MercureHubOptions {
+  /**
+   * The secret (HMAC, HS256) of subscribers' and publishers' JWTs: with it the hub delivers private updates to the
+   * subscribers its tokens allow, and takes updates from other publishers. Without it, no token is valid.
+   */
+  readonly jwtSecret?: string;
+  /** Subscribers without a JWT may subscribe to public updates (default true). */
+  readonly anonymous?: boolean;
+  /** The most subscribers at once; more get 503 (default 10,000). */
+  readonly maxSubscribers?: number;
+  /** The most bytes waiting to be sent to one subscriber; a subscriber that falls further behind is dropped (default 1 MiB). */
+  readonly maxQueuedBytes?: number;
+  /** The most updates kept for subscribers resuming with `Last-Event-ID` (default 1,000; 0 keeps none). */
+  readonly historySize?: number;
+  /** The most bytes of updates kept for them (default 16 MiB). */
+  readonly historyBytes?: number;
+  /** Milliseconds between heartbeats (comment lines) on each subscription; 0 sends none (default 40,000). */
+  readonly heartbeat?: number;
+}
+
+/** The plugin's `mercure` option: see docs/real-time.md. */
+export interface MercureOptions extends MercureHubOptions {
+  /**
+   * An external Mercure hub's URL, where updates are POSTed (`https://hub.example.com/.well-known/mercure`), with a
+   * publisher JWT signed with `jwtSecret`. Absent: the built-in hub, served at `/.well-known/mercure`.
+   */
+  readonly url?: string;
+  /**
+   * The hub's URL as subscribers reach it, announced in every response's `Link: <…>; rel="mercure"` (default: `url`;
+   * for the built-in hub, `/.well-known/mercure` on the request's origin).
+   */
+  readonly publicUrl?: string;
+  /**
+   * On PostgreSQL, the built-in hubs of the app's instances hand each other their updates through the database
+   * (`LISTEN/NOTIFY`), so a subscriber of any instance receives every instance's updates (default true; false: each
+   * instance's hub has its own writes only).
+   */
+  readonly fanOut?: boolean;
+}
+
+const KEYS = [
+  'url',
+  'publicUrl',
+  'jwtSecret',
+  'anonymous',
+  'maxSubscribers',
+  'maxQueuedBytes',
+  'historySize',
+  'historyBytes',
+  'heartbeat',
+  'fanOut',
+];
+
+/** The built-in hub's limits, checked, over the defaults. */
+export function resolveHubLimits(options: MercureHubOptions, where: string): BuiltinHubLimits {
+  assertCount(`${where}.maxSubscribers`, options.maxSubscribers, 'subscribers');
+  for (const key of ['maxQueuedBytes', 'historyBytes'] as const) assertCount(`${where}.${key}`, options[key], 'bytes');
+  // These two may be 0: no history, no heartbeat.
+  for (const [key, unit] of [
+    ['historySize', 'updates'],
+    ['heartbeat', 'milliseconds'],
+  ] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 0))
+      throw new DeclarationError(`${where}.${key} must be a whole number of ${unit} from 0 up, got ${String(value)}.`);
+  }
+  if (options.jwtSecret !== undefined && (typeof options.jwtSecret !== 'string' || options.jwtSecret === ''))
+    throw new DeclarationError(`${where}.jwtSecret must be a non-empty string.`);
+  return {
+    maxSubscribers: options.maxSubscribers ?? DEFAULT_HUB_LIMITS.maxSubscribers,
+    maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_HUB_LIMITS.maxQueuedBytes,
+    historySize: options.historySize ?? DEFAULT_HUB_LIMITS.historySize,
+    historyBytes: options.historyBytes ?? DEFAULT_HUB_LIMITS.historyBytes,
+    heartbeat: options.heartbeat ?? DEFAULT_HUB_LIMITS.heartbeat,
+  };
+}
+
+/** The `mercure` option checked: unknown keys, an external hub without its secret, URLs that are none. */
+export function assertMercureOptions(options: MercureOptions): void {
+  if (options === null || typeof options !== 'object')
+    throw new DeclarationError('resourceApi: "mercure" must be false or an object ({ url, publicUrl, jwtSecret, … }).');
+  for (const key of Object.keys(options))
+    if (!KEYS.includes(key))
+      throw new DeclarationError(`resourceApi: "mercure" has an unknown option "${key}" (known: ${KEYS.join(', ')}).`);
+  for (const key of ['url', 'publicUrl'] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== 'string' || !/^https?:\/\/[^/]/.test(value)))
+      throw new DeclarationError(`resourceApi: "mercure.${key}" must be an http(s) URL, "${String(value)}" given.`);
+  }
+  if (options.fanOut !== undefined && typeof options.fanOut !== 'boolean')
+    throw new DeclarationError('resourceApi: "mercure.fanOut" must be true or false.');
+  if (options.url !== undefined && !options.jwtSecret)
+    throw new DeclarationError(
+      'resourceApi: "mercure.url" (an external hub) needs "mercure.jwtSecret" to sign updates with.',
+    );
+  resolveHubLimits(options, 'resourceApi: mercure');
+}
