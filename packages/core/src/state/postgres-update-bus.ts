@@ -94,6 +94,10 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     opened.on('error', broke);
     opened.on('end', broke);
     await opened.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+    // Named apart from the pool's connections (`pg_stat_activity`): the pool keeps to its maximum, this one is extra.
+    await opened.query(
+      "SELECT set_config('application_name', left(current_setting('application_name') || ' mercure', 63), false)",
+    );
     connection = opened;
   }
   await listen();
