@@ -7,7 +7,8 @@
 import { type Database, openDatabase } from '@resource-api/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
-import { subscribe, type Subscriber } from './subscriber.js';
+// The core's test subscriber: a real EventSource on a listening hub.
+import { subscribe, type Subscriber } from '../../../packages/core/test/mercure/subscriber.js';
 import { ADMIN, databases, openBookshop, registerAndLogin, type TestUser } from './support.js';
 
 type Shop = Awaited<ReturnType<typeof openBookshop>>;
