@@ -197,29 +197,29 @@ export function createKnexState(
     }
   }
 
-  async function readItem(resource: ResourceMetadata, id: ItemId, db: Knex = database.knex): Promise<Entity | null> {
+  /**
+   * One item by id: a live one, or (`deletedToo`, the read of a `restore`) whether deleted or not; null when there is
+   * no such row.
+   */
+  async function readItem(
+    resource: ResourceMetadata,
+    id: ItemId,
+    db: Knex = database.knex,
+    deletedToo = false,
+  ): Promise<Entity | null> {
     const mapper = mapperOf(resource);
     const [row] = await shaped(
-      `item ${mapper.table}`,
+      `item${deletedToo ? ' deleted or not' : ''} ${mapper.table}`,
       [id],
-      () => limitTo(limitToLiveItems(db(mapper.table).select(mapper.columns).where('id', id), resource), 1),
+      () => {
+        const query = db(mapper.table).select(mapper.columns).where('id', id);
+        return limitTo(deletedToo ? query : limitToLiveItems(query, resource), 1);
+      },
       db,
     );
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
-    return item;
-  }
-
-  /** Reads one item by id whether it is deleted or not (the read of a `restore`); null when there is no such row. */
-  async function readItemDeletedOrNot(resource: ResourceMetadata, id: ItemId): Promise<Entity | null> {
-    const mapper = mapperOf(resource);
-    const [row] = await shaped(`item deleted or not ${mapper.table}`, [id], () =>
-      limitTo(database.knex(mapper.table).select(mapper.columns).where('id', id), 1),
-    );
-    if (!row) return null;
-    const item = mapper.toEntity(row);
-    await loadToMany(mapper, [item], database.knex);
     return item;
   }
 
@@ -429,7 +429,7 @@ export function createKnexState(
       context.operation.collection
         ? readPage(context)
         : context.operation.restores
-          ? readItemDeletedOrNot(context.resource, context.id!)
+          ? readItem(context.resource, context.id!, database.knex, true)
           : readItem(context.resource, context.id!),
   };
 
