@@ -53,6 +53,7 @@ import { assertMercureOptions, type MercureOptions, resolveHubLimits } from './m
 import { createWritePublisher } from './pipeline/publish-writes.js';
 import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
 import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
+import { findCascadedItems } from './state/knex/cascaded-items.js';
 import { registerMercureLink } from './routing/mercure-link.js';
 import { HUB_PATH, registerMercureRoutes } from './routing/mercure-routes.js';
 import type { JWTPayload } from 'jose';
@@ -270,7 +271,17 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
     mercure:
       mercure?.publishes === true
-        ? createWritePublisher({ registry, normalizer, readMany: reader.readMany, hub: mercure.hub, bus, log: app.log })
+        ? createWritePublisher({
+            registry,
+            normalizer,
+            readMany: reader.readMany,
+            hub: mercure.hub,
+            bus,
+            log: app.log,
+            findCascadedItems: (transaction, resource, id, publishes) =>
+              findCascadedItems(transaction, registry, resource, id, publishes),
+            readInTransaction: (transaction, resource, ids) => state.readMany(resource, ids, [], transaction),
+          })
         : null,
   };
   // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would

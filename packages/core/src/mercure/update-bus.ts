@@ -3,20 +3,29 @@
  * dispatches what the bus delivers to its own subscribers (the built-in hub, GraphQL subscriptions) — its own writes
  * included, so every subscriber of any instance receives every instance's updates once, in the order the bus
  * delivers them. Alone (SQLite, or fan-out off) the bus is this process: a send is delivered at once. On PostgreSQL
- * it is the database's `LISTEN/NOTIFY` (`state/postgres-update-bus.ts`).
+ * it is the database's `LISTEN/NOTIFY` (`state/postgres-update-bus.ts`), in the order of commits.
  */
+import type { Knex } from 'knex';
 import type { MercureUpdate } from './hub.js';
 
 /** What travels on the bus: an update, with its id already given (the same on every instance), and its item. */
 export interface BusMessage {
-  readonly update: MercureUpdate & { readonly id: string };
+  /** The update; without `data` when it was too large for the bus: each instance renders it (`rendering`). */
+  readonly update: Omit<MercureUpdate, 'data'> & { readonly id: string; readonly data?: string };
   /** The item the update is about (GraphQL subscriptions read it again), by resource name. */
   readonly item: { readonly resource: string; readonly id: unknown; readonly deleted: boolean };
+  /** The operation (of the item's resource, or the write's own) whose rendering `data` is: its resource and name. */
+  readonly rendering: { readonly resource: string; readonly operation: string };
 }
 
 export interface UpdateBus {
-  /** Sends one message; resolves once the bus has it (not once it was delivered). */
-  send(message: BusMessage): Promise<void>;
+  /**
+   * Takes a write's place in the order of commits, inside its transaction (the bus delivers its messages in that
+   * place); returns the place's key, given to `send`. Absent: the bus delivers in the order of the sends.
+   */
+  readonly reserve?: (transaction: Knex.Transaction) => Promise<string>;
+  /** Sends one write's messages, in order (none: it has nothing to publish); resolves once the bus has them. */
+  send(messages: readonly BusMessage[], place?: string): Promise<void>;
   /** Where the messages of every instance are delivered, in the bus's order. */
   deliverTo(deliver: (message: BusMessage) => void): void;
   close(): Promise<void>;
@@ -26,8 +35,8 @@ export interface UpdateBus {
 export function createLocalBus(): UpdateBus {
   let deliver: (message: BusMessage) => void = () => {};
   return {
-    async send(message) {
-      deliver(message);
+    async send(messages) {
+      for (const message of messages) deliver(message);
     },
     deliverTo(target) {
       deliver = target;

@@ -6,12 +6,17 @@
  * (what a subscriber sees never depends on who wrote; field rules that need a user leave their field out); after a
  * DELETE, `{"@id", "@type"}`.
  *
+ * The items a DELETE takes or changes through the database's cascades (`onDelete`, join rows) are found inside its
+ * transaction, before it runs (`prepare`), and published before it: deleted ones as deletes, the others re-rendered.
+ *
  * Updates leave in commit order: each write takes its place in line when the write stage hands it over (right after
- * its commit); its items are rendered meanwhile, and sent on the update bus once every write before it was; the bus
- * delivers them to the hub of every instance (this one's included). A failure to render or publish is logged; the
- * write, committed, stays answered as such.
+ * its commit; on PostgreSQL inside its transaction, `UpdateBus.reserve`); its items are rendered meanwhile, and sent
+ * on the update bus once every write before it was; the bus delivers them to the hub of every instance (this one's
+ * included). An update the bus carried without its data (too large) is rendered by each instance from the item read
+ * again. A failure to render or publish is logged; the write, committed, stays answered as such.
  */
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { MercureUpdate, Hub } from '../mercure/hub.js';
 import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import { buildIri } from '../metadata/iri.js';
@@ -26,6 +31,7 @@ import {
   type StateLogger,
 } from '../metadata/types.js';
 import { ANONYMOUS } from '../security/access.js';
+import type { CascadedItem } from '../state/knex/cascaded-items.js';
 import { type Normalizer, type ReadMany, toJsonLdType } from '../serializer/normalize.js';
 import { resolveActiveGroups } from './groups.js';
 
@@ -41,7 +47,17 @@ export interface CommittedWrite {
   readonly stored: Entity | null;
   /** The item as it was read (item operations), null on create. */
   readonly previous: Entity | null;
+  /** What `prepare` found inside the write's transaction, when the write ran in one for its updates. */
+  readonly prepared: PreparedWrite | undefined;
   readonly logger: StateLogger;
+}
+
+/** What a write's updates need from inside its transaction, before it writes. */
+export interface PreparedWrite {
+  /** Its place in the order of commits (the bus's `reserve`). */
+  readonly place: string | undefined;
+  /** The items a DELETE takes or changes by cascade, deepest first; those it takes as they were, when read. */
+  readonly cascaded: readonly (CascadedItem & { readonly before?: Entity })[];
 }
 
 /** One item a committed write wrote, as the listeners of the publisher hear of it (GraphQL subscriptions). */
@@ -53,6 +69,18 @@ export interface WrittenItem {
 }
 
 export interface WritePublisher {
+  /**
+   * Whether a write of `operation` must run in a transaction (`prepare` then runs in it before the write): to take
+   * its place in the order of commits, or to find the items a DELETE takes by cascade.
+   */
+  needsTransaction(resource: ResourceMetadata, operation: OperationMetadata): boolean;
+  /** Inside the write's transaction, before the write: its place, and the items a DELETE writes by cascade. */
+  prepare(
+    transaction: Knex.Transaction,
+    resource: ResourceMetadata,
+    operation: OperationMetadata,
+    id: ItemId | undefined,
+  ): Promise<PreparedWrite>;
   /** Takes a committed write's place in line, and publishes its updates in turn. Returns at once. */
   publish(write: CommittedWrite): void;
   /** Calls `listener` with each item written, in the order its update goes to the hub. */
@@ -68,27 +96,53 @@ export interface WritePublisherOptions {
   readonly hub: Hub;
   /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, or PostgreSQL. */
   readonly bus: UpdateBus;
+  /** The items deleting one takes or changes by the database's cascades (`state/knex/cascaded-items.ts`). */
+  readonly findCascadedItems: (
+    transaction: Knex.Transaction,
+    resource: ResourceMetadata,
+    id: ItemId,
+    publishes: (resource: ResourceMetadata) => boolean,
+  ) => Promise<CascadedItem[]>;
+  /** Reads items by id inside a transaction (the items a cascade is about to take). */
+  readInTransaction: (
+    transaction: Knex.Transaction,
+    resource: ResourceMetadata,
+    ids: readonly ItemId[],
+  ) => Promise<Entity[]>;
   /** Where failures of deliveries, which belong to no request, are logged. */
   readonly log: StateLogger;
 }
 
 export function createWritePublisher(options: WritePublisherOptions): WritePublisher {
   const { registry, normalizer, readMany, hub, bus, log } = options;
+  /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
+  const cascading = new Set(
+    registry.resources.flatMap((owner) =>
+      owner.stored
+        ? owner.fields.flatMap((field) =>
+            (field.kind === 'toOne' && field.onDelete !== 'restrict') || (field.kind === 'toMany' && field.joinTable)
+              ? [field.target]
+              : [],
+          )
+        : [],
+    ),
+  );
   let tail: Promise<void> = Promise.resolve();
   const listeners: ((item: WrittenItem) => void)[] = [];
 
-  /** An update, and the item it is about. */
+  /** An update, the item it is about, and the operation whose rendering its data is. */
   interface Published {
     readonly update: MercureUpdate;
     readonly item: WrittenItem;
+    readonly rendering: OperationMetadata;
   }
 
   /** The operation whose rendering an update's data is: the item's GET, else the write's own response. */
   const readOperationOf = (resource: ResourceMetadata, fallback: OperationMetadata): OperationMetadata =>
     resource.operations.find((operation) => operation.kind === 'get' && operation.customName === null) ?? fallback;
 
-  async function render(resource: ResourceMetadata, operation: OperationMetadata, item: Entity): Promise<string> {
-    const read = readOperationOf(resource, operation);
+  /** `item` as `read` (the item's GET, or the write's own operation) renders it for an anonymous caller. */
+  async function render(resource: ResourceMetadata, read: OperationMetadata, item: Entity): Promise<string> {
     const plan = normalizer.plan(
       resource,
       resolveActiveGroups(read.normalizationGroups, { operation: read, caller: ANONYMOUS }),
@@ -121,6 +175,55 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     };
   }
 
+  /** The update of an item written (`read` renders it). */
+  async function renderedUpdate(
+    resource: ResourceMetadata,
+    mercure: MercureMetadata,
+    read: OperationMetadata,
+    item: Entity,
+    origin: string,
+  ): Promise<Published> {
+    const topics = topicsOf(mercure, origin, buildIri(resource, item.id!), item);
+    return {
+      update: updateOf(mercure, topics, await render(resource, read, item)),
+      item: { resource, id: item.id, deleted: false },
+      rendering: read,
+    };
+  }
+
+  /** The update of an item deleted: `{"@id", "@type"}`. */
+  function deletedUpdate(
+    resource: ResourceMetadata,
+    mercure: MercureMetadata,
+    read: OperationMetadata,
+    gone: Entity,
+    origin: string,
+  ): Published {
+    const iri = buildIri(resource, gone.id!);
+    return {
+      update: updateOf(mercure, topicsOf(mercure, origin, iri, gone), deletedData(resource, iri)),
+      item: { resource, id: gone.id, deleted: true },
+      rendering: read,
+    };
+  }
+
+  /** The updates of the items a DELETE took or changed by cascade (read before it, for the deleted ones' topics). */
+  async function cascadedUpdates(write: CommittedWrite): Promise<Published[]> {
+    const updates: Published[] = [];
+    for (const cascaded of write.prepared?.cascaded ?? []) {
+      const { resource } = cascaded;
+      const read = readOperationOf(resource, write.operation);
+      if (cascaded.deleted) {
+        const gone = cascaded.before ?? { id: cascaded.id };
+        updates.push(deletedUpdate(resource, resource.mercure!, read, gone, write.origin));
+        continue;
+      }
+      const item = await reread(resource, cascaded.id);
+      if (item) updates.push(await renderedUpdate(resource, resource.mercure!, read, item, write.origin));
+    }
+    return updates;
+  }
+
   /**
    * The updates of the items nested in `data` (deepest first, as they were written), when their resource publishes.
    * `stored` holds their ids (a to-one's value once written).
@@ -142,12 +245,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
       updates.push(...(await nestedUpdates(target, value.data, item, write)));
       const mercure = target.mercure;
       if (!mercure) continue;
-      const read = readOperationOf(target, write.operation);
-      const topics = topicsOf(mercure, write.origin, buildIri(target, item.id!), item);
-      updates.push({
-        update: updateOf(mercure, topics, await render(target, read, item)),
-        item: { resource: target, id: item.id, deleted: false },
-      });
+      updates.push(await renderedUpdate(target, mercure, readOperationOf(target, write.operation), item, write.origin));
     }
     return updates;
   }
@@ -156,17 +254,11 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
   async function updatesOf(write: CommittedWrite): Promise<Published[]> {
     const { resource, operation, origin } = write;
     const mercure = operation.mercure!;
+    const read = readOperationOf(resource, operation);
     if (operation.kind === 'delete') {
       const gone = write.previous;
       if (!gone || gone.id === undefined) return [];
-      const iri = buildIri(resource, gone.id);
-      const data = JSON.stringify({ '@id': iri, '@type': toJsonLdType(resource) });
-      return [
-        {
-          update: updateOf(mercure, topicsOf(mercure, origin, iri, gone), data),
-          item: { resource, id: gone.id, deleted: true },
-        },
-      ];
+      return [...(await cascadedUpdates(write)), deletedUpdate(resource, mercure, read, gone, origin)];
     }
     // An output shape's values are no item: the item is read again, when the operation names one.
     const item = operation.output
@@ -177,27 +269,60 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     if (!item || item.id === undefined) return [];
     const nested =
       write.stored && !operation.output ? await nestedUpdates(resource, write.data, write.stored, write) : [];
-    const topics = topicsOf(mercure, origin, buildIri(resource, item.id), item);
-    return [
-      ...nested,
-      {
-        update: updateOf(mercure, topics, await render(resource, operation, item)),
-        item: { resource, id: item.id, deleted: false },
-      },
-    ];
+    return [...nested, await renderedUpdate(resource, mercure, read, item, origin)];
   }
 
-  // What the bus delivers, from this instance or another: to this instance's hub and listeners.
-  bus.deliverTo(({ update, item }) => {
+  /**
+   * The items a DELETE is about to take by cascade, as they are, when their topics are worked out from them (a
+   * function); read in the delete's transaction, before it.
+   */
+  async function readBefore(
+    transaction: Knex.Transaction,
+    cascaded: readonly CascadedItem[],
+  ): Promise<PreparedWrite['cascaded']> {
+    const wanted = cascaded.filter((item) => item.deleted && typeof item.resource.mercure?.topics === 'function');
+    const before = new Map<CascadedItem, Entity>();
+    for (const resource of new Set(wanted.map((item) => item.resource))) {
+      const mine = wanted.filter((item) => item.resource === resource);
+      const byId = new Map(
+        (
+          await options.readInTransaction(
+            transaction,
+            resource,
+            mine.map((item) => item.id),
+          )
+        ).map((item) => [item.id, item]),
+      );
+      for (const item of mine) {
+        const found = byId.get(item.id);
+        if (found) before.set(item, found);
+      }
+    }
+    return cascaded.map((item) => (before.has(item) ? { ...item, before: before.get(item)! } : item));
+  }
+
+  /** The data of a message the bus carried without it (too large): the item read again and rendered here. */
+  async function completeData(message: BusMessage, resource: ResourceMetadata): Promise<string | null> {
+    if (message.update.data !== undefined) return message.update.data;
+    const id = message.item.id as ItemId;
+    if (message.item.deleted) return deletedData(resource, buildIri(resource, id));
+    const owner = registry.resources.find((candidate) => candidate.name === message.rendering.resource);
+    const read = owner?.operations.find((operation) => operation.name === message.rendering.operation);
+    const item = read ? await reread(resource, id) : null;
+    // Deleted since: its own update follows.
+    return item && read ? render(resource, read, item) : null;
+  }
+
+  /** Hands a complete update to this instance's hub, and its item to the listeners. */
+  function dispatch(message: BusMessage, data: string, resource: ResourceMetadata | undefined): void {
+    const update: MercureUpdate = { ...message.update, data };
     hub
       .publish(update)
       .catch((error: unknown) =>
         log.error({ err: error, topic: update.topics[0] }, 'An update could not be published to the Mercure hub.'),
       );
-    // An instance of another version of the app may know a resource this one does not: its hub has the update anyway.
-    const resource = registry.resources.find((candidate) => candidate.name === item.resource);
     if (!resource) return;
-    const written: WrittenItem = { resource, id: item.id, deleted: item.deleted };
+    const written: WrittenItem = { resource, id: message.item.id, deleted: message.item.deleted };
     for (const listener of listeners) {
       try {
         listener(written);
@@ -205,16 +330,52 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
         log.error({ err: error }, 'A listener of the committed writes failed.');
       }
     }
+  }
+
+  // What the bus delivers, from this instance or another: to this instance's hub and listeners, in the bus's order.
+  // A message without its data is rendered here first; the ones after it wait for it (`rendering`).
+  let rendering: Promise<void> | null = null;
+  let waitingRenders = 0;
+  bus.deliverTo((message) => {
+    // An instance of another version of the app may know a resource this one does not: its hub has the update anyway.
+    const resource = registry.resources.find((candidate) => candidate.name === message.item.resource);
+    const { data } = message.update;
+    if (rendering === null && data !== undefined) return dispatch(message, data, resource);
+    waitingRenders++;
+    rendering = (rendering ?? Promise.resolve())
+      .then(async () => {
+        const complete = resource
+          ? await completeData(message, resource).catch((error: unknown) => {
+              log.error({ err: error, topic: message.update.topics[0] }, 'An update could not be rendered here.');
+              return null;
+            })
+          : (data ?? null);
+        if (complete !== null) dispatch(message, complete, resource);
+      })
+      .finally(() => {
+        if (--waitingRenders === 0) rendering = null;
+      });
   });
 
   return {
+    needsTransaction: (resource, operation) =>
+      bus.reserve !== undefined ||
+      (operation.kind === 'delete' && !resource.softDelete && cascading.has(resource.name)),
+    async prepare(transaction, resource, operation, id) {
+      const place = bus.reserve ? await bus.reserve(transaction) : undefined;
+      const cascaded =
+        operation.kind === 'delete' && !resource.softDelete && id !== undefined && cascading.has(resource.name)
+          ? await options.findCascadedItems(transaction, resource, id, (owner) => owner.mercure !== null)
+          : [];
+      return { place, cascaded: await readBefore(transaction, cascaded) };
+    },
     publish(write) {
       // Rendered now, in parallel with the writes after it; published in line.
       const updates = updatesOf(write);
       // Its failure is reported when its turn comes, not as an unhandled rejection before.
       updates.catch(() => undefined);
       tail = tail.then(async () => {
-        let ready: Published[];
+        let ready: Published[] = [];
         try {
           ready = await updates;
         } catch (error) {
@@ -222,19 +383,21 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
             { err: error, operation: write.operation.name },
             'The updates of a committed write could not be rendered; nothing was published for it.',
           );
-          return;
         }
-        // One after the other: on PostgreSQL each send is a statement, and two in flight could commit the other way.
-        for (const { update, item } of ready) {
-          const message: BusMessage = {
+        const messages = ready.map(
+          ({ update, item, rendering: read }): BusMessage => ({
             update: { ...update, id: `urn:uuid:${randomUUID()}` },
             item: { resource: item.resource.name, id: item.id, deleted: item.deleted },
-          };
-          try {
-            await bus.send(message);
-          } catch (error) {
-            write.logger.error({ err: error, topic: update.topics[0] }, 'An update could not be sent to the hubs.');
-          }
+            rendering: { resource: read.resource, operation: read.name },
+          }),
+        );
+        // One write after the other: on PostgreSQL each send is a statement, and two in flight could commit the
+        // other way. A write with a place sends even nothing, so that the writes after it need not wait for it.
+        if (messages.length === 0 && write.prepared?.place === undefined) return;
+        try {
+          await bus.send(messages, write.prepared?.place);
+        } catch (error) {
+          write.logger.error({ err: error, operation: write.operation.name }, 'Updates could not be sent to the hubs.');
         }
       });
     },
@@ -242,3 +405,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
     drain: () => tail,
   };
 }
+
+/** A deleted item's data: its `@id` and `@type`. */
+const deletedData = (resource: ResourceMetadata, iri: string): string =>
+  JSON.stringify({ '@id': iri, '@type': toJsonLdType(resource) });

@@ -1,30 +1,32 @@
 /**
  * The update bus on PostgreSQL: `LISTEN/NOTIFY` on a channel of the app's database and schema, so that the instances
- * of one app hand each other their updates through the database itself, with nothing else to run. A message is sent
- * as one statement (`pg_notify`, in pieces when it is longer than NOTIFY's 8,000 bytes: the notifications of one
- * statement reach every listener together and in order, never mixed with another's) and delivered by each instance's
- * own listening connection — a connection of its own, outside the pool, opened again when it breaks (what was sent
- * meanwhile is not delivered to that instance).
+ * of one app hand each other their updates through the database itself, with nothing else to run, in the order of
+ * commits. A write takes its place inside its transaction (`reserve`: a notification, delivered only if the write
+ * commits, in commit order); once committed and rendered, its messages follow (one statement, one notification each:
+ * the notifications of one statement reach every listener together and in order). Each instance's listening
+ * connection (its own, outside the pool, opened again when it breaks; what was sent meanwhile is not delivered to that
+ * instance) delivers every write's messages in its place (`mercure/commit-order.ts`). A message too long for a
+ * notification (8,000 bytes) travels without its data: each instance reads the item by id and renders it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { createCommitOrder } from '../mercure/commit-order.js';
 import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import type { Database } from './database.js';
 
-/** The characters of a message per notification: 6 bytes each at worst once JSON-escaped, under the 8,000 allowed. */
-const PIECE = 1200;
+/** The most bytes of one notification's payload we send (PostgreSQL takes up to 7,999). */
+const NOTIFICATION_BYTES = 7_900;
 /** Milliseconds before the listening connection is opened again after it broke. */
 const RECONNECT_DELAY = 1_000;
-/** Messages whose pieces may be arriving at once; an incomplete one past this many is dropped. */
+/** Milliseconds a committed write's place waits for its messages before it is given up (its instance stopped). */
+const PLACE_TIMEOUT = 10_000;
+/** Writes whose messages may be arriving at once; an incomplete one past this many is dropped. */
 const MAX_PARTIAL = 1_000;
 
-/** One notification: piece `i` of the `n` of message `k`. */
-interface Piece {
-  readonly k: string;
-  readonly i: number;
-  readonly n: number;
-  readonly p: string;
-}
+/** A notification: a write's place (`t`), or message `i` of the `n` of the write whose place is `k`. */
+type Notification =
+  | { readonly t: string }
+  | { readonly k: string; readonly i: number; readonly n: number; readonly m?: BusMessage };
 
 /** The listening connection, as pg's client is. */
 interface ListeningConnection {
@@ -37,10 +39,20 @@ export interface PostgresUpdateBusOptions {
   /** The schema the app's tables are in (each app's channel is its own); undefined: the connection's search path. */
   readonly schema: string | undefined;
   readonly log: { error(object: unknown, message?: string): void; warn(object: unknown, message?: string): void };
+  /** Milliseconds a committed write's place waits for its messages (default 10 s; shorter in tests). */
+  readonly placeTimeout?: number;
 }
 
 /** The channel of an app: one per schema of the database. */
 const channelOf = (schema: string | undefined): string => `resource_api_mercure:${schema ?? 'public'}`.slice(0, 63);
+
+/** A message as one notification's payload: without its data when it would be too long. */
+function encode(key: string, index: number, count: number, message: BusMessage): string {
+  const payload = JSON.stringify({ k: key, i: index, n: count, m: message });
+  if (Buffer.byteLength(payload) <= NOTIFICATION_BYTES) return payload;
+  const { data: _left, ...update } = message.update;
+  return JSON.stringify({ k: key, i: index, n: count, m: { ...message, update } });
+}
 
 /** Opens the listening connection (the bus delivers from then on). */
 export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions): Promise<UpdateBus> {
@@ -54,30 +66,52 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
   let connection: ListeningConnection | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  const partial = new Map<string, string[]>();
+  const partial = new Map<string, BusMessage[]>();
+  const order = createCommitOrder<BusMessage>({
+    deliver: (message) => {
+      try {
+        deliver(message);
+      } catch (error) {
+        log.error({ err: error }, 'A message of the Mercure bus could not be delivered.');
+      }
+    },
+    timeout: options.placeTimeout ?? PLACE_TIMEOUT,
+    onLost: (key, why) =>
+      log.warn(
+        { place: key },
+        why === 'timeout'
+          ? 'The updates of a committed write did not come (its instance stopped?); the updates after it go on.'
+          : 'The updates of a committed write came after its place was given up; dropped.',
+      ),
+  });
 
   function receive(payload: string | undefined): void {
     if (payload === undefined) return;
-    let piece: Piece;
+    let notification: Notification;
     try {
-      piece = JSON.parse(payload) as Piece;
+      notification = JSON.parse(payload) as Notification;
     } catch (error) {
       log.warn({ err: error }, 'A notification of the Mercure channel is not a message of the bus; ignored.');
       return;
     }
-    let pieces = piece.n === 1 ? [piece.p] : partial.get(piece.k);
-    if (!pieces) {
+    if ('t' in notification) {
+      order.placed(notification.t);
+      return;
+    }
+    const { k: key, n: count } = notification;
+    if (count === 0 || notification.m === undefined) {
+      order.arrived(key, []);
+      return;
+    }
+    let messages = partial.get(key);
+    if (!messages) {
       if (partial.size >= MAX_PARTIAL) partial.delete(partial.keys().next().value!);
-      partial.set(piece.k, (pieces = []));
+      partial.set(key, (messages = []));
     }
-    if (piece.n > 1) pieces[piece.i] = piece.p;
-    if (pieces.filter((part) => part !== undefined).length < piece.n) return;
-    partial.delete(piece.k);
-    try {
-      deliver(JSON.parse(pieces.join('')) as BusMessage);
-    } catch (error) {
-      log.error({ err: error }, 'A message of the Mercure bus could not be delivered.');
-    }
+    messages[notification.i] = notification.m;
+    if (messages.filter((message) => message !== undefined).length < count) return;
+    partial.delete(key);
+    order.arrived(key, messages);
   }
 
   async function listen(): Promise<void> {
@@ -103,16 +137,20 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
   await listen();
 
   return {
-    async send(message) {
-      const text = JSON.stringify(message);
+    async reserve(transaction) {
       const key = randomUUID();
-      const count = Math.max(1, Math.ceil(text.length / PIECE));
-      const pieces: string[] = [];
-      for (let index = 0; index < count; index++)
-        pieces.push(JSON.stringify({ k: key, i: index, n: count, p: text.slice(index * PIECE, (index + 1) * PIECE) }));
+      await transaction.raw('select pg_notify(?, ?)', [channel, JSON.stringify({ t: key })]);
+      return key;
+    },
+    async send(messages, place) {
+      const key = place ?? randomUUID();
+      const payloads =
+        messages.length === 0
+          ? [JSON.stringify({ k: key, i: 0, n: 0 })]
+          : messages.map((message, index) => encode(key, index, messages.length, message));
       await database.knex.raw(
-        `select ${pieces.map(() => 'pg_notify(?, ?)').join(', ')}`,
-        pieces.flatMap((piece) => [channel, piece]),
+        `select ${payloads.map(() => 'pg_notify(?, ?)').join(', ')}`,
+        payloads.flatMap((payload) => [channel, payload]),
       );
     },
     deliverTo(target) {
@@ -121,6 +159,7 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
+      order.close();
       const open = connection;
       connection = undefined;
       if (open) await client.destroyRawConnection(open).catch(() => undefined);

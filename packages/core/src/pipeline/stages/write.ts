@@ -16,7 +16,9 @@ import {
   type ResourceMetadata,
   type WriteHook,
 } from '../../metadata/types.js';
+import type { Knex } from 'knex';
 import { hashPassword } from '../../security/password.js';
+import type { PreparedWrite } from '../publish-writes.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
 import { createStateContext } from '../state-context.js';
@@ -73,23 +75,34 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   const { hooks } = operation;
   // Uploads go to their final names before the write (a failed write removes them), so no row names a missing file.
   const placed = operation.writeMode ? await placeUploads(runtime.files, context.resource, data) : [];
+  // Real-time updates may need a word from inside the write's transaction (its place in the order of commits, the
+  // items a delete takes by cascade): it then runs in one, and `prepare` runs there first.
+  const publisher = operation.mercure ? runtime.mercure : null;
+  let prepared: PreparedWrite | undefined;
+  const prepare =
+    publisher?.needsTransaction(context.resource, operation) === true
+      ? async (transaction: Knex.Transaction) => {
+          prepared = await publisher.prepare(transaction, context.resource, operation, context.id);
+        }
+      : undefined;
   let stored: Entity | null;
   try {
-    stored = await writeWithProcessors(context, data, processContext);
+    stored = await writeWithProcessors(context, data, processContext, prepare);
   } catch (error) {
     await removeFiles(runtime.files, placed, processContext.logger);
     throw error;
   }
   context.data = stored;
   // Committed: its place in the line of real-time updates is taken now, so they leave in commit order.
-  if (operation.mercure && runtime.mercure)
-    runtime.mercure.publish({
+  if (publisher)
+    publisher.publish({
       resource: context.resource,
       operation,
       origin: context.request.origin,
       data,
       stored,
       previous: context.previous,
+      prepared,
       logger: processContext.logger,
     });
   // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
@@ -128,12 +141,18 @@ async function writeWithProcessors(
   context: StageContext<'write'>,
   data: Entity,
   processContext: ProcessContext,
+  prepare: ((transaction: Knex.Transaction) => Promise<void>) | undefined,
 ): Promise<Entity | null> {
   const { runtime, operation } = context;
   const chain = runtime.processors.get(operation)!;
   const { hooks } = operation;
   let stored: Entity | null;
-  if (runtime.builtinProcessor(operation) && hooks.beforeWrite.length === 0 && hooks.afterWrite.length === 0) {
+  if (
+    runtime.builtinProcessor(operation) &&
+    hooks.beforeWrite.length === 0 &&
+    hooks.afterWrite.length === 0 &&
+    prepare === undefined
+  ) {
     // Nothing of the user's runs inside the write: the built-in processor chooses (one statement, or its own
     // transaction), and has committed when it returns.
     stored = ((await process(chain, data, processContext)) as Entity | undefined) ?? null;
@@ -148,6 +167,7 @@ async function writeWithProcessors(
         transaction,
         execute: (query) => runtime.execute(query, transaction),
       };
+      await prepare?.(transaction);
       await runHooks(hooks.beforeWrite, data, inside);
       const written = ((await process(chain, data, inside)) as Entity | undefined) ?? null;
       await runHooks(hooks.afterWrite, written ?? context.previous ?? data, inside);

@@ -4,6 +4,7 @@
  * page (never one per item); a subresource read first checks its parents. Writes run in one transaction: nested
  * writes first, then the item, then its many-to-many links; the stored item is read back.
  */
+import { listChunks } from './chunks.js';
 import type { Knex } from 'knex';
 // The contracts' database handles are knex's (declared there): this file hands them over.
 import type {} from '../database-handles.js';
@@ -57,22 +58,13 @@ function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
   return builder.limit(count, { skipBinding: true });
 }
 
-/** Keeps bound parameters per statement well below SQLite's limit when a page is large. */
-const CHUNK = 500;
-
-const chunks = <T>(values: readonly T[]): T[][] => {
-  const result: T[][] = [];
-  for (let start = 0; start < values.length; start += CHUNK) result.push(values.slice(start, start + CHUNK));
-  return result;
-};
-
 export interface KnexState {
   readonly provider: StateProvider;
   readonly processor: StateProcessor;
   /** Reads one item by id, with its to-many relations; null when absent. */
   readItem(resource: ResourceMetadata, id: ItemId, db?: Knex): Promise<Entity | null>;
-  /** Reads items by id, with the to-many relations named; in id order. */
-  readMany(resource: ResourceMetadata, ids: readonly ItemId[], toMany: readonly string[]): Promise<Entity[]>;
+  /** Reads items by id, with the to-many relations named; in id order. `db`: inside a transaction. */
+  readMany(resource: ResourceMetadata, ids: readonly ItemId[], toMany: readonly string[], db?: Knex): Promise<Entity[]>;
   /** Which of `ids` exist in the resource's table. */
   existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>>;
   isUnique: UniquenessCheck;
@@ -172,7 +164,7 @@ export function createKnexState(
     for (const { field, table, ownerColumn, targetColumn } of links) {
       for (const item of items) item[field.name] = [];
       const target = registry.resource(field.target);
-      for (const ids of chunks([...byId.keys()])) {
+      for (const ids of listChunks([...byId.keys()])) {
         const rows = await shaped<{ id: unknown; owner: unknown }>(
           `links ${table}.${ownerColumn} ${ids.length}`,
           ids,
@@ -227,18 +219,20 @@ export function createKnexState(
     resource: ResourceMetadata,
     ids: readonly ItemId[],
     toMany: readonly string[],
+    db: Knex = database.knex,
   ): Promise<Entity[]> {
     const mapper = mapperOf(resource);
     const items: Entity[] = [];
-    for (const part of chunks([...new Set(ids)])) {
-      const rows = await shaped(`many ${mapper.table} ${part.length}`, part, () =>
-        limitToLiveItems(database.knex(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy(
-          'id',
-        ),
+    for (const part of listChunks([...new Set(ids)])) {
+      const rows = await shaped(
+        `many ${mapper.table} ${part.length}`,
+        part,
+        () => limitToLiveItems(db(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy('id'),
+        db,
       );
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
-    await loadToMany(mapper, items, database.knex, toMany);
+    await loadToMany(mapper, items, db, toMany);
     return items;
   }
 
@@ -483,7 +477,7 @@ export function createKnexState(
       if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name])
         continue;
       await trx(links.table).where(links.ownerColumn, id).delete();
-      for (const part of chunks(ids as ItemId[])) {
+      for (const part of listChunks(ids as ItemId[])) {
         if (part.length > 0)
           await trx(links.table).insert(
             part.map((target) => ({ [links.ownerColumn]: id, [links.targetColumn]: target })),
@@ -640,7 +634,7 @@ export function createKnexState(
 
   async function existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>> {
     const found = new Set<ItemId>();
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of listChunks([...new Set(ids)])) {
       const rows = await shaped<{ id: unknown }>(`existing ${resource.table} ${part.length}`, part, () =>
         limitToLiveItems(database.knex(resource.table).select('id').whereIn('id', part), resource),
       );
