@@ -253,6 +253,21 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     mercure?.builtin && database.dialect.name === 'postgres' && mercure.settings.fanOut !== false
       ? await createPostgresUpdateBus({ database, schema: options.databaseSchema, log: app.log })
       : createLocalBus();
+  // The publisher dispatches what the bus delivers (every instance's updates) to this hub, even when no resource of
+  // this app publishes (other publishers may, through the built-in hub's publish endpoint).
+  const publisher = mercure
+    ? createWritePublisher({
+        registry,
+        normalizer,
+        readMany: reader.readMany,
+        hub: mercure.hub,
+        bus,
+        log: app.log,
+        findCascadedItems: (transaction, resource, id, publishes) =>
+          findCascadedItems(transaction, registry, resource, id, publishes),
+        readInTransaction: (transaction, resource, ids) => state.readMany(resource, ids, [], transaction),
+      })
+    : null;
   const runtime: Runtime = {
     registry,
     database,
@@ -269,26 +284,13 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
     security,
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
-    mercure:
-      mercure?.publishes === true
-        ? createWritePublisher({
-            registry,
-            normalizer,
-            readMany: reader.readMany,
-            hub: mercure.hub,
-            bus,
-            log: app.log,
-            findCascadedItems: (transaction, resource, id, publishes) =>
-              findCascadedItems(transaction, registry, resource, id, publishes),
-            readInTransaction: (transaction, resource, ids) => state.readMany(resource, ids, [], transaction),
-          })
-        : null,
+    mercure: mercure?.publishes === true ? publisher : null,
   };
   // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would
   // hold the close until their clients leave) and its pending sends.
   if (mercure)
     app.addHook('preClose', async () => {
-      await runtime.mercure?.drain();
+      await publisher?.drain();
       await mercure.hub.close();
       await bus.close();
     });
@@ -347,6 +349,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     await app.register(registerMercureRoutes, {
       prefix: HUB_PATH,
       hub: mercure.builtin,
+      relay: publisher!.relay,
       jwtKey: mercure.settings.jwtSecret ? toHubKey(mercure.settings.jwtSecret) : null,
       anonymous: mercure.settings.anonymous ?? true,
       bodyLimit,

@@ -8,14 +8,17 @@
 import type { Knex } from 'knex';
 import type { MercureUpdate } from './hub.js';
 
-/** What travels on the bus: an update, with its id already given (the same on every instance), and its item. */
+/**
+ * What travels on the bus: an update, with its id already given (the same on every instance), and the item it is
+ * about — none for an update of another publisher (the built-in hub's publish endpoint).
+ */
 export interface BusMessage {
   /** The update; without `data` when it was too large for the bus: each instance renders it (`rendering`). */
   readonly update: Omit<MercureUpdate, 'data'> & { readonly id: string; readonly data?: string };
   /** The item the update is about (GraphQL subscriptions read it again), by resource name. */
-  readonly item: { readonly resource: string; readonly id: unknown; readonly deleted: boolean };
+  readonly item?: { readonly resource: string; readonly id: unknown; readonly deleted: boolean };
   /** The operation (of the item's resource, or the write's own) whose rendering `data` is: its resource and name. */
-  readonly rendering: { readonly resource: string; readonly operation: string };
+  readonly rendering?: { readonly resource: string; readonly operation: string };
 }
 
 export interface UpdateBus {

@@ -83,6 +83,11 @@ export interface WritePublisher {
   ): Promise<PreparedWrite>;
   /** Takes a committed write's place in line, and publishes its updates in turn. Returns at once. */
   publish(write: CommittedWrite): void;
+  /**
+   * Sends an update of another publisher (the built-in hub's publish endpoint) to the hub of every instance, in line
+   * with the writes' updates; resolves with its id once the bus has it.
+   */
+  relay(update: MercureUpdate): Promise<string>;
   /** Calls `listener` with each item written, in the order its update goes to the hub. */
   listen(listener: (item: WrittenItem) => void): void;
   /** Resolves once every write handed over so far was published (or failed). */
@@ -302,12 +307,14 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
   }
 
   /** The data of a message the bus carried without it (too large): the item read again and rendered here. */
-  async function completeData(message: BusMessage, resource: ResourceMetadata): Promise<string | null> {
+  async function completeData(message: BusMessage, resource: ResourceMetadata | undefined): Promise<string | null> {
+    const { item: about, rendering: by } = message;
     if (message.update.data !== undefined) return message.update.data;
-    const id = message.item.id as ItemId;
-    if (message.item.deleted) return deletedData(resource, buildIri(resource, id));
-    const owner = registry.resources.find((candidate) => candidate.name === message.rendering.resource);
-    const read = owner?.operations.find((operation) => operation.name === message.rendering.operation);
+    if (!resource || !about || !by) return null;
+    const id = about.id as ItemId;
+    if (about.deleted) return deletedData(resource, buildIri(resource, id));
+    const owner = registry.resources.find((candidate) => candidate.name === by.resource);
+    const read = owner?.operations.find((operation) => operation.name === by.operation);
     const item = read ? await reread(resource, id) : null;
     // Deleted since: its own update follows.
     return item && read ? render(resource, read, item) : null;
@@ -321,7 +328,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
       .catch((error: unknown) =>
         log.error({ err: error, topic: update.topics[0] }, 'An update could not be published to the Mercure hub.'),
       );
-    if (!resource) return;
+    if (!resource || !message.item) return;
     const written: WrittenItem = { resource, id: message.item.id, deleted: message.item.deleted };
     for (const listener of listeners) {
       try {
@@ -338,18 +345,16 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
   let waitingRenders = 0;
   bus.deliverTo((message) => {
     // An instance of another version of the app may know a resource this one does not: its hub has the update anyway.
-    const resource = registry.resources.find((candidate) => candidate.name === message.item.resource);
+    const resource = message.item && registry.resources.find((candidate) => candidate.name === message.item!.resource);
     const { data } = message.update;
     if (rendering === null && data !== undefined) return dispatch(message, data, resource);
     waitingRenders++;
     rendering = (rendering ?? Promise.resolve())
       .then(async () => {
-        const complete = resource
-          ? await completeData(message, resource).catch((error: unknown) => {
-              log.error({ err: error, topic: message.update.topics[0] }, 'An update could not be rendered here.');
-              return null;
-            })
-          : (data ?? null);
+        const complete = await completeData(message, resource).catch((error: unknown) => {
+          log.error({ err: error, topic: message.update.topics[0] }, 'An update could not be rendered here.');
+          return null;
+        });
         if (complete !== null) dispatch(message, complete, resource);
       })
       .finally(() => {
@@ -400,6 +405,12 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
           write.logger.error({ err: error, operation: write.operation.name }, 'Updates could not be sent to the hubs.');
         }
       });
+    },
+    relay(update) {
+      const id = update.id ?? `urn:uuid:${randomUUID()}`;
+      const sent = tail.then(() => bus.send([{ update: { ...update, id } }]));
+      tail = sent.catch(() => undefined);
+      return sent.then(() => id);
     },
     listen: (listener) => void listeners.push(listener),
     drain: () => tail,

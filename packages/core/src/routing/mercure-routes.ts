@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { BuiltinHub } from '../mercure/builtin-hub.js';
+import type { MercureUpdate } from '../mercure/hub.js';
 import { type HubGrants, readHubToken, verifyHubToken } from '../mercure/hub-tokens.js';
 import { compileTopicSelector, isEachSelected } from '../mercure/topic-selector.js';
 import { logServiceError, renderError } from '../response/render-error.js';
@@ -22,6 +23,8 @@ export const HUB_PATH = '/.well-known/mercure';
 
 export interface MercureRoutesOptions {
   readonly hub: BuiltinHub;
+  /** Sends a publisher's update to the hub of every instance (`WritePublisher.relay`); default: to this hub alone. */
+  readonly relay?: (update: MercureUpdate) => Promise<string>;
   /** The secret subscribers' and publishers' JWTs are signed with; null: no token is valid (no private update, no publisher). */
   readonly jwtKey: Uint8Array | null;
   /** Subscribers without a JWT may subscribe (to public updates). */
@@ -88,7 +91,7 @@ export async function registerMercureRoutes(app: FastifyInstance, options: Mercu
     const retry = form.get('retry') ?? undefined;
     if (retry !== undefined && !/^[0-9]{1,10}$/.test(retry))
       throw new ApiError('MERCURE_INVALID_UPDATE', '"retry" must be a number of milliseconds.');
-    const published = await hub.publish({
+    const published = await (options.relay ?? hub.publish)({
       topics,
       data: form.get('data') ?? '',
       private: form.has('private'),

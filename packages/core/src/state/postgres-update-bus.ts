@@ -2,11 +2,12 @@
  * The update bus on PostgreSQL: `LISTEN/NOTIFY` on a channel of the app's database and schema, so that the instances
  * of one app hand each other their updates through the database itself, with nothing else to run, in the order of
  * commits. A write takes its place inside its transaction (`reserve`: a notification, delivered only if the write
- * commits, in commit order); once committed and rendered, its messages follow (one statement, one notification each:
- * the notifications of one statement reach every listener together and in order). Each instance's listening
- * connection (its own, outside the pool, opened again when it breaks; what was sent meanwhile is not delivered to that
- * instance) delivers every write's messages in its place (`mercure/commit-order.ts`). A message too long for a
- * notification (8,000 bytes) travels without its data: each instance reads the item by id and renders it.
+ * commits, in commit order); once committed and rendered, its messages follow (one statement: the notifications of
+ * one statement reach every listener together and in order). Each instance's listening connection (its own, outside
+ * the pool, opened again when it breaks; what was sent meanwhile is not delivered to that instance) delivers every
+ * write's messages in its place (`mercure/commit-order.ts`). Messages too long for a notification (8,000 bytes)
+ * travel without the data of their items' updates: each instance reads the item by id and renders it; what is still
+ * too long (many items, an update of another publisher) is cut into several notifications of that one statement.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -16,6 +17,8 @@ import type { Database } from './database.js';
 
 /** The most bytes of one notification's payload we send (PostgreSQL takes up to 7,999). */
 const NOTIFICATION_BYTES = 7_900;
+/** The characters of a piece of a long text: 6 bytes each at worst once JSON-escaped, under the bytes allowed. */
+const PIECE = 1_200;
 /** Milliseconds before the listening connection is opened again after it broke. */
 const RECONNECT_DELAY = 1_000;
 /** Milliseconds a committed write's place waits for its messages before it is given up (its instance stopped). */
@@ -23,10 +26,10 @@ const PLACE_TIMEOUT = 10_000;
 /** Writes whose messages may be arriving at once; an incomplete one past this many is dropped. */
 const MAX_PARTIAL = 1_000;
 
-/** A notification: a write's place (`t`), or message `i` of the `n` of the write whose place is `k`. */
+/** A notification: a write's place (`t`), or piece `i` of the `n` of the JSON of the messages of the write at `k`. */
 type Notification =
   | { readonly t: string }
-  | { readonly k: string; readonly i: number; readonly n: number; readonly m?: BusMessage };
+  | { readonly k: string; readonly i: number; readonly n: number; readonly p: string };
 
 /** The listening connection, as pg's client is. */
 interface ListeningConnection {
@@ -46,12 +49,42 @@ export interface PostgresUpdateBusOptions {
 /** The channel of an app: one per schema of the database. */
 const channelOf = (schema: string | undefined): string => `resource_api_mercure:${schema ?? 'public'}`.slice(0, 63);
 
-/** A message as one notification's payload: without its data when it would be too long. */
-function encode(key: string, index: number, count: number, message: BusMessage): string {
-  const payload = JSON.stringify({ k: key, i: index, n: count, m: message });
-  if (Buffer.byteLength(payload) <= NOTIFICATION_BYTES) return payload;
+/**
+ * The payloads of the notifications that carry a write's messages: their JSON in one, when it fits; else without the
+ * data of the largest updates an instance can render itself (of an item, with the operation rendering it), until it
+ * fits; cut in pieces when that is still too long (many items, a large update of another publisher).
+ */
+function encode(key: string, messages: readonly BusMessage[]): string[] {
+  const sent = [...messages];
+  const payload = () => JSON.stringify({ k: key, i: 0, n: 1, p: JSON.stringify(sent) });
+  // The largest renderable data first, until the messages fit.
+  const renderable = sent
+    .map((message, index) => ({
+      index,
+      size: message.item && message.rendering ? (message.update.data?.length ?? 0) : 0,
+    }))
+    .filter(({ size }) => size > 0)
+    .sort((a, b) => b.size - a.size);
+  let whole = payload();
+  for (const { index } of renderable) {
+    if (Buffer.byteLength(whole) <= NOTIFICATION_BYTES) break;
+    sent[index] = withoutRenderableData(sent[index]!);
+    whole = payload();
+  }
+  if (Buffer.byteLength(whole) <= NOTIFICATION_BYTES) return [whole];
+  const text = JSON.stringify(sent);
+  const count = Math.ceil(text.length / PIECE);
+  const pieces: string[] = [];
+  for (let index = 0; index < count; index++)
+    pieces.push(JSON.stringify({ k: key, i: index, n: count, p: text.slice(index * PIECE, (index + 1) * PIECE) }));
+  return pieces;
+}
+
+/** A message without its data, when each instance can render it (the item read again by id). */
+function withoutRenderableData(message: BusMessage): BusMessage {
+  if (!message.item || !message.rendering) return message;
   const { data: _left, ...update } = message.update;
-  return JSON.stringify({ k: key, i: index, n: count, m: { ...message, update } });
+  return { ...message, update };
 }
 
 /** Opens the listening connection (the bus delivers from then on). */
@@ -66,7 +99,7 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
   let connection: ListeningConnection | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
-  const partial = new Map<string, BusMessage[]>();
+  const partial = new Map<string, string[]>();
   const order = createCommitOrder<BusMessage>({
     deliver: (message) => {
       try {
@@ -99,18 +132,21 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
       return;
     }
     const { k: key, n: count } = notification;
-    if (count === 0 || notification.m === undefined) {
-      order.arrived(key, []);
-      return;
-    }
-    let messages = partial.get(key);
-    if (!messages) {
+    let pieces = count === 1 ? [notification.p] : partial.get(key);
+    if (!pieces) {
       if (partial.size >= MAX_PARTIAL) partial.delete(partial.keys().next().value!);
-      partial.set(key, (messages = []));
+      partial.set(key, (pieces = []));
     }
-    messages[notification.i] = notification.m;
-    if (messages.filter((message) => message !== undefined).length < count) return;
+    if (count > 1) pieces[notification.i] = notification.p;
+    if (pieces.filter((piece) => piece !== undefined).length < count) return;
     partial.delete(key);
+    let messages: BusMessage[];
+    try {
+      messages = JSON.parse(pieces.join('')) as BusMessage[];
+    } catch (error) {
+      log.error({ err: error }, 'The messages of a write on the Mercure bus are not JSON; dropped.');
+      messages = [];
+    }
     order.arrived(key, messages);
   }
 
@@ -143,11 +179,7 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
       return key;
     },
     async send(messages, place) {
-      const key = place ?? randomUUID();
-      const payloads =
-        messages.length === 0
-          ? [JSON.stringify({ k: key, i: 0, n: 0 })]
-          : messages.map((message, index) => encode(key, index, messages.length, message));
+      const payloads = encode(place ?? randomUUID(), messages);
       await database.knex.raw(
         `select ${payloads.map(() => 'pg_notify(?, ?)').join(', ')}`,
         payloads.flatMap((payload) => [channel, payload]),

@@ -58,7 +58,7 @@ describe.skipIf(!postgres)('the PostgreSQL update bus', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
-  const names = (list: readonly BusMessage[]) => list.map((delivered) => delivered.item.id);
+  const names = (list: readonly BusMessage[]) => list.map((delivered) => delivered.item?.id);
 
   it('delivers each write’s updates in its place among the commits, on every instance', async () => {
     const first = await place(buses[0]!);

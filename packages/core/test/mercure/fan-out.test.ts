@@ -6,12 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { defineResource } from '@resource-api/core';
+import { defineResource, signHubToken } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { listen } from './listening-app.js';
 import { subscribe, type Subscriber } from './subscriber.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } }, mercure: true });
+const SECRET = 'the-hub-secret-of-the-fan-out-tests-0123';
 const postgres = testDatabases(inject('postgresUrl')).find((database) => database.name === 'postgres');
 
 describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
@@ -19,12 +20,16 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
   let second: { app: FastifyInstance; origin: string };
   const subscribers: Subscriber[] = [];
   beforeEach(async () => {
-    const opened = await listen({ database: postgres!, resources: [Book], mercure: { heartbeat: 0 } });
+    const opened = await listen({
+      database: postgres!,
+      resources: [Book],
+      mercure: { heartbeat: 0, jwtSecret: SECRET },
+    });
     first = opened;
     second = await listen({
       database: postgres!,
       resources: [Book],
-      mercure: { heartbeat: 0 },
+      mercure: { heartbeat: 0, jwtSecret: SECRET },
       sharedSchema: opened.schema,
     });
   });
@@ -71,5 +76,26 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
     const iri = await post(second.origin, title);
     const [event] = await onFirst.next(1);
     expect(JSON.parse(event!.data)).toMatchObject({ '@id': iri, title });
+  });
+
+  it('carries the updates other publishers post to one instance’s hub, in line with the writes', async () => {
+    const onSecond = await listenOn(second.origin);
+    const before = await post(first.origin, 'before');
+    const form = new URLSearchParams({ topic: 'https://example.com/feeds/1', data: 'from a publisher' });
+    const response = await fetch(`${first.origin}/.well-known/mercure`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Bearer ${await signHubToken({ publish: ['*'] }, SECRET)}`,
+      },
+      body: form.toString(),
+    });
+    expect(response.status).toBe(200);
+    const id = await response.text();
+    const after = await post(first.origin, 'after');
+    const events = await onSecond.next(3);
+    expect(JSON.parse(events[0]!.data)['@id']).toBe(before);
+    expect(events[1]).toMatchObject({ id, data: 'from a publisher' });
+    expect(JSON.parse(events[2]!.data)['@id']).toBe(after);
   });
 });
