@@ -1,6 +1,7 @@
 /**
- * The Redis the rate-limit tests share a store in (`TEST_REDIS_URL`, default 127.0.0.1:6379), probed once. Unreachable,
- * the tests that need it are skipped with a loud notice, except with `CI=true`, where that is a failure.
+ * The Redis of the tests that need one — the rate limit's shared store, the Mercure bus — (`TEST_REDIS_URL`, default
+ * 127.0.0.1:6379), probed once. Unreachable, those tests are skipped with a loud notice, except with `CI=true`, where
+ * that is a failure.
  */
 import { Redis } from 'ioredis';
 
@@ -13,6 +14,8 @@ async function redisAnswers(): Promise<boolean> {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
+  // The failure is the answer: ioredis would print it as an unhandled error event besides.
+  client.on('error', () => {});
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
@@ -26,8 +29,10 @@ async function redisAnswers(): Promise<boolean> {
 export const redisAvailable = await redisAnswers();
 if (!redisAvailable) {
   if (process.env.CI === 'true')
-    throw new Error(`Redis is unreachable at ${REDIS_URL} and CI=true: the shared rate-limit store must be tested.`);
+    throw new Error(
+      `Redis is unreachable at ${REDIS_URL} and CI=true: the rate limit's store and the Mercure bus must be tested.`,
+    );
   console.warn(
-    `\n*** Redis is unreachable at ${REDIS_URL}: the rate-limit tests of the Redis store are SKIPPED. ***\n`,
+    `\n*** Redis is unreachable at ${REDIS_URL}: the tests that need Redis (rate-limit store, Mercure bus) are SKIPPED. ***\n`,
   );
 }
