@@ -53,6 +53,8 @@ import { assertMercureOptions, type MercureOptions, resolveHubLimits } from './m
 import { createWritePublisher } from './pipeline/publish-writes.js';
 import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
 import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
+import { createRedisUpdateBus } from './mercure/redis-update-bus.js';
+import { toBusChannel } from './mercure/bus-channel.js';
 import { registerMercureLink } from './routing/mercure-link.js';
 import { HUB_PATH, registerMercureRoutes } from './routing/mercure-routes.js';
 import type { JWTPayload } from 'jose';
@@ -247,11 +249,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
   });
   const mercure = openMercureHub(options.mercure, registry);
-  // The built-in hubs of the instances on one PostgreSQL database hand each other their updates through it.
-  const bus: UpdateBus =
-    mercure?.builtin && database.dialect.name === 'postgres' && mercure.settings.fanOut !== false
-      ? await createPostgresUpdateBus({ database, schema: options.databaseSchema, log: app.log })
-      : createLocalBus();
+  const bus = await openUpdateBus(mercure, database, options.databaseSchema, app.log);
   const runtime: Runtime = {
     registry,
     database,
@@ -383,6 +381,24 @@ function openMercureHub(option: MercureOptions | false | undefined, registry: Me
   }
   const builtin = createBuiltinHub(resolveHubLimits(settings, 'resourceApi: mercure'));
   return { hub: builtin, builtin, link: settings.publicUrl ?? null, publishes, settings };
+}
+
+/**
+ * How the built-in hubs of the app's instances hand each other their updates: through Redis when `mercure.redis` is
+ * given (on any database), else through PostgreSQL, else not at all (SQLite, fan-out off, or an external hub, which
+ * every instance sends to).
+ */
+async function openUpdateBus(
+  mercure: MercureSetup | null,
+  database: Database,
+  schema: string | undefined,
+  log: FastifyInstance['log'],
+): Promise<UpdateBus> {
+  if (!mercure?.builtin || mercure.settings.fanOut === false) return createLocalBus();
+  const { redis, redisChannel } = mercure.settings;
+  if (redis !== undefined) return createRedisUpdateBus({ redis, channel: redisChannel ?? toBusChannel(schema), log });
+  if (database.dialect.name === 'postgres') return createPostgresUpdateBus({ database, schema, log });
+  return createLocalBus();
 }
 
 /** Whether some resource has a file field (then its files are served). */

@@ -66,7 +66,7 @@ export interface WritePublisherOptions {
   readonly normalizer: Normalizer;
   readonly readMany: ReadMany;
   readonly hub: Hub;
-  /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, or PostgreSQL. */
+  /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, PostgreSQL or Redis. */
   readonly bus: UpdateBus;
   /** Where failures of deliveries, which belong to no request, are logged. */
   readonly log: StateLogger;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { toBusChannel } from '../mercure/bus-channel.js';
 import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import type { Database } from './database.js';
 
@@ -39,9 +40,6 @@ export interface PostgresUpdateBusOptions {
   readonly log: { error(object: unknown, message?: string): void; warn(object: unknown, message?: string): void };
 }
 
-/** The channel of an app: one per schema of the database. */
-const channelOf = (schema: string | undefined): string => `resource_api_mercure:${schema ?? 'public'}`.slice(0, 63);
-
 /** Opens the listening connection (the bus delivers from then on). */
 export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions): Promise<UpdateBus> {
   const { database, log } = options;
@@ -49,7 +47,7 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     acquireRawConnection(): Promise<ListeningConnection>;
     destroyRawConnection(connection: ListeningConnection): Promise<void>;
   };
-  const channel = channelOf(options.schema);
+  const channel = toBusChannel(options.schema);
   let deliver: (message: BusMessage) => void = () => {};
   let connection: ListeningConnection | undefined;
   let closed = false;
