@@ -60,10 +60,16 @@ export interface BookshopOptions {
   readonly uploadsDirectory?: string;
   /**
    * Real-time updates of books and comments: an external Mercure hub (`url`, `jwtSecret`; `MERCURE_URL`,
-   * `MERCURE_JWT_SECRET`), the hub's URL for subscribers (`publicUrl`; `MERCURE_PUBLIC_URL`); default: the built-in hub
-   * at `/.well-known/mercure`.
+   * `MERCURE_JWT_SECRET`), the hub's URL for subscribers (`publicUrl`; `MERCURE_PUBLIC_URL`), the Redis the built-in
+   * hubs of several processes hand each other their updates through (`redis`; `MERCURE_REDIS_URL`); default: the
+   * built-in hub at `/.well-known/mercure`.
    */
-  readonly mercure?: { readonly url?: string; readonly publicUrl?: string; readonly jwtSecret?: string };
+  readonly mercure?: {
+    readonly url?: string;
+    readonly publicUrl?: string;
+    readonly jwtSecret?: string;
+    readonly redis?: string;
+  };
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
 }

@@ -197,6 +197,7 @@ const ENV_SCHEMA = {
       description: 'must be the http(s) URL subscribers reach the Mercure hub at',
     },
     MERCURE_JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
+    MERCURE_REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
   },
@@ -241,10 +242,16 @@ export interface ServerConfig {
   readonly shutdownTimeout: number;
   /**
    * Real-time updates: the external Mercure hub (`MERCURE_URL`), the URL subscribers reach the hub at
-   * (`MERCURE_PUBLIC_URL`) and the secret of its JWTs (`MERCURE_JWT_SECRET`); all unset: the built-in hub, without
-   * private updates.
+   * (`MERCURE_PUBLIC_URL`), the secret of its JWTs (`MERCURE_JWT_SECRET`), the Redis the built-in hubs of several
+   * processes hand each other their updates through (`MERCURE_REDIS_URL`); all unset: the built-in hub, without private
+   * updates, fed by the other processes through PostgreSQL only.
    */
-  readonly mercure: { readonly url?: string; readonly publicUrl?: string; readonly jwtSecret?: string };
+  readonly mercure: {
+    readonly url?: string;
+    readonly publicUrl?: string;
+    readonly jwtSecret?: string;
+    readonly redis?: string;
+  };
 }
 
 /** A configuration the server refuses to start with; the message lists every bad variable. */
@@ -308,6 +315,10 @@ export function loadConfig(
     problems.push(
       'MERCURE_URL (an external Mercure hub) needs MERCURE_JWT_SECRET, the secret its JWTs are signed with.',
     );
+  if (raw.MERCURE_URL !== undefined && raw.MERCURE_REDIS_URL !== undefined)
+    problems.push(
+      'MERCURE_REDIS_URL fans the built-in hub’s updates out between processes: it does not go with MERCURE_URL (an external hub, which every process sends to).',
+    );
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
   const seconds = (name: Variable) => Number(values[name]) * 1000;
@@ -343,6 +354,7 @@ export function loadConfig(
       ...(raw.MERCURE_URL ? { url: raw.MERCURE_URL } : {}),
       ...(raw.MERCURE_PUBLIC_URL ? { publicUrl: raw.MERCURE_PUBLIC_URL } : {}),
       ...(raw.MERCURE_JWT_SECRET ? { jwtSecret: raw.MERCURE_JWT_SECRET } : {}),
+      ...(raw.MERCURE_REDIS_URL ? { redis: raw.MERCURE_REDIS_URL } : {}),
     },
   };
 }

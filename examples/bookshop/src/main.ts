@@ -25,6 +25,12 @@ async function main(): Promise<void> {
         { workers: config.workers },
         'rate limits are counted by each worker on its own: set REDIS_URL to share one count',
       );
+    // On PostgreSQL the workers' hubs hand each other their updates through the database; on SQLite only Redis does.
+    if (!config.mercure.url && !config.mercure.redis && !config.database.startsWith('postgres'))
+      log.warn(
+        { workers: config.workers },
+        'real-time updates reach the subscribers of the worker that wrote them only: set MERCURE_REDIS_URL to share them',
+      );
     runPrimary({ workers: config.workers, shutdownTimeout: config.shutdownTimeout, log });
     return;
   }

@@ -128,7 +128,13 @@ describe('the compiled server with WEB_CONCURRENCY=2', () => {
       level: 40,
       msg: 'rate limits are counted by each worker on its own: set REDIS_URL to share one count',
     });
-    expect(lines[1]).toMatchObject({ pid: server.child.pid, workers: 2, msg: 'starting the workers' });
+    // On SQLite without MERCURE_REDIS_URL the workers' hubs cannot share their updates, and it says so too.
+    expect(lines[1]).toMatchObject({
+      pid: server.child.pid,
+      level: 40,
+      msg: 'real-time updates reach the subscribers of the worker that wrote them only: set MERCURE_REDIS_URL to share them',
+    });
+    expect(lines[2]).toMatchObject({ pid: server.child.pid, workers: 2, msg: 'starting the workers' });
     // Each worker prints its own listening line; the second only started once the first listened.
     expect(server.output()).toContain(`worker process ${first})`);
     expect(server.output()).toContain(`worker process ${second})`);

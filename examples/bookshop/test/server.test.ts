@@ -341,4 +341,23 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       'ADMIN_EMAIL and ADMIN_PASSWORD go together.',
     ]);
   });
+
+  it('reads MERCURE_REDIS_URL, the Redis the built-in hubs of several processes share their updates through', () => {
+    expect(load({ JWT_SECRET: SECRET, MERCURE_REDIS_URL: ' redis://cache:6379 ' }).config?.mercure).toEqual({
+      redis: 'redis://cache:6379',
+    });
+    expect(load({ JWT_SECRET: SECRET, MERCURE_REDIS_URL: 'cache:6379' }).error?.problems).toEqual([
+      'MERCURE_REDIS_URL must be a redis:// or rediss:// URL (got "cache:6379").',
+    ]);
+    expect(
+      load({
+        JWT_SECRET: SECRET,
+        MERCURE_URL: 'https://hub.example.com/.well-known/mercure',
+        MERCURE_JWT_SECRET: MERCURE_SECRET,
+        MERCURE_REDIS_URL: 'redis://cache:6379',
+      }).error?.problems,
+    ).toEqual([
+      'MERCURE_REDIS_URL fans the built-in hub’s updates out between processes: it does not go with MERCURE_URL (an external hub, which every process sends to).',
+    ]);
+  });
 });

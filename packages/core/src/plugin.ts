@@ -54,6 +54,8 @@ import { createWritePublisher } from './pipeline/publish-writes.js';
 import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
 import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
 import { findCascadedItems } from './state/knex/cascaded-items.js';
+import { createRedisUpdateBus } from './mercure/redis-update-bus.js';
+import { toBusChannel } from './mercure/bus-channel.js';
 import { registerMercureLink } from './routing/mercure-link.js';
 import { HUB_PATH, registerMercureRoutes } from './routing/mercure-routes.js';
 import type { JWTPayload } from 'jose';
@@ -248,11 +250,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     readMany: reader.readMany,
   });
   const mercure = openMercureHub(options.mercure, registry);
-  // The built-in hubs of the instances on one PostgreSQL database hand each other their updates through it.
-  const bus: UpdateBus =
-    mercure?.builtin && database.dialect.name === 'postgres' && mercure.settings.fanOut !== false
-      ? await createPostgresUpdateBus({ database, schema: options.databaseSchema, log: app.log })
-      : createLocalBus();
+  const bus = await openUpdateBus(mercure, database, options.databaseSchema, app.log);
   // The publisher dispatches what the bus delivers (every instance's updates) to this hub, even when no resource of
   // this app publishes (other publishers may, through the built-in hub's publish endpoint).
   const publisher = mercure
@@ -397,6 +395,24 @@ function openMercureHub(option: MercureOptions | false | undefined, registry: Me
   }
   const builtin = createBuiltinHub(resolveHubLimits(settings, 'resourceApi: mercure'));
   return { hub: builtin, builtin, link: settings.publicUrl ?? null, publishes, settings };
+}
+
+/**
+ * How the built-in hubs of the app's instances hand each other their updates: through Redis when `mercure.redis` is
+ * given (on any database), else through PostgreSQL, else not at all (SQLite, fan-out off, or an external hub, which
+ * every instance sends to).
+ */
+async function openUpdateBus(
+  mercure: MercureSetup | null,
+  database: Database,
+  schema: string | undefined,
+  log: FastifyInstance['log'],
+): Promise<UpdateBus> {
+  if (!mercure?.builtin || mercure.settings.fanOut === false) return createLocalBus();
+  const { redis, redisChannel } = mercure.settings;
+  if (redis !== undefined) return createRedisUpdateBus({ redis, channel: redisChannel ?? toBusChannel(schema), log });
+  if (database.dialect.name === 'postgres') return createPostgresUpdateBus({ database, schema, log });
+  return createLocalBus();
 }
 
 /** Whether some resource has a file field (then its files are served). */

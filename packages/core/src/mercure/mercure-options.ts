@@ -1,7 +1,9 @@
 /**
  * The plugin's `mercure` option: which hub the updates go to — the built-in one (the default: no other process), or
- * an external Mercure hub — and the built-in hub's keys and limits. Checked at start-up.
+ * an external Mercure hub — the built-in hub's keys and limits, and how the built-in hubs of several instances hand
+ * each other their updates (PostgreSQL, or Redis). Checked at start-up.
  */
+import type { Redis } from 'ioredis';
 import { assertCount, DeclarationError } from '../errors.js';
 import { type BuiltinHubLimits, DEFAULT_HUB_LIMITS } from './builtin-hub.js';
 
@@ -40,10 +42,18 @@ export interface MercureOptions extends MercureHubOptions {
   readonly publicUrl?: string;
   /**
    * On PostgreSQL, the built-in hubs of the app's instances hand each other their updates through the database
-   * (`LISTEN/NOTIFY`), so a subscriber of any instance receives every instance's updates (default true; false: each
-   * instance's hub has its own writes only).
+   * (`LISTEN/NOTIFY`; through Redis with `redis`), so a subscriber of any instance receives every instance's updates
+   * (default true; false: each instance's hub has its own writes only).
    */
   readonly fanOut?: boolean;
+  /**
+   * The built-in hubs of the app's instances hand each other their updates through Redis pub/sub instead, on any
+   * database (SQLite too): a `redis://` URL (its connections are closed with the app) or an ioredis client of yours
+   * (used to publish, duplicated to subscribe, and left open). Needs the `ioredis` package.
+   */
+  readonly redis?: Redis | string;
+  /** The Redis channel the app's instances share (default `resource_api_mercure:<databaseSchema or public>`). */
+  readonly redisChannel?: string;
 }
 
 const KEYS = [
@@ -57,6 +67,8 @@ const KEYS = [
   'historyBytes',
   'heartbeat',
   'fanOut',
+  'redis',
+  'redisChannel',
 ];
 
 /** The built-in hub's limits, checked, over the defaults. */
@@ -97,9 +109,42 @@ export function assertMercureOptions(options: MercureOptions): void {
   }
   if (options.fanOut !== undefined && typeof options.fanOut !== 'boolean')
     throw new DeclarationError('resourceApi: "mercure.fanOut" must be true or false.');
+  assertRedisOptions(options);
   if (options.url !== undefined && !options.jwtSecret)
     throw new DeclarationError(
       'resourceApi: "mercure.url" (an external hub) needs "mercure.jwtSecret" to sign updates with.',
     );
   resolveHubLimits(options, 'resourceApi: mercure');
+}
+
+/** The Redis bus's options: a URL or a client, and no other choice that leaves the bus unused. */
+function assertRedisOptions(options: MercureOptions): void {
+  const { redis, redisChannel } = options;
+  if (redisChannel !== undefined && (typeof redisChannel !== 'string' || redisChannel === ''))
+    throw new DeclarationError('resourceApi: "mercure.redisChannel" must be a non-empty string.');
+  if (redis === undefined) {
+    if (redisChannel !== undefined)
+      throw new DeclarationError(
+        'resourceApi: "mercure.redisChannel" names a channel of "mercure.redis", which is not set.',
+      );
+    return;
+  }
+  const isClient =
+    typeof redis === 'object' &&
+    redis !== null &&
+    typeof redis.publish === 'function' &&
+    typeof redis.duplicate === 'function';
+  if (!isClient && (typeof redis !== 'string' || !/^rediss?:\/\/./.test(redis)))
+    throw new DeclarationError(
+      // The value is not repeated: a URL may hold a password.
+      `resourceApi: "mercure.redis" must be a redis:// (or rediss://) URL or an ioredis client, got ${typeof redis === 'string' ? 'a string without either scheme' : redis === null ? 'null' : typeof redis}.`,
+    );
+  if (options.fanOut === false)
+    throw new DeclarationError(
+      'resourceApi: "mercure.redis" fans the updates out between instances, which "mercure.fanOut: false" turns off: give one or the other.',
+    );
+  if (options.url !== undefined)
+    throw new DeclarationError(
+      'resourceApi: "mercure.redis" fans out the built-in hub\'s updates; with an external hub ("mercure.url") every instance sends to that hub already: leave "redis" out.',
+    );
 }

@@ -3,7 +3,8 @@
  * dispatches what the bus delivers to its own subscribers (the built-in hub, GraphQL subscriptions) — its own writes
  * included, so every subscriber of any instance receives every instance's updates once, in the order the bus
  * delivers them. Alone (SQLite, or fan-out off) the bus is this process: a send is delivered at once. On PostgreSQL
- * it is the database's `LISTEN/NOTIFY` (`state/postgres-update-bus.ts`), in the order of commits.
+ * it is the database's `LISTEN/NOTIFY` (`state/postgres-update-bus.ts`), in the order of commits; with
+ * `mercure.redis`, Redis pub/sub (`redis-update-bus.ts`).
  */
 import type { Knex } from 'knex';
 import type { MercureUpdate } from './hub.js';

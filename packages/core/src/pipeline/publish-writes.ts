@@ -99,7 +99,7 @@ export interface WritePublisherOptions {
   readonly normalizer: Normalizer;
   readonly readMany: ReadMany;
   readonly hub: Hub;
-  /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, or PostgreSQL. */
+  /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, PostgreSQL or Redis. */
   readonly bus: UpdateBus;
   /** The items deleting one takes or changes by the database's cascades (`state/knex/cascaded-items.ts`). */
   readonly findCascadedItems: (

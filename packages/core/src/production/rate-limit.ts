@@ -31,7 +31,7 @@ import type {
 import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { findClosest } from '../metadata/did-you-mean.js';
-import { importOptionalPackage } from '../optional-package.js';
+import { openRedisConnection } from '../redis-connection.js';
 import type { ApiRouteMark } from '../routing/api-scope.js';
 import type { JWTPayload } from 'jose';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
@@ -290,31 +290,14 @@ async function registerRateLimitPlugin(
   let redis = options.redis;
   if (typeof redis === 'string') {
     // Short timeouts and no offline queue: a missing Redis must not hold requests up (they pass, with skipOnError).
-    // Loaded only when a Redis URL is given: an app that never uses ioredis does not keep it in memory (its cost:
-    // docs/performance.md, "What made it faster"). It is an optional peer dependency: the app installs it.
-    const { Redis } = await importOptionalPackage(
-      'ioredis',
-      'A Redis store for the rate limit',
-      () => import('ioredis'),
-    );
-    const client = new Redis(redis, {
-      lazyConnect: true,
-      connectTimeout: 500,
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
+    const client = await openRedisConnection(redis, {
+      usedFor: 'A Redis store for the rate limit',
+      options: { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false },
+      reportOutage: (error) =>
+        app.log.warn({ err: error }, 'rate limit: the Redis store does not answer; requests are not counted meanwhile'),
     });
-    // ioredis reports every failed reconnection; the log gets the first of each outage only.
-    let down = false;
-    client.on('error', (error: Error) => {
-      if (!down)
-        app.log.warn({ err: error }, 'rate limit: the Redis store does not answer; requests are not counted meanwhile');
-      down = true;
-    });
-    client.on('ready', () => (down = false));
     // By onClose the server has answered its last request: nothing is waiting on Redis any more.
     app.addHook('onClose', async () => client.disconnect());
-    // Connected before the first request is counted; a Redis that is down does not stop the start (ioredis retries).
-    await client.connect().catch(() => {});
     redis = client;
   }
 

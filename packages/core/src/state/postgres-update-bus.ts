@@ -11,6 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { toBusChannel } from '../mercure/bus-channel.js';
+import { readBusMessages } from '../mercure/bus-message.js';
 import { createCommitOrder } from '../mercure/commit-order.js';
 import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import type { Database } from './database.js';
@@ -45,9 +47,6 @@ export interface PostgresUpdateBusOptions {
   /** Milliseconds a committed write's place waits for its messages (default 10 s; shorter in tests). */
   readonly placeTimeout?: number;
 }
-
-/** The channel of an app: one per schema of the database. */
-const channelOf = (schema: string | undefined): string => `resource_api_mercure:${schema ?? 'public'}`.slice(0, 63);
 
 /**
  * The payloads of the notifications that carry a write's messages: their JSON in one, when it fits; else without the
@@ -94,7 +93,7 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     acquireRawConnection(): Promise<ListeningConnection>;
     destroyRawConnection(connection: ListeningConnection): Promise<void>;
   };
-  const channel = channelOf(options.schema);
+  const channel = toBusChannel(options.schema);
   let deliver: (message: BusMessage) => void = () => {};
   let connection: ListeningConnection | undefined;
   let closed = false;
@@ -142,9 +141,9 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     partial.delete(key);
     let messages: BusMessage[];
     try {
-      messages = JSON.parse(pieces.join('')) as BusMessage[];
+      messages = readBusMessages(pieces.join(''));
     } catch (error) {
-      log.error({ err: error }, 'The messages of a write on the Mercure bus are not JSON; dropped.');
+      log.warn({ err: error }, 'The messages of a write on the Mercure channel are not messages of the bus; ignored.');
       messages = [];
     }
     order.arrived(key, messages);

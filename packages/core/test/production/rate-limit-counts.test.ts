@@ -14,7 +14,7 @@ import type { RateLimitOptions, ResourceApiOptions } from '@resource-api/core';
 import { buildTestApp, testDatabases, type TestDatabase } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
-import { REDIS_URL, redisAvailable } from './redis.js';
+import { REDIS_URL, redisAvailable } from '../redis.js';
 import { Public, securityOptions, User } from '../security/fixtures.js';
 
 /** A document of `count` root fields (aliases of `books`). */

@@ -12,7 +12,7 @@ import { DeclarationError, type RateLimitOptions, type ResourceApiOptions } from
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
-import { REDIS_URL, redisAvailable } from './redis.js';
+import { REDIS_URL, redisAvailable } from '../redis.js';
 import { Note, Public, Report, securityOptions, User } from '../security/fixtures.js';
 
 const [sqlite] = testDatabases(undefined);
