@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
-import { isAnySelected, type TopicMatcher } from './topic-selector.js';
+import { isAnySelected, type MatchMemo, type TopicMatcher } from './topic-selector.js';
 
 /** The limits and intervals of the built-in hub (docs/real-time.md). */
 export interface BuiltinHubLimits {
@@ -90,9 +90,10 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
   const history: HeldUpdate[] = [];
   let historyBytes = 0;
 
-  const mayReceive = (subscription: Subscription, update: HeldUpdate): boolean =>
-    isAnySelected(subscription.topics, update.topics) &&
-    (!update.private || isAnySelected(subscription.allowed, update.topics));
+  /** `memo`: the selectors' answers for this update, shared by its subscribers (most subscribe with the same ones). */
+  const mayReceive = (subscription: Subscription, update: HeldUpdate, memo: MatchMemo = new Map()): boolean =>
+    isAnySelected(subscription.topics, update.topics, memo) &&
+    (!update.private || isAnySelected(subscription.allowed, update.topics, memo));
 
   /** Sends, or drops the subscriber whose connection stopped taking bytes (a slow or dead client). */
   function send(subscription: Subscription, chunk: Buffer): boolean {
@@ -135,7 +136,8 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
         frame: encodeEvent({ ...update, id }),
       };
       hold(held);
-      for (const subscription of subscribers) if (mayReceive(subscription, held)) send(subscription, held.frame);
+      const memo: MatchMemo = new Map();
+      for (const subscription of subscribers) if (mayReceive(subscription, held, memo)) send(subscription, held.frame);
       return id;
     },
     subscribe(subscription) {

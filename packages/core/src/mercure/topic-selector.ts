@@ -74,42 +74,80 @@ function buildAutomaton(template: string): State[] | null {
   return expressions === 0 ? null : states;
 }
 
-/** Whether the automaton reaches its end (the state after the last) having consumed all of `topic`. */
-function runs(states: readonly State[], topic: string): boolean {
+/**
+ * Whether the automaton reaches its end (the state after the last) having consumed all of `topic` from `from`,
+ * starting in state `start`. The sets of states are arrays, with a mark per state of the step that added it, so a
+ * step allocates nothing but its array.
+ */
+function runs(states: readonly State[], topic: string, start: number, from: number): boolean {
   const accept = states.length;
-  let current = new Set<number>();
-  const enter = (set: Set<number>, state: number): void => {
-    if (set.has(state)) return;
-    set.add(state);
+  const marks = new Int32Array(accept + 1).fill(-1);
+  let step = 0;
+  let current: number[] = [];
+  const enter = (set: number[], state: number): void => {
+    if (marks[state] === step) return;
+    marks[state] = step;
+    set.push(state);
     if (state < accept) for (const skipped of states[state]!.skip) enter(set, skipped);
   };
-  enter(current, 0);
+  enter(current, start);
   // By UTF-16 code unit, as the template's literals are read: a character outside the BMP is two of each.
-  for (let index = 0; index < topic.length; index++) {
+  for (let index = from; index < topic.length; index++) {
     const c = topic[index]!;
-    const next = new Set<number>();
+    step++;
+    const next: number[] = [];
     for (const state of current) {
       if (state === accept) continue;
       const { accepts, next: to } = states[state]!;
       if (accepts(c)) enter(next, to);
     }
-    if (next.size === 0) return false;
+    if (next.length === 0) return false;
     current = next;
   }
-  return current.has(accept);
+  return current.includes(accept);
 }
+
+/** Compiled selectors by their text: the subscribers of one template share its matcher (and `memo` its answers). */
+const compiled = new Map<string, TopicMatcher>();
+/** The most selectors kept compiled; past it, the oldest go (they are compiled again when seen again). */
+const MAX_COMPILED = 10_000;
 
 /** The matcher of one selector. */
 export function compileTopicSelector(selector: string): TopicMatcher {
+  let matcher = compiled.get(selector);
+  if (matcher) return matcher;
+  matcher = buildMatcher(selector);
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+  compiled.set(selector, matcher);
+  return matcher;
+}
+
+function buildMatcher(selector: string): TopicMatcher {
   if (selector === '*') return () => true;
   const automaton = selector.includes('{') ? buildAutomaton(selector) : null;
   if (!automaton) return (topic) => topic === selector;
-  return (topic) => topic === selector || runs(automaton, topic);
+  // The literal text before the first expression is one state per character: compared at once, then skipped.
+  const prefix = selector.slice(0, selector.indexOf('{'));
+  return (topic) =>
+    topic === selector || (topic.startsWith(prefix) && runs(automaton, topic, prefix.length, prefix.length));
 }
 
-/** Whether one of `selectors` matches one of `topics`. */
-export function isAnySelected(selectors: readonly TopicMatcher[], topics: readonly string[]): boolean {
-  for (const matches of selectors) for (const topic of topics) if (matches(topic)) return true;
+/**
+ * The answers of matchers for one set of topics (one update), shared by the subscribers it is checked for: a hub with
+ * a thousand subscribers of one template runs that template once per update.
+ */
+export type MatchMemo = Map<TopicMatcher, boolean>;
+
+/** Whether one of `selectors` matches one of `topics`; `memo`: the answers so far for these same topics. */
+export function isAnySelected(selectors: readonly TopicMatcher[], topics: readonly string[], memo?: MatchMemo): boolean {
+  for (const matches of selectors) {
+    let selected = memo?.get(matches);
+    if (selected === undefined) {
+      selected = topics.some(matches);
+      memo?.set(matches, selected);
+    }
+    if (selected) return true;
+  }
   return false;
 }
 
