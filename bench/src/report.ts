@@ -5,6 +5,7 @@
  * the targets of issue 9 (point 2), met or missed, for today's build (`bookshop`) and for the app as shipped
  * (`bookshop-shipped`, issue 35).
  */
+import { fixed, median } from './figures.js';
 import { SHIPPED_TARGETS, type TargetName } from './workloads.js';
 import type { WrkResult } from './wrk.js';
 
@@ -44,17 +45,7 @@ export interface Report {
   readonly shippedSettings?: Record<string, string>;
 }
 
-function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
 const rpsOf = (m: Measurement) => m.requestsPerSecond;
-const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
 /** Median figures of one workload on one target, and their ratios to the reference (per round, then the median). */
 export function summarize(
