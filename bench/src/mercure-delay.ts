@@ -29,6 +29,11 @@ export interface DelayFigures {
   readonly p50Ms: number;
   readonly p95Ms: number;
   readonly maxMs: number;
+  /**
+   * The CPU the bench's own process used while sampling (the subscribers reading, the sampled writes), in cores: what
+   * the client side took from the cores the server and wrk share.
+   */
+  readonly benchCores: number;
 }
 
 export interface Sampler {
@@ -43,6 +48,8 @@ export function startSampler(port: number): Sampler {
   const responses = new Map<number, number>();
   const inFlight = new Set<Promise<void>>();
   let failed = 0;
+  const startedAt = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const write = async (n: number) => {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/books`, {
@@ -72,6 +79,8 @@ export function startSampler(port: number): Sampler {
   return {
     async finish(subscribers) {
       clearInterval(timer);
+      const cpu = process.cpuUsage(cpuAtStart);
+      const benchCores = (cpu.user + cpu.system) / 1000 / (performance.now() - startedAt);
       await Promise.all(inFlight);
       const complete = (s: Subscriber) => s.dropped || [...responses.keys()].every((n) => s.arrivals.has(n));
       const deadline = performance.now() + SETTLE_MS;
@@ -93,6 +102,7 @@ export function startSampler(port: number): Sampler {
         p50Ms: quantile(delays, 0.5),
         p95Ms: quantile(delays, 0.95),
         maxMs: delays.length > 0 ? (delays[delays.length - 1] as number) : Number.NaN,
+        benchCores,
       };
     },
   };

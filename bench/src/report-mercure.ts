@@ -47,13 +47,13 @@ export function mercureTables(measurements: readonly Measured[], idle: readonly 
   if (targets.length > 0) {
     lines.push(
       '',
-      "| Mercure: a write's response to its event | target | round | subscribers | sampled writes | events received / expected | dropped | delay p50 ms | p95 ms | max ms |",
-      '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+      "| Mercure: a write's response to its event | target | round | subscribers | sampled writes | events received / expected | dropped | delay p50 ms | p95 ms | max ms | bench CPU |",
+      '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     );
     for (const { workload, target, rounds } of targets) {
       rounds.forEach((f, i) => {
         lines.push(
-          `| ${workload} | ${target} | ${i + 1} | ${f.subscribers} | ${f.samples}${f.failedSamples > 0 ? ` (${f.failedSamples} failed)` : ''} | ${f.received} / ${f.expected} | ${f.dropped} | ${fixed(f.p50Ms, 1)} | ${fixed(f.p95Ms, 1)} | ${fixed(f.maxMs, 1)} |`,
+          `| ${workload} | ${target} | ${i + 1} | ${f.subscribers} | ${f.samples}${f.failedSamples > 0 ? ` (${f.failedSamples} failed)` : ''} | ${f.received} / ${f.expected} | ${f.dropped} | ${fixed(f.p50Ms, 1)} | ${fixed(f.p95Ms, 1)} | ${fixed(f.maxMs, 1)} | ${fixed(f.benchCores, 2)} |`,
         );
       });
     }
@@ -61,7 +61,8 @@ export function mercureTables(measurements: readonly Measured[], idle: readonly 
       '',
       "Sampled writes: POSTs of the bench's own beside wrk's, one every 25 ms, each with a marker in its title; the delay runs from the",
       "arrival of a sampled write's response to the arrival of its event at each subscriber, both in the bench's process (below zero: the",
-      'event came first, as the update is published beside the response).',
+      'event came first, as the update is published beside the response). `bench CPU`: the cores the bench process (the subscribers',
+      'reading, the sampled writes) used meanwhile, beside the server and wrk.',
     );
   }
   if (idle.length > 0) {

@@ -560,7 +560,7 @@ async function main(): Promise<void> {
           ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
           : '';
         const mercureNote = mercure
-          ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}`
+          ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}, bench CPU ${mercure.benchCores.toFixed(2)} cores`
           : '';
         log(
           `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${mercureNote}`,
