@@ -43,7 +43,7 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
     let dropped = false;
     let closing = false;
     // The last bytes of the previous chunk: a marker cut in two by the chunking is found across the boundary.
-    let tail = Buffer.alloc(0);
+    let tail: Buffer = Buffer.alloc(0);
     const note = (bytes: Buffer, before: number, at: number) => {
       for (let i = bytes.indexOf(MARKER); i !== -1 && i < before; i = bytes.indexOf(MARKER, i + 1)) {
         if (i + MARKED_LENGTH > bytes.length) break;
@@ -69,7 +69,8 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
         }
         response.on('data', (chunk: Buffer) => {
           const at = performance.now();
-          if (tail.length > 0) {
+          // A marker that starts in the tail starts with its first byte: without one there, no copy is made.
+          if (tail.indexOf(MARKER[0] as number) !== -1) {
             // Only markers that start in the tail: those wholly in the chunk are found there.
             const boundary = Buffer.concat([tail, chunk.subarray(0, MARKED_LENGTH - 1)]);
             note(boundary, tail.length, at);
@@ -77,7 +78,7 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
           note(chunk, chunk.length, at);
           // A chunk shorter than a marker (a heartbeat) keeps some of the tail before it.
           const last = chunk.length >= MARKED_LENGTH - 1 ? chunk : Buffer.concat([tail, chunk]);
-          tail = Buffer.from(last.subarray(Math.max(0, last.length - (MARKED_LENGTH - 1))));
+          tail = last.subarray(Math.max(0, last.length - (MARKED_LENGTH - 1)));
         });
         response.on('close', () => {
           if (!closing) dropped = true;
