@@ -3,9 +3,13 @@
  * round by round against the reference measured in the same round (the median of those per-round ratios, not the ratio
  * of the medians); then start-up and memory, SQL statements per request, the request log of the app as shipped, and
  * the targets of issue 9 (point 2), met or missed, for today's build (`bookshop`) and for the app as shipped
- * (`bookshop-shipped`, issue 35).
+ * (`bookshop-shipped`, issue 35); with W5-mercure, the Mercure figures and targets of issue 38 (`report-mercure.ts`).
  */
-import { SHIPPED_TARGETS, type TargetName } from './workloads.js';
+import { fixed, median } from './figures.js';
+import type { DelayFigures } from './mercure-delay.js';
+import type { IdleSubscribersRss } from './mercure-idle.js';
+import { mercureTables, mercureTargetRows } from './report-mercure.js';
+import { referenceOf, SHIPPED_TARGETS, type TargetName } from './workloads.js';
 import type { WrkResult } from './wrk.js';
 
 export interface Measurement extends WrkResult {
@@ -17,6 +21,8 @@ export interface Measurement extends WrkResult {
   /** The app as shipped: lines and bytes its log grew by during the measurement, per completed request. */
   readonly logLinesPerRequest?: number;
   readonly logBytesPerRequest?: number;
+  /** W5-mercure: the delays of the sampled writes' events at the subscribers, and how many arrived. */
+  readonly mercure?: DelayFigures;
 }
 
 export interface Report {
@@ -35,6 +41,8 @@ export interface Report {
     title: string;
     targets: readonly TargetName[];
     reference: { workload: string; target: TargetName };
+    /** Each target against `reference.workload` on the same target (W5-mercure against W5). */
+    referenceOnSameTarget?: boolean;
   }[];
   readonly measurements: readonly Measurement[];
   readonly bodyBytes: Record<string, number>;
@@ -42,19 +50,11 @@ export interface Report {
   readonly statements: readonly { label: string; request: string; statements: number; sql?: readonly string[] }[];
   /** The settings the app as shipped ran with, besides its defaults (the database and the JWT secret left out). */
   readonly shippedSettings?: Record<string, string>;
-}
-
-function median(values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  /** The RSS of the app's servers with 1,000 idle Mercure subscribers (when W5-mercure runs). */
+  readonly idleSubscribers?: readonly IdleSubscribersRss[];
 }
 
 const rpsOf = (m: Measurement) => m.requestsPerSecond;
-const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 
 /** Median figures of one workload on one target, and their ratios to the reference (per round, then the median). */
 export function summarize(
@@ -112,8 +112,9 @@ export function renderReport(report: Report): string {
   );
   for (const workload of report.workloads) {
     for (const target of workload.targets) {
-      const s = summarize(report, workload.id, target, workload.reference);
-      const isRef = workload.reference.workload === workload.id && workload.reference.target === target;
+      const reference = referenceOf(workload, target);
+      const s = summarize(report, workload.id, target, reference);
+      const isRef = reference.workload === workload.id && reference.target === target;
       const ratio = (value: number) => (isRef ? '1' : fixed(value, 2));
       lines.push(
         `| ${workload.id} | ${target}${isRef ? ' (ref)' : ''} | ${fixed(s.rps, 0)} | ${ratio(s.rpsRatio)} | ${fixed(s.p50, 2)} | ${ratio(s.p50Ratio)} | ${fixed(s.p99, 2)} | ${ratio(s.p99Ratio)} | ${fixed(s.cpu, 0)} | ${ratio(s.cpuRatio)} | ${s.errors} | ${s.requests} | ${report.bodyBytes[`${workload.id} ${target}`] ?? '—'} |`,
@@ -122,9 +123,10 @@ export function renderReport(report: Report): string {
   }
   lines.push(
     '',
-    "The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline's W4. `requests`: completed in the measured",
-    "seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`: the server process's CPU time (user and system, all",
-    "its threads) during the measurement, per completed request; PostgreSQL's own processes are not counted.",
+    "The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline's W4, W5-mercure W5 on the",
+    'same server. `requests`: completed in the measured seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`:',
+    "the server process's CPU time (user and system, all its threads) during the measurement, per completed request; PostgreSQL's own",
+    'processes are not counted.',
     '`bookshop` is the example app as `buildBookshop` builds it (no request log, no rate limit); `bookshop-shipped` is the app as `pnpm start`',
     'runs it (`dist/main.js` with its default settings: request log at `info`, rate limits on with a ceiling wrk cannot reach; see `shippedEnv`).',
   );
@@ -158,6 +160,8 @@ export function renderReport(report: Report): string {
       `| ${server.name} | ${fixed(server.startupMs, 0)} ms | ${fixed(server.idleRssMiB, 1)} MiB | ${fixed(server.peakRssMiB, 1)} MiB |`,
     );
   }
+
+  lines.push(...mercureTables(report.measurements, report.idleSubscribers ?? []));
 
   lines.push('', '| SQL statements per request (the example app) | request | statements |', '|---|---|--:|');
   for (const s of report.statements) lines.push(`| ${s.label} | \`${s.request}\` | ${s.statements} |`);
@@ -226,6 +230,16 @@ export function renderReport(report: Report): string {
     { workload: 'W5-hook', target: 'bookshop-nohook' },
     0.95,
   );
+  // Issue 38: each server with 100 subscribers on its hub against itself without them, in the same round.
+  for (const t of ['bookshop', 'bookshop-shipped'] as const)
+    ratioTarget(
+      'W5 with 100 Mercure subscribers ≥ 0.8 × W5 on the same server (issue 38)',
+      'W5-mercure',
+      t,
+      { workload: 'W5', target: t },
+      0.8,
+    );
+  lines.push(...mercureTargetRows(report.measurements, report.idleSubscribers ?? []));
   both("W6 ≥ 1.0 × baseline's W4", 'W6', { workload: 'W4', target: 'baseline' }, 1.0);
   if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
     const deep = summarize(report, 'W8-deep', 'bookshop-cursor', {

@@ -36,6 +36,9 @@ import pg from 'pg';
 import { type DataTarget, generateData, JWT_SECRET, knexFor, loadData } from './data.js';
 import { generateMigration, runMigrations } from '@resource-api/core';
 import { embedResources } from './embed-app.js';
+import { type DelayFigures, startSampler } from './mercure-delay.js';
+import { type IdleSubscribersRss, measureIdleSubscribers } from './mercure-idle.js';
+import { booksTopic, type Subscriber, subscribeMany } from './mercure-subscribers.js';
 import { appNodeFlags, type ServerProcess, startServer, whileSampling } from './processes.js';
 import { type Measurement, type Report, renderReport } from './report.js';
 import { countStatements } from './sql-count.js';
@@ -287,7 +290,8 @@ async function main(): Promise<void> {
         only.has(w.id.toUpperCase()) ||
         (only.has('W6') && w.id === 'W4') ||
         (only.has('W8-DEEP') && w.id === 'W8') ||
-        (only.has('W2-INDEX') && w.id === 'W2'),
+        (only.has('W2-INDEX') && w.id === 'W2') ||
+        (only.has('W5-MERCURE') && w.id === 'W5'),
     );
   }
   if (args['no-shipped'])
@@ -398,6 +402,9 @@ async function main(): Promise<void> {
           ] as typeof definitions)
         : []),
     ];
+  // The servers W5-mercure measures also get the idle-subscribers RSS measurement, right after they start.
+  const withSubscribers = new Set(workloads.filter((w) => w.subscribers).flatMap((w) => w.targets));
+  const idleSubscribers: IdleSubscribersRss[] = [];
   const appFlags = appNodeFlags();
   if (appFlags.length > 0)
     log(`The example app's targets run with its start script's Node.js flags: ${appFlags.join(' ')}`);
@@ -418,6 +425,13 @@ async function main(): Promise<void> {
     log(
       `  ${name}: pid ${server.pid}, port ${server.port}, first 200 after ${server.startupMs.toFixed(0)} ms, idle RSS ${server.idleRssMiB.toFixed(1)} MiB`,
     );
+    if (withSubscribers.has(name)) {
+      const idle = await measureIdleSubscribers(server);
+      idleSubscribers.push(idle);
+      log(
+        `  ${name}: ${idle.subscribers} idle Mercure subscribers (opened in ${idle.connectMs.toFixed(0)} ms): RSS ${idle.beforeMiB.toFixed(1)} → ${idle.withMiB.toFixed(1)} MiB (+${(idle.withMiB - idle.beforeMiB).toFixed(1)})`,
+      );
+    }
   }
 
   log('Checking every target, and recording the bodies the floor will send:');
@@ -496,20 +510,34 @@ async function main(): Promise<void> {
       for (const target of order) {
         const server = servers.get(target) as ServerProcess;
         const request = workload.request(target);
-        if (warmup > 0) await runWrk({ port: server.port, request, seconds: warmup, connections, threads });
-        // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
-        await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
-        if (workload.writes) await undoWrites(target);
-        // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
-        const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
-        const logOffset = logFile ? statSync(logFile).size : 0;
-        const { value: result, cpuSeconds } = await whileSampling(server, () =>
-          runWrk({ port: server.port, request, seconds: duration, connections, threads }),
-        );
-        await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
-        const written = logFile ? logGrowth(logFile, logOffset) : undefined;
-        // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
-        if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
+        // W5-mercure: the subscribers are connected through the warm-up and the measurement, and closed after.
+        const subscribers: Subscriber[] = workload.subscribers
+          ? await subscribeMany(server.port, booksTopic(`http://127.0.0.1:${server.port}`), workload.subscribers)
+          : [];
+        let result: Awaited<ReturnType<typeof runWrk>>;
+        let cpuSeconds: number;
+        let mercure: DelayFigures | undefined;
+        let written: { lines: number; bytes: number } | undefined;
+        try {
+          if (warmup > 0) await runWrk({ port: server.port, request, seconds: warmup, connections, threads });
+          // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
+          await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+          if (workload.writes) await undoWrites(target);
+          // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
+          const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
+          const logOffset = logFile ? statSync(logFile).size : 0;
+          const sampler = workload.subscribers ? startSampler(server.port) : undefined;
+          ({ value: result, cpuSeconds } = await whileSampling(server, () =>
+            runWrk({ port: server.port, request, seconds: duration, connections, threads }),
+          ));
+          mercure = await sampler?.finish(subscribers);
+          await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+          written = logFile ? logGrowth(logFile, logOffset) : undefined;
+          // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
+          if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
+        } finally {
+          for (const subscriber of subscribers) subscriber.close();
+        }
         if (workload.writes) await undoWrites(target);
         const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
         const logged =
@@ -519,12 +547,23 @@ async function main(): Promise<void> {
                 logBytesPerRequest: written.bytes / result.requests,
               }
             : undefined;
-        measurements.push({ round, workload: workload.id, target, ...result, cpuUsPerRequest, ...logged });
+        measurements.push({
+          round,
+          workload: workload.id,
+          target,
+          ...result,
+          cpuUsPerRequest,
+          ...logged,
+          ...(mercure ? { mercure } : {}),
+        });
         const logNote = logged
           ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
           : '';
+        const mercureNote = mercure
+          ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}, bench CPU ${mercure.benchCores.toFixed(2)} cores`
+          : '';
         log(
-          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}`,
+          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${mercureNote}`,
         );
       }
     }
@@ -541,7 +580,13 @@ async function main(): Promise<void> {
     seconds,
     warmup,
     rounds,
-    workloads: workloads.map((w) => ({ id: w.id, title: w.title, targets: [...w.targets], reference: w.reference })),
+    workloads: workloads.map((w) => ({
+      id: w.id,
+      title: w.title,
+      targets: [...w.targets],
+      reference: w.reference,
+      ...(w.referenceOnSameTarget ? { referenceOnSameTarget: true } : {}),
+    })),
     measurements,
     bodyBytes: Object.fromEntries(bodyBytes),
     servers: [...servers.values()].map((s) => ({
@@ -551,6 +596,7 @@ async function main(): Promise<void> {
       peakRssMiB: s.peakRssMiB,
     })),
     statements: statements.map(({ label, request, statements: n }) => ({ label, request, statements: n })),
+    ...(idleSubscribers.length > 0 ? { idleSubscribers } : {}),
     ...(servers.has('bookshop-shipped') || servers.has('bookshop-shipped-pg')
       ? {
           shippedSettings: Object.fromEntries(

@@ -1,7 +1,7 @@
 /**
- * The workloads of issue 9, W1 to W7: for each, the request each target gets, the target its ratios are taken
- * against, and the check run on every target before it is measured (status, number of items, total, first title),
- * with the expected values computed from the generated data set.
+ * The workloads of issue 9, W1 to W7, and of later issues (W2-index, W5-hook, W5-mercure, W8): for each, the request
+ * each target gets, the target its ratios are taken against, and the check run on every target before it is measured
+ * (status, number of items, total, first title), with the expected values computed from the generated data set.
  */
 import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
@@ -43,6 +43,24 @@ export interface Workload {
   readonly check: (status: number, body: string) => string[];
   /** After a write workload: undo its writes on a target (the runner deletes rows past the data set). */
   readonly writes?: boolean;
+  /**
+   * Each target's ratios are taken against `reference.workload` on that same target, not on `reference.target`:
+   * W5-mercure against W5 on the same server in the same round (the same process, with and without subscribers).
+   */
+  readonly referenceOnSameTarget?: boolean;
+  /**
+   * Mercure subscribers held open on the target's built-in hub while it is measured (warm-up included), with sampled
+   * writes timing their events (`mercure-delay.ts`).
+   */
+  readonly subscribers?: number;
+}
+
+/** The measurement a workload's figures on `target` are taken against. */
+export function referenceOf(
+  workload: Pick<Workload, 'reference' | 'referenceOnSameTarget'>,
+  target: TargetName,
+): { readonly workload: string; readonly target: TargetName } {
+  return workload.referenceOnSameTarget ? { workload: workload.reference.workload, target } : workload.reference;
 }
 
 const PAGE_SIZE = 10;
@@ -186,6 +204,26 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: 'POST a book (`POST /api/books`, author by IRI)',
       targets: ['bookshop', 'bookshop-shipped', 'baseline-wal', 'baseline', 'floor'],
       reference: { workload: 'W5', target: 'baseline-wal' },
+      request: () => ({
+        method: 'POST',
+        path: '/api/books',
+        body: JSON.stringify(postBody),
+        contentType: 'application/ld+json',
+      }),
+      floorRoute: '/api/books',
+      writes: true,
+      check: postCheck,
+    },
+    {
+      id: 'W5-mercure',
+      title:
+        "W5 with 100 subscribers on the app's built-in Mercure hub (topic `<origin>/api/books/{id}`: every book's update reaches each); ratio to W5 on the same server",
+      // The servers of W5: Book declares `mercure` in the example app and the hub is built in, so W5 already publishes
+      // each write (to no one). Here the same processes are measured with subscribers connected.
+      targets: ['bookshop', 'bookshop-shipped'],
+      reference: { workload: 'W5', target: 'bookshop' },
+      referenceOnSameTarget: true,
+      subscribers: 100,
       request: () => ({
         method: 'POST',
         path: '/api/books',
