@@ -139,7 +139,11 @@ function buildMatcher(selector: string): TopicMatcher {
 export type MatchMemo = Map<TopicMatcher, boolean>;
 
 /** Whether one of `selectors` matches one of `topics`; `memo`: the answers so far for these same topics. */
-export function isAnySelected(selectors: readonly TopicMatcher[], topics: readonly string[], memo?: MatchMemo): boolean {
+export function isAnySelected(
+  selectors: readonly TopicMatcher[],
+  topics: readonly string[],
+  memo?: MatchMemo,
+): boolean {
   for (const matches of selectors) {
     let selected = memo?.get(matches);
     if (selected === undefined) {
