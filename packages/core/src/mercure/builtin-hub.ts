@@ -3,12 +3,13 @@
  * that `Last-Event-ID` resumes from, the dispatch of each update to the subscribers allowed to see it, and heartbeats.
  *
  * Memory is bounded everywhere: an update is encoded once as a server-sent event (one buffer shared by every
- * subscriber); a subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is
+ * subscriber; what one turn of the event loop sends a subscriber is written to it at once, `subscriber-outbox.ts`); a subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is
  * dropped, never buffered for; the history holds at most `historySize` updates and `historyBytes` bytes; subscribers
  * beyond `maxSubscribers` are refused. A publish never waits for a subscriber.
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
+import { createSubscriberOutbox } from './subscriber-outbox.js';
 import { isAnySelected, type MatchMemo, type TopicMatcher } from './topic-selector.js';
 
 /** The limits and intervals of the built-in hub (docs/real-time.md). */
@@ -87,6 +88,7 @@ const HEARTBEAT = Buffer.from(':\n\n');
 
 export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS): BuiltinHub {
   const subscribers = new Set<Subscription>();
+  const outbox = createSubscriberOutbox<Subscription>();
   const history: HeldUpdate[] = [];
   let historyBytes = 0;
 
@@ -97,12 +99,13 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
 
   /** Sends, or drops the subscriber whose connection stopped taking bytes (a slow or dead client). */
   function send(subscription: Subscription, chunk: Buffer): boolean {
-    if (subscription.sink.queued() + chunk.length > limits.maxQueuedBytes) {
+    if (subscription.sink.queued() + outbox.pending(subscription) + chunk.length > limits.maxQueuedBytes) {
       subscribers.delete(subscription);
+      outbox.drop(subscription);
       subscription.sink.end('slow');
       return false;
     }
-    subscription.sink.write(chunk);
+    outbox.add(subscription, chunk);
     return true;
   }
 
@@ -154,10 +157,18 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
               return { lastEventId: last, unsubscribe: () => {} };
       }
       subscribers.add(subscription);
-      return { lastEventId: last, unsubscribe: () => void subscribers.delete(subscription) };
+      return {
+        lastEventId: last,
+        unsubscribe: () => {
+          subscribers.delete(subscription);
+          outbox.drop(subscription);
+        },
+      };
     },
     async close() {
       if (heartbeat) clearInterval(heartbeat);
+      // What was sent before the close still reaches its subscribers.
+      outbox.flush();
       for (const subscription of subscribers) subscription.sink.end('closes');
       subscribers.clear();
     },
