@@ -130,6 +130,18 @@ export function buildWorkloads(data: DataSet): Workload[] {
       problems.push(`id: expected a new id above ${total}, got ${JSON.stringify(json?.id)}`);
     return problems;
   };
+  /** W5's request and check, shared by the workloads measuring writes of a book (W5, W5-hook, W5-mercure). */
+  const postBook = {
+    request: (): WrkRequest => ({
+      method: 'POST',
+      path: '/api/books',
+      body: JSON.stringify(postBody),
+      contentType: 'application/ld+json',
+    }),
+    floorRoute: '/api/books',
+    writes: true,
+    check: postCheck,
+  } as const;
   const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
   // Deep in the table for the cursor: the page after the book in the middle.
   const cursorAfter = Math.floor(total / 2);
@@ -204,15 +216,7 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: 'POST a book (`POST /api/books`, author by IRI)',
       targets: ['bookshop', 'bookshop-shipped', 'baseline-wal', 'baseline', 'floor'],
       reference: { workload: 'W5', target: 'baseline-wal' },
-      request: () => ({
-        method: 'POST',
-        path: '/api/books',
-        body: JSON.stringify(postBody),
-        contentType: 'application/ld+json',
-      }),
-      floorRoute: '/api/books',
-      writes: true,
-      check: postCheck,
+      ...postBook,
     },
     {
       id: 'W5-mercure',
@@ -224,15 +228,7 @@ export function buildWorkloads(data: DataSet): Workload[] {
       reference: { workload: 'W5', target: 'bookshop' },
       referenceOnSameTarget: true,
       subscribers: 100,
-      request: () => ({
-        method: 'POST',
-        path: '/api/books',
-        body: JSON.stringify(postBody),
-        contentType: 'application/ld+json',
-      }),
-      floorRoute: '/api/books',
-      writes: true,
-      check: postCheck,
+      ...postBook,
     },
     {
       id: 'W5-hook',
@@ -240,15 +236,7 @@ export function buildWorkloads(data: DataSet): Workload[] {
         'W5 with a write hook on Book that does nothing (`afterCommit`; `afterWrite`, in the transaction), against Book without hooks',
       targets: ['bookshop-nohook', 'bookshop-hook', 'bookshop-hook-tx'],
       reference: { workload: 'W5-hook', target: 'bookshop-nohook' },
-      request: () => ({
-        method: 'POST',
-        path: '/api/books',
-        body: JSON.stringify(postBody),
-        contentType: 'application/ld+json',
-      }),
-      floorRoute: '/api/books',
-      writes: true,
-      check: postCheck,
+      ...postBook,
     },
     {
       id: 'W6',
