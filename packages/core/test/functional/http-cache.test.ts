@@ -4,7 +4,7 @@
  * and reads in which no read that started after a write's answer may show an older body.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { buildMetadata, defineResource } from '@resource-api/core';
+import { defineResource } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call, useApp } from '../helpers.js';
@@ -30,12 +30,26 @@ const Draft = defineResource({
   cacheHeaders: false,
 });
 
+// A volume embeds its shelf; deleting a shelf deletes its volumes (the database's cascade), or unlinks its labels.
+const Shelf = defineResource({ name: 'Shelf', fields: { name: { type: 'string' } } });
+const Volume = defineResource({
+  name: 'Volume',
+  fields: {
+    title: { type: 'string' },
+    shelf: { toOne: 'Shelf', onDelete: 'cascade', readableLink: true },
+  },
+});
+const Label = defineResource({
+  name: 'Label',
+  fields: { text: { type: 'string' }, shelf: { toOne: 'Shelf', nullable: true, onDelete: 'set null' } },
+});
+
 const PUBLIC = 'public, max-age=0, s-maxage=3600';
 const NO_STORE = 'private, no-store';
 
 describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (database) => {
   const app = useApp(database, {
-    resources: [Author, Book, Secret, Notice, Draft],
+    resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label],
     httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', maxTagBytes: 128 },
   });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
@@ -151,6 +165,37 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     expect((await get('/api/authors/1')).body.books).toEqual([]);
   });
 
+  it('tags embedded items, and purges what showed them when they change', async () => {
+    await post('/api/shelves', { name: 'Fiction' });
+    await post('/api/volumes', { title: 'Dune', shelf: '/api/shelves/1' });
+    const volume = await get('/api/volumes/1');
+    expect(volume.body.shelf).toMatchObject({ '@id': '/api/shelves/1', name: 'Fiction' });
+    expect(volume.headers['cache-tags']).toBe('/api/volumes/1, /api/shelves/1');
+    expect((await get('/api/volumes')).headers['cache-tags']).toBe('/api/volumes, /api/volumes/1, /api/shelves/1');
+    await call(app(), {
+      method: 'PATCH',
+      url: '/api/shelves/1',
+      payload: { name: 'Science fiction' },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect((await get('/api/volumes/1')).body.shelf.name).toBe('Science fiction');
+    expect((await get('/api/volumes')).body['hydra:member'][0].shelf.name).toBe('Science fiction');
+  });
+
+  it('purges the items a delete takes or changes through the database’s cascades', async () => {
+    await post('/api/shelves', { name: 'Fiction' });
+    await post('/api/volumes', { title: 'Dune', shelf: '/api/shelves/1' });
+    await post('/api/labels', { text: 'SF', shelf: '/api/shelves/1' });
+    expect((await get('/api/volumes/1')).status).toBe(200);
+    expect((await get('/api/labels/1')).body.shelf).toBe('/api/shelves/1');
+    expect((await get('/api/labels/1')).headers['x-cache']).toBe('HIT');
+    expect((await call(app(), { method: 'DELETE', url: '/api/shelves/1' })).status).toBe(204);
+    expect((await get('/api/volumes/1')).status).toBe(404);
+    const label = await get('/api/labels/1');
+    expect(label.headers['x-cache']).toBe('MISS');
+    expect(label.body.shelf).toBeUndefined();
+  });
+
   it('never answers a read that started after a write was answered with an older body', async () => {
     await post('/api/authors', { name: 'v0' });
     const writes = 30;
@@ -189,46 +234,5 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     const reads = await Promise.all(readers);
     expect(stale).toEqual([]);
     expect(reads.reduce((a, b) => a + b, 0)).toBeGreaterThan(writes);
-  });
-});
-
-describe('cacheHeaders declarations', () => {
-  const build = (cacheHeaders: unknown) =>
-    buildMetadata({
-      resources: [{ name: 'Thing', fields: { name: { type: 'string' } }, cacheHeaders } as never],
-    });
-
-  it('resolves an operation’s keys over its resource’s into the metadata', () => {
-    const registry = buildMetadata({
-      resources: [
-        defineResource({
-          name: 'Thing',
-          fields: { name: { type: 'string' } },
-          cacheHeaders: { maxAge: 10, sharedMaxAge: 100, vary: ['Origin'] },
-          operations: [{ kind: 'get', cacheHeaders: { maxAge: 5, staleWhileRevalidate: 30 } }, 'getCollection'],
-        }),
-      ],
-    });
-    const [get, list] = registry.resource('Thing').operations;
-    expect(get!.cacheHeaders).toEqual({
-      noStore: false,
-      public: undefined,
-      maxAge: 5,
-      sharedMaxAge: 100,
-      staleWhileRevalidate: 30,
-      staleIfError: undefined,
-      vary: ['Origin'],
-    });
-    expect(list!.cacheHeaders!.maxAge).toBe(10);
-  });
-
-  it('refuses a wrong declaration with a clear DeclarationError', () => {
-    expect(() => build({ maxAg: 1 })).toThrow('"cacheHeaders" has an unknown option "maxAg". Did you mean "maxAge"?');
-    expect(() => build({ maxAge: -1 })).toThrow('"cacheHeaders.maxAge" must be a whole number of seconds');
-    expect(() => build({ public: 'yes' })).toThrow('"cacheHeaders.public" must be true or false.');
-    expect(() => build({ vary: ['Bad Header'] })).toThrow(
-      '"cacheHeaders.vary" must be a list of request header names.',
-    );
-    expect(() => build(true)).toThrow('"cacheHeaders" must be false or');
   });
 });
