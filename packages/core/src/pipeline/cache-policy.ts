@@ -1,7 +1,8 @@
 /**
  * What `Cache-Control` and `Vary` a response gets, and whether shared caches may keep it. The safe defaults: only a
  * GET (item or collection) answered to a request without credentials, of an operation without an access rule and
- * rendering the resource's own items, may be shared; anything else is `private, no-store` — unless the resource or
+ * rendering the resource's own items, may be shared (a soft-deleted resource's `?deleted=true` listing, which its
+ * `list` rule guards, neither); anything else is `private, no-store` — unless the resource or
  * the operation declares `public: true` (it says the response is the same for every caller). `Vary` always holds
  * `Accept` (JSON-LD or JSON) and `Authorization` (a cache must never hand one caller's response to another).
  */
@@ -18,14 +19,22 @@ export interface CachePolicy {
 
 const NO_STORE = 'private, no-store';
 
+/** What of the request decides whether its response may be shared. */
+export interface CachedRequest {
+  /** The `Authorization` header, if any. */
+  readonly authorization: string | undefined;
+  /** A rule beyond the operation's decided this request (a soft-deleted resource's `list`, for `?deleted=true`). */
+  readonly ruled: boolean;
+}
+
 /**
- * The policy of `operation`'s response to a request carrying `authorization` (or none); null when caching headers
- * are off for it (no `httpCache` option and nothing declared).
+ * The policy of `operation`'s response to `request`; null when caching headers are off for it (no `httpCache` option
+ * and nothing declared).
  */
 export function resolveCachePolicy(
   settings: HttpCacheSettings | null,
   operation: OperationMetadata,
-  authorization: string | undefined,
+  request: CachedRequest,
 ): CachePolicy | null {
   if (!settings || (settings.defaults === null && operation.cacheHeaders === null)) return null;
   const headers = mergeCacheHeaders(settings.defaults, operation.cacheHeaders)!;
@@ -33,7 +42,8 @@ export function resolveCachePolicy(
   const reads = operation.kind === 'get' || operation.kind === 'getCollection';
   if (!reads || operation.method !== 'GET' || headers.noStore) return { cacheControl: NO_STORE, vary, shared: false };
   // An output shape shows values no tag names: only a declaration may share it.
-  const safe = authorization === undefined && operation.security === null && operation.output === null;
+  const safe =
+    request.authorization === undefined && !request.ruled && operation.security === null && operation.output === null;
   const declaredPublic = operation.cacheHeaders?.public === true;
   const shared = headers.public !== false && (safe || declaredPublic);
   if (!shared && (headers.public !== false || headers.maxAge === undefined))

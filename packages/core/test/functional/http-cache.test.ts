@@ -44,12 +44,19 @@ const Label = defineResource({
   fields: { text: { type: 'string' }, shelf: { toOne: 'Shelf', nullable: true, onDelete: 'set null' } },
 });
 
+// Its deleted items are listed, under the `list` rule, with ?deleted=true.
+const Memo = defineResource({
+  name: 'Memo',
+  fields: { text: { type: 'string' } },
+  softDelete: { list: "is_granted('PUBLIC_ACCESS')" },
+});
+
 const PUBLIC = 'public, max-age=0, s-maxage=3600';
 const NO_STORE = 'private, no-store';
 
 describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (database) => {
   const app = useApp(database, {
-    resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label],
+    resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label, Memo],
     httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', maxTagBytes: 128 },
   });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
@@ -194,6 +201,19 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     const label = await get('/api/labels/1');
     expect(label.headers['x-cache']).toBe('MISS');
     expect(label.body.shelf).toBeUndefined();
+  });
+
+  it('never shares a listing of deleted items, and purges a soft-deleted item', async () => {
+    await post('/api/memos', { text: 'Call back' });
+    expect((await get('/api/memos/1')).headers['cache-control']).toBe(PUBLIC);
+    expect((await get('/api/memos')).body['hydra:member']).toHaveLength(1);
+    expect((await call(app(), { method: 'DELETE', url: '/api/memos/1' })).status).toBe(204);
+    expect((await get('/api/memos/1')).status).toBe(404);
+    expect((await get('/api/memos')).body['hydra:member']).toHaveLength(0);
+    const deleted = await get('/api/memos?deleted=true');
+    expect(deleted.body['hydra:member']).toHaveLength(1);
+    expect(deleted.headers['cache-control']).toBe(NO_STORE);
+    expect(deleted.headers['cache-tags']).toBeUndefined();
   });
 
   it('never answers a read that started after a write was answered with an older body', async () => {

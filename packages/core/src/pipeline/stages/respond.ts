@@ -12,12 +12,20 @@ import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
 import { planResponse } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
 import { resolveCachePolicy } from '../cache-policy.js';
+import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
 import { collectCacheTags, limitCacheTags } from '../cache-tags.js';
 
 export function respond(context: OperationContext): OperationResponse | Promise<OperationResponse> {
   const { operation, resource, runtime, format } = context;
   const httpCache = runtime.httpCache;
-  const policy = httpCache && resolveCachePolicy(httpCache.settings, operation, context.request.authorization);
+  const softDelete = resource.softDelete;
+  const policy =
+    httpCache &&
+    resolveCachePolicy(httpCache.settings, operation, {
+      authorization: context.request.authorization,
+      // Deleted items are listed only under the `list` rule: never shared.
+      ruled: softDelete !== null && readsDeletedItems(softDelete.filter, context.filters),
+    });
   const caching: Record<string, string> = policy ? { 'cache-control': policy.cacheControl, vary: policy.vary } : {};
   if (!operation.stages.serialize) return { status: operation.status, headers: caching, body: undefined };
 
