@@ -172,6 +172,22 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     expect((await get('/api/authors/1')).body.books).toEqual([]);
   });
 
+  it('purges what a GraphQL mutation wrote', async () => {
+    await post('/api/authors', { name: 'Frank Herbert' });
+    expect((await get('/api/authors/1')).headers['x-cache']).toBe('MISS');
+    const mutation = await call(app(), {
+      method: 'POST',
+      url: '/graphql',
+      payload: {
+        query: 'mutation { updateAuthor(input: { id: "/api/authors/1", name: "F. H." }) { author { name } } }',
+      },
+    });
+    expect(mutation.body.errors).toBeUndefined();
+    const read = await get('/api/authors/1');
+    expect(read.headers['x-cache']).toBe('MISS');
+    expect(read.body.name).toBe('F. H.');
+  });
+
   it('tags embedded items, and purges what showed them when they change', async () => {
     await post('/api/shelves', { name: 'Fiction' });
     await post('/api/volumes', { title: 'Dune', shelf: '/api/shelves/1' });
