@@ -234,6 +234,7 @@ export type OperationContext = RequestScope & Intersect<StageResults[StageName]>
 /** HTTP caching at run time: its settings, the purge after each write, the in-process cache when it is on. */
 export interface RuntimeHttpCache {
   readonly settings: HttpCacheSettings;
-  readonly purger: CachePurger;
+  /** Purges after each commit; null when nothing keeps responses (no `store`). */
+  readonly purger: CachePurger | null;
   readonly store: MemoryStore | null;
 }

@@ -20,14 +20,16 @@ export function createRuntimeHttpCache(
   const settings = resolveHttpCache(option, declared);
   if (!settings) return null;
   const store = settings.memoryBytes === null ? null : createMemoryStore(settings.memoryBytes);
-  const purger = createCachePurger({
-    registry,
-    // Every cascaded item counts: its responses may be cached whatever its resource declares.
-    findCascadedItems: (transaction, resource, id) =>
-      findCascadedItems(transaction, registry, resource, id, () => true),
-    // Nothing to purge without a store: a shared cache in front purges by the tags the responses carry (Varnish, a CDN:
-    // not built yet).
-    purgeTags: (tags) => store?.purge(tags),
-  });
+  // Without a store nothing here keeps responses: no purge, and no cascade to look for inside the writes.
+  const purger =
+    store &&
+    createCachePurger({
+      registry,
+      // Every cascaded item counts: its responses may be cached whatever its resource declares.
+      findCascadedItems: (transaction, resource, id) =>
+        findCascadedItems(transaction, registry, resource, id, () => true),
+      // A shared cache in front (Varnish, a CDN) would be purged here too: not built yet.
+      purgeTags: (tags) => store.purge(tags),
+    });
   return { settings, store, purger };
 }

@@ -272,3 +272,30 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     expect(reads.reduce((a, b) => a + b, 0)).toBeGreaterThan(writes);
   });
 });
+
+describe.each(testDatabases(inject('postgresUrl')))('HTTP cache headers without a store on $name', (database) => {
+  const app = useApp(database, { resources: [Author, Book], httpCache: { tagHeader: 'xkey' } });
+
+  it('lists the tags in xkey, space-separated, makes public reads revalidate, and keeps nothing', async () => {
+    await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' } });
+    const first = await call(app(), { method: 'GET', url: '/api/authors/1' });
+    expect(first.headers['cache-control']).toBe('public');
+    expect(first.headers.xkey).toBe('/api/authors/1 /api/books');
+    expect(first.headers['cache-tags']).toBeUndefined();
+    expect(first.headers['x-cache']).toBeUndefined();
+    expect((await call(app(), { method: 'GET', url: '/api/authors/1' })).headers['x-cache']).toBeUndefined();
+  });
+});
+
+describe('the httpCache option', () => {
+  it('refuses a wrong option with a clear message at start', async () => {
+    const { buildTestApp, testDatabases: databases } = await import('@resource-api/core/testing');
+    const [sqlite] = databases(undefined);
+    await expect(
+      buildTestApp({ resources: [Author, Book], database: sqlite!, httpCache: { store: 'redis' as never } }),
+    ).rejects.toThrow('"httpCache.store" must be "memory" (the in-process cache), not "redis".');
+    await expect(
+      buildTestApp({ resources: [Author, Book], database: sqlite!, httpCache: { maxTagByte: 1 } as never }),
+    ).rejects.toThrow('"httpCache" has an unknown option "maxTagByte". Did you mean "maxTagBytes"?');
+  });
+});
