@@ -14,7 +14,7 @@ import {
   type OperationMetadata,
   type ResourceMetadata,
 } from '../metadata/types.js';
-import type { CascadedItem } from '../state/knex/cascaded-items.js';
+import { type CascadedItem, listCascadeTargets } from '../state/knex/cascaded-items.js';
 import { listWrittenTags } from './cache-tags.js';
 
 /** One committed write, as the purger needs it. */
@@ -53,17 +53,7 @@ export interface CachePurgerOptions {
 export function createCachePurger(options: CachePurgerOptions): CachePurger {
   const { registry } = options;
   /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
-  const cascading = new Set(
-    registry.resources.flatMap((owner) =>
-      owner.stored
-        ? owner.fields.flatMap((field) =>
-            (field.kind === 'toOne' && field.onDelete !== 'restrict') || (field.kind === 'toMany' && field.joinTable)
-              ? [field.target]
-              : [],
-          )
-        : [],
-    ),
-  );
+  const cascading = listCascadeTargets(registry);
   const cascades = (resource: ResourceMetadata, operation: OperationMetadata): boolean =>
     operation.kind === 'delete' && !resource.softDelete && cascading.has(resource.name);
 
