@@ -32,6 +32,7 @@ export type {
   ShapeDeclaration,
   ShapeInput,
   MercureDeclaration,
+  CacheHeadersDeclaration,
   SoftDeleteDeclaration,
   IdentifierDeclaration,
   ToManyDeclaration,
@@ -129,6 +130,9 @@ export { mercureHub } from './routing/mercure-hub-plugin.js';
 export { signHubToken } from './mercure/hub-tokens.js';
 export type { Hub, MercureUpdate } from './mercure/hub.js';
 
+/** HTTP caching: the plugin's `httpCache` option (cache headers, cache tags, the in-process cache). See docs/http-cache.md. */
+export type { HttpCacheOptions } from './http-cache/http-cache-options.js';
+
 /** The plugin's `telemetry` option (Prometheus metrics; traces need none). See docs/telemetry.md. */
 export type { MetricsOptions, TelemetryOptions } from './telemetry/telemetry-options.js';
 
@@ -163,6 +167,7 @@ export type {
   RelationBase,
   ResourceMetadata,
   MercureMetadata,
+  CacheHeadersMetadata,
   ScalarFieldMetadata,
   SoftDeleteMetadata,
   SubresourceStep,

@@ -51,6 +51,8 @@ import { createExternalHub } from './mercure/external-hub.js';
 import { toHubKey } from './mercure/hub-tokens.js';
 import { assertMercureOptions, type MercureOptions, resolveHubLimits } from './mercure/mercure-options.js';
 import { createWritePublisher } from './pipeline/publish-writes.js';
+import { createRuntimeHttpCache } from './pipeline/runtime-http-cache.js';
+import type { HttpCacheOptions } from './http-cache/http-cache-options.js';
 import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
 import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
 import { findCascadedItems } from './state/knex/cascaded-items.js';
@@ -121,6 +123,12 @@ export interface ResourceApiOptions {
    * publishing off. See docs/real-time.md.
    */
   readonly mercure?: MercureOptions | false;
+  /**
+   * HTTP caching: default cache headers of public reads (`defaults`), the cache-tag header (`tagHeader`, default
+   * `Cache-Tags`; `xkey` for Varnish) and its size (`maxTagBytes`), and the in-process cache of whole responses
+   * (`store: 'memory'`, bounded by `maxBytes`), purged by tag after every write. Off by default. See docs/http-cache.md.
+   */
+  readonly httpCache?: HttpCacheOptions;
 }
 
 /** The `uploads` option: see docs/uploads.md. */
@@ -283,6 +291,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     security,
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
     mercure: mercure?.publishes === true ? publisher : null,
+    httpCache: createRuntimeHttpCache(options.httpCache, registry),
   };
   // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would
   // hold the close until their clients leave) and its pending sends.

@@ -314,6 +314,11 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
    * `mercure`; `false` publishes nothing for it. See docs/real-time.md.
    */
   mercure?: boolean | MercureDeclaration<T>;
+  /**
+   * HTTP cache headers of this operation's responses, key by key over the resource's `cacheHeaders`; `false`: always
+   * `private, no-store`. See docs/http-cache.md.
+   */
+  cacheHeaders?: false | CacheHeadersDeclaration;
 }
 
 /**
@@ -391,6 +396,35 @@ export interface ResourceDeclaration<T extends object = Entity, D extends object
    * (`{ private: true, topics }`). Default: nothing is published. See docs/real-time.md.
    */
   mercure?: boolean | MercureDeclaration<T>;
+  /**
+   * HTTP cache headers of the resource's reads (`{ public, maxAge, sharedMaxAge, staleWhileRevalidate, vary }`), over
+   * the plugin's `httpCache.defaults`; `false`: always `private, no-store`. A response to a caller with credentials, or
+   * of an operation with an access rule, is `private, no-store` unless `public: true` is declared. See
+   * docs/http-cache.md.
+   */
+  cacheHeaders?: false | CacheHeadersDeclaration;
+}
+
+/**
+ * `cacheHeaders`: the `Cache-Control` directives (seconds) and the extra `Vary` of a resource's or an operation's
+ * responses. `Vary` always holds `Accept` and `Authorization`.
+ */
+export interface CacheHeadersDeclaration {
+  /**
+   * `true`: shared caches may keep it, even for a caller with credentials or an operation with an access rule (say it
+   * only when the response is the same for every caller). `false`: `private`. Default: public when safe.
+   */
+  public?: boolean;
+  /** `max-age`: how long a browser keeps it. */
+  maxAge?: number;
+  /** `s-maxage`: how long a shared cache (the in-process cache, Varnish, a CDN) keeps it. */
+  sharedMaxAge?: number;
+  /** `stale-while-revalidate`. */
+  staleWhileRevalidate?: number;
+  /** `stale-if-error`. */
+  staleIfError?: number;
+  /** More request headers the response varies on. */
+  vary?: readonly string[];
 }
 
 /** `mercure` in full: how the updates of a resource's (or an operation's) writes are published. */

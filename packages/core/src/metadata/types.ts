@@ -252,6 +252,25 @@ export interface OperationMetadata {
   readonly processor: StateProcessor | undefined;
   /** Write operations whose writes are published to the Mercure hub: how (the operation's, else the resource's); null: not published. */
   readonly mercure: MercureMetadata | null;
+  /**
+   * The `cacheHeaders` declared for the operation (its own keys over its resource's), or null when neither declares
+   * any: the plugin's `httpCache.defaults` then apply. Only GETs answered to anonymous callers are ever shared.
+   */
+  readonly cacheHeaders: CacheHeadersMetadata | null;
+}
+
+/** Cache headers as declared (`cacheHeaders`), checked: what `Cache-Control` and `Vary` a cacheable response gets. */
+export interface CacheHeadersMetadata {
+  /** `false` was declared: every response of the operation is `private, no-store`. */
+  readonly noStore: boolean;
+  /** `public` (true), `private` (false), or not said (public when the response may be shared). */
+  readonly public: boolean | undefined;
+  readonly maxAge: number | undefined;
+  readonly sharedMaxAge: number | undefined;
+  readonly staleWhileRevalidate: number | undefined;
+  readonly staleIfError: number | undefined;
+  /** Request headers the response varies on, beside `Accept` and `Authorization` (always there). */
+  readonly vary: readonly string[];
 }
 
 /** How the writes of an operation (or, for items written through a relation, of a resource) are published to Mercure. */

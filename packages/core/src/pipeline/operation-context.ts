@@ -28,6 +28,9 @@ import type { Authenticator } from '../security/authenticator.js';
 import type { ResolvedSecurity } from '../security/config.js';
 import type { UniquenessCheck } from '../validation/validate.js';
 import type { WritePublisher } from './publish-writes.js';
+import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
+import type { MemoryStore } from '../http-cache/memory-store.js';
+import type { CachePurger } from './purge-written.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
 export interface OperationRequest {
@@ -128,6 +131,8 @@ export interface Runtime {
   readonly files: FileStorage;
   /** Publishes committed writes to the Mercure hub, when some resource or operation declares `mercure`; else null. */
   readonly mercure: WritePublisher | null;
+  /** HTTP caching, when the plugin has `httpCache` or an operation declares `cacheHeaders`; else null. */
+  readonly httpCache: RuntimeHttpCache | null;
 }
 
 export interface RuntimeSecurity {
@@ -225,3 +230,11 @@ export type After<S extends StageName> = RequestScope & Intersect<Readonly<Stage
 
 /** The whole context, once every stage ran: what the transport reads (GraphQL's resolvers, the respond stage). */
 export type OperationContext = RequestScope & Intersect<StageResults[StageName]>;
+
+/** HTTP caching at run time: its settings, the purge after each write, the in-process cache when it is on. */
+export interface RuntimeHttpCache {
+  readonly settings: HttpCacheSettings;
+  /** Purges after each commit; null when nothing keeps responses (no `store`). */
+  readonly purger: CachePurger | null;
+  readonly store: MemoryStore | null;
+}

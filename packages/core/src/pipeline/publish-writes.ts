@@ -31,7 +31,7 @@ import {
   type StateLogger,
 } from '../metadata/types.js';
 import { ANONYMOUS } from '../security/access.js';
-import type { CascadedItem } from '../state/knex/cascaded-items.js';
+import { type CascadedItem, listCascadeTargets } from '../state/knex/cascaded-items.js';
 import { type Normalizer, type ReadMany, toJsonLdType } from '../serializer/normalize.js';
 import { resolveActiveGroups } from './groups.js';
 
@@ -121,17 +121,7 @@ export interface WritePublisherOptions {
 export function createWritePublisher(options: WritePublisherOptions): WritePublisher {
   const { registry, normalizer, readMany, hub, bus, log } = options;
   /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
-  const cascading = new Set(
-    registry.resources.flatMap((owner) =>
-      owner.stored
-        ? owner.fields.flatMap((field) =>
-            (field.kind === 'toOne' && field.onDelete !== 'restrict') || (field.kind === 'toMany' && field.joinTable)
-              ? [field.target]
-              : [],
-          )
-        : [],
-    ),
-  );
+  const cascading = listCascadeTargets(registry);
   let tail: Promise<void> = Promise.resolve();
   const listeners: ((item: WrittenItem) => void)[] = [];
 

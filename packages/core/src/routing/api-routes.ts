@@ -23,6 +23,7 @@ import { docsRoutes } from './docs-routes.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from './api-scope.js';
 import { registerLoginRoute } from './login-route.js';
 import { sendResponse } from './send-response.js';
+import { registerMemoryCacheHooks } from './memory-cache-hooks.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -77,8 +78,18 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
     // The API documentation's link first, then any the scope's own hooks added before (Mercure's hub).
     const existing = reply.getHeader('link');
     reply.header('link', existing === undefined ? link : `${link}, ${String(existing)}`);
+    // HTTP caching on: what the respond stage did not decide (errors, the documents, 405s) is never kept, and varies on
+    // the credentials like the rest.
+    if (runtime.httpCache && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'private, no-store');
+      if (!/(^|,)\s*authorization\s*(,|$)/i.test(String(reply.getHeader('vary'))))
+        reply.header('vary', `${String(reply.getHeader('vary'))}, Authorization`);
+    }
     done(null, payload);
   });
+  // After the hook above: a response kept is whole but for the Link header, which that hook adds to a hit again.
+  const store = runtime.httpCache?.store;
+  if (store) registerMemoryCacheHooks(app, { store, settings: runtime.httpCache!.settings });
 
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });

@@ -32,7 +32,16 @@ export function sendResponse(
       );
     }
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag]))
-      return reply.code(304).header('etag', etag).send();
+      // A 304 carries the caching headers the 200 would (RFC 9110 §15.4.5): a cache refreshes what it keeps with them.
+      return reply.code(304).headers(pickCaching(response.headers)).header('etag', etag).send();
   }
   return reply.code(response.status).headers(response.headers).header('etag', etag).send(payload);
+}
+
+/** The headers of a response that a 304 repeats: `Cache-Control` and `Vary`. */
+function pickCaching(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  if (headers['cache-control'] !== undefined) picked['cache-control'] = headers['cache-control'];
+  if (headers.vary !== undefined) picked.vary = headers.vary;
+  return picked;
 }

@@ -28,6 +28,7 @@ import { WRITE_MODES } from '../../schema/input-schema.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import type { ShapeBuilder } from './build-shapes.js';
 import { buildOperationMercure, type MercureOption } from './build-mercure.js';
+import { buildOperationCacheHeaders, type CacheHeadersOption } from './build-cache-headers.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [
@@ -60,6 +61,7 @@ const OPERATION_KEYS = [
   'provider',
   'processor',
   'mercure',
+  'cacheHeaders',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,
@@ -301,6 +303,13 @@ export function buildOperations(declaration: ResourceDeclaration, context: Opera
       mercure: buildOperationMercure(
         options.kind,
         { resource: declaration.mercure as MercureOption, operation: options.mercure as MercureOption },
+        where,
+      ),
+      cacheHeaders: buildOperationCacheHeaders(
+        {
+          resource: declaration.cacheHeaders as CacheHeadersOption,
+          operation: options.cacheHeaders as CacheHeadersOption,
+        },
         where,
       ),
     };

@@ -103,5 +103,7 @@ function subresourceOperation(
     provider: collection?.provider ?? declaration.provider,
     processor: undefined,
     mercure: null,
+    // The target collection's, as its rule: a subresource shows the same items.
+    cacheHeaders: collection?.cacheHeaders ?? null,
   };
 }

@@ -34,6 +34,7 @@ const RESOURCE_KEYS = [
   'softDelete',
   'id',
   'mercure',
+  'cacheHeaders',
   ...PAGINATION_KEYS,
   ...GROUPS_KEYS,
   ...SECURITY_KEYS,

@@ -1,7 +1,9 @@
 /**
  * Stage 12, serialize and respond. Reads `context.data` or `context.collection`; normalizes them by the
  * operation's read groups (loading embedded items in batches); returns the status, the headers (Content-Type,
- * Location on create) and the body (JSON-LD or plain JSON).
+ * Location on create), the caching headers when HTTP caching is on (`Cache-Control` and `Vary` from
+ * `cache-policy.ts`; on responses shared caches may keep, the cache tags of `cache-tags.ts`), and the body (JSON-LD
+ * or plain JSON).
  */
 import type { LoadedItems } from '../../serializer/normalize.js';
 import { renderCollection } from '../../serializer/hydra/collection.js';
@@ -9,12 +11,25 @@ import { buildIri } from '../../metadata/iri.js';
 import { MEDIA_TYPES } from '../../serializer/vocabulary.js';
 import { planResponse } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
+import { resolveCachePolicy } from '../cache-policy.js';
+import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
+import { collectCacheTags, limitCacheTags } from '../cache-tags.js';
 
 export function respond(context: OperationContext): OperationResponse | Promise<OperationResponse> {
   const { operation, resource, runtime, format } = context;
-  if (!operation.stages.serialize) return { status: operation.status, headers: {}, body: undefined };
+  const httpCache = runtime.httpCache;
+  const softDelete = resource.softDelete;
+  const policy =
+    httpCache &&
+    resolveCachePolicy(httpCache.settings, operation, {
+      authorization: context.request.authorization,
+      // Deleted items are listed only under the `list` rule: never shared.
+      ruled: softDelete !== null && readsDeletedItems(softDelete.filter, context.filters),
+    });
+  const caching: Record<string, string> = policy ? { 'cache-control': policy.cacheControl, vary: policy.vary } : {};
+  if (!operation.stages.serialize) return { status: operation.status, headers: caching, body: undefined };
 
-  const headers: Record<string, string> = { 'content-type': `${MEDIA_TYPES[format]}; charset=utf-8` };
+  const headers: Record<string, string> = { 'content-type': `${MEDIA_TYPES[format]}; charset=utf-8`, ...caching };
   const { normalizer } = runtime;
   const plan = planResponse(context);
   const { collection } = context;
@@ -22,6 +37,16 @@ export function respond(context: OperationContext): OperationResponse | Promise<
     throw new Error(`The operation ${operation.name} has nothing to send: its provider or processor returned no item.`);
   // The items embedded are loaded first, when there are any: then, and only then, there is something to wait for.
   const render = (loaded: LoadedItems): OperationResponse => {
+    if (policy?.shared) {
+      // An output shape's values name no item: its tag is its resource's collection, which every write of it purges.
+      const tags = new Set(collection || operation.output ? [resource.collectionPath] : []);
+      if (!operation.output) collectCacheTags(plan, collection ? collection.items : [context.data!], loaded, tags);
+      headers[httpCache!.settings.tagHeader] = limitCacheTags(tags, {
+        separator: httpCache!.settings.tagSeparator,
+        maxBytes: httpCache!.settings.maxTagBytes,
+        resources: runtime.registry.resources,
+      });
+    }
     if (collection) {
       const { body, json } = renderCollection({
         normalizer,

@@ -4,7 +4,9 @@
  * `context.expected`, the item an If-Match held against; writes the stored item back to `context.data` (null after a
  * DELETE). With a processor or hook of the user's, one transaction holds `beforeWrite`, the processors and
  * `afterWrite`; `afterCommit` runs once it committed, and its failures are logged, never answered. Once committed, a
- * write of an operation with `mercure` is handed to the Mercure publisher (`publish-writes.ts`). Throws 409 on
+ * write of an operation with `mercure` is handed to the Mercure publisher (`publish-writes.ts`), and, with HTTP
+ * caching on, the cached responses showing what it wrote are purged before it is answered (`purge-written.ts`).
+ * Throws 409 on
  * conflicts the database reports, 412 when the item changed since the If-Match was checked, and whatever a hook or
  * processor throws before the commit.
  */
@@ -19,6 +21,7 @@ import {
 import type { Knex } from 'knex';
 import { hashPassword } from '../../security/password.js';
 import type { PreparedWrite } from '../publish-writes.js';
+import type { CascadedItem } from '../../state/knex/cascaded-items.js';
 import { process } from '../../state/compose.js';
 import type { StageContext } from '../operation-context.js';
 import { createStateContext } from '../state-context.js';
@@ -79,10 +82,17 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   // items a delete takes by cascade): it then runs in one, and `prepare` runs there first.
   const publisher = operation.mercure ? runtime.mercure : null;
   let prepared: PreparedWrite | undefined;
+  // The cache purge too: the items a DELETE takes by cascade are found inside its transaction, before it.
+  const purger = runtime.httpCache?.purger ?? null;
+  let cascaded: CascadedItem[] = [];
+  const publisherPrepares = publisher?.needsTransaction(context.resource, operation) === true;
+  const purgerPrepares = purger?.needsTransaction(context.resource, operation) === true;
   const prepare =
-    publisher?.needsTransaction(context.resource, operation) === true
+    publisherPrepares || purgerPrepares
       ? async (transaction: Knex.Transaction) => {
-          prepared = await publisher.prepare(transaction, context.resource, operation, context.id);
+          if (publisherPrepares)
+            prepared = await publisher!.prepare(transaction, context.resource, operation, context.id);
+          if (purgerPrepares) cascaded = await purger!.prepare(transaction, context.resource, context.id);
         }
       : undefined;
   let stored: Entity | null;
@@ -93,6 +103,9 @@ export async function write(context: StageContext<'write'>): Promise<void> {
     throw error;
   }
   context.data = stored;
+  // Committed: the cached responses that showed what it wrote go now, before it is answered, so that no read starting
+  // after the answer can be served the older state.
+  purger?.purge({ resource: context.resource, operation, data, stored, previous: context.previous, cascaded });
   // Committed: its place in the line of real-time updates is taken now, so they leave in commit order.
   if (publisher)
     publisher.publish({

@@ -17,6 +17,24 @@ export interface CascadedItem {
   readonly deleted: boolean;
 }
 
+/**
+ * The resources whose items' deletion the database's cascades reach beyond the item: some stored resource's to-one
+ * to them is `onDelete: 'cascade'` or `'set null'`, or a many-to-many joins them (either side).
+ */
+export function listCascadeTargets(registry: MetadataRegistry): ReadonlySet<string> {
+  return new Set(
+    registry.resources.flatMap((owner) =>
+      owner.stored
+        ? owner.fields.flatMap((field) =>
+            (field.kind === 'toOne' && field.onDelete !== 'restrict') || (field.kind === 'toMany' && field.joinTable)
+              ? [field.target]
+              : [],
+          )
+        : [],
+    ),
+  );
+}
+
 /** The live ids of `resource`'s rows where `column` is one of `values`, and the soft-deleted ones apart. */
 async function selectLinked(
   trx: Knex.Transaction,

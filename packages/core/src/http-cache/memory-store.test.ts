@@ -1,0 +1,56 @@
+/** The in-process cache's store: lifetimes, the memory bound (least recently used out), purge by tag, generations. */
+import { describe, expect, it } from 'vitest';
+import { type CachedResponse, createMemoryStore } from './memory-store.js';
+
+const entry = (tags: string[], body = 'x'.repeat(100), expiresAt = 10_000): CachedResponse => ({
+  status: 200,
+  headers: { 'content-type': 'application/ld+json' },
+  body,
+  tags,
+  varies: {},
+  storedAt: 0,
+  expiresAt,
+});
+
+describe('the in-process cache store', () => {
+  it('answers a fresh response, and forgets an expired one', () => {
+    const store = createMemoryStore(1_000_000);
+    store.add('a', entry(['/api/a/1'], 'x', 100), store.generation);
+    expect(store.find('a', 99)?.body).toBe('x');
+    expect(store.find('a', 100)).toBeUndefined();
+    expect(store.size.entries).toBe(0);
+  });
+
+  it('stays within its bytes, dropping the least recently used first', () => {
+    const store = createMemoryStore(1_000);
+    for (const key of ['a', 'b', 'c', 'd']) store.add(key, entry([`/api/x/${key}`]), store.generation);
+    expect(store.size.bytes).toBeLessThanOrEqual(1_000);
+    // Three fit (264 bytes each): `a` went first; reading `b` makes `c` the next to go.
+    expect(store.size.entries).toBe(3);
+    expect(store.find('a', 0)).toBeUndefined();
+    expect(store.find('b', 0)).toBeDefined();
+    store.add('e', entry(['/api/x/e']), store.generation);
+    expect(store.find('c', 0)).toBeUndefined();
+    expect(store.find('b', 0)).toBeDefined();
+    expect(store.find('d', 0)).toBeDefined();
+  });
+
+  it('purges every response listing a tag, and keeps the others', () => {
+    const store = createMemoryStore(1_000_000);
+    store.add('item', entry(['/api/books/1']), store.generation);
+    store.add('page', entry(['/api/books', '/api/books/1', '/api/books/2']), store.generation);
+    store.add('other', entry(['/api/authors/1']), store.generation);
+    store.purge(['/api/books/1']);
+    expect(store.find('item', 0)).toBeUndefined();
+    expect(store.find('page', 0)).toBeUndefined();
+    expect(store.find('other', 0)).toBeDefined();
+  });
+
+  it('refuses a response whose request started before a purge', () => {
+    const store = createMemoryStore(1_000_000);
+    const started = store.generation;
+    store.purge(['/api/books/1']);
+    store.add('late', entry(['/api/authors/1']), started);
+    expect(store.find('late', 0)).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The in-process HTTP cache (`httpCache: { store: 'memory' }`): whole responses (status, headers, body) in a least
+ * recently used map bounded by bytes, each indexed under its cache tags, purged by tag.
+ *
+ * Never stale: a response rendered while a write was committing may show the older state. So each purge advances a
+ * generation, a request notes the generation when it starts, and its response is stored only if no purge happened
+ * since: whatever a write purged cannot come back from a read that overlapped it.
+ */
+
+/** One response kept. */
+export interface CachedResponse {
+  readonly status: number;
+  /** Lower-case names; without `Link` (the API scope adds it per origin) and `Content-Length`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly tags: readonly string[];
+  /** The request headers it varies on beyond the key (`cacheHeaders.vary`), with their values then. */
+  readonly varies: Readonly<Record<string, string | undefined>>;
+  /** `Date.now()` when stored, and when it stops being fresh. */
+  readonly storedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface MemoryStore {
+  /** Advances on every purge. */
+  readonly generation: number;
+  /** The fresh response under `key`, or undefined; a hit becomes the most recently used. */
+  find(key: string, now: number): CachedResponse | undefined;
+  /** Keeps `entry` under `key`, unless something was purged since `generation` (the request's start). */
+  add(key: string, entry: CachedResponse, generation: number): void;
+  /** Removes every response listing one of `tags`. */
+  purge(tags: Iterable<string>): void;
+  /** Bytes kept, and responses kept. */
+  readonly size: { readonly bytes: number; readonly entries: number };
+}
+
+/** Rough bytes of an entry: its body and headers as UTF-16 (what the strings hold). */
+const bytesOf = (key: string, entry: CachedResponse): number =>
+  2 *
+  (key.length + entry.body.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
+
+export function createMemoryStore(maxBytes: number): MemoryStore {
+  // A Map iterates in insertion order: deleting and setting again makes the entry the most recent, the first is the
+  // least recently used.
+  const entries = new Map<string, { entry: CachedResponse; bytes: number }>();
+  const byTag = new Map<string, Set<string>>();
+  let bytes = 0;
+  let generation = 0;
+
+  function remove(key: string): void {
+    const kept = entries.get(key);
+    if (!kept) return;
+    entries.delete(key);
+    bytes -= kept.bytes;
+    for (const tag of kept.entry.tags) {
+      const keys = byTag.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) byTag.delete(tag);
+    }
+  }
+
+  return {
+    get generation() {
+      return generation;
+    },
+    get size() {
+      return { bytes, entries: entries.size };
+    },
+    find(key, now) {
+      const kept = entries.get(key);
+      if (!kept) return undefined;
+      if (kept.entry.expiresAt <= now) {
+        remove(key);
+        return undefined;
+      }
+      entries.delete(key);
+      entries.set(key, kept);
+      return kept.entry;
+    },
+    add(key, entry, since) {
+      if (since !== generation) return;
+      const size = bytesOf(key, entry);
+      if (size > maxBytes) return;
+      remove(key);
+      entries.set(key, { entry, bytes: size });
+      bytes += size;
+      for (const tag of entry.tags) {
+        let keys = byTag.get(tag);
+        if (!keys) byTag.set(tag, (keys = new Set()));
+        keys.add(key);
+      }
+      while (bytes > maxBytes) remove(entries.keys().next().value!);
+    },
+    purge(tags) {
+      generation++;
+      for (const tag of tags) for (const key of [...(byTag.get(tag) ?? [])]) remove(key);
+    },
+  };
+}

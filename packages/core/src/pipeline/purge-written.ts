@@ -1,0 +1,91 @@
+/**
+ * Cache invalidation after commit: the write stage hands each committed write here, before its response is sent, and
+ * the tags of every item it wrote are purged — the item, the items nested in it (`cascadePersist`), and those a
+ * DELETE took or changed through the database's cascades (found in its transaction, before it) — each with its
+ * resource's collection path, so lists that showed or may now show it are purged too. Synchronous, so a read that
+ * starts after the write's response can never be answered from a response rendered before the write.
+ */
+import type { Knex } from 'knex';
+import {
+  type Entity,
+  type ItemId,
+  type MetadataRegistry,
+  NestedWrite,
+  type OperationMetadata,
+  type ResourceMetadata,
+} from '../metadata/types.js';
+import { type CascadedItem, listCascadeTargets } from '../state/knex/cascaded-items.js';
+import { listWrittenTags } from './cache-tags.js';
+
+/** One committed write, as the purger needs it. */
+export interface PurgedWrite {
+  readonly resource: ResourceMetadata;
+  readonly operation: OperationMetadata;
+  /** The new state the processors were given (with its `NestedWrite`s). */
+  readonly data: Entity;
+  /** What the processors returned (null after a DELETE). */
+  readonly stored: Entity | null;
+  readonly previous: Entity | null;
+  /** The items a DELETE took or changed by cascade (`prepare`). */
+  readonly cascaded: readonly CascadedItem[];
+}
+
+export interface CachePurger {
+  /** Whether the write must run in a transaction, for `prepare` to find what a DELETE takes by cascade. */
+  needsTransaction(resource: ResourceMetadata, operation: OperationMetadata): boolean;
+  /** Inside the write's transaction, before it: the items a DELETE takes or changes by cascade. */
+  prepare(transaction: Knex.Transaction, resource: ResourceMetadata, id: ItemId | undefined): Promise<CascadedItem[]>;
+  /** Purges the tags of every item `write` wrote. */
+  purge(write: PurgedWrite): void;
+}
+
+export interface CachePurgerOptions {
+  readonly registry: MetadataRegistry;
+  readonly findCascadedItems: (
+    transaction: Knex.Transaction,
+    resource: ResourceMetadata,
+    id: ItemId,
+  ) => Promise<CascadedItem[]>;
+  /** Removes the responses listing one of the tags (the in-process cache; later Varnish, a CDN). */
+  readonly purgeTags: (tags: ReadonlySet<string>) => void;
+}
+
+export function createCachePurger(options: CachePurgerOptions): CachePurger {
+  const { registry } = options;
+  /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
+  const cascading = listCascadeTargets(registry);
+  const cascades = (resource: ResourceMetadata, operation: OperationMetadata): boolean =>
+    operation.kind === 'delete' && !resource.softDelete && cascading.has(resource.name);
+
+  /** The tags of the items nested in `data`, at every depth: updated ones by id, created ones by their collection. */
+  function addNested(resource: ResourceMetadata, data: Entity, stored: Entity | null, tags: Set<string>): void {
+    for (const field of resource.fields) {
+      const value = data[field.name];
+      for (const nested of Array.isArray(value) ? value : [value]) {
+        if (!(nested instanceof NestedWrite)) continue;
+        const target = registry.resource(nested.resource);
+        tags.add(target.collectionPath);
+        const id = nested.id ?? (Array.isArray(value) ? undefined : stored?.[field.name]);
+        if (id !== undefined && id !== null) for (const tag of listWrittenTags(target, id)) tags.add(tag);
+        addNested(target, nested.data, null, tags);
+      }
+    }
+  }
+
+  return {
+    needsTransaction: cascades,
+    prepare: async (transaction, resource, id) =>
+      id === undefined ? [] : options.findCascadedItems(transaction, resource, id),
+    purge(write) {
+      const { resource } = write;
+      // The collection always: even a write whose item is unknown here (an output shape) may change a list.
+      const tags = new Set([resource.collectionPath]);
+      // An output shape's values are no item: the item written is the one the operation read, if any.
+      const id = write.operation.output ? write.previous?.id : (write.stored?.id ?? write.previous?.id);
+      if (id !== undefined && id !== null) for (const tag of listWrittenTags(resource, id)) tags.add(tag);
+      addNested(resource, write.data, write.stored, tags);
+      for (const item of write.cascaded) for (const tag of listWrittenTags(item.resource, item.id)) tags.add(tag);
+      options.purgeTags(tags);
+    },
+  };
+}
