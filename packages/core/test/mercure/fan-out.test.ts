@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineResource, signHubToken } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { listen } from './listening-app.js';
+import { postBook } from './post-book.js';
 import { subscribe, type Subscriber } from './subscriber.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } }, mercure: true });
@@ -38,15 +39,6 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
     await second.app.close();
     await first.app.close();
   });
-  const post = async (origin: string, title: string) => {
-    const response = await fetch(`${origin}/api/books`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/ld+json' },
-      body: JSON.stringify({ title }),
-    });
-    expect(response.status).toBe(201);
-    return ((await response.json()) as { '@id': string })['@id'];
-  };
   const listenOn = async (origin: string) => {
     const subscriber = await subscribe(`${origin}/.well-known/mercure`, ['*']);
     subscribers.push(subscriber);
@@ -58,7 +50,7 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
     const onSecond = await listenOn(second.origin);
     const written: string[] = [];
     for (let index = 0; index < 6; index++)
-      written.push(await post(index % 2 === 0 ? second.origin : first.origin, `b${index}`));
+      written.push(await postBook(index % 2 === 0 ? second.origin : first.origin, `b${index}`));
     const [a, b] = [await onFirst.next(6), await onSecond.next(6)];
     const ids = (events: readonly { data: string }[]) => events.map((event) => JSON.parse(event.data)['@id']);
     expect(ids(a)).toEqual(written);
@@ -73,14 +65,14 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
   it('carries updates longer than a notification may be', async () => {
     const onFirst = await listenOn(first.origin);
     const title = `${'é🙂"\\\u0001'.repeat(4000)}end`;
-    const iri = await post(second.origin, title);
+    const iri = await postBook(second.origin, title);
     const [event] = await onFirst.next(1);
     expect(JSON.parse(event!.data)).toMatchObject({ '@id': iri, title });
   });
 
   it('carries the updates other publishers post to one instance’s hub, in line with the writes', async () => {
     const onSecond = await listenOn(second.origin);
-    const before = await post(first.origin, 'before');
+    const before = await postBook(first.origin, 'before');
     const form = new URLSearchParams({ topic: 'https://example.com/feeds/1', data: 'from a publisher' });
     const response = await fetch(`${first.origin}/.well-known/mercure`, {
       method: 'POST',
@@ -92,7 +84,7 @@ describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
     });
     expect(response.status).toBe(200);
     const id = await response.text();
-    const after = await post(first.origin, 'after');
+    const after = await postBook(first.origin, 'after');
     const events = await onSecond.next(3);
     expect(JSON.parse(events[0]!.data)['@id']).toBe(before);
     expect(events[1]).toMatchObject({ id, data: 'from a publisher' });

@@ -17,6 +17,7 @@ import { DeclarationError, defineResource, type MercureOptions } from '@resource
 import { type TestDatabase, testDatabases } from '@resource-api/core/testing';
 import { REDIS_URL, redisAvailable } from '../redis.js';
 import { listen } from './listening-app.js';
+import { postBook } from './post-book.js';
 import { subscribe, type Subscriber } from './subscriber.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } }, mercure: true });
@@ -31,15 +32,6 @@ const databases: TestDatabase[] = testDatabases(inject('postgresUrl')).map((data
 /** A channel of the test's own: other tests (and other runs) may use the same Redis at the same time. */
 const newChannel = () => `test-mercure-${randomBytes(6).toString('hex')}`;
 
-const post = async (origin: string, title: string): Promise<string> => {
-  const response = await fetch(`${origin}/api/books`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/ld+json' },
-    body: JSON.stringify({ title }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { '@id': string })['@id'];
-};
 const ids = (events: readonly { data: string }[]) => events.map((event) => JSON.parse(event.data)['@id']);
 /** Closes an app once, whether the test closed it already or not. */
 const closed = new WeakSet<FastifyInstance>();
@@ -95,7 +87,7 @@ describe.skipIf(!redisAvailable).each(databases)('fan-out through Redis, on $nam
     // Three writes in a row on one instance, then on the other: an instance's updates keep its commit order; across
     // instances the test waits for the last update before writing on the other (their order is Redis's, see the docs).
     for (const [round, origin] of [second.origin, first.origin, second.origin].entries()) {
-      for (let index = 0; index < 3; index++) written.push(await post(origin, `round ${round}, book ${index}`));
+      for (let index = 0; index < 3; index++) written.push(await postBook(origin, `round ${round}, book ${index}`));
       await Promise.all([onFirst.next(written.length), onSecond.next(written.length)]);
     }
     await sleep(200);
@@ -125,7 +117,7 @@ describe.skipIf(!redisAvailable).each(databases)('fan-out through Redis, on $nam
       JSON.stringify([{ update: { ...update, topics: [] }, item }]),
     ])
       expect(await redis.publish(channel, text)).toBe(2);
-    const iri = await post(second.origin, 'after the noise');
+    const iri = await postBook(second.origin, 'after the noise');
     expect(ids(await onFirst.next(1))).toEqual([iri]);
     await sleep(100);
     expect(onFirst.received).toHaveLength(1);
@@ -147,7 +139,7 @@ describe.skipIf(!redisAvailable).each(databases)('fan-out through Redis, on $nam
     try {
       await open(client);
       const onFirst = await listenOn(first.origin);
-      const iri = await post(second.origin, 'through your client');
+      const iri = await postBook(second.origin, 'through your client');
       expect(ids(await onFirst.next(1))).toEqual([iri]);
       const numsub = async () => ((await redis.pubsub('NUMSUB', channel)) as [string, number])[1];
       expect(await numsub()).toBe(2);
@@ -202,7 +194,7 @@ describe('a Redis bus that does not answer', () => {
         'mercure: the Redis bus does not answer; updates sent meanwhile are lost',
       ]);
       // The write is answered as committed; its update is lost, and logged.
-      await post(origin, 'lost');
+      await postBook(origin, 'lost');
       await vi.waitFor(() =>
         expect(logged.map((line) => line.msg)).toContain('Updates could not be sent to the hubs.'),
       );
