@@ -70,6 +70,11 @@ export interface BookshopOptions {
     readonly jwtSecret?: string;
     readonly redis?: string;
   };
+  /**
+   * `memory`: public reads are kept in the framework's in-process cache (`HTTP_CACHE`), and purged by every write;
+   * default `off`. Either way, public reads say `public, s-maxage=3600, max-age=0` and list their cache tags.
+   */
+  readonly httpCache?: 'off' | 'memory';
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
 }
@@ -101,6 +106,12 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       },
       // Books and comments are pushed to subscribers (the resources' `mercure`). The heartbeat comes well within the
       // connection timeout: an open subscription is never taken for an idle connection.
+      // Public reads (no credentials, no access rule) may be kept an hour by shared caches, purged by every write;
+      // browsers revalidate (their copy is not purged). Everything else is `private, no-store`.
+      httpCache: {
+        defaults: { sharedMaxAge: 3600, maxAge: 0 },
+        ...(options.httpCache === 'memory' ? { store: 'memory' as const } : {}),
+      },
       mercure: { ...options.mercure, heartbeat: Math.min(15_000, Math.floor((options.requestTimeout ?? 30_000) / 2)) },
       documentation: {
         title: 'Bookshop API',

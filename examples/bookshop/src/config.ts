@@ -198,6 +198,7 @@ const ENV_SCHEMA = {
     },
     MERCURE_JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     MERCURE_REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
+    HTTP_CACHE: { type: 'string', enum: ['off', 'memory'], default: 'off', description: 'must be off or memory' },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
   },
@@ -240,6 +241,8 @@ export interface ServerConfig {
   readonly trustedHosts: readonly string[] | undefined;
   readonly requestTimeout: number;
   readonly shutdownTimeout: number;
+  /** `HTTP_CACHE=memory`: public reads are kept in the framework's in-process cache, purged by every write. */
+  readonly httpCache: 'off' | 'memory';
   /**
    * Real-time updates: the external Mercure hub (`MERCURE_URL`), the URL subscribers reach the hub at
    * (`MERCURE_PUBLIC_URL`), the secret of its JWTs (`MERCURE_JWT_SECRET`), the Redis the built-in hubs of several
@@ -350,6 +353,7 @@ export function loadConfig(
     trustedHosts: (values.TRUSTED_HOSTS as string | undefined)?.split(',').map((host) => host.trim()),
     requestTimeout: seconds('REQUEST_TIMEOUT'),
     shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
+    httpCache: values.HTTP_CACHE === 'memory' ? 'memory' : 'off',
     mercure: {
       ...(raw.MERCURE_URL ? { url: raw.MERCURE_URL } : {}),
       ...(raw.MERCURE_PUBLIC_URL ? { publicUrl: raw.MERCURE_PUBLIC_URL } : {}),

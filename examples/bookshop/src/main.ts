@@ -53,6 +53,7 @@ async function serve(config: ServerConfig): Promise<void> {
     cors: config.corsOrigins ? { origin: config.corsOrigins.includes('*') ? '*' : [...config.corsOrigins] } : false,
     rateLimit: rateLimitOptions(config.rateLimit),
     mercure: config.mercure,
+    httpCache: config.httpCache,
   });
 
   // In a cluster worker, the primary asks for the shutdown with a message carrying the signal it received.

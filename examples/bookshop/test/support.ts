@@ -67,6 +67,8 @@ export interface OpenOptions {
   readonly jwtTtl?: number;
   /** Rate limiting (the `rateLimit` option, as `rateLimitOptions(loadConfig(env).rateLimit)` gives it); default off. */
   readonly rateLimit?: BookshopOptions['rateLimit'];
+  /** The in-process HTTP cache (`HTTP_CACHE`); default off. */
+  readonly httpCache?: BookshopOptions['httpCache'];
 }
 
 /** Builds the bookshop on a database of its own, with `ADMIN`; `close()` drops the PostgreSQL schema and closes the app. */
@@ -83,6 +85,7 @@ export async function openBookshop(
     jwtSecret: TEST_JWT_SECRET,
     ...(options.jwtTtl === undefined ? {} : { jwtTtl: options.jwtTtl }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.httpCache === undefined ? {} : { httpCache: options.httpCache }),
     admin: { email: ADMIN.email, password: ADMIN.password },
   });
   const { knex } = app.resourceApi.database;

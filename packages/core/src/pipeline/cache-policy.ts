@@ -54,8 +54,9 @@ export function resolveCachePolicy(
 /** The directives, in API Platform's order. */
 function toCacheControl(headers: CacheHeadersMetadata, shared: boolean): string {
   const directives = [shared ? 'public' : 'private'];
-  if (headers.maxAge !== undefined) directives.push(`max-age=${headers.maxAge}`);
+  // The shared lifetime first, as the bookshop contract (and API Platform's docs) write it: `public, s-maxage=…, max-age=…`.
   if (shared && headers.sharedMaxAge !== undefined) directives.push(`s-maxage=${headers.sharedMaxAge}`);
+  if (headers.maxAge !== undefined) directives.push(`max-age=${headers.maxAge}`);
   if (headers.staleWhileRevalidate !== undefined)
     directives.push(`stale-while-revalidate=${headers.staleWhileRevalidate}`);
   if (headers.staleIfError !== undefined) directives.push(`stale-if-error=${headers.staleIfError}`);

@@ -6,7 +6,7 @@
  * (`iris`, `embedMany`). A write purges its items' IRIs and their collection paths (`listWrittenTags`), so a response
  * showing a list is purged when an item is created, changed (it may leave a filter) or deleted.
  */
-import type { Entity, ItemId, ResourceMetadata } from '../metadata/types.js';
+import type { Entity, ItemId, MetadataRegistry, ResourceMetadata } from '../metadata/types.js';
 import { buildIri } from '../metadata/iri.js';
 import type { LoadedItems, NormalizationPlan } from '../serializer/normalize.js';
 
@@ -40,6 +40,35 @@ export function collectCacheTags(
   };
   for (const item of items) walk(plan, item);
   return tags;
+}
+
+/** The resources reachable from one through its relations, at any depth, by resource. */
+const reachable = new WeakMap<ResourceMetadata, readonly string[]>();
+
+/**
+ * The tags of a filtered (or ordered) collection beyond its items: a filter or an order may go through relations
+ * (`?author.name=…`, `order[author.name]`, a custom filter's `match('author.name', …)`), so which items the page
+ * holds, and in what order, may change with a write of a related item it does not show. The collection path of every
+ * resource reachable through relations is added: such writes purge the page (more purges, never a stale page).
+ */
+export function collectFilterTags(registry: MetadataRegistry, resource: ResourceMetadata, tags: Set<string>): void {
+  let paths = reachable.get(resource);
+  if (!paths) {
+    const found = new Set<ResourceMetadata>([resource]);
+    const queue = [resource];
+    while (queue.length > 0)
+      for (const field of queue.shift()!.fields) {
+        if (field.kind === 'scalar') continue;
+        const target = registry.resource(field.target);
+        if (!found.has(target)) {
+          found.add(target);
+          queue.push(target);
+        }
+      }
+    paths = [...found].filter((target) => target !== resource).map((target) => target.collectionPath);
+    reachable.set(resource, paths);
+  }
+  for (const path of paths) tags.add(path);
 }
 
 /**

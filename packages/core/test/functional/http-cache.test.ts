@@ -51,7 +51,7 @@ const Memo = defineResource({
   softDelete: { list: "is_granted('PUBLIC_ACCESS')" },
 });
 
-const PUBLIC = 'public, max-age=0, s-maxage=3600';
+const PUBLIC = 'public, s-maxage=3600, max-age=0';
 const NO_STORE = 'private, no-store';
 
 describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (database) => {
@@ -105,7 +105,7 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
   it('shares what a protected operation declares public, and its declared Vary', async () => {
     await post('/api/notices', { text: 'Closed on Sunday' });
     const read = await get('/api/notices/1', { authorization: 'Bearer whoever' });
-    expect(read.headers['cache-control']).toBe('public, max-age=60, s-maxage=3600');
+    expect(read.headers['cache-control']).toBe('public, s-maxage=3600, max-age=60');
     expect(read.headers.vary).toBe('Accept, Authorization, Accept-Language');
     expect(read.headers['cache-tags']).toBe('/api/notices/1');
     const patched = await call(app(), {

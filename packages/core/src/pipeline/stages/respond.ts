@@ -13,7 +13,7 @@ import { planResponse } from '../response-plan.js';
 import type { OperationContext, OperationResponse } from '../operation-context.js';
 import { resolveCachePolicy } from '../cache-policy.js';
 import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
-import { collectCacheTags, limitCacheTags } from '../cache-tags.js';
+import { collectCacheTags, collectFilterTags, limitCacheTags } from '../cache-tags.js';
 
 export function respond(context: OperationContext): OperationResponse | Promise<OperationResponse> {
   const { operation, resource, runtime, format } = context;
@@ -41,6 +41,7 @@ export function respond(context: OperationContext): OperationResponse | Promise<
       // An output shape's values name no item: its tag is its resource's collection, which every write of it purges.
       const tags = new Set(collection || operation.output ? [resource.collectionPath] : []);
       if (!operation.output) collectCacheTags(plan, collection ? collection.items : [context.data!], loaded, tags);
+      if (collection && context.filters.length > 0) collectFilterTags(runtime.registry, resource, tags);
       headers[httpCache!.settings.tagHeader] = limitCacheTags(tags, {
         separator: httpCache!.settings.tagSeparator,
         maxBytes: httpCache!.settings.maxTagBytes,
