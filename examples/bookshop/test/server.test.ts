@@ -227,6 +227,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       trustedHosts: undefined,
       requestTimeout: 30_000,
       shutdownTimeout: 10_000,
+      httpCache: 'off',
       mercure: {},
     });
     expect(warnings).toEqual([
@@ -257,6 +258,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       TRUSTED_HOSTS: ' api.example.com, example.com ',
       REQUEST_TIMEOUT: '5',
       SHUTDOWN_TIMEOUT: '20',
+      HTTP_CACHE: ' memory ',
       MERCURE_URL: ' https://hub.example.com/.well-known/mercure ',
       MERCURE_PUBLIC_URL: 'https://example.com/.well-known/mercure',
       MERCURE_JWT_SECRET: MERCURE_SECRET,
@@ -279,6 +281,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       trustedHosts: ['api.example.com', 'example.com'],
       requestTimeout: 5_000,
       shutdownTimeout: 20_000,
+      httpCache: 'memory',
       mercure: {
         url: 'https://hub.example.com/.well-known/mercure',
         publicUrl: 'https://example.com/.well-known/mercure',
