@@ -15,7 +15,6 @@ import { promisify } from 'node:util';
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
 export const mainJs = join(root, 'examples/bookshop/dist/main.js');
 export const demoJs = join(root, 'examples/bookshop/dist/demo-data.js');
-const coreJs = join(root, 'packages/core/dist/index.js');
 
 /** The newest modification time of the .ts files under `dir`. */
 export function newestSource(dir: string): number {
@@ -28,12 +27,21 @@ export function newestSource(dir: string): number {
   return newest;
 }
 
+/**
+ * Whether the project at `project` (its `tsconfig.build.json`) is built from its current sources: `outputs` exist and
+ * its build info is newer than every source. The build info, not an output: `tsc -b` rewrites only the outputs whose
+ * text changed, so an output may stay older than a source edited since, though the build is current.
+ */
+export function isProjectBuilt(project: string, outputs: readonly string[]): boolean {
+  const buildInfo = join(root, project, 'dist/tsconfig.build.tsbuildinfo');
+  if (!existsSync(buildInfo) || !outputs.every((output) => existsSync(join(root, output)))) return false;
+  return statSync(buildInfo).mtimeMs >= newestSource(join(root, project, 'src'));
+}
+
 function buildIsCurrent(): boolean {
-  if (!existsSync(mainJs) || !existsSync(demoJs) || !existsSync(coreJs)) return false;
-  const built = Math.min(statSync(mainJs).mtimeMs, statSync(demoJs).mtimeMs);
   return (
-    built >= newestSource(join(root, 'examples/bookshop/src')) &&
-    statSync(coreJs).mtimeMs >= newestSource(join(root, 'packages/core/src'))
+    isProjectBuilt('examples/bookshop', ['examples/bookshop/dist/main.js', 'examples/bookshop/dist/demo-data.js']) &&
+    isProjectBuilt('packages/core', ['packages/core/dist/index.js'])
   );
 }
 
@@ -80,6 +88,10 @@ export async function underBuildLock(
   }
   try {
     if (!isCurrent()) await build();
+    // A build that reported success yet left dist/ missing or stale (seen once in a fresh clone under load): once
+    // more, then a clear error rather than a test failing on a module it cannot find.
+    if (!isCurrent()) await build();
+    if (!isCurrent()) throw new Error('The build finished, but dist/ is still missing or older than the sources.');
   } finally {
     unlinkSync(lock);
   }

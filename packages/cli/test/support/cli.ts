@@ -5,40 +5,34 @@
  * in a child process, as a person runs it, with its exit code, stdout and stderr.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { newestSource, underBuildLock } from '../../../../examples/bookshop/test/compiled.js';
+import { isProjectBuilt, underBuildLock } from '../../../../examples/bookshop/test/compiled.js';
 
 export const root = fileURLToPath(new URL('../../../..', import.meta.url));
 export const binJs = join(root, 'packages/cli/dist/bin.js');
 export const bookshopDir = join(root, 'examples/bookshop');
 export const bookshopConfig = join(bookshopDir, 'resource-api.config.js');
 
-/** What the tests run, and the sources it is compiled from. */
+/** What the tests run, and the project (its `tsconfig.build.json`, its `src/`) it is compiled from. */
 const BUILDS = [
-  { outputs: ['packages/core/dist/index.js'], sources: 'packages/core/src' },
-  { outputs: ['packages/cli/dist/bin.js', 'packages/cli/dist/main.js'], sources: 'packages/cli/src' },
+  { outputs: ['packages/core/dist/index.js'], project: 'packages/core' },
+  { outputs: ['packages/cli/dist/bin.js', 'packages/cli/dist/main.js'], project: 'packages/cli' },
   {
     outputs: [
       'examples/bookshop/dist/resources/index.js',
       'examples/bookshop/dist/config.js',
       'examples/bookshop/dist/migrations.js',
     ],
-    sources: 'examples/bookshop/src',
+    project: 'examples/bookshop',
   },
 ];
 
 function buildIsCurrent(): boolean {
-  return BUILDS.every(({ outputs, sources }) => {
-    const paths = outputs.map((output) => join(root, output));
-    return (
-      paths.every((path) => existsSync(path)) &&
-      Math.min(...paths.map((path) => statSync(path).mtimeMs)) >= newestSource(join(root, sources))
-    );
-  });
+  return BUILDS.every(({ outputs, project }) => isProjectBuilt(project, outputs));
 }
 
 /** The three packages (core, then the CLI and the bookshop); where pnpm is not on the PATH, the workspace's tsc. */
