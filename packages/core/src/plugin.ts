@@ -55,7 +55,7 @@ import { createRuntimeHttpCache } from './pipeline/runtime-http-cache.js';
 import type { HttpCacheOptions } from './http-cache/http-cache-options.js';
 import { createLocalBus, type UpdateBus } from './mercure/update-bus.js';
 import { createPostgresUpdateBus } from './state/postgres-update-bus.js';
-import { findCascadedItems } from './state/knex/cascaded-items.js';
+import { createCascadeLookup } from './state/knex/cascaded-items.js';
 import { createRedisUpdateBus } from './mercure/redis-update-bus.js';
 import { toBusChannel } from './mercure/bus-channel.js';
 import { registerMercureLink } from './routing/mercure-link.js';
@@ -269,13 +269,12 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
         hub: mercure.hub,
         bus,
         log: app.log,
-        findCascadedItems: (transaction, resource, id, publishes) =>
-          findCascadedItems(transaction, registry, resource, id, publishes),
         readInTransaction: (transaction, resource, ids) => state.readMany(resource, ids, [], transaction),
       })
     : null;
   const runtime: Runtime = {
     registry,
+    cascades: createCascadeLookup(registry),
     database,
     normalizer,
     denormalizer: createDenormalizer(registry, reader),

@@ -2,6 +2,7 @@
  * The typed operation context: what the transport hands to the pipeline (an `OperationRequest`), what is built once
  * at start-up and shared (`Runtime`), and what each stage adds (`OperationContext`).
  */
+import type { CascadeLookup } from '../state/knex/cascaded-items.js';
 import type { Knex } from 'knex';
 import type { ApiError, ConstraintViolation } from '../errors.js';
 import type {
@@ -129,6 +130,8 @@ export interface Runtime {
   readonly security: RuntimeSecurity | null;
   /** Where the uploads of file fields go (the `uploads.storage` option, a local folder by default). */
   readonly files: FileStorage;
+  /** The items a DELETE writes through the database's cascades (real-time updates and the cache purge need them). */
+  readonly cascades: CascadeLookup;
   /** Publishes committed writes to the Mercure hub, when some resource or operation declares `mercure`; else null. */
   readonly mercure: WritePublisher | null;
   /** HTTP caching, when the plugin has `httpCache` or an operation declares `cacheHeaders`; else null. */

@@ -7,7 +7,8 @@
  * DELETE, `{"@id", "@type"}`.
  *
  * The items a DELETE takes or changes through the database's cascades (`onDelete`, join rows) are found inside its
- * transaction, before it runs (`prepare`), and published before it: deleted ones as deletes, the others re-rendered.
+ * transaction, before it runs (the write stage looks them up, `prepare` keeps those that publish), and published
+ * before it: deleted ones as deletes, the others re-rendered.
  *
  * Updates leave in commit order: each write takes its place in line when the write stage hands it over (right after
  * its commit; on PostgreSQL inside its transaction, `UpdateBus.reserve`); its items are rendered meanwhile, and sent
@@ -31,7 +32,7 @@ import {
   type StateLogger,
 } from '../metadata/types.js';
 import { ANONYMOUS } from '../security/access.js';
-import { type CascadedItem, listCascadeTargets } from '../state/knex/cascaded-items.js';
+import type { CascadedItem } from '../state/knex/cascaded-items.js';
 import { type Normalizer, type ReadMany, toJsonLdType } from '../serializer/normalize.js';
 import { resolveActiveGroups } from './groups.js';
 
@@ -69,18 +70,13 @@ export interface WrittenItem {
 }
 
 export interface WritePublisher {
+  /** Whether its writes must run in a transaction (`prepare` then runs there first): to take their place in line. */
+  readonly needsTransaction: boolean;
   /**
-   * Whether a write of `operation` must run in a transaction (`prepare` then runs in it before the write): to take
-   * its place in the order of commits, or to find the items a DELETE takes by cascade.
+   * Inside the write's transaction, before the write: its place in the order of commits, and, of the items a DELETE
+   * takes or changes by cascade (the write stage looked them up), those whose resource publishes.
    */
-  needsTransaction(resource: ResourceMetadata, operation: OperationMetadata): boolean;
-  /** Inside the write's transaction, before the write: its place, and the items a DELETE writes by cascade. */
-  prepare(
-    transaction: Knex.Transaction,
-    resource: ResourceMetadata,
-    operation: OperationMetadata,
-    id: ItemId | undefined,
-  ): Promise<PreparedWrite>;
+  prepare(transaction: Knex.Transaction, cascaded: readonly CascadedItem[]): Promise<PreparedWrite>;
   /** Takes a committed write's place in line, and publishes its updates in turn. Returns at once. */
   publish(write: CommittedWrite): void;
   /**
@@ -101,13 +97,6 @@ export interface WritePublisherOptions {
   readonly hub: Hub;
   /** How the updates reach every instance's hub (`mercure/update-bus.ts`): this process alone, PostgreSQL or Redis. */
   readonly bus: UpdateBus;
-  /** The items deleting one takes or changes by the database's cascades (`state/knex/cascaded-items.ts`). */
-  readonly findCascadedItems: (
-    transaction: Knex.Transaction,
-    resource: ResourceMetadata,
-    id: ItemId,
-    publishes: (resource: ResourceMetadata) => boolean,
-  ) => Promise<CascadedItem[]>;
   /** Reads items by id inside a transaction (the items a cascade is about to take). */
   readInTransaction: (
     transaction: Knex.Transaction,
@@ -120,8 +109,6 @@ export interface WritePublisherOptions {
 
 export function createWritePublisher(options: WritePublisherOptions): WritePublisher {
   const { registry, normalizer, readMany, hub, bus, log } = options;
-  /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
-  const cascading = listCascadeTargets(registry);
   let tail: Promise<void> = Promise.resolve();
   const listeners: ((item: WrittenItem) => void)[] = [];
 
@@ -353,16 +340,11 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
   });
 
   return {
-    needsTransaction: (resource, operation) =>
-      bus.reserve !== undefined ||
-      (operation.kind === 'delete' && !resource.softDelete && cascading.has(resource.name)),
-    async prepare(transaction, resource, operation, id) {
+    needsTransaction: bus.reserve !== undefined,
+    async prepare(transaction, cascaded) {
       const place = bus.reserve ? await bus.reserve(transaction) : undefined;
-      const cascaded =
-        operation.kind === 'delete' && !resource.softDelete && id !== undefined && cascading.has(resource.name)
-          ? await options.findCascadedItems(transaction, resource, id, (owner) => owner.mercure !== null)
-          : [];
-      return { place, cascaded: await readBefore(transaction, cascaded) };
+      const published = cascaded.filter((item) => item.resource.mercure !== null);
+      return { place, cascaded: await readBefore(transaction, published) };
     },
     publish(write) {
       // Rendered now, in parallel with the writes after it; published in line.

@@ -1,20 +1,19 @@
 /**
  * Cache invalidation after commit: the write stage hands each committed write here, before its response is sent, and
  * the tags of every item it wrote are purged — the item, the items nested in it (`cascadePersist`), and those a
- * DELETE took or changed through the database's cascades (found in its transaction, before it) — each with its
- * resource's collection path, so lists that showed or may now show it are purged too. Synchronous, so a read that
- * starts after the write's response can never be answered from a response rendered before the write.
+ * DELETE took or changed through the database's cascades (the write stage looked them up in its transaction, before
+ * it) — each with its resource's collection path, so lists that showed or may now show it are purged too.
+ * Synchronous, so a read that starts after the write's response can never be answered from a response rendered
+ * before the write.
  */
-import type { Knex } from 'knex';
 import {
   type Entity,
-  type ItemId,
   type MetadataRegistry,
   NestedWrite,
   type OperationMetadata,
   type ResourceMetadata,
 } from '../metadata/types.js';
-import { type CascadedItem, listCascadeTargets } from '../state/knex/cascaded-items.js';
+import type { CascadedItem } from '../state/knex/cascaded-items.js';
 import { listWrittenTags } from './cache-tags.js';
 
 /** One committed write, as the purger needs it. */
@@ -26,26 +25,17 @@ export interface PurgedWrite {
   /** What the processors returned (null after a DELETE). */
   readonly stored: Entity | null;
   readonly previous: Entity | null;
-  /** The items a DELETE took or changed by cascade (`prepare`). */
+  /** The items a DELETE took or changed by cascade (the write stage looked them up in its transaction). */
   readonly cascaded: readonly CascadedItem[];
 }
 
 export interface CachePurger {
-  /** Whether the write must run in a transaction, for `prepare` to find what a DELETE takes by cascade. */
-  needsTransaction(resource: ResourceMetadata, operation: OperationMetadata): boolean;
-  /** Inside the write's transaction, before it: the items a DELETE takes or changes by cascade. */
-  prepare(transaction: Knex.Transaction, resource: ResourceMetadata, id: ItemId | undefined): Promise<CascadedItem[]>;
   /** Purges the tags of every item `write` wrote. */
   purge(write: PurgedWrite): void;
 }
 
 export interface CachePurgerOptions {
   readonly registry: MetadataRegistry;
-  readonly findCascadedItems: (
-    transaction: Knex.Transaction,
-    resource: ResourceMetadata,
-    id: ItemId,
-  ) => Promise<CascadedItem[]>;
   /** Removes the responses listing one of the tags (the in-process cache; later Varnish, a CDN). */
   readonly purgeTags: (tags: ReadonlySet<string>) => void;
 }
@@ -53,10 +43,6 @@ export interface CachePurgerOptions {
 export function createCachePurger(options: CachePurgerOptions): CachePurger {
   const { registry } = options;
   /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
-  const cascading = listCascadeTargets(registry);
-  const cascades = (resource: ResourceMetadata, operation: OperationMetadata): boolean =>
-    operation.kind === 'delete' && !resource.softDelete && cascading.has(resource.name);
-
   /** The tags of the items nested in `data`, at every depth: updated ones by id, created ones by their collection. */
   function addNested(resource: ResourceMetadata, data: Entity, stored: Entity | null, tags: Set<string>): void {
     for (const field of resource.fields) {
@@ -73,9 +59,6 @@ export function createCachePurger(options: CachePurgerOptions): CachePurger {
   }
 
   return {
-    needsTransaction: cascades,
-    prepare: async (transaction, resource, id) =>
-      id === undefined ? [] : options.findCascadedItems(transaction, resource, id),
     purge(write) {
       const { resource } = write;
       // The collection always: even a write whose item is unknown here (an output shape) may change a list.

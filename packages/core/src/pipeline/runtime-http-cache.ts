@@ -6,7 +6,6 @@
 import type { MetadataRegistry } from '../metadata/types.js';
 import { type HttpCacheOptions, resolveHttpCache } from '../http-cache/http-cache-options.js';
 import { createMemoryStore } from '../http-cache/memory-store.js';
-import { findCascadedItems } from '../state/knex/cascaded-items.js';
 import type { RuntimeHttpCache } from './operation-context.js';
 import { createCachePurger } from './purge-written.js';
 
@@ -25,9 +24,6 @@ export function createRuntimeHttpCache(
     store &&
     createCachePurger({
       registry,
-      // Every cascaded item counts: its responses may be cached whatever its resource declares.
-      findCascadedItems: (transaction, resource, id) =>
-        findCascadedItems(transaction, registry, resource, id, () => true),
       // A shared cache in front (Varnish, a CDN) would be purged here too: not built yet.
       purgeTags: (tags) => store.purge(tags),
     });

@@ -78,21 +78,23 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   const { hooks } = operation;
   // Uploads go to their final names before the write (a failed write removes them), so no row names a missing file.
   const placed = operation.writeMode ? await placeUploads(runtime.files, context.resource, data) : [];
-  // Real-time updates may need a word from inside the write's transaction (its place in the order of commits, the
-  // items a delete takes by cascade): it then runs in one, and `prepare` runs there first.
+  // Real-time updates and the cache purge may need a word from inside the write's transaction: its place in the order
+  // of commits, and the items a DELETE takes or changes by cascade (looked up once for both, before it runs). The
+  // write then runs in one, and `prepare` runs there first.
   const publisher = operation.mercure ? runtime.mercure : null;
-  let prepared: PreparedWrite | undefined;
-  // The cache purge too: the items a DELETE takes by cascade are found inside its transaction, before it.
   const purger = runtime.httpCache?.purger ?? null;
+  const cascades = (publisher !== null || purger !== null) && runtime.cascades.reaches(context.resource, operation);
+  let prepared: PreparedWrite | undefined;
   let cascaded: CascadedItem[] = [];
-  const publisherPrepares = publisher?.needsTransaction(context.resource, operation) === true;
-  const purgerPrepares = purger?.needsTransaction(context.resource, operation) === true;
   const prepare =
-    publisherPrepares || purgerPrepares
+    cascades || publisher?.needsTransaction
       ? async (transaction: Knex.Transaction) => {
-          if (publisherPrepares)
-            prepared = await publisher!.prepare(transaction, context.resource, operation, context.id);
-          if (purgerPrepares) cascaded = await purger!.prepare(transaction, context.resource, context.id);
+          // Every item for the cache (its responses may be cached whatever it declares); else the published ones.
+          if (cascades)
+            cascaded = await runtime.cascades.find(transaction, context.resource, context.id!, (owner) =>
+              purger ? true : owner.mercure !== null,
+            );
+          if (publisher) prepared = await publisher.prepare(transaction, cascaded);
         }
       : undefined;
   let stored: Entity | null;

@@ -114,3 +114,24 @@ export async function findCascadedItems(
       if (!deleted.get(owner)?.has(changedId)) report.push({ resource: owner, id: changedId, deleted: false });
   return report;
 }
+
+/** The cascade lookup of one app, made once at start (the write stage asks it, inside a DELETE's transaction). */
+export interface CascadeLookup {
+  /** Whether a write of `operation` deletes items the database's cascades reach beyond them. */
+  reaches(resource: ResourceMetadata, operation: { readonly kind: string }): boolean;
+  /** What deleting `resource`'s item `id` writes by cascade, among the resources `reported` accepts. */
+  find(
+    trx: Knex.Transaction,
+    resource: ResourceMetadata,
+    id: ItemId,
+    reported: (resource: ResourceMetadata) => boolean,
+  ): Promise<CascadedItem[]>;
+}
+
+export function createCascadeLookup(registry: MetadataRegistry): CascadeLookup {
+  const targets = listCascadeTargets(registry);
+  return {
+    reaches: (resource, operation) => operation.kind === 'delete' && !resource.softDelete && targets.has(resource.name),
+    find: (trx, resource, id, reported) => findCascadedItems(trx, registry, resource, id, reported),
+  };
+}
