@@ -16,13 +16,12 @@ import { readBusMessages } from '../mercure/bus-message.js';
 import { createCommitOrder } from '../mercure/commit-order.js';
 import type { BusMessage, UpdateBus } from '../mercure/update-bus.js';
 import type { Database } from './database.js';
+import { openPostgresListener } from './postgres-listener.js';
 
 /** The most bytes of one notification's payload we send (PostgreSQL takes up to 7,999). */
 const NOTIFICATION_BYTES = 7_900;
 /** The characters of a piece of a long text: 6 bytes each at worst once JSON-escaped, under the bytes allowed. */
 const PIECE = 1_200;
-/** Milliseconds before the listening connection is opened again after it broke. */
-const RECONNECT_DELAY = 1_000;
 /** Milliseconds a committed write's place waits for its messages before it is given up (its instance stopped). */
 const PLACE_TIMEOUT = 10_000;
 /** Writes whose messages may be arriving at once; an incomplete one past this many is dropped. */
@@ -32,12 +31,6 @@ const MAX_PARTIAL = 1_000;
 type Notification =
   | { readonly t: string }
   | { readonly k: string; readonly i: number; readonly n: number; readonly p: string };
-
-/** The listening connection, as pg's client is. */
-interface ListeningConnection {
-  query(sql: string): Promise<unknown>;
-  on(event: 'notification' | 'error' | 'end', listener: (value: never) => void): void;
-}
 
 export interface PostgresUpdateBusOptions {
   readonly database: Database;
@@ -89,15 +82,8 @@ function withoutRenderableData(message: BusMessage): BusMessage {
 /** Opens the listening connection (the bus delivers from then on). */
 export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions): Promise<UpdateBus> {
   const { database, log } = options;
-  const client = database.knex.client as Knex.Client & {
-    acquireRawConnection(): Promise<ListeningConnection>;
-    destroyRawConnection(connection: ListeningConnection): Promise<void>;
-  };
   const channel = toBusChannel(options.schema);
   let deliver: (message: BusMessage) => void = () => {};
-  let connection: ListeningConnection | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
   const partial = new Map<string, string[]>();
   const order = createCommitOrder<BusMessage>({
     deliver: (message) => {
@@ -149,27 +135,16 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
     order.arrived(key, messages);
   }
 
-  async function listen(): Promise<void> {
-    const opened = await client.acquireRawConnection();
-    opened.on('notification', (message: { channel: string; payload?: string }) => {
-      if (message.channel === channel) receive(message.payload);
-    });
-    const broke = (error?: Error): void => {
-      if (closed || connection !== opened) return;
-      connection = undefined;
-      log.error({ err: error }, 'The Mercure bus lost its PostgreSQL connection; listening again in a second.');
-      retry = setTimeout(() => void listen().catch((again: unknown) => broke(again as Error)), RECONNECT_DELAY);
-    };
-    opened.on('error', broke);
-    opened.on('end', broke);
-    await opened.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-    // Named apart from the pool's connections (`pg_stat_activity`): the pool keeps to its maximum, this one is extra.
-    await opened.query(
-      "SELECT set_config('application_name', left(current_setting('application_name') || ' mercure', 63), false)",
-    );
-    connection = opened;
-  }
-  await listen();
+  const listener = await openPostgresListener({
+    database,
+    channel,
+    name: 'mercure',
+    onNotification: receive,
+    log: {
+      error: (object, message) =>
+        log.error(object, `${message ?? ''} Updates sent meanwhile do not reach this instance.`),
+    },
+  });
 
   return {
     async reserve(transaction) {
@@ -188,12 +163,8 @@ export async function createPostgresUpdateBus(options: PostgresUpdateBusOptions)
       deliver = target;
     },
     async close() {
-      closed = true;
-      if (retry) clearTimeout(retry);
       order.close();
-      const open = connection;
-      connection = undefined;
-      if (open) await client.destroyRawConnection(open).catch(() => undefined);
+      await listener.close();
     },
   };
 }
