@@ -130,8 +130,13 @@ export { mercureHub } from './routing/mercure-hub-plugin.js';
 export { signHubToken } from './mercure/hub-tokens.js';
 export type { Hub, MercureUpdate } from './mercure/hub.js';
 
-/** HTTP caching: the plugin's `httpCache` option (cache headers, cache tags, the in-process cache). See docs/http-cache.md. */
+/**
+ * HTTP caching: the plugin's `httpCache` option (cache headers, cache tags, the in-process cache, shared caches purged
+ * by tag). See docs/http-cache.md.
+ */
 export type { HttpCacheOptions } from './http-cache/http-cache-options.js';
+export type { CacheTagPurger } from './http-cache/tag-purger.js';
+export { createVarnishPurger, type VarnishPurgerOptions } from './http-cache/varnish-purger.js';
 
 /** The plugin's `telemetry` option (Prometheus metrics; traces need none). See docs/telemetry.md. */
 export type { MetricsOptions, TelemetryOptions } from './telemetry/telemetry-options.js';

@@ -290,7 +290,12 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     security,
     files: options.uploads?.storage ?? createLocalStorage({ directory: 'var/uploads' }),
     mercure: mercure?.publishes === true ? publisher : null,
-    httpCache: createRuntimeHttpCache(options.httpCache, registry),
+    httpCache: await createRuntimeHttpCache(options.httpCache, {
+      registry,
+      database,
+      schema: options.databaseSchema,
+      log: app.log,
+    }),
   };
   // The updates of writes answered before the close still leave; then the hub ends its subscriptions (open ones would
   // hold the close until their clients leave) and its pending sends.
@@ -300,6 +305,11 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       await mercure.hub.close();
       await bus.close();
     });
+  // The other instances stop waiting for this one's acknowledgements; the channel closes before the database does.
+  if (runtime.httpCache) {
+    const { httpCache } = runtime;
+    app.addHook('preClose', () => httpCache.close());
+  }
 
   const graphqlSchemas = createFirstUseSchemas();
   warmUpAfterListen(app, () => [...runtime.denormalizer.pendingValidators(), ...graphqlSchemas.pending()]);

@@ -69,6 +69,9 @@ export async function openRedisChannel(options: RedisChannelOptions): Promise<Re
     options.onLink?.(true);
   });
 
+  // Not subscribed yet (Redis does not answer): messages are being missed from the start.
+  if (!up) options.onLink?.(false);
+
   const close = async (): Promise<void> => {
     closed = true;
     await Promise.all(

@@ -3,11 +3,13 @@
  * the name of the cache-tag header and its size limit, and the in-process cache (`store: 'memory'`). Without the
  * option, and without any `cacheHeaders` declared, responses carry no caching headers at all (as before).
  */
+import type { Redis } from 'ioredis';
 import type { CacheHeadersDeclaration } from '../declare/types.js';
 import { DeclarationError } from '../errors.js';
 import type { CacheHeadersMetadata } from '../metadata/types.js';
 import { checkCacheHeaders } from '../build/passes/build-cache-headers.js';
 import { formatDidYouMean } from '../metadata/did-you-mean.js';
+import type { CacheTagPurger } from './tag-purger.js';
 
 /** `httpCache` of the plugin's options. See docs/http-cache.md. */
 export interface HttpCacheOptions {
@@ -31,6 +33,31 @@ export interface HttpCacheOptions {
   readonly store?: 'memory';
   /** The in-process cache's memory bound, in bytes of bodies and headers (default 64 MiB); least recently used go first. */
   readonly maxBytes?: number;
+  /**
+   * The shared caches in front of the app, purged by tag after each write, before it is answered: Varnish
+   * (`createVarnishPurger`), or any `{ purge(tags) }` (Souin, a CDN). Default: none.
+   */
+  readonly purgers?: readonly CacheTagPurger[];
+  /**
+   * How the instances of the app purge each other's in-process caches (and, with `purgers`, wait for each other's
+   * reads): on PostgreSQL through `LISTEN/NOTIFY` by default; through Redis with a `redis://` URL or an ioredis client
+   * of yours (used to publish, duplicated to subscribe, left open). Needs the `ioredis` package.
+   */
+  readonly redis?: Redis | string;
+  /** The Redis or PostgreSQL channel of the purges (default: `resource_api_cache:<schema>`). */
+  readonly channel?: string;
+  /**
+   * `false`: this is the app's only instance, so no purge is sent to others (on PostgreSQL: no listening connection).
+   * Default: true where there can be others (PostgreSQL, or `redis`).
+   */
+  readonly fanOut?: boolean;
+  /** Milliseconds a write waits for another instance to acknowledge its purge (default 2,000). */
+  readonly purgeTimeout?: number;
+  /**
+   * Milliseconds after the cacheable reads under way at a write's commit have been answered before the shared caches
+   * (`purgers`) are purged a second time (default 25): the time a shared cache may take to store what it received.
+   */
+  readonly repurgeDelay?: number;
 }
 
 /** `httpCache`, checked and with its defaults. */
@@ -44,9 +71,27 @@ export interface HttpCacheSettings {
   readonly maxTagBytes: number;
   /** The in-process cache's bound in bytes, or null when it is off. */
   readonly memoryBytes: number | null;
+  readonly purgers: readonly CacheTagPurger[];
+  readonly redis: Redis | string | undefined;
+  readonly channel: string | undefined;
+  readonly fanOut: boolean;
+  readonly purgeTimeout: number;
+  readonly repurgeDelay: number;
 }
 
-const KEYS = ['defaults', 'tagHeader', 'maxTagBytes', 'store', 'maxBytes'];
+const KEYS = [
+  'defaults',
+  'tagHeader',
+  'maxTagBytes',
+  'store',
+  'maxBytes',
+  'purgers',
+  'redis',
+  'channel',
+  'fanOut',
+  'purgeTimeout',
+  'repurgeDelay',
+];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
@@ -58,7 +103,7 @@ export function resolveHttpCache(option: HttpCacheOptions | undefined, declared:
   const given = option !== undefined;
   option ??= {};
   if (typeof option !== 'object' || option === null || Array.isArray(option))
-    throw new DeclarationError('"httpCache" must be { defaults, tagHeader, maxTagBytes, store, maxBytes }.');
+    throw new DeclarationError(`"httpCache" must be { ${KEYS.join(', ')} }.`);
   for (const key of Object.keys(option))
     if (!KEYS.includes(key))
       throw new DeclarationError(`"httpCache" has an unknown option "${key}".${formatDidYouMean(key, KEYS)}`);
@@ -74,6 +119,31 @@ export function resolveHttpCache(option: HttpCacheOptions | undefined, declared:
     );
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new DeclarationError('"httpCache.maxBytes" must be a whole number of bytes.');
+  const { purgers = [], redis, channel, fanOut = true, purgeTimeout = 2_000, repurgeDelay = 25 } = option;
+  if (!Array.isArray(purgers) || purgers.some((purger) => typeof purger?.purge !== 'function'))
+    throw new DeclarationError(
+      '"httpCache.purgers" must be a list of purgers, each with a purge(tags) method (createVarnishPurger makes one).',
+    );
+  const isClient =
+    typeof redis === 'object' &&
+    redis !== null &&
+    typeof redis.publish === 'function' &&
+    typeof redis.duplicate === 'function';
+  if (redis !== undefined && !isClient && (typeof redis !== 'string' || !/^rediss?:\/\/./.test(redis)))
+    throw new DeclarationError('"httpCache.redis" must be a redis:// (or rediss://) URL or an ioredis client.');
+  if (redis !== undefined && fanOut === false)
+    throw new DeclarationError(
+      '"httpCache.redis" carries the purges between instances, which "httpCache.fanOut: false" turns off: give one or the other.',
+    );
+  if (channel !== undefined && (typeof channel !== 'string' || channel === '' || Buffer.byteLength(channel) > 63))
+    throw new DeclarationError('"httpCache.channel" must be a channel name of 1 to 63 bytes.');
+  if (typeof fanOut !== 'boolean') throw new DeclarationError('"httpCache.fanOut" must be true or false.');
+  for (const [key, value] of [
+    ['purgeTimeout', purgeTimeout],
+    ['repurgeDelay', repurgeDelay],
+  ] as const)
+    if (!Number.isSafeInteger(value) || value < 0 || (key === 'purgeTimeout' && value === 0))
+      throw new DeclarationError(`"httpCache.${key}" must be a whole number of milliseconds.`);
   const name = tagHeader.toLowerCase();
   return {
     defaults: given ? (checkCacheHeaders(option.defaults ?? {}, '"httpCache.defaults"') ?? null) : null,
@@ -81,5 +151,11 @@ export function resolveHttpCache(option: HttpCacheOptions | undefined, declared:
     tagSeparator: name === 'xkey' ? ' ' : ', ',
     maxTagBytes,
     memoryBytes: store === 'memory' ? maxBytes : null,
+    purgers,
+    redis,
+    channel,
+    fanOut,
+    purgeTimeout,
+    repurgeDelay,
   };
 }

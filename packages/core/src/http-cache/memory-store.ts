@@ -28,8 +28,13 @@ export interface MemoryStore {
   find(key: string, now: number): CachedResponse | undefined;
   /** Keeps `entry` under `key`, unless something was purged since `generation` (the request's start). */
   add(key: string, entry: CachedResponse, generation: number): void;
-  /** Removes every response listing one of `tags`. */
-  purge(tags: Iterable<string>): void;
+  /** Removes every response listing one of `tags`; null: every response. */
+  purge(tags: Iterable<string> | null): void;
+  /**
+   * Off (`false`): everything goes, and nothing is found or kept until it is on again — while the purges of other
+   * instances may be missed (their channel is down). On by default.
+   */
+  use(on: boolean): void;
   /** Bytes kept, and responses kept. */
   readonly size: { readonly bytes: number; readonly entries: number };
 }
@@ -46,6 +51,7 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
   const byTag = new Map<string, Set<string>>();
   let bytes = 0;
   let generation = 0;
+  let on = true;
 
   function remove(key: string): void {
     const kept = entries.get(key);
@@ -59,6 +65,15 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
     }
   }
 
+  function purge(tags: Iterable<string> | null): void {
+    generation++;
+    if (tags === null) {
+      entries.clear();
+      byTag.clear();
+      bytes = 0;
+    } else for (const tag of tags) for (const key of [...(byTag.get(tag) ?? [])]) remove(key);
+  }
+
   return {
     get generation() {
       return generation;
@@ -67,6 +82,7 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       return { bytes, entries: entries.size };
     },
     find(key, now) {
+      if (!on) return undefined;
       const kept = entries.get(key);
       if (!kept) return undefined;
       if (kept.entry.expiresAt <= now) {
@@ -78,7 +94,7 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       return kept.entry;
     },
     add(key, entry, since) {
-      if (since !== generation) return;
+      if (since !== generation || !on) return;
       const size = bytesOf(key, entry);
       if (size > maxBytes) return;
       remove(key);
@@ -91,9 +107,10 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       }
       while (bytes > maxBytes) remove(entries.keys().next().value!);
     },
-    purge(tags) {
-      generation++;
-      for (const tag of tags) for (const key of [...(byTag.get(tag) ?? [])]) remove(key);
+    purge,
+    use(value) {
+      if (!value) purge(null);
+      on = value;
     },
   };
 }

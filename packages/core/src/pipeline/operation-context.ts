@@ -32,6 +32,7 @@ import type { WritePublisher } from './publish-writes.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import type { MemoryStore } from '../http-cache/memory-store.js';
 import type { CachePurger } from './purge-written.js';
+import type { ReadsInFlight } from '../http-cache/reads-in-flight.js';
 
 /** A request as the pipeline sees it, whatever the transport. */
 export interface OperationRequest {
@@ -237,7 +238,11 @@ export type OperationContext = RequestScope & Intersect<StageResults[StageName]>
 /** HTTP caching at run time: its settings, the purge after each write, the in-process cache when it is on. */
 export interface RuntimeHttpCache {
   readonly settings: HttpCacheSettings;
-  /** Purges after each commit; null when nothing keeps responses (no `store`). */
+  /** Purges after each commit; null when nothing keeps responses (no `store`, no `purgers`). */
   readonly purger: CachePurger | null;
   readonly store: MemoryStore | null;
+  /** The cacheable reads under way, counted when shared caches are purged (their second purge waits for them). */
+  readonly reads: ReadsInFlight | null;
+  /** Says goodbye to the other instances and closes their channel. */
+  close(): Promise<void>;
 }

@@ -3,8 +3,8 @@
  * the tags of every item it wrote are purged — the item, the items nested in it (`cascadePersist`), and those a
  * DELETE took or changed through the database's cascades (the write stage looked them up in its transaction, before
  * it) — each with its resource's collection path, so lists that showed or may now show it are purged too.
- * Synchronous, so a read that starts after the write's response can never be answered from a response rendered
- * before the write.
+ * The write is answered once every cache has purged, so a read that starts after the write's response can never be
+ * answered from a response rendered before the write.
  */
 import {
   type Entity,
@@ -29,20 +29,25 @@ export interface PurgedWrite {
   readonly cascaded: readonly CascadedItem[];
 }
 
+/** Where a purge's failures are told (the request's logger). */
+export interface PurgeLog {
+  error(object: unknown, message?: string): void;
+  warn(object: unknown, message?: string): void;
+}
+
 export interface CachePurger {
-  /** Purges the tags of every item `write` wrote. */
-  purge(write: PurgedWrite): void;
+  /** Purges the tags of every item `write` wrote; resolves once every cache has (failures are logged, not thrown). */
+  purge(write: PurgedWrite, log: PurgeLog): Promise<void>;
 }
 
 export interface CachePurgerOptions {
   readonly registry: MetadataRegistry;
-  /** Removes the responses listing one of the tags (the in-process cache; later Varnish, a CDN). */
-  readonly purgeTags: (tags: ReadonlySet<string>) => void;
+  /** Removes the responses listing one of the tags, everywhere they are kept (`runtime-http-cache.ts`). */
+  readonly purgeTags: (tags: ReadonlySet<string>, log: PurgeLog) => Promise<void>;
 }
 
 export function createCachePurger(options: CachePurgerOptions): CachePurger {
   const { registry } = options;
-  /** The resources some relation's cascade (`onDelete`, join rows) reaches when one of their items is deleted. */
   /** The tags of the items nested in `data`, at every depth: updated ones by id, created ones by their collection. */
   function addNested(resource: ResourceMetadata, data: Entity, stored: Entity | null, tags: Set<string>): void {
     for (const field of resource.fields) {
@@ -59,7 +64,7 @@ export function createCachePurger(options: CachePurgerOptions): CachePurger {
   }
 
   return {
-    purge(write) {
+    purge(write, log) {
       const { resource } = write;
       // The collection always: even a write whose item is unknown here (an output shape) may change a list.
       const tags = new Set([resource.collectionPath]);
@@ -68,7 +73,7 @@ export function createCachePurger(options: CachePurgerOptions): CachePurger {
       if (id !== undefined && id !== null) for (const tag of listWrittenTags(resource, id)) tags.add(tag);
       addNested(resource, write.data, write.stored, tags);
       for (const item of write.cascaded) for (const tag of listWrittenTags(item.resource, item.id)) tags.add(tag);
-      options.purgeTags(tags);
+      return options.purgeTags(tags, log);
     },
   };
 }

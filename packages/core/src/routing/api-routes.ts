@@ -24,6 +24,7 @@ import { type ApiScopeSetup, markRoute, prepareApiScope } from './api-scope.js';
 import { registerLoginRoute } from './login-route.js';
 import { sendResponse } from './send-response.js';
 import { registerMemoryCacheHooks } from './memory-cache-hooks.js';
+import { registerReadsInFlightHooks } from './reads-in-flight-hooks.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -89,6 +90,9 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   });
   // After the hook above: a response kept is whole but for the Link header, which that hook adds to a hit again.
   const store = runtime.httpCache?.store;
+  const reads = runtime.httpCache?.reads;
+  // Before the in-process cache's: a read it answers may be stored by a shared cache too.
+  if (reads) registerReadsInFlightHooks(app, reads);
   if (store) registerMemoryCacheHooks(app, { store, settings: runtime.httpCache!.settings });
 
   app.setErrorHandler((error, request, reply) => {

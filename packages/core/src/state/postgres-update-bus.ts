@@ -10,7 +10,6 @@
  * too long (many items, an update of another publisher) is cut into several notifications of that one statement.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { toBusChannel } from '../mercure/bus-channel.js';
 import { readBusMessages } from '../mercure/bus-message.js';
 import { createCommitOrder } from '../mercure/commit-order.js';

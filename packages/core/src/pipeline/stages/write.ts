@@ -107,7 +107,10 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   context.data = stored;
   // Committed: the cached responses that showed what it wrote go now, before it is answered, so that no read starting
   // after the answer can be served the older state.
-  purger?.purge({ resource: context.resource, operation, data, stored, previous: context.previous, cascaded });
+  await purger?.purge(
+    { resource: context.resource, operation, data, stored, previous: context.previous, cascaded },
+    processContext.logger,
+  );
   // Committed: its place in the line of real-time updates is taken now, so they leave in commit order.
   if (publisher)
     publisher.publish({
