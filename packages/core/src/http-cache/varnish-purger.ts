@@ -19,8 +19,18 @@ export interface VarnishPurgerOptions {
   readonly timeout?: number;
 }
 
-/** Characters of a regular expression that stand for something else. */
-const SPECIAL = /[.*+?^${}()|[\]\\]/g;
+/**
+ * A tag as a regular expression matching it literally, without spaces or quotes (Varnish splits a ban expression at
+ * spaces and takes quotes literally): each special character in brackets, but `^` and `\\` (never in an IRI, which
+ * encodes them), escaped.
+ */
+const toLiteralPattern = (tag: string): string =>
+  tag.replace(/[.*+?${}()|[\]^\\]/g, (character) =>
+    character === '^' || character === '\\' ? `\\${character}` : character === ']' ? '[]]' : `[${character}]`,
+  );
+/** Where a tag starts and ends in `Cache-Tags` (`, `-separated), without a space or a backslash. */
+const BEFORE = '(^|,)[[:blank:]]*';
+const AFTER = '[[:blank:]]*(,|$)';
 
 /** The tags cut into groups whose header (`joined` by `separator`) keeps within `maxBytes`. */
 function groupTags(tags: readonly string[], separator: string, maxBytes: number, overhead: number): string[][] {
@@ -64,12 +74,10 @@ export function createVarnishPurger(options: VarnishPurgerOptions): CacheTagPurg
           method: 'PURGE',
           headers: { xkey: group.join(' ') },
         }))
-      : groupTags(
-          tags.map((tag) => tag.replace(SPECIAL, '\\$&')),
-          '|',
-          maxHeaderBytes,
-          '(^|,\\s*)()(,|$)'.length,
-        ).map((group) => ({ method: 'BAN', headers: { 'x-ban-tags': `(^|,\\s*)(${group.join('|')})(,|$)` } }));
+      : groupTags(tags.map(toLiteralPattern), '|', maxHeaderBytes, BEFORE.length + AFTER.length + 2).map((group) => ({
+          method: 'BAN',
+          headers: { 'x-ban-tags': `${BEFORE}(${group.join('|')})${AFTER}` },
+        }));
 
   async function send(url: string, request: { method: string; headers: Record<string, string> }): Promise<void> {
     const response = await fetch(new URL('/', url), {
