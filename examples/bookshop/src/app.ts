@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import {
   AccountNotProvisionedError,
   createLocalStorage,
+  createVarnishPurger,
   type CorsOptions,
   genRequestId,
   production,
@@ -75,6 +76,11 @@ export interface BookshopOptions {
    * default `off`. Either way, public reads say `public, s-maxage=3600, max-age=0` and list their cache tags.
    */
   readonly httpCache?: 'off' | 'memory';
+  /**
+   * The Varnish servers purged by tag after each write (`VARNISH_URL`; their VCL includes the one the framework ships),
+   * and the Redis the processes purge each other's in-process caches through (`REDIS_URL`; default: PostgreSQL).
+   */
+  readonly httpCachePurge?: { readonly varnish?: readonly string[] | undefined; readonly redis?: string | undefined };
   /** Other resources than the bookshop's (the benchmark swaps in variants); default `resources`. */
   readonly resources?: readonly ResourceInput[];
 }
@@ -111,6 +117,10 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
       httpCache: {
         defaults: { sharedMaxAge: 3600, maxAge: 0 },
         ...(options.httpCache === 'memory' ? { store: 'memory' as const } : {}),
+        ...(options.httpCachePurge?.varnish
+          ? { purgers: [createVarnishPurger({ url: options.httpCachePurge.varnish })] }
+          : {}),
+        ...(options.httpCachePurge?.redis ? { redis: options.httpCachePurge.redis } : {}),
       },
       mercure: { ...options.mercure, heartbeat: Math.min(15_000, Math.floor((options.requestTimeout ?? 30_000) / 2)) },
       documentation: {

@@ -199,6 +199,11 @@ const ENV_SCHEMA = {
     MERCURE_JWT_SECRET: { type: 'string', description: 'must be at least 32 bytes long' },
     MERCURE_REDIS_URL: { type: 'string', pattern: '^rediss?://', description: 'must be a redis:// or rediss:// URL' },
     HTTP_CACHE: { type: 'string', enum: ['off', 'memory'], default: 'off', description: 'must be off or memory' },
+    VARNISH_URL: {
+      type: 'string',
+      pattern: '^https?://[^/\\s,]+/?(\\s*,\\s*https?://[^/\\s,]+/?)*$',
+      description: 'must be the http(s) URL of Varnish (several: comma-separated)',
+    },
     REQUEST_TIMEOUT: { type: 'integer', minimum: 1, default: 30, description: 'must be a positive number of seconds' },
     SHUTDOWN_TIMEOUT: { type: 'integer', minimum: 1, default: 10, description: 'must be a positive number of seconds' },
   },
@@ -243,6 +248,12 @@ export interface ServerConfig {
   readonly shutdownTimeout: number;
   /** `HTTP_CACHE=memory`: public reads are kept in the framework's in-process cache, purged by every write. */
   readonly httpCache: 'off' | 'memory';
+  /**
+   * Who else is purged after each write: the Varnish servers in front (`VARNISH_URL`, by tag with xkey), and the Redis
+   * the processes purge each other's in-process caches through (`REDIS_URL`, with `HTTP_CACHE=memory`; without it,
+   * PostgreSQL's `LISTEN/NOTIFY`).
+   */
+  readonly httpCachePurge: { readonly varnish: readonly string[] | undefined; readonly redis: string | undefined };
   /**
    * Real-time updates: the external Mercure hub (`MERCURE_URL`), the URL subscribers reach the hub at
    * (`MERCURE_PUBLIC_URL`), the secret of its JWTs (`MERCURE_JWT_SECRET`), the Redis the built-in hubs of several
@@ -322,6 +333,18 @@ export function loadConfig(
     problems.push(
       'MERCURE_REDIS_URL fans the built-in hub’s updates out between processes: it does not go with MERCURE_URL (an external hub, which every process sends to).',
     );
+  // Several processes on SQLite have no LISTEN/NOTIFY to purge each other's in-process caches through: a read from one
+  // could show what another's write changed.
+  if (
+    raw.HTTP_CACHE?.trim() === 'memory' &&
+    raw.WEB_CONCURRENCY !== undefined &&
+    raw.WEB_CONCURRENCY.trim() !== '1' &&
+    !/^postgres/.test(raw.DATABASE_URL?.trim() ?? '') &&
+    !raw.REDIS_URL
+  )
+    problems.push(
+      'HTTP_CACHE=memory with WEB_CONCURRENCY above 1 on SQLite needs REDIS_URL: the processes purge each other’s caches through it.',
+    );
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
   const seconds = (name: Variable) => Number(values[name]) * 1000;
@@ -354,6 +377,10 @@ export function loadConfig(
     requestTimeout: seconds('REQUEST_TIMEOUT'),
     shutdownTimeout: seconds('SHUTDOWN_TIMEOUT'),
     httpCache: values.HTTP_CACHE === 'memory' ? 'memory' : 'off',
+    httpCachePurge: {
+      varnish: (values.VARNISH_URL as string | undefined)?.split(',').map((url) => url.trim()),
+      redis: values.HTTP_CACHE === 'memory' ? (values.REDIS_URL as string | undefined) : undefined,
+    },
     mercure: {
       ...(raw.MERCURE_URL ? { url: raw.MERCURE_URL } : {}),
       ...(raw.MERCURE_PUBLIC_URL ? { publicUrl: raw.MERCURE_PUBLIC_URL } : {}),

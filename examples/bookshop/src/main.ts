@@ -54,6 +54,7 @@ async function serve(config: ServerConfig): Promise<void> {
     rateLimit: rateLimitOptions(config.rateLimit),
     mercure: config.mercure,
     httpCache: config.httpCache,
+    httpCachePurge: config.httpCachePurge,
   });
 
   // In a cluster worker, the primary asks for the shutdown with a message carrying the signal it received.

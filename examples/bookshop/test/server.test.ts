@@ -228,6 +228,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       requestTimeout: 30_000,
       shutdownTimeout: 10_000,
       httpCache: 'off',
+      httpCachePurge: { varnish: undefined, redis: undefined },
       mercure: {},
     });
     expect(warnings).toEqual([
@@ -259,6 +260,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       REQUEST_TIMEOUT: '5',
       SHUTDOWN_TIMEOUT: '20',
       HTTP_CACHE: ' memory ',
+      VARNISH_URL: 'http://varnish-a:6081, http://varnish-b:6081/',
       MERCURE_URL: ' https://hub.example.com/.well-known/mercure ',
       MERCURE_PUBLIC_URL: 'https://example.com/.well-known/mercure',
       MERCURE_JWT_SECRET: MERCURE_SECRET,
@@ -282,6 +284,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       requestTimeout: 5_000,
       shutdownTimeout: 20_000,
       httpCache: 'memory',
+      httpCachePurge: { varnish: ['http://varnish-a:6081', 'http://varnish-b:6081/'], redis: 'redis://cache:6379/0' },
       mercure: {
         url: 'https://hub.example.com/.well-known/mercure',
         publicUrl: 'https://example.com/.well-known/mercure',
@@ -362,5 +365,39 @@ describe('loadConfig: every variable of the server, checked at once', () => {
     ).toEqual([
       'MERCURE_REDIS_URL fans the built-in hub’s updates out between processes: it does not go with MERCURE_URL (an external hub, which every process sends to).',
     ]);
+  });
+
+  it('reads VARNISH_URL, and refuses an in-process cache several SQLite processes could not purge for each other', () => {
+    expect(load({ JWT_SECRET: SECRET, VARNISH_URL: 'http://127.0.0.1:6081' }).config?.httpCachePurge).toEqual({
+      varnish: ['http://127.0.0.1:6081'],
+      redis: undefined,
+    });
+    expect(load({ JWT_SECRET: SECRET, VARNISH_URL: 'varnish:6081' }).error?.problems).toEqual([
+      'VARNISH_URL must be the http(s) URL of Varnish (several: comma-separated) (got "varnish:6081").',
+    ]);
+    const sqliteFile = 'sqlite:/srv/shop.db';
+    expect(
+      load({ JWT_SECRET: SECRET, DATABASE_URL: sqliteFile, WEB_CONCURRENCY: '2', HTTP_CACHE: 'memory' }).error
+        ?.problems,
+    ).toEqual([
+      'HTTP_CACHE=memory with WEB_CONCURRENCY above 1 on SQLite needs REDIS_URL: the processes purge each other’s caches through it.',
+    ]);
+    const withRedis = load({
+      JWT_SECRET: SECRET,
+      DATABASE_URL: sqliteFile,
+      WEB_CONCURRENCY: '2',
+      HTTP_CACHE: 'memory',
+      REDIS_URL: 'redis://cache:6379',
+    });
+    expect(withRedis.config?.httpCachePurge).toEqual({ varnish: undefined, redis: 'redis://cache:6379' });
+    // On PostgreSQL the processes purge each other through LISTEN/NOTIFY.
+    expect(
+      load({
+        JWT_SECRET: SECRET,
+        DATABASE_URL: 'postgres://shop@db/shop',
+        WEB_CONCURRENCY: '2',
+        HTTP_CACHE: 'memory',
+      }).config?.httpCachePurge,
+    ).toEqual({ varnish: undefined, redis: undefined });
   });
 });

@@ -9,8 +9,8 @@
  * older in that instance's cache, and a read already under way there cannot store what it rendered
  * (`memory-store.ts` refuses a response rendered across a purge).
  *
- * Instances know each other by what they send: each says hello when it starts and every few seconds, goodbye when it
- * closes. One that stops answering is waited for `timeout` milliseconds, logged, and no longer waited for until it
+ * Instances know each other by what they send: each says hello when it starts, to each newcomer it hears, and every
+ * few seconds, goodbye when it closes. One that stops answering is waited for `timeout` milliseconds, logged, and no longer waited for until it
  * speaks again. While an instance's link to the channel is down it misses purges, so its cache is emptied and unused
  * until the link is back.
  */
@@ -81,7 +81,12 @@ export async function createInstancePurges(options: InstancePurgesOptions): Prom
     });
 
   function heard(from: string): void {
-    if (from !== self) known.set(from, Date.now());
+    if (from === self) return;
+    // A newcomer learns of this instance at once, not at its next hello: its writes must wait for this one from the
+    // start.
+    const isNew = !known.has(from);
+    known.set(from, Date.now());
+    if (isNew) sayHello();
   }
 
   function acknowledged(from: string, number: number, again: boolean): void {

@@ -25,11 +25,14 @@ export async function runNeverStale(options: {
   readonly readFrom: readonly string[];
   readonly writes: number;
   readonly readers: number;
+  /** Headers of the writes (credentials, where writes need them). */
+  readonly writeHeaders?: Record<string, string>;
 }): Promise<NeverStaleRun> {
+  const writeHeaders = options.writeHeaders ?? {};
   const { writeTo, readFrom } = options;
   const created = await fetch(`${writeTo[0]}/api/authors`, {
     method: 'POST',
-    headers: { 'content-type': 'application/ld+json' },
+    headers: { 'content-type': 'application/ld+json', ...writeHeaders },
     body: JSON.stringify({ name: 'v0' }),
   });
   if (created.status !== 201) throw new Error(`could not create the author: ${created.status}`);
@@ -62,7 +65,7 @@ export async function runNeverStale(options: {
   for (let version = 1; version <= options.writes && stale.length === 0; version++) {
     const response = await fetch(`${writeTo[version % writeTo.length]}${iri}`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/merge-patch+json' },
+      headers: { 'content-type': 'application/merge-patch+json', ...writeHeaders },
       body: JSON.stringify({ name: `v${version}` }),
     });
     if (response.status !== 200) throw new Error(`write v${version} answered ${response.status}`);
