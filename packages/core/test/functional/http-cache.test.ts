@@ -297,5 +297,16 @@ describe('the httpCache option', () => {
     await expect(
       buildTestApp({ resources: [Author, Book], database: sqlite!, httpCache: { maxTagByte: 1 } as never }),
     ).rejects.toThrow('"httpCache" has an unknown option "maxTagByte". Did you mean "maxTagBytes"?');
+    const refused = async (httpCache: object, message: string) =>
+      expect(buildTestApp({ resources: [Author, Book], database: sqlite!, httpCache })).rejects.toThrow(message);
+    await refused({ purgers: [{}] }, '"httpCache.purgers" must be a list of purgers, each with a purge(tags) method');
+    await refused({ redis: 'localhost:6379' }, '"httpCache.redis" must be a redis:// (or rediss://) URL');
+    await refused(
+      { redis: 'redis://127.0.0.1:6379', fanOut: false },
+      '"httpCache.redis" carries the purges between instances, which "httpCache.fanOut: false" turns off',
+    );
+    await refused({ channel: 'x'.repeat(64) }, '"httpCache.channel" must be a channel name of 1 to 63 bytes.');
+    await refused({ purgeTimeout: 0 }, '"httpCache.purgeTimeout" must be a whole number of milliseconds.');
+    await refused({ repurgeDelay: -1 }, '"httpCache.repurgeDelay" must be a whole number of milliseconds.');
   });
 });
