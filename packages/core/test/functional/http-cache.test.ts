@@ -4,7 +4,7 @@
  * and reads in which no read that started after a write's answer may show an older body.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { defineResource } from '@resource-api/core';
+import { defineResource, type StateProcessor } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call, useApp } from '../helpers.js';
@@ -51,12 +51,27 @@ const Memo = defineResource({
   softDelete: { list: "is_granted('PUBLIC_ACCESS')" },
 });
 
+// A custom operation whose processor writes the item: its commit purges like any write.
+const publish: StateProcessor = {
+  process: (article, _context, next) => next({ ...article, published: true }),
+};
+const Article = defineResource({
+  name: 'Article',
+  fields: { title: { type: 'string' }, published: { type: 'boolean', default: false, writable: false } },
+  operations: [
+    'getCollection',
+    'get',
+    'post',
+    { kind: 'post', name: 'publish', uriTemplate: '/articles/{id}/publish', input: false, processor: publish },
+  ],
+});
+
 const PUBLIC = 'public, s-maxage=3600, max-age=0';
 const NO_STORE = 'private, no-store';
 
 describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (database) => {
   const app = useApp(database, {
-    resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label, Memo],
+    resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label, Memo, Article],
     httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', maxTagBytes: 128 },
   });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
@@ -230,6 +245,21 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
     expect(deleted.body['hydra:member']).toHaveLength(1);
     expect(deleted.headers['cache-control']).toBe(NO_STORE);
     expect(deleted.headers['cache-tags']).toBeUndefined();
+  });
+
+  it('purges what a custom operation wrote', async () => {
+    await post('/api/articles', { title: 'Hello' });
+    for (const url of ['/api/articles/1', '/api/articles']) {
+      expect((await get(url)).headers['x-cache']).toBe('MISS');
+      expect((await get(url)).headers['x-cache']).toBe('HIT');
+    }
+    expect((await post('/api/articles/1/publish', {})).status).toBe(200);
+    const item = await get('/api/articles/1');
+    expect(item.headers['x-cache']).toBe('MISS');
+    expect(item.body.published).toBe(true);
+    const list = await get('/api/articles');
+    expect(list.headers['x-cache']).toBe('MISS');
+    expect(list.body['hydra:member'][0].published).toBe(true);
   });
 
   it('never answers a read that started after a write was answered with an older body', async () => {
