@@ -4,10 +4,9 @@
  * is older than its sources, so a half-written CLI fails the samples that import it, not every sample.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureBuilt, newestSource } from '../../examples/bookshop/test/compiled.js';
+import { ensureBuilt, isProjectBuilt } from '../../examples/bookshop/test/compiled.js';
 import { root } from './samples.js';
 
 /** Builds what is stale; resolves with the CLI's build errors ('' when it built or was current). */
@@ -16,8 +15,7 @@ export async function buildPackages(): Promise<string> {
   // now, the second call returns at once.
   await ensureBuilt().catch(() => ensureBuilt());
   const cli = join(root, 'packages/cli');
-  const built = join(cli, 'dist/index.js');
-  if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(cli, 'src'))) return '';
+  if (isProjectBuilt('packages/cli', ['packages/cli/dist/index.js'])) return '';
   try {
     await promisify(execFile)(
       process.execPath,
