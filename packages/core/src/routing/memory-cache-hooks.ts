@@ -45,6 +45,15 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
+/**
+ * Sets the kept headers on a reply, except those the request's own earlier `onRequest` hooks already set: they belong
+ * to this request (its `X-Request-Id`, its rate limit's `X-RateLimit-Remaining`), not to the one that was stored.
+ */
+function keepOwn(reply: FastifyReply, headers: Readonly<Record<string, string>>): FastifyReply {
+  for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
+  return reply;
+}
+
 export function registerMemoryCacheHooks(
   app: FastifyInstance,
   options: { readonly store: MemoryStore; readonly settings: HttpCacheSettings },
@@ -63,9 +72,12 @@ export function registerMemoryCacheHooks(
     const etag = entry.headers.etag;
     if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
       const { 'content-type': _type, [settings.tagHeader]: _tags, ...kept } = entry.headers;
-      return reply.code(304).headers(kept).header('age', age).header('x-cache', 'HIT').send();
+      return keepOwn(reply.code(304), kept).header('age', age).header('x-cache', 'HIT').send();
     }
-    return reply.code(entry.status).headers(entry.headers).header('age', age).header('x-cache', 'HIT').send(entry.body);
+    return keepOwn(reply.code(entry.status), entry.headers)
+      .header('age', age)
+      .header('x-cache', 'HIT')
+      .send(entry.body);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
