@@ -3,13 +3,15 @@
  * round by round against the reference measured in the same round (the median of those per-round ratios, not the ratio
  * of the medians); then start-up and memory, SQL statements per request, the request log of the app as shipped, and
  * the targets of issue 9 (point 2), met or missed, for today's build (`bookshop`) and for the app as shipped
- * (`bookshop-shipped`, issue 35); with W5-mercure, the Mercure figures and targets of issue 38 (`report-mercure.ts`).
+ * (`bookshop-shipped`, issue 35); with W5-mercure, the Mercure figures and targets of issue 38 (`report-mercure.ts`);
+ * with the cached workloads, the hit ratios (`report-cache.ts`) and the targets of issue 39.
  */
 import { fixed, median } from './figures.js';
 import type { DelayFigures } from './mercure-delay.js';
 import type { IdleSubscribersRss } from './mercure-idle.js';
+import { cacheTables } from './report-cache.js';
 import { mercureTables, mercureTargetRows } from './report-mercure.js';
-import { referenceOf, SHIPPED_TARGETS, type TargetName } from './workloads.js';
+import { CACHE_TARGETS, referenceOf, SHIPPED_TARGETS, type TargetName } from './workloads.js';
 import type { WrkResult } from './wrk.js';
 
 export interface Measurement extends WrkResult {
@@ -43,6 +45,8 @@ export interface Report {
     reference: { workload: string; target: TargetName };
     /** Each target against `reference.workload` on the same target (W5-mercure against W5). */
     referenceOnSameTarget?: boolean;
+    /** Each target against `reference.workload` on the target named here (W5-cached against W5 without the cache). */
+    referenceTargets?: Partial<Record<TargetName, TargetName>>;
   }[];
   readonly measurements: readonly Measurement[];
   readonly bodyBytes: Record<string, number>;
@@ -124,7 +128,7 @@ export function renderReport(report: Report): string {
   lines.push(
     '',
     "The reference (`ref`) of each workload is the baseline; W5 takes the baseline with WAL, W6 the baseline's W4, W5-mercure W5 on the",
-    'same server. `requests`: completed in the measured seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`:',
+    'same server, W1-cached and W3-cached the floor, W5-cached W5 on the same server kind without the cache. `requests`: completed in the measured seconds of all rounds (a figure made of few requests is a rough one). `CPU µs/req`:',
     "the server process's CPU time (user and system, all its threads) during the measurement, per completed request; PostgreSQL's own",
     'processes are not counted.',
     '`bookshop` is the example app as `buildBookshop` builds it (no request log, no rate limit); `bookshop-shipped` is the app as `pnpm start`',
@@ -162,6 +166,7 @@ export function renderReport(report: Report): string {
   }
 
   lines.push(...mercureTables(report.measurements, report.idleSubscribers ?? []));
+  lines.push(...cacheTables(report.measurements, new Set(CACHE_TARGETS.keys())));
 
   lines.push('', '| SQL statements per request (the example app) | request | statements |', '|---|---|--:|');
   for (const s of report.statements) lines.push(`| ${s.label} | \`${s.request}\` | ${s.statements} |`);
@@ -240,6 +245,31 @@ export function renderReport(report: Report): string {
       0.8,
     );
   lines.push(...mercureTargetRows(report.measurements, report.idleSubscribers ?? []));
+  // Issue 39: each cached server against the floor measured in the same workload and round (reads), and against
+  // itself without the cache, the same server kind in the same round (writes).
+  for (const [t, uncached] of CACHE_TARGETS) {
+    ratioTarget(
+      'W1 with the in-process cache ≥ 0.8 × the floor (issue 39)',
+      'W1-cached',
+      t,
+      { workload: 'W1-cached', target: 'floor' },
+      0.8,
+    );
+    ratioTarget(
+      'W3 with the in-process cache ≥ 0.8 × the floor (issue 39)',
+      'W3-cached',
+      t,
+      { workload: 'W3-cached', target: 'floor' },
+      0.8,
+    );
+    ratioTarget(
+      `W5 with the in-process cache ≥ 0.9 × W5 without it (${uncached}) (issue 39)`,
+      'W5-cached',
+      t,
+      { workload: 'W5', target: uncached },
+      0.9,
+    );
+  }
   both("W6 ≥ 1.0 × baseline's W4", 'W6', { workload: 'W4', target: 'baseline' }, 1.0);
   if (report.workloads.some((w) => w.id === 'W8-deep') && report.workloads.some((w) => w.id === 'W8')) {
     const deep = summarize(report, 'W8-deep', 'bookshop-cursor', {

@@ -10,7 +10,8 @@
  *   --connections <n>   wrk connections (default 32), --threads <n> wrk threads (default 1)
  *   --startups <n>      starts of each server to time (default 3; the median is reported, the last one is measured)
  *   --only W1,W3        some workloads only
- *   --no-shipped        leave out the example app as shipped (`bookshop-shipped`: its dist/main.js, request log on)
+ *   --no-shipped        leave out the example app as shipped (`bookshop-shipped`: its dist/main.js, request log on;
+ *                       `bookshop-shipped-cache`, the same with HTTP_CACHE=memory)
  *   --shipped-env K=V   a setting of the app as shipped, over the bench's (repeatable; `K=` unsets it), such as
  *                       LOG_LEVEL=warn or CORS_ORIGIN=https://admin.example.com
  *   --no-pg             skip W7; --pg <url> the PostgreSQL database (default $BENCH_POSTGRES_URL or
@@ -42,7 +43,7 @@ import { booksTopic, type Subscriber, subscribeMany } from './mercure-subscriber
 import { appNodeFlags, type ServerProcess, startServer, whileSampling } from './processes.js';
 import { type Measurement, type Report, renderReport } from './report.js';
 import { countStatements } from './sql-count.js';
-import { SHIPPED_TARGETS, type TargetName, type Workload, buildWorkloads } from './workloads.js';
+import { CACHE_TARGETS, SHIPPED_TARGETS, type TargetName, type Workload, buildWorkloads } from './workloads.js';
 import { runWrk, wrkVersion } from './wrk.js';
 
 const { values: args } = parseArgs({
@@ -209,8 +210,13 @@ async function postgresAnswers(url: string): Promise<boolean> {
 
 async function fetchResponse(
   server: ServerProcess,
-  request: ReturnType<Workload['request']>,
-): Promise<{ status: number; body: string; contentType: string }> {
+  request: {
+    readonly method: 'GET' | 'POST' | 'DELETE';
+    readonly path: string;
+    readonly body?: string;
+    readonly contentType?: string;
+  },
+): Promise<{ status: number; body: string; contentType: string; xCache: string | null }> {
   const response = await fetch(`http://127.0.0.1:${server.port}${request.path}`, {
     method: request.method,
     headers: { accept: 'application/ld+json', ...(request.contentType ? { 'content-type': request.contentType } : {}) },
@@ -221,7 +227,54 @@ async function fetchResponse(
     status: response.status,
     body: await response.text(),
     contentType: response.headers.get('content-type') ?? '',
+    xCache: response.headers.get('x-cache'),
   };
+}
+
+/**
+ * The checks of a cached target (issue 39), beside the workload's own. Reads: the request once more, which must come
+ * from the cache (`X-Cache: HIT`) with the very body of the first answer and pass the same check. Writes: page 3
+ * (with its total) is read into the cache, the write is made, and the page read again must be rendered anew with the
+ * new book counted; the book is then deleted through the API and the page must count it no more. Returns problems.
+ */
+async function checkCache(
+  workload: Workload,
+  server: ServerProcess,
+  first: { status: number; body: string },
+): Promise<string[]> {
+  const problems: string[] = [];
+  if (workload.cache === 'reads') {
+    const again = await fetchResponse(server, workload.request('bookshop-cache'));
+    if (again.xCache !== 'HIT') problems.push(`asked again: expected X-Cache HIT, got ${String(again.xCache)}`);
+    if (again.body !== first.body)
+      problems.push(`asked again: the cached body differs from the first, ${firstDifference(again.body, first.body)}`);
+    problems.push(...workload.check(again.status, again.body).map((p) => `from the cache: ${p}`));
+    return problems;
+  }
+  if (workload.cache !== 'writes') return problems;
+  const page = { method: 'GET', path: '/api/books?page=3' } as const;
+  const totalOf = (body: string) =>
+    (JSON.parse(body) as { 'hydra:totalItems'?: number })['hydra:totalItems'] ?? Number.NaN;
+  await fetchResponse(server, page);
+  const before = await fetchResponse(server, page);
+  if (before.xCache !== 'HIT') problems.push(`page 3 asked twice: expected X-Cache HIT, got ${String(before.xCache)}`);
+  const written = await fetchResponse(server, workload.request('bookshop-cache'));
+  const id = (JSON.parse(written.body) as { id?: number }).id;
+  const after = await fetchResponse(server, page);
+  if (after.xCache === 'HIT') problems.push('page 3 after the write: answered from the cache (X-Cache HIT)');
+  if (totalOf(after.body) !== totalOf(before.body) + 1)
+    problems.push(
+      `page 3 after the write: total ${String(totalOf(after.body))}, expected ${String(totalOf(before.body) + 1)}`,
+    );
+  const deleted = await fetchResponse(server, { method: 'DELETE', path: `/api/books/${String(id)}` });
+  if (deleted.status !== 204) problems.push(`DELETE /api/books/${String(id)}: status ${deleted.status}`);
+  const last = await fetchResponse(server, page);
+  if (last.xCache === 'HIT') problems.push('page 3 after the delete: answered from the cache (X-Cache HIT)');
+  if (totalOf(last.body) !== totalOf(before.body))
+    problems.push(
+      `page 3 after the delete: total ${String(totalOf(last.body))}, expected ${String(totalOf(before.body))}`,
+    );
+  return problems;
 }
 
 /**
@@ -237,12 +290,37 @@ async function undoWrites(target: TargetName): Promise<void> {
       await knex('book').where('id', '>', BOOKS).delete();
       await new Promise((resolve) => setTimeout(resolve, 500));
       const [left] = await knex('book').where('id', '>', BOOKS).count({ n: '*' });
-      if (Number(left?.n) === 0) return;
+      if (Number(left?.n) === 0) {
+        await purgeThroughApi(target);
+        return;
+      }
     }
     throw new Error(`${target} keeps writing books after the load stopped`);
   } finally {
     await knex.destroy();
   }
+}
+
+/**
+ * The rows `undoWrites` deleted went around the app: on a target with the in-process cache, a write and a delete
+ * through the API then purge what those rows may have shown (every collection page of books), so no cached page can
+ * count them after.
+ */
+async function purgeThroughApi(target: TargetName): Promise<void> {
+  const server = servers.get(target);
+  if (!server || !CACHE_TARGETS.has(target)) return;
+  const written = await fetchResponse(server, {
+    method: 'POST',
+    path: '/api/books',
+    body: JSON.stringify({ title: 'A Book Written To Purge The Cache', author: '/api/authors/1' }),
+    contentType: 'application/ld+json',
+  });
+  const id = (JSON.parse(written.body) as { id?: number }).id;
+  const deleted = await fetchResponse(server, { method: 'DELETE', path: `/api/books/${String(id)}` });
+  if (written.status !== 201 || deleted.status !== 204)
+    throw new Error(
+      `${target}: could not purge its cache through the API (POST ${written.status}, DELETE ${deleted.status})`,
+    );
 }
 
 /** Checks a target's answer to a workload; throws when it is wrong, so a broken target cannot post a number. */
@@ -256,6 +334,7 @@ async function check(
   const response = { ...(await fetchResponse(server, workload.request(target))), ms: 0 };
   response.ms = performance.now() - started;
   const problems = workload.check(response.status, response.body);
+  if (workload.cache && CACHE_TARGETS.has(target)) problems.push(...(await checkCache(workload, server, response)));
   if (workload.writes) await undoWrites(target);
   if (problems.length > 0) {
     throw new Error(
@@ -291,7 +370,8 @@ async function main(): Promise<void> {
         (only.has('W6') && w.id === 'W4') ||
         (only.has('W8-DEEP') && w.id === 'W8') ||
         (only.has('W2-INDEX') && w.id === 'W2') ||
-        (only.has('W5-MERCURE') && w.id === 'W5'),
+        (only.has('W5-MERCURE') && w.id === 'W5') ||
+        (only.has('W5-CACHED') && w.id === 'W5'),
     );
   }
   if (args['no-shipped'])
@@ -317,6 +397,8 @@ async function main(): Promise<void> {
   for (const target of [
     'bookshop',
     'bookshop-shipped',
+    'bookshop-cache',
+    'bookshop-shipped-cache',
     'bookshop-embed',
     'bookshop-cursor',
     'bookshop-trigram',
@@ -359,13 +441,27 @@ async function main(): Promise<void> {
   for (const s of statements) log(`  ${s.label}: ${s.statements}`);
 
   log(`Starting the servers, one at a time (${startups} times each, to time the start-up):`);
-  const needed = new Set(workloads.flatMap((w) => [...w.targets, w.reference.target]));
+  const needed = new Set(
+    workloads.flatMap((w) => [...w.targets, w.reference.target, ...Object.values(w.referenceTargets ?? {})]),
+  );
   // The example app as shipped: its own entry point, its environment alone (see shippedEnv), on the port it reads.
   const shipped = { isolatedEnv: true, portVariable: 'PORT' } as const;
   const definitions: [TargetName, string, Record<string, string>, { isolatedEnv?: boolean; portVariable?: string }?][] =
     [
       ['bookshop', 'bookshop.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop')}` }],
       ['bookshop-shipped', SHIPPED_MAIN, shippedEnv(`sqlite:${sqliteFiles.get('bookshop-shipped')}`), shipped],
+      // Issue 39: the same two with the in-process HTTP cache on.
+      [
+        'bookshop-cache',
+        'bookshop.js',
+        { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cache')}`, BENCH_HTTP_CACHE: 'memory' },
+      ],
+      [
+        'bookshop-shipped-cache',
+        SHIPPED_MAIN,
+        { ...shippedEnv(`sqlite:${sqliteFiles.get('bookshop-shipped-cache')}`), HTTP_CACHE: 'memory' },
+        shipped,
+      ],
       ['bookshop-embed', 'bookshop-embed.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-embed')}` }],
       ['bookshop-cursor', 'bookshop-cursor.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-cursor')}` }],
       ['bookshop-trigram', 'bookshop-trigram.js', { BENCH_DATABASE: `sqlite:${sqliteFiles.get('bookshop-trigram')}` }],
@@ -446,9 +542,34 @@ async function main(): Promise<void> {
       responses.set(target, response);
       bodyBytes.set(`${workload.id} ${target}`, Buffer.byteLength(response.body));
     }
-    // The floor sends what the baseline sent; for GraphQL, which the baseline does not serve, what the app sent.
+    // A cached workload's bodies are compared with each other, and with those an earlier workload recorded for the
+    // same request (W1's and W3's baseline).
+    if (workload.cache) {
+      const request = workload.request('floor');
+      const earlier = recorded.find((r) => r.method === request.method && r.url === request.path);
+      const normalize = (body: string) => (workload.writes ? body.replace(/\/api\/books\/\d+|"id":\d+/g, '#') : body);
+      const bodies = [...responses.entries()].map(([t, r]) => [t, normalize(r.body)] as const);
+      for (const [t, body] of bodies) {
+        const other = earlier ? normalize(earlier.body) : bodies[0]?.[1];
+        if (other !== undefined && body !== other)
+          log(
+            `  warning: ${workload.id}: ${t} sends another body than ${earlier ? 'the earlier workload' : bodies[0]?.[0]}, ${firstDifference(body, other)}`,
+          );
+      }
+      // The floor keeps the bytes recorded for this request; a workload without the floor records none.
+      if (!workload.targets.includes('floor') || earlier) {
+        log(
+          `  ${workload.id}: ${[...responses.keys()].map((t) => `${t} ok (${bodyBytes.get(`${workload.id} ${t}`)} bytes)`).join(', ')}`,
+        );
+        continue;
+      }
+    }
+    // The floor sends what the baseline sent; for GraphQL, which the baseline does not serve, what the app sent; for
+    // a cached workload measured against the floor, what its first target sent.
     const source =
-      workload.reference.workload === workload.id ? workload.reference.target : (workload.targets[0] as TargetName);
+      workload.reference.workload === workload.id && workload.reference.target !== 'floor'
+        ? workload.reference.target
+        : (workload.targets[0] as TargetName);
     const sourceResponse = responses.get(source);
     if (!sourceResponse) throw new Error(`${workload.id}: no response of ${source} to give the floor`);
     const request = workload.request('floor');
@@ -539,6 +660,19 @@ async function main(): Promise<void> {
           for (const subscriber of subscribers) subscriber.close();
         }
         if (workload.writes) await undoWrites(target);
+        // The cache the load left: the items the rotation went over, read back (mostly from it) and checked.
+        let afterLoad = '';
+        if (workload.checkAfterLoad && CACHE_TARGETS.has(target)) {
+          let hits = 0;
+          for (const { path, check: checkOne } of workload.checkAfterLoad) {
+            const response = await fetchResponse(server, { method: 'GET', path });
+            if (response.xCache === 'HIT') hits++;
+            const problems = checkOne(response.status, response.body);
+            if (problems.length > 0)
+              throw new Error(`${workload.id} on ${target}, after the load, GET ${path}: ${problems.join('; ')}`);
+          }
+          afterLoad = `  after the load ${workload.checkAfterLoad.length} items checked, ${hits} from the cache`;
+        }
         const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
         const logged =
           written && result.requests > 0
@@ -559,11 +693,16 @@ async function main(): Promise<void> {
         const logNote = logged
           ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
           : '';
+        const counts = result.headerCounts;
+        const cacheNote =
+          counts && CACHE_TARGETS.has(target)
+            ? `  X-Cache HIT ${counts.hit} MISS ${counts.miss} none ${counts.none}: hit ratio ${((100 * counts.hit) / Math.max(1, counts.hit + counts.miss + counts.none)).toFixed(1)} %${afterLoad}`
+            : '';
         const mercureNote = mercure
           ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}, bench CPU ${mercure.benchCores.toFixed(2)} cores`
           : '';
         log(
-          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${mercureNote}`,
+          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${cacheNote}${mercureNote}`,
         );
       }
     }
@@ -586,6 +725,7 @@ async function main(): Promise<void> {
       targets: [...w.targets],
       reference: w.reference,
       ...(w.referenceOnSameTarget ? { referenceOnSameTarget: true } : {}),
+      ...(w.referenceTargets ? { referenceTargets: w.referenceTargets } : {}),
     })),
     measurements,
     bodyBytes: Object.fromEntries(bodyBytes),

@@ -1,5 +1,5 @@
 /**
- * The workloads of issue 9, W1 to W7, and of later issues (W2-index, W5-hook, W5-mercure, W8): for each, the request
+ * The workloads of issue 9, W1 to W7, and of later issues (W2-index, W5-hook, W5-mercure, W8, W1/W3/W5-cached): for each, the request
  * each target gets, the target its ratios are taken against, and the check run on every target before it is measured
  * (status, number of items, total, first title), with the expected values computed from the generated data set.
  */
@@ -20,14 +20,30 @@ export type TargetName =
   | 'bookshop-hook'
   | 'bookshop-hook-tx'
   | 'bookshop-shipped'
-  | 'bookshop-shipped-pg';
+  | 'bookshop-shipped-pg'
+  | 'bookshop-cache'
+  | 'bookshop-shipped-cache';
 
 /**
  * The example app as `pnpm start` runs it (issue 35): `examples/bookshop/dist/main.js` with its environment settings,
  * request log on at its default level. Measured on the workloads the example app itself serves, beside `bookshop`
  * (the app as `buildBookshop` builds it, no request log, no rate limit); `--no-shipped` leaves it out.
  */
-export const SHIPPED_TARGETS: ReadonlySet<TargetName> = new Set(['bookshop-shipped', 'bookshop-shipped-pg']);
+export const SHIPPED_TARGETS: ReadonlySet<TargetName> = new Set([
+  'bookshop-shipped',
+  'bookshop-shipped-pg',
+  'bookshop-shipped-cache',
+]);
+
+/**
+ * The example app with its in-process HTTP cache on (issue 39): `bookshop-cache` is `buildBookshop({ httpCache:
+ * 'memory' })`, `bookshop-shipped-cache` the app as shipped with `HTTP_CACHE=memory`; each the same as the target
+ * named here but for the cache, in a process and on a database copy of its own.
+ */
+export const CACHE_TARGETS: ReadonlyMap<TargetName, TargetName> = new Map([
+  ['bookshop-cache', 'bookshop'],
+  ['bookshop-shipped-cache', 'bookshop-shipped'],
+]);
 
 export interface Workload {
   readonly id: string;
@@ -53,14 +69,35 @@ export interface Workload {
    * writes timing their events (`mercure-delay.ts`).
    */
   readonly subscribers?: number;
+  /**
+   * Each target's ratios are taken against `reference.workload` on the target named here (W5-cached: each cached
+   * server against the same server without the cache, in the same round).
+   */
+  readonly referenceTargets?: Partial<Record<TargetName, TargetName>>;
+  /**
+   * A workload of the in-process HTTP cache (issue 39): `reads`, each check of a cached target asks twice and the
+   * second answer must come from the cache (`X-Cache: HIT`) with the same body, both passing the check; `writes`, the
+   * check also reads a collection page before and after the write and requires the write to show in it.
+   */
+  readonly cache?: 'reads' | 'writes';
+  /**
+   * Requests checked on each cached target right after its measurement, from the cache the load left: the ids
+   * the rotation went over (W3-cached), each answer checked like the workload's own.
+   */
+  readonly checkAfterLoad?: readonly {
+    readonly path: string;
+    readonly check: (status: number, body: string) => string[];
+  }[];
 }
 
 /** The measurement a workload's figures on `target` are taken against. */
 export function referenceOf(
-  workload: Pick<Workload, 'reference' | 'referenceOnSameTarget'>,
+  workload: Pick<Workload, 'reference' | 'referenceOnSameTarget' | 'referenceTargets'>,
   target: TargetName,
 ): { readonly workload: string; readonly target: TargetName } {
-  return workload.referenceOnSameTarget ? { workload: workload.reference.workload, target } : workload.reference;
+  if (workload.referenceOnSameTarget) return { workload: workload.reference.workload, target };
+  const other = workload.referenceTargets?.[target];
+  return other ? { workload: workload.reference.workload, target: other } : workload.reference;
 }
 
 const PAGE_SIZE = 10;
@@ -142,6 +179,19 @@ export function buildWorkloads(data: DataSet): Workload[] {
     writes: true,
     check: postCheck,
   } as const;
+  const itemCheck =
+    (id: number) =>
+    (status: number, body: string): string[] => {
+      const problems: string[] = [];
+      expectEqual(problems, 'status', status, 200);
+      const json = parse(body);
+      expectEqual(problems, 'title', json?.title, data.titles[id - 1]);
+      expectEqual(problems, 'author', json?.author, `/api/authors/${String(data.authorIds[id - 1])}`);
+      return problems;
+    };
+  // The ids of wrk's rotation (bench/wrk/report.lua): its n-th request asks (n × 7919) mod MAX + 1. After a cached
+  // W3 measurement, some of the first ones and some further on are read back from the cache and checked.
+  const rotated = [1, 2, 3, 10, 100, 1000, 2000, 5000, 9000, 9999].map((n) => ((n * 7919) % total) + 1);
   const graphqlQuery = `{ books(first: ${PAGE_SIZE}) { totalCount edges { node { id title author { name } } } } }`;
   // Deep in the table for the cursor: the page after the book in the middle.
   const cursorAfter = Math.floor(total / 2);
@@ -190,14 +240,7 @@ export function buildWorkloads(data: DataSet): Workload[] {
       // Checked on one id; measured over every id (the floor too, so wrk does the same work for each target).
       request: () => ({ method: 'GET', path: `/api/books/${itemId}`, rotate: { prefix: '/api/books/', max: total } }),
       floorRoute: '/api/books/:id',
-      check: (status, body) => {
-        const problems: string[] = [];
-        expectEqual(problems, 'status', status, 200);
-        const json = parse(body);
-        expectEqual(problems, 'title', json?.title, data.titles[itemId - 1]);
-        expectEqual(problems, 'author', json?.author, `/api/authors/${String(data.authorIds[itemId - 1])}`);
-        return problems;
-      },
+      check: itemCheck(itemId),
     },
     {
       id: 'W4',
@@ -263,6 +306,45 @@ export function buildWorkloads(data: DataSet): Workload[] {
         expectEqual(problems, 'first author name', (edges?.[0]?.node?.author as Json | undefined)?.name, authorName(0));
         return problems;
       },
+    },
+    {
+      id: 'W1-cached',
+      title:
+        'W1 with the in-process HTTP cache on (`httpCache: memory`, `HTTP_CACHE=memory` as shipped); ratio to the floor, measured in the same workload with the same wrk script',
+      targets: ['bookshop-cache', 'bookshop-shipped-cache', 'floor'],
+      reference: { workload: 'W1-cached', target: 'floor' },
+      // The same request as W1; wrk counts each response's X-Cache (on the floor too, so wrk does the same work).
+      request: () => ({ method: 'GET', path: '/api/books?page=3', countHeader: 'x-cache' }),
+      floorRoute: '/api/books',
+      check: collectionCheck(page3),
+      cache: 'reads',
+    },
+    {
+      id: 'W3-cached',
+      title:
+        'W3 with the in-process HTTP cache on, the ids going over the whole table as in W3; ratio to the floor, measured in the same workload with the same wrk script',
+      targets: ['bookshop-cache', 'bookshop-shipped-cache', 'floor'],
+      reference: { workload: 'W3-cached', target: 'floor' },
+      request: () => ({
+        method: 'GET',
+        path: `/api/books/${itemId}`,
+        rotate: { prefix: '/api/books/', max: total },
+        countHeader: 'x-cache',
+      }),
+      floorRoute: '/api/books/:id',
+      check: itemCheck(itemId),
+      cache: 'reads',
+      checkAfterLoad: rotated.map((id) => ({ path: `/api/books/${id}`, check: itemCheck(id) })),
+    },
+    {
+      id: 'W5-cached',
+      title:
+        'W5 with the in-process HTTP cache on (every write purges it); ratio to W5 on the same server without the cache',
+      targets: ['bookshop-cache', 'bookshop-shipped-cache'],
+      reference: { workload: 'W5', target: 'bookshop' },
+      referenceTargets: { 'bookshop-cache': 'bookshop', 'bookshop-shipped-cache': 'bookshop-shipped' },
+      cache: 'writes',
+      ...postBook,
     },
     ...(total >= 100_000
       ? [

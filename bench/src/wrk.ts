@@ -11,6 +11,18 @@ export interface WrkRequest {
   readonly contentType?: string;
   /** `/api/books/` and the highest id: each request asks another id. */
   readonly rotate?: { readonly prefix: string; readonly max: number };
+  /**
+   * A response header to count the values of (lower case: `x-cache`): HIT, MISS, or none. wrk then hands every
+   * response to its Lua script, which costs it CPU per response: a workload counts on all its targets or on none.
+   */
+  readonly countHeader?: string;
+}
+
+/** The values of the counted header over the measured requests (`x-cache`: HIT, MISS, absent or another). */
+export interface HeaderCounts {
+  readonly hit: number;
+  readonly miss: number;
+  readonly none: number;
 }
 
 export interface WrkResult {
@@ -21,6 +33,8 @@ export interface WrkResult {
   readonly errors: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** With `countHeader`: its values over the responses wrk read (those of the measured seconds). */
+  readonly headerCounts?: HeaderCounts;
 }
 
 /** The version line of wrk, or undefined when it is not installed. */
@@ -72,6 +86,7 @@ export function runWrk(options: {
     BENCH_CONTENT_TYPE: request.contentType ?? '',
     BENCH_ROTATE_PREFIX: request.rotate?.prefix ?? '',
     BENCH_ROTATE_MAX: String(request.rotate?.max ?? 0),
+    BENCH_COUNT_HEADER: request.countHeader ?? '',
   };
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,6 +98,10 @@ export function runWrk(options: {
       const line = out.split('\n').find((l) => l.startsWith('BENCH_RESULT '));
       if (code !== 0 || !line) return reject(new Error(`wrk ${args.join(' ')} failed (exit ${String(code)}):\n${out}`));
       const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as Record<string, number>;
+      const countsLine = out.split('\n').find((l) => l.startsWith('BENCH_HEADER_COUNTS '));
+      const headerCounts = countsLine
+        ? (JSON.parse(countsLine.slice('BENCH_HEADER_COUNTS '.length)) as HeaderCounts)
+        : undefined;
       const seconds = (r.duration_us ?? 0) / 1e6;
       const requests = r.requests ?? 0;
       resolve({
@@ -92,6 +111,7 @@ export function runWrk(options: {
         errors: (r.connect ?? 0) + (r.read ?? 0) + (r.write ?? 0) + (r.status ?? 0) + (r.timeout ?? 0),
         p50Ms: (r.p50_us ?? 0) / 1000,
         p99Ms: (r.p99_us ?? 0) / 1000,
+        ...(headerCounts ? { headerCounts } : {}),
       });
     });
   });

@@ -1,6 +1,7 @@
 /**
  * The example app, as `buildBookshop` builds it (no request log), on the database the runner names:
- * `BENCH_DATABASE` (`sqlite:/file` or `postgres://…`) and, for PostgreSQL, `BENCH_SCHEMA`.
+ * `BENCH_DATABASE` (`sqlite:/file` or `postgres://…`) and, for PostgreSQL, `BENCH_SCHEMA`; `BENCH_HTTP_CACHE=memory`
+ * turns the in-process HTTP cache on (`bookshop-cache`).
  */
 import { buildBookshop } from 'bookshop/dist/app.js';
 import { JWT_SECRET } from '../data.js';
@@ -12,5 +13,6 @@ await serve(() =>
     database: setting('BENCH_DATABASE'),
     ...(schema ? { databaseSchema: schema } : {}),
     jwtSecret: JWT_SECRET,
+    ...(process.env.BENCH_HTTP_CACHE === 'memory' ? { httpCache: 'memory' as const } : {}),
   }),
 );

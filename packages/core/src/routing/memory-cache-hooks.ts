@@ -10,10 +10,11 @@ import type { MemoryStore } from '../http-cache/memory-store.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 
-/** The store's generation when each request started: a response is kept only if nothing was purged since. */
+/**
+ * The store's generation when each request the store did not answer started: a response is kept only if nothing was
+ * purged since. A request answered from the store has none, so it is not stored again.
+ */
 const started = new WeakMap<FastifyRequest, number>();
-/** Requests answered from the store: not stored again. */
-const hits = new WeakSet<FastifyRequest>();
 
 /** Headers not kept: the API scope adds `Link` per origin, Fastify the length, this hook `X-Cache` and `Age`. */
 const UNKEPT = new Set(['link', 'content-length', 'x-cache', 'age', 'date', 'connection', 'keep-alive']);
@@ -40,38 +41,55 @@ function variesOf(request: FastifyRequest, vary: string): Record<string, string 
   return varies;
 }
 
+/** Whether the request has the values of the headers a kept response varies on (beyond the key) that it had then. */
+function variesMatch(request: FastifyRequest, varies: Readonly<Record<string, string | undefined>>): boolean {
+  for (const name in varies) if (headerOf(request, name) !== varies[name]) return false;
+  return true;
+}
+
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
+
+/**
+ * Sets the kept headers on a reply, except those the request's own earlier `onRequest` hooks already set: they belong
+ * to this request (its `X-Request-Id`, its rate limit's `X-RateLimit-Remaining`), not to the one that was stored.
+ */
+function keepOwn(reply: FastifyReply, headers: Readonly<Record<string, string>>): FastifyReply {
+  for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
+  return reply;
+}
 
 export function registerMemoryCacheHooks(
   app: FastifyInstance,
   options: { readonly store: MemoryStore; readonly settings: HttpCacheSettings },
 ): void {
   const { store, settings } = options;
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!cacheable(request)) return;
-    started.set(request, store.generation);
+  // A callback hook, not an async one: no promise per request; a hit is answered here and the chain goes no further.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!cacheable(request)) return done();
+    const generation = store.generation;
     const now = Date.now();
-    const key = keyOf(request);
-    const entry = store.find(key, now);
-    if (!entry || Object.entries(entry.varies).some(([name, value]) => headerOf(request, name) !== value)) return;
-    hits.add(request);
+    const entry = store.find(keyOf(request), now);
+    if (!entry || !variesMatch(request, entry.varies)) {
+      started.set(request, generation);
+      return done();
+    }
     const age = String(Math.floor((now - entry.storedAt) / 1000));
     const ifNoneMatch = request.headers['if-none-match'];
     const etag = entry.headers.etag;
     if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
       const { 'content-type': _type, [settings.tagHeader]: _tags, ...kept } = entry.headers;
-      return reply.code(304).headers(kept).header('age', age).header('x-cache', 'HIT').send();
+      keepOwn(reply.code(304), kept).header('age', age).header('x-cache', 'HIT').send();
+      return;
     }
-    return reply.code(entry.status).headers(entry.headers).header('age', age).header('x-cache', 'HIT').send(entry.body);
+    keepOwn(reply.code(entry.status), entry.headers).header('age', age).header('x-cache', 'HIT').send(entry.body);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const since = started.get(request);
-    if (since === undefined || hits.has(request) || reply.statusCode !== 200 || typeof payload !== 'string')
-      return done(null, payload);
+    if (since === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
     const tags = reply.getHeader(settings.tagHeader);
     const lifetime = lifetimeOf(String(reply.getHeader('cache-control') ?? ''));
     if (tags === undefined || lifetime === 0) return done(null, payload);

@@ -340,3 +340,43 @@ describe('the httpCache option', () => {
     await refused({ repurgeDelay: -1 }, '"httpCache.repurgeDelay" must be a whole number of milliseconds.');
   });
 });
+
+describe('the in-process cache and the headers of the request it answers', () => {
+  it("keeps the headers the request's own onRequest hooks set (request id, rate limit) over those it stored", async () => {
+    const { default: Fastify } = await import('fastify');
+    const { resourceApi } = await import('@resource-api/core');
+    const app = Fastify();
+    let count = 0;
+    // As the production plugin's request id echo and rate limit do, before the API's hooks.
+    app.addHook('onRequest', (_request, reply, done) => {
+      count++;
+      reply.header('x-request-id', `request-${count}`).header('x-ratelimit-remaining', String(100 - count));
+      done();
+    });
+    await app.register(resourceApi, {
+      resources: [Author, Book],
+      database: 'sqlite::memory:',
+      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory' },
+    });
+    try {
+      await app.inject({ method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' } });
+      const first = await app.inject('/api/authors/1');
+      expect(first.headers['x-cache']).toBe('MISS');
+      expect(first.headers['x-request-id']).toBe('request-2');
+      const second = await app.inject('/api/authors/1');
+      expect(second.headers['x-cache']).toBe('HIT');
+      expect(second.headers['x-request-id']).toBe('request-3');
+      expect(second.headers['x-ratelimit-remaining']).toBe('97');
+      expect(second.headers.etag).toBe(first.headers.etag);
+      expect(second.body).toBe(first.body);
+      const notModified = await app.inject({
+        url: '/api/authors/1',
+        headers: { 'if-none-match': first.headers.etag as string },
+      });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.headers['x-request-id']).toBe('request-4');
+    } finally {
+      await app.close();
+    }
+  });
+});
