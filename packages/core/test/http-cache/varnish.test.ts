@@ -5,7 +5,6 @@
  * cache besides, no read that started after a write's answer shows an older body. On SQLite and PostgreSQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
