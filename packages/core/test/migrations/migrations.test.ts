@@ -43,7 +43,7 @@ const json = { 'content-type': 'application/ld+json' };
 const count = async (query: Knex.QueryBuilder): Promise<number> =>
   Number(((await query.count({ n: '*' })) as { n: number | string }[])[0]!.n);
 
-describe.each(testDatabases(inject('postgresUrl')))('migrations on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('migrations on $name', (database) => {
   let target: MigrationTarget;
   beforeEach(async () => {
     target = await freshTarget(database);

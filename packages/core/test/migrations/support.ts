@@ -3,6 +3,7 @@
  * SQLite is a file of its own and PostgreSQL a fresh schema, both removed by `drop()`. Plus a migrations folder of
  * its own, and an app started on the database with schema sync off, as in production.
  */
+import { dropTestSchema } from '@resource-api/core/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,7 @@ export async function freshTarget(database: TestDatabase): Promise<MigrationTarg
     directory,
     knex,
     drop: async () => {
-      await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(knex, schema);
       await knex.destroy();
       rmSync(folder, { recursive: true, force: true });
     },

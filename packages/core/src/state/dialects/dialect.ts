@@ -5,10 +5,17 @@
 import type { MatchPattern } from '../../metadata/conditions.js';
 import type { ScalarType } from '../../metadata/declared.js';
 
-export type DialectName = 'sqlite' | 'postgres';
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * INSERT, UPDATE and DELETE take RETURNING (SQLite, PostgreSQL). Without it (MariaDB and MySQL: knex leaves it out),
+   * a write answers its id or its count of rows, and the item is read back.
+   */
+  readonly returning: boolean;
+  /** ORDER BY takes NULLS FIRST / LAST (SQLite, PostgreSQL); without it, an `is null` term goes first. */
+  readonly nullsClause: boolean;
   /** SQLite accepts REFERENCES to tables not created yet; PostgreSQL needs them added once all tables exist. */
   readonly inlineForeignKeys: boolean;
   /** Turns a JS value (see `Entity`) into what the driver binds. */

@@ -54,6 +54,8 @@ export async function loadPostgresTypes(): Promise<pg.CustomTypesConfig> {
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  returning: true,
+  nullsClause: true,
   inlineForeignKeys: false,
   toDb: toDbValue,
   fromDb(_type, value) {

@@ -17,7 +17,8 @@ export type ColumnType = ScalarType | 'reference' | 'uuid' | 'bigint';
 /** The knex column-builder method for a column type, and the options it takes after the column name. */
 export interface ColumnTypeCall {
   readonly method: string;
-  readonly options?: Readonly<Record<string, unknown>>;
+  /** knex's options object (`{ useTz: true }`), or the type's SQL for `specificType` (`'datetime(3)'`). */
+  readonly options?: Readonly<Record<string, unknown>> | string;
 }
 
 /** An index as the database lists it (unique constraints and primary keys included, where the database lists them). */
@@ -35,6 +36,8 @@ export interface LiveForeignKey {
 
 export interface SchemaDialect {
   columnType(type: ColumnType): ColumnTypeCall;
+  /** Calls on the table builder of every table made (MariaDB: its engine and collation); none elsewhere. */
+  readonly tableCalls?: readonly { readonly method: string; readonly args: readonly unknown[] }[];
   /**
    * SQLite cannot add a foreign key to an existing column or drop a column in place: knex rebuilds the table (create a
    * copy, copy the rows, drop, rename). PostgreSQL alters the table in place.

@@ -12,6 +12,8 @@ const code = (error: unknown): string | undefined => (error as { code?: string }
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  returning: true,
+  nullsClause: true,
   inlineForeignKeys: true,
   toDb(type, value) {
     if (value === null || value === undefined) return null;

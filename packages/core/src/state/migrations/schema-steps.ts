@@ -89,6 +89,7 @@ function indexChain(index: IndexSpec): KnexChain {
 
 function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[] {
   return [
+    ...(dialect.tableCalls ?? []).map((tableCall) => [call(tableCall.method, ...tableCall.args)]),
     ...table.columns.map((column) => columnChain(column, dialect)),
     ...(table.primaryKey ? [[call('primary', table.primaryKey)]] : []),
     // An index on lower(column) is no builder call: a raw statement after the table (`toSteps`).

@@ -13,7 +13,11 @@ import { schemaDialects } from '../dialects/schema-dialects.js';
 import { describeChange, type SchemaDiff } from './diff-schema.js';
 import { rebuildsTable, type SchemaStep, toArgumentSource, toSteps } from './schema-steps.js';
 
-const DATABASE_NAMES: Readonly<Record<DialectName, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const DATABASE_NAMES: Readonly<Record<DialectName, string>> = {
+  sqlite: 'SQLite',
+  postgres: 'PostgreSQL',
+  mysql: 'MariaDB or MySQL',
+};
 
 /** A JavaScript literal for a string, number, boolean, null, array or plain object. */
 export function toLiteral(value: unknown): string {
