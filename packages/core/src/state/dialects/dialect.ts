@@ -24,6 +24,11 @@ export interface Dialect {
   fromDb(type: ScalarType, value: unknown): unknown;
   isForeignKeyViolation(error: unknown): boolean;
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * The database rolled the transaction back to let another one through: a deadlock, or a serialization failure.
+   * Run again, it may well succeed (`knex/retried-transaction.ts`).
+   */
+  isTransactionConflict(error: unknown): boolean;
   /** The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit). */
   isIndexRowTooLarge(error: unknown): boolean;
   /**

@@ -47,6 +47,7 @@ import { limitToLiveItems } from './live-rows.js';
 import { restoreItem, type RestoreParts } from './restore-item.js';
 import { translateWriteError } from './write-errors.js';
 import { type ReturningWrite, runReturningWrite } from './returning-write.js';
+import { createRetriedTransact, runRetried } from './retried-transaction.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
 /**
@@ -148,7 +149,11 @@ export function createKnexState(
   const runner = createStatementRunner(database);
   const { rows: run, shaped, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
-  const transaction: Transact = runner.transaction ?? ((work) => database.knex.transaction(work));
+  // A deadlock or serialization failure runs the whole transaction again (`retried-transaction.ts`).
+  const transaction: Transact = createRetriedTransact(
+    database.dialect,
+    runner.transaction ?? ((work) => database.knex.transaction(work)),
+  );
   const substringIndexes = new Map(
     buildDesiredSchema(registry).tables.map((table) => [
       table.name,
@@ -654,7 +659,9 @@ export function createKnexState(
           );
         // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
         if (context.transaction) return await writeIn(context.transaction, data, context, writer);
-        if (isSingleStatement(data, context)) return await writeOne(data, context, writer);
+        // A single statement is a transaction of its own, and may deadlock as well.
+        if (isSingleStatement(data, context))
+          return await runRetried(database.dialect, () => writeOne(data, context, writer));
         return await transaction((trx) => writeIn(trx, data, context, writer));
       } catch (error) {
         throw translateWriteError(error, {
