@@ -29,23 +29,27 @@ const longerThan = defineFilter({
   conditions: (n: number) => [raw('length({title}) > ?', [n])],
 });
 
-const Novel = defineResource({
-  name: 'Novel',
-  fields: {
-    title: { type: 'string' },
-    pages: { type: 'integer' },
-    publishedAt: { type: 'datetime', nullable: true },
-  },
-  filters: [
-    { type: 'search', properties: { title: 'ipartial' }, substringIndex: true },
-    { type: 'numeric', properties: ['pages'] },
-    { type: 'range', properties: ['pages'] },
-    { type: 'date', properties: { publishedAt: 'include_null_before' } },
-    { type: 'exists', properties: ['publishedAt'] },
-    { type: 'order', properties: ['title', 'pages'] },
-    longerThan,
-  ],
-});
+/** MariaDB refuses a substringIndex at start-up (collections/substring-index.test.ts): its novels have none. */
+const novel = (substringIndex: boolean) =>
+  defineResource({
+    name: 'Novel',
+    fields: {
+      title: { type: 'string' },
+      pages: { type: 'integer' },
+      publishedAt: { type: 'datetime', nullable: true },
+    },
+    filters: [
+      { type: 'search', properties: { title: 'ipartial' }, substringIndex },
+      { type: 'numeric', properties: ['pages'] },
+      { type: 'range', properties: ['pages'] },
+      { type: 'date', properties: { publishedAt: 'include_null_before' } },
+      { type: 'exists', properties: ['publishedAt'] },
+      { type: 'order', properties: ['title', 'pages'] },
+      longerThan,
+    ],
+  });
+const Novel = novel(true);
+const UnindexedNovel = novel(false);
 
 const NOVELS = [
   { title: 'Kindred', pages: 264, publishedAt: '1979-06-01T00:00:00.000Z' },
@@ -75,7 +79,10 @@ function expected(
 describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'the shapes of filtered pages on $name',
   (database) => {
-    const app = useApp(database, { resources: [Novel], pagination: { itemsPerPage: 30 } });
+    const app = useApp(database, {
+      resources: [database.name === 'mariadb' ? UnindexedNovel : Novel],
+      pagination: { itemsPerPage: 30 },
+    });
 
     async function titles(url: string): Promise<{ titles: string[]; total: number }> {
       const response = await call(app(), { method: 'GET', url });

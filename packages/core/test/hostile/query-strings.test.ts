@@ -89,7 +89,9 @@ const strategyOf = (field: string) => STRATEGY_OF[field] ?? field.slice('by_'.le
 describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'hostile query strings on $name',
   (database) => {
-    const app = useApp(database, { resources: [Note, Shelf, IndexedNote] });
+    // MariaDB refuses a substringIndex at start-up (collections/substring-index.test.ts).
+    const indexed = database.name !== 'mariadb';
+    const app = useApp(database, { resources: indexed ? [Note, Shelf, IndexedNote] : [Note, Shelf] });
 
     async function seed(): Promise<void> {
       for (const label of SHELF_LABELS)
@@ -139,45 +141,48 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
       }
     });
 
-    it('finds the same through a substring index, with the SQL of a harmless value of the same length', async () => {
-      for (const text of TEXTS) {
-        const payload = Object.fromEntries(INDEXED_SEARCH_FIELDS.map((f) => [f, text]));
-        expect((await call(app(), { method: 'POST', url: '/api/indexed_notes', payload })).status).toBe(201);
-      }
-      const found = async (query: string) => {
-        const { result, queries } = await recordSql(app(), () =>
-          call(app(), { method: 'GET', url: `/api/indexed_notes?pagination=false&${query}` }),
-        );
-        expect(result.status, `${query}: ${result.text.slice(0, 300)}`).toBe(200);
-        return {
-          texts: (result.body['hydra:member'] as Record<string, string>[]).map((n) => n.by_exact).sort(),
-          sql: queries.map((q) => q.sql),
-        };
-      };
-      for (const field of INDEXED_SEARCH_FIELDS) {
-        // The index is consulted from 3 characters on: the SQL may differ by the length, never by the value itself.
-        const harmless = async (value: string) => (await found(`${field}=${'z'.repeat([...value].length)}`)).sql;
-        for (const value of [
-          ...VALUES,
-          '"',
-          '""',
-          'a"b',
-          '" OR "',
-          'NEAR(a b)',
-          'a AND b',
-          '^cotton',
-          'cot*',
-          '-plain',
-          '{title}:x',
-        ]) {
-          const answer = await found(`${field}=${encodeURIComponent(value)}`);
-          expect(answer.texts, `${field}=${value}`).toEqual(
-            TEXTS.filter((text) => matches(text, value, field.slice('by_'.length))).sort(),
-          );
-          expect(answer.sql, `${field}=${value}`).toEqual(await harmless(value));
+    it.skipIf(!indexed)(
+      'finds the same through a substring index, with the SQL of a harmless value of the same length',
+      async () => {
+        for (const text of TEXTS) {
+          const payload = Object.fromEntries(INDEXED_SEARCH_FIELDS.map((f) => [f, text]));
+          expect((await call(app(), { method: 'POST', url: '/api/indexed_notes', payload })).status).toBe(201);
         }
-      }
-    });
+        const found = async (query: string) => {
+          const { result, queries } = await recordSql(app(), () =>
+            call(app(), { method: 'GET', url: `/api/indexed_notes?pagination=false&${query}` }),
+          );
+          expect(result.status, `${query}: ${result.text.slice(0, 300)}`).toBe(200);
+          return {
+            texts: (result.body['hydra:member'] as Record<string, string>[]).map((n) => n.by_exact).sort(),
+            sql: queries.map((q) => q.sql),
+          };
+        };
+        for (const field of INDEXED_SEARCH_FIELDS) {
+          // The index is consulted from 3 characters on: the SQL may differ by the length, never by the value itself.
+          const harmless = async (value: string) => (await found(`${field}=${'z'.repeat([...value].length)}`)).sql;
+          for (const value of [
+            ...VALUES,
+            '"',
+            '""',
+            'a"b',
+            '" OR "',
+            'NEAR(a b)',
+            'a AND b',
+            '^cotton',
+            'cot*',
+            '-plain',
+            '{title}:x',
+          ]) {
+            const answer = await found(`${field}=${encodeURIComponent(value)}`);
+            expect(answer.texts, `${field}=${value}`).toEqual(
+              TEXTS.filter((text) => matches(text, value, field.slice('by_'.length))).sort(),
+            );
+            expect(answer.sql, `${field}=${value}`).toEqual(await harmless(value));
+          }
+        }
+      },
+    );
 
     it('binds several hostile values of one parameter (ORed) without changing the SQL for that count', async () => {
       await seed();

@@ -72,6 +72,36 @@ export const mysqlSchema: SchemaDialect = {
   async readForeignKeys(knex, table) {
     return rowsOf<{ column: string; table: string }>(await knex.raw(FOREIGN_KEYS, [table]));
   },
+  /**
+   * MariaDB indexes columns only, with no WHERE: each indexed value is a virtual, invisible generated column
+   * (`lower(email)`; for live items only, `case when deleted_at is null then … end`, null on a deleted item, and a
+   * unique index ignores nulls), and the unique index is on them. `select *` does not show them.
+   */
+  expressionIndexStatements(table, index) {
+    const generated = index.columns.map((column, position) => ({ column, name: `${index.name}_${position + 1}` }));
+    const additions = generated.map(({ column, name }) => {
+      const value = index.lowerCase?.includes(column) ? 'lower(??)' : '??';
+      const live = index.liveOnly === undefined ? value : `case when ?? is null then ${value} end`;
+      return {
+        sql: `add column ?? mediumtext as (${live}) virtual invisible`,
+        bindings: [name, ...(index.liveOnly === undefined ? [] : [index.liveOnly]), column],
+      };
+    });
+    return {
+      up: [
+        {
+          sql: `alter table ?? ${additions.map((a) => a.sql).join(', ')}, add unique index ?? (${generated.map(() => '??').join(', ')})`,
+          bindings: [table, ...additions.flatMap((a) => a.bindings), index.name, ...generated.map((g) => g.name)],
+        },
+      ],
+      down: [
+        {
+          sql: `alter table ?? drop index ??, ${generated.map(() => 'drop column ??').join(', ')}`,
+          bindings: [table, index.name, ...generated.map((g) => g.name)],
+        },
+      ],
+    };
+  },
   readSubstringIndexes: async () => [],
   substringIndexStatements(table, index) {
     throw new DeclarationError(

@@ -47,6 +47,19 @@ export interface SchemaDialect {
   readForeignKeys(knex: Knex, table: string): Promise<LiveForeignKey[]>;
   /** The names of a table's trigram (substring) indexes. */
   readSubstringIndexes(knex: Knex, table: string): Promise<string[]>;
+  /**
+   * The statements that make a unique index on expressions (`lower(column)`) or a partial one (live items only), and
+   * drop it, when the database has no such index (MariaDB); absent, one `create unique index … where` does it.
+   */
+  expressionIndexStatements?(
+    table: string,
+    index: {
+      readonly name: string;
+      readonly columns: readonly string[];
+      readonly lowerCase?: readonly string[];
+      readonly liveOnly?: string;
+    },
+  ): { up: RawStatement[]; down: RawStatement[] };
   /** The statements that create a trigram index on a text column (filling it from the rows there), and drop it. */
   substringIndexStatements(
     table: string,

@@ -120,6 +120,12 @@ function addReferenceColumnInPlace(
   };
 }
 
+const toRawStep = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({
+  kind: 'raw',
+  sql: statement.sql,
+  bindings: statement.bindings,
+});
+
 /** An index knex's builder cannot make: on expressions, or partial. */
 const isRawIndex = (index: IndexSpec): boolean => (index.lowerCase?.length ?? 0) > 0 || index.liveOnly !== undefined;
 
@@ -129,7 +135,11 @@ const isRawIndex = (index: IndexSpec): boolean => (index.lowerCase?.length ?? 0)
  * SQLite (3.9+, partial indexes 3.8+) and PostgreSQL. It backs the check's `lower(column) = lower(?)` and its
  * live-items-only condition.
  */
-function rawIndexSteps(table: string, index: IndexSpec): ChangeSteps {
+function rawIndexSteps(table: string, index: IndexSpec, dialect: SchemaDialect): ChangeSteps {
+  if (dialect.expressionIndexStatements) {
+    const { up, down } = dialect.expressionIndexStatements(table, index);
+    return { up: up.map(toRawStep), down: down.map(toRawStep) };
+  }
   const parts = index.columns.map((column) => (index.lowerCase?.includes(column) ? 'lower(??)' : '??'));
   const where = index.liveOnly === undefined ? '' : ' where ?? is null';
   return {
@@ -156,7 +166,9 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
             chains: createTableChains(change.table, dialect),
             rebuildsTable: false,
           },
-          ...change.table.indexes.filter(isRawIndex).flatMap((index) => rawIndexSteps(change.table.name, index).up),
+          ...change.table.indexes
+            .filter(isRawIndex)
+            .flatMap((index) => rawIndexSteps(change.table.name, index, dialect).up),
         ],
         down: [{ kind: 'dropTable', table: change.table.name }],
       };
@@ -174,19 +186,14 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         down: [alter(change.table, [[call('dropForeign', [change.foreignKey.column])]], rebuilds)],
       };
     case 'createIndex':
-      if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index);
+      if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index, dialect);
       return {
         up: [alter(change.table, [indexChain(change.index)])],
         down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],
       };
     case 'createSubstringIndex': {
       const { up, down } = dialect.substringIndexStatements(change.table, change.index);
-      const raw = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({
-        kind: 'raw',
-        sql: statement.sql,
-        bindings: statement.bindings,
-      });
-      return { up: up.map(raw), down: down.map(raw) };
+      return { up: up.map(toRawStep), down: down.map(toRawStep) };
     }
   }
 }
