@@ -26,7 +26,8 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
     it('creates the deletion column and a partial unique index, which the next diff finds', async () => {
       const file = await generateMigration({ resources: [SoftTag], ...on(target) });
       const source = readFileSync(file!, 'utf8');
-      expect(source).toContain('where ?? is null');
+      // MariaDB has no partial index: a unique one on an invisible generated column, null on deleted items.
+      expect(source).toContain(database.name === 'mariadb' ? 'case when ?? is null then ?? end' : 'where ?? is null');
       expect(source).toContain("'tag_name_live_unique'");
       await runMigrations(on(target));
       expect(await generateMigration({ resources: [SoftTag], ...on(target) })).toBeNull();

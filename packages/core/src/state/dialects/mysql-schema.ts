@@ -61,6 +61,7 @@ export const mysqlSchema: SchemaDialect = {
     { method: 'collate', args: [BINARY_COLLATION] },
   ],
   rebuildsTableToAlter: false,
+  foreignKeysHoldIndexes: true,
   async readIndexes(knex, table) {
     const rows = rowsOf<{ name: string; non_unique: number | string; columns: string }>(
       await knex.raw(INDEXES, [table]),

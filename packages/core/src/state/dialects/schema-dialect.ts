@@ -43,6 +43,12 @@ export interface SchemaDialect {
    * copy, copy the rows, drop, rename). PostgreSQL alters the table in place.
    */
   readonly rebuildsTableToAlter: boolean;
+  /**
+   * MariaDB: a foreign key needs an index on its column and refuses to lose it. Undoing a migration then drops a
+   * relation column's foreign key before the column, and the plain indexes last, if they are still there (dropping a
+   * column drops its indexes).
+   */
+  readonly foreignKeysHoldIndexes?: boolean;
   readIndexes(knex: Knex, table: string): Promise<LiveIndex[]>;
   readForeignKeys(knex: Knex, table: string): Promise<LiveForeignKey[]>;
   /** The names of a table's trigram (substring) indexes. */

@@ -178,7 +178,8 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         foreignKey && rebuilds
           ? addReferenceColumnInPlace(table, column, foreignKey, dialect)
           : alter(table, [columnChain(column, dialect), ...(foreignKey ? [foreignKeyChain(foreignKey)] : [])]);
-      return { up: [up], down: [alter(table, [[call('dropColumn', column.name)]], rebuilds)] };
+      const dropForeign = foreignKey && dialect.foreignKeysHoldIndexes ? [[call('dropForeign', [column.name])]] : [];
+      return { up: [up], down: [alter(table, [...dropForeign, [call('dropColumn', column.name)]], rebuilds)] };
     }
     case 'addForeignKey':
       return {
@@ -189,7 +190,11 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
       if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index, dialect);
       return {
         up: [alter(change.table, [indexChain(change.index)])],
-        down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],
+        down: [
+          dialect.foreignKeysHoldIndexes
+            ? { kind: 'raw', sql: 'drop index if exists ?? on ??', bindings: [change.index.name, change.table] }
+            : alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]]),
+        ],
       };
     case 'createSubstringIndex': {
       const { up, down } = dialect.substringIndexStatements(change.table, change.index);
