@@ -149,7 +149,8 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
         fields: { note: { type: 'string' }, pet: { toOne: 'Pet', onDelete: 'cascade' } },
       });
       const { knex } = migrated;
-      // As sync used to leave it on SQLite: the relation column and its index, without the foreign key.
+      // As sync used to leave it on SQLite: the relation column and its index, without the foreign key. Unsigned, the
+      // type of an increments key on MariaDB (a foreign key needs the same type; SQLite and PostgreSQL ignore it).
       await knex.schema.createTable('owner', (t) => {
         t.increments('id').primary();
         t.text('name').notNullable();
@@ -157,12 +158,12 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
       await knex.schema.createTable('pet', (t) => {
         t.increments('id').primary();
         t.text('name').notNullable();
-        t.integer('owner_id').nullable().index('pet_owner_id_index');
+        t.integer('owner_id').unsigned().nullable().index('pet_owner_id_index');
       });
       await knex.schema.createTable('visit', (t) => {
         t.increments('id').primary();
         t.text('note').notNullable();
-        t.integer('pet_id').notNullable().index('visit_pet_id_index');
+        t.integer('pet_id').unsigned().notNullable().index('visit_pet_id_index');
         t.foreign('pet_id').references('id').inTable('pet').onDelete('CASCADE');
       });
       await knex('owner').insert({ name: 'Ann' });
@@ -179,11 +180,17 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
       const keys =
         database.name === 'sqlite'
           ? await knex.raw('select "table" from pragma_foreign_key_list(\'pet\')')
-          : (
-              await knex.raw(
-                "select ccu.table_name as table from information_schema.constraint_column_usage ccu join information_schema.table_constraints tc using (constraint_schema, constraint_name) where tc.table_name = 'pet' and tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()",
-              )
-            ).rows;
+          : database.name === 'mariadb'
+            ? (
+                await knex.raw(
+                  'select referenced_table_name as "table" from information_schema.key_column_usage where table_schema = database() and table_name = \'pet\' and referenced_table_name is not null',
+                )
+              )[0]
+            : (
+                await knex.raw(
+                  "select ccu.table_name as table from information_schema.constraint_column_usage ccu join information_schema.table_constraints tc using (constraint_schema, constraint_name) where tc.table_name = 'pet' and tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()",
+                )
+              ).rows;
       expect(keys).toEqual([{ table: 'owner' }]);
       expect(await knex('visit').pluck('note')).toEqual(['Shots.']);
       expect(await generateMigration({ resources: [Owner, Pet, Visit], ...on(migrated) })).toBeNull();
