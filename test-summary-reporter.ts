@@ -18,7 +18,12 @@ export default class SummaryReporter implements Reporter {
     const skippedPostgres = process.env.RESOURCE_API_POSTGRES_SKIPPED;
     if (skippedPostgres)
       process.stdout.write(
-        `\n*** PostgreSQL was SKIPPED (unreachable at ${skippedPostgres}): only the SQLite half ran. ***\n`,
+        `\n*** PostgreSQL was SKIPPED (unreachable at ${skippedPostgres}): its part of the suite did not run. ***\n`,
+      );
+    const skippedMariadb = process.env.RESOURCE_API_MARIADB_SKIPPED;
+    if (skippedMariadb)
+      process.stdout.write(
+        `\n*** MariaDB was SKIPPED (unreachable at ${skippedMariadb}): its part of the suite did not run. ***\n`,
       );
     process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }

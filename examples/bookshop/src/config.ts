@@ -17,13 +17,16 @@ export const DEFAULT_DATABASE_URL = `sqlite:${fileURLToPath(new URL('../var/book
 /** The folder of the uploaded images: `examples/bookshop/var/uploads/`, whatever the working directory. */
 export const DEFAULT_UPLOADS_DIRECTORY = fileURLToPath(new URL('../var/uploads', import.meta.url));
 
-/** `DATABASE_URL` (`postgres://…`, `sqlite:/path/file.db`, `sqlite::memory:`), or the default SQLite file. */
+/**
+ * `DATABASE_URL` (`postgres://…`, `mysql://…` or `mariadb://…`, `sqlite:/path/file.db`, `sqlite::memory:`), or the
+ * default SQLite file.
+ */
 export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.DATABASE_URL?.trim();
   if (!url) return DEFAULT_DATABASE_URL;
-  if (!/^(postgres(ql)?:\/\/|sqlite:)/.test(url)) {
+  if (!/^(postgres(ql)?:\/\/|mysql:\/\/|mariadb:\/\/|sqlite:)/.test(url)) {
     throw new Error(
-      `DATABASE_URL "${url}" is not supported: use postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:.`,
+      `DATABASE_URL "${url}" is not supported: use postgres://user@host:5432/db, mysql://user@host:3306/db, sqlite:/path/file.db or sqlite::memory:.`,
     );
   }
   return url;
@@ -122,8 +125,9 @@ const ENV_SCHEMA = {
     },
     DATABASE_URL: {
       type: 'string',
-      pattern: '^(postgres(ql)?://|sqlite:)',
-      description: 'must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory:',
+      pattern: '^(postgres(ql)?://|mysql://|mariadb://|sqlite:)',
+      description:
+        'must be postgres://user@host:5432/db, mysql://user@host:3306/db, sqlite:/path/file.db or sqlite::memory:',
     },
     DATABASE_POOL_MAX: {
       type: 'integer',

@@ -9,7 +9,8 @@
  * - `pnpm --filter bookshop migrations:run` runs the pending migrations on the database: what a deployment does
  *   before `NODE_ENV=production pnpm start`, which never changes the schema itself.
  *
- * Migrations are written for one kind of database: `migrations/sqlite/` and `migrations/postgres/`, chosen by the URL
+ * Migrations are written for one kind of database: `migrations/sqlite/`, `migrations/postgres/` and `migrations/mysql/`
+ * (MariaDB and MySQL), chosen by the URL
  * (`MIGRATIONS_DIR` names another folder).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,24 +21,31 @@ import { generateMigration, openDatabase, runMigrations } from '@resource-api/co
 import { databaseUrl, redact } from './config.js';
 import { resources } from './resources/index.js';
 
-const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+/** The kind of database a URL names: the folder of its migrations. */
+const kindOf = (url: string): 'postgres' | 'mysql' | 'sqlite' =>
+  /^postgres(ql)?:\/\//.test(url) ? 'postgres' : /^(mysql|mariadb):\/\//.test(url) ? 'mysql' : 'sqlite';
 
-/** `MIGRATIONS_DIR`, or `examples/bookshop/migrations/<sqlite|postgres>` whatever the working directory. */
+/** `MIGRATIONS_DIR`, or `examples/bookshop/migrations/<sqlite|postgres|mysql>` whatever the working directory. */
 export function migrationsDirectory(database: string, env: NodeJS.ProcessEnv = process.env): string {
   const custom = env.MIGRATIONS_DIR?.trim();
   if (custom) return resolve(custom);
-  return fileURLToPath(new URL(`../migrations/${isPostgres(database) ? 'postgres' : 'sqlite'}`, import.meta.url));
+  return fileURLToPath(new URL(`../migrations/${kindOf(database)}`, import.meta.url));
 }
 
 /** Writes the next migration, or returns null when the migrations already make what the resources declare. */
 export async function generate(database: string, directory: string, name?: string): Promise<string | null> {
-  const schema = isPostgres(database) ? `migrations_scratch_${randomBytes(6).toString('hex')}` : undefined;
+  // A scratch schema (PostgreSQL) or database (MariaDB) on the same server, dropped at the end.
+  const kind = kindOf(database);
+  const schema = kind === 'sqlite' ? undefined : `migrations_scratch_${randomBytes(6).toString('hex')}`;
   const scratch = await openDatabase({ url: schema ? database : 'sqlite::memory:', ...(schema ? { schema } : {}) });
   try {
     if (existsSync(directory)) await runMigrations({ database: scratch.knex, directory });
     return await generateMigration({ resources, database: scratch.knex, directory, ...(name ? { name } : {}) });
   } finally {
-    if (schema) await scratch.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    if (schema)
+      await scratch.knex.raw(kind === 'mysql' ? 'DROP DATABASE IF EXISTS ??' : 'DROP SCHEMA IF EXISTS ?? CASCADE', [
+        schema,
+      ]);
     await scratch.close();
   }
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '@resource-api/core';
-import { testDatabases } from '@resource-api/core/testing';
+import { testDatabases, dropTestSchema } from '@resource-api/core/testing';
 import { ensureBuilt, freePort, mainJs, root, startNode } from './compiled.js';
 
 const migrationsJs = join(root, 'examples/bookshop/dist/migrations.js');
@@ -52,7 +52,7 @@ describe.each(testDatabases(inject('postgresUrl')))('the migration commands on $
     const schema = `bookshop_mig_${Date.now().toString(36)}_${process.pid}`;
     const admin = await openDatabase({ url: database.url, schema });
     cleanup = async () => {
-      await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(admin.knex, schema);
       await admin.close();
     };
     return `${database.url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;

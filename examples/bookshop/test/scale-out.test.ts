@@ -10,6 +10,7 @@
  * skipped with a loud notice, and under `CI=true` it fails (as the global setup does). Redis (127.0.0.1:6379,
  * `TEST_REDIS_URL`) likewise for the rate-limit check.
  */
+import { dropTestSchema } from '@resource-api/core/testing';
 import { randomBytes, randomInt } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
@@ -181,7 +182,7 @@ describe.skipIf(!POSTGRES_URL)('two instances of the bookshop on one PostgreSQL 
     try {
       await Promise.all([stopInstance(a), stopInstance(b)]);
     } finally {
-      await database?.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      if (database) await dropTestSchema(database.knex, schema);
       await database?.close();
     }
   }, 60_000);
@@ -384,7 +385,7 @@ describe('the pool size option', () => {
       try {
         const { knex } = app.resourceApi.database;
         expect((knex.client as { pool: { max: number } }).pool.max).toBe(expected);
-        await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        await dropTestSchema(knex, schema);
       } finally {
         await app.close();
       }

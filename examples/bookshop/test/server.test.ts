@@ -175,10 +175,16 @@ describe('the settings read from the environment', () => {
     expect(databaseUrl({})).toBe(DEFAULT_DATABASE_URL);
   });
 
-  it('takes DATABASE_URL for PostgreSQL, an SQLite file or an in-memory SQLite, and refuses anything else', () => {
-    for (const url of ['postgres://user@127.0.0.1:5432/db', 'sqlite:/tmp/shop.db', 'sqlite::memory:'])
+  it('takes DATABASE_URL for PostgreSQL, MariaDB or MySQL, an SQLite file or an in-memory SQLite, and refuses anything else', () => {
+    for (const url of [
+      'postgres://user@127.0.0.1:5432/db',
+      'mysql://root@127.0.0.1:3306/test',
+      'mariadb://root@127.0.0.1:3306/test',
+      'sqlite:/tmp/shop.db',
+      'sqlite::memory:',
+    ])
       expect(databaseUrl({ DATABASE_URL: url })).toBe(url);
-    expect(() => databaseUrl({ DATABASE_URL: 'mysql://root@localhost/shop' })).toThrow(/is not supported/);
+    expect(() => databaseUrl({ DATABASE_URL: 'oracle://root@localhost/shop' })).toThrow(/is not supported/);
   });
 });
 
@@ -305,7 +311,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
   it('lists every bad variable in one error, repeats no secret, and writes no secret file', () => {
     const { error, secretFile } = load({
       PORT: '70000',
-      DATABASE_URL: 'mysql://root:hunter2@localhost/shop',
+      DATABASE_URL: 'oracle://root:hunter2@localhost/shop',
       JWT_TTL: '0',
       NODE_ENV: 'staging',
       ADMIN_EMAIL: 'root',
@@ -316,7 +322,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
     expect(error?.problems).toEqual([
       'NODE_ENV must be development, production or test (got "staging").',
       'PORT must be a number from 1 to 65535 (got "70000").',
-      'DATABASE_URL must be postgres://user@host:5432/db, sqlite:/path/file.db or sqlite::memory: (got "mysql://root:***@localhost/shop").',
+      'DATABASE_URL must be postgres://user@host:5432/db, mysql://user@host:3306/db, sqlite:/path/file.db or sqlite::memory: (got "oracle://root:***@localhost/shop").',
       'JWT_TTL must be a positive number of seconds (got "0").',
       'ADMIN_EMAIL must be an e-mail address (got "root").',
       'TRUST_PROXY must be true or false (got "maybe").',

@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, inject } from 'vitest';
-import { injectJson as call, testDatabases, type TestDatabase } from '@resource-api/core/testing';
+import {
+  injectJson as call,
+  testDatabases,
+  type TestDatabase,
+  createTestSchemaName,
+  dropTestSchema,
+} from '@resource-api/core/testing';
 import { buildBookshop, type BookshopOptions } from '../src/app.js';
 
 declare module 'vitest' {
@@ -76,7 +82,7 @@ export async function openBookshop(
   database: TestDatabase,
   options: OpenOptions = {},
 ): Promise<Bookshop & { close(): Promise<void> }> {
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = createTestSchemaName(database);
   const uploads = mkdtempSync(join(tmpdir(), 'bookshop-uploads-'));
   const app = await buildBookshop({
     database: database.url,
@@ -91,7 +97,7 @@ export async function openBookshop(
   const { knex } = app.resourceApi.database;
   const close = async () => {
     try {
-      if (schema) await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      if (schema) await dropTestSchema(knex, schema);
     } finally {
       await app.close();
       rmSync(uploads, { recursive: true, force: true });
@@ -208,7 +214,7 @@ export function sharedDatabase(database: TestDatabase): SharedDatabase {
     async drop() {
       const app = await buildBookshop({ database: database.url, databaseSchema: schema, jwtSecret: TEST_JWT_SECRET });
       try {
-        await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        await dropTestSchema(app.resourceApi.database.knex, schema);
       } finally {
         await app.close();
       }

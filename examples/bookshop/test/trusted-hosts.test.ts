@@ -3,7 +3,7 @@
  * gets 400 (the usual error body), on the API, its documents and GraphQL, and writes nothing; the hosts it names are
  * served, and the API's absolute IRIs name only them. Unset, any host is served. On SQLite and PostgreSQL.
  */
-import { randomBytes } from 'node:crypto';
+import { createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildBookshop } from '../src/app.js';
@@ -17,7 +17,7 @@ async function bookshopFrom(
   test: (app: FastifyInstance) => Promise<void>,
 ): Promise<void> {
   const config = loadConfig({ JWT_SECRET: TEST_JWT_SECRET, ...env });
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = createTestSchemaName(database);
   const app = await buildBookshop({
     database: database.url,
     ...(schema ? { databaseSchema: schema } : {}),
@@ -28,7 +28,7 @@ async function bookshopFrom(
   try {
     await test(app);
   } finally {
-    if (schema) await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    if (schema) await dropTestSchema(app.resourceApi.database.knex, schema);
     await app.close();
   }
 }

@@ -100,7 +100,7 @@ export default async () => ({ resources: [Book], prefix: '/v2', documentation: {
     [
       'a database that is no string',
       `import { Book } from './book.js';\nexport default { resources: [Book], database: 5432 };`,
-      'The config file FILE: "database" must be a URL string (sqlite:…, postgres://…).',
+      'The config file FILE: "database" must be a URL string (sqlite:…, postgres://…, mysql://…).',
     ],
     [
       'an import that fails',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '@resource-api/core';
-import { testDatabases } from '@resource-api/core/testing';
+import { testDatabases, dropTestSchema } from '@resource-api/core/testing';
 import { bookshopDir, ensureCliBuilt, runCli } from './support/cli.js';
 
 const TABLES = [
@@ -52,7 +52,7 @@ describe.each(testDatabases(inject('postgresUrl')))('the database commands on $n
     const schema = `cli_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
     const admin = await openDatabase({ url: database.url, schema });
     cleanup = async () => {
-      await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(admin.knex, schema);
       await admin.close();
     };
     const url = `${database.url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;

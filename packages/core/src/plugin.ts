@@ -209,7 +209,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   app.addHook('onClose', () => database.close());
   const telemetry = registerTelemetry(app, loadedTelemetry, {
     knex: database.knex,
-    system: database.dialect.name === 'postgres' ? 'postgresql' : 'sqlite',
+    system: database.dialect.name === 'postgres' ? 'postgresql' : database.dialect.name,
   });
   if (options.schemaSync ?? process.env.NODE_ENV !== 'production') await syncSchema(database, registry);
   else await assertSchemaMigrated(database, registry);

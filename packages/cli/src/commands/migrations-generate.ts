@@ -14,7 +14,7 @@ Writes <stamp>_<name>.mjs, a knex migration (up and down) creating the tables, c
 resources need, or nothing when there is nothing to add.
 
 By default the existing migrations are run into a scratch database of the same kind as the target (an in-memory
-SQLite, or a throw-away schema of the PostgreSQL database), and that is compared with the resources: a development
+SQLite, a throw-away schema of the PostgreSQL database, or a throw-away database on the MariaDB server), and that is compared with the resources: a development
 database kept up to date by schema sync hides no change. With --diff-database, the target database itself is compared
 (its pending migrations must have run). A migration is written for the kind of database it is generated on.`,
   arguments: [

@@ -16,7 +16,7 @@ export interface MigrationsConfig {
 /** What a config module (`resource-api.config.js`) exports: the plugin's options, with the database as a URL, and `migrations`. See docs/cli.md. */
 export interface ResourceApiConfig extends Omit<ResourceApiOptions, 'database'> {
   /**
-   * The database URL (`sqlite:var/data.db`, `postgres://…`). `--database` and then `DATABASE_URL` win over it; with
+   * The database URL (`sqlite:var/data.db`, `postgres://…`, `mysql://…`). `--database` and then `DATABASE_URL` win over it; with
    * none of the three, `sqlite:var/data.db` (relative to the working directory, as the plugin does).
    */
   readonly database?: string;

@@ -61,7 +61,7 @@ function checkConfig(config: unknown, file: string): asserts config is ResourceA
   if (!Array.isArray(resources) || resources.length === 0)
     throw new CliError(`The config file ${file}: "resources" must be a non-empty list of declared resources.`);
   if (database !== undefined && typeof database !== 'string')
-    throw new CliError(`The config file ${file}: "database" must be a URL string (sqlite:…, postgres://…).`);
+    throw new CliError(`The config file ${file}: "database" must be a URL string (sqlite:…, postgres://…, mysql://…).`);
   if (migrations !== undefined && (migrations === null || typeof migrations !== 'object'))
     throw new CliError(`The config file ${file}: "migrations" must be an object { directory }.`);
 }

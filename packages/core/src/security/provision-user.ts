@@ -8,6 +8,7 @@
  * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
+import { runReturningWrite } from '../state/knex/returning-write.js';
 import { makeItemId, readItemId } from '../metadata/identifier.js';
 import type { Entity, ItemId, MetadataRegistry } from '../metadata/types.js';
 import { resolveInitialValue } from '../schema/initial-values.js';
@@ -96,14 +97,17 @@ export async function provisionUser(
     // Made by the app, not by a caller: its timestamps are set, its blame relations null.
     mapper.stampRow(row, { creating: true, at: new Date(now), by: null });
     try {
-      const [inserted] = await knex(table)
-        .insert({ ...row, [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now })
-        .returning('id');
+      const [inserted] = await runReturningWrite<{ id: unknown }>(dialect, {
+        query: knex(table).insert({ ...row, [TOKENS_VALID_AFTER_COLUMN]: now, [PROVISIONED_AT_COLUMN]: now }),
+        kind: 'insert',
+        table,
+        key: row.id === undefined ? undefined : { id: row.id },
+        columns: ['id'],
+        run: async (query) => query,
+        db: knex,
+      });
       return {
-        id: readItemId(
-          security.resource.identifier,
-          typeof inserted === 'object' ? (inserted as { id: unknown }).id : inserted,
-        ),
+        id: readItemId(security.resource.identifier, typeof inserted === 'object' ? inserted.id : inserted),
         outcome: 'created',
       };
     } catch (error) {

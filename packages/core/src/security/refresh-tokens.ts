@@ -18,6 +18,7 @@ import { readItemId } from '../metadata/identifier.js';
 import type { IdentifierMetadata, ItemId } from '../metadata/types.js';
 import type { Database } from '../state/database.js';
 import type { Transact } from '../state/knex/group-transactions.js';
+import { runReturningWrite } from '../state/knex/returning-write.js';
 import { REFRESH_TOKEN_COLUMNS as C, REFRESH_TOKEN_TABLE } from '../state/refresh-token-table.js';
 
 /** A refresh token handed out, and the login (family) it belongs to. */
@@ -92,12 +93,22 @@ export function createRefreshTokens(options: {
       const hash = hashOf(token);
       const now = Date.now();
       const rotated = await transaction(async (trx) => {
-        const [row] = (await table(trx)
-          .where(C.hash, hash)
-          .whereNull(C.retiredAt)
-          .where(C.expiresAt, '>', now)
-          .update({ [C.retiredAt]: now })
-          .returning([C.family, C.user, C.createdAt])) as Record<string, unknown>[];
+        const [row] = await runReturningWrite(database.dialect, {
+          query: table(trx)
+            .where(C.hash, hash)
+            .whereNull(C.retiredAt)
+            .where(C.expiresAt, '>', now)
+            .update({
+              [C.retiredAt]: now,
+            }),
+          kind: 'update',
+          table: REFRESH_TOKEN_TABLE,
+          // The hash is unique: the row this update retired (MariaDB reads it back by it, under the update's lock).
+          key: { [C.hash]: hash },
+          columns: [C.family, C.user, C.createdAt],
+          run: async (query) => query,
+          db: trx,
+        });
         if (!row) return undefined;
         const family = String(row[C.family]);
         const userId = readItemId(userIdentifier, row[C.user]);

@@ -1,6 +1,7 @@
 /**
  * Opens the database named by a URL: `sqlite::memory:`, `sqlite:/path/file.db` (or a bare file path) through
- * better-sqlite3, `postgres://…` through pg. A knex instance made elsewhere is accepted too.
+ * better-sqlite3, `postgres://…` through pg, `mysql://…` and `mariadb://…` through mysql2 (`mysql-database.ts`). A knex
+ * instance made elsewhere is accepted too.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -11,6 +12,8 @@ import type { Dialect } from './dialects/dialect.js';
 import type { PostgresPool } from './knex/postgres-path.js';
 import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
+import { mysqlDialect } from './dialects/mysql.js';
+import { openMysqlDatabase } from './mysql-database.js';
 import type { SqliteConnection } from './knex/sqlite-connection.js';
 
 /** An open database (`openDatabase`, `app.resourceApi.database`): its knex instance, and `close()`. */
@@ -41,12 +44,19 @@ export interface Database {
 
 /** What `openDatabase` opens: the plugin's `database`, `databaseSchema` and `databasePoolMax`, and where knex logs. */
 export interface DatabaseOptions {
-  /** `sqlite::memory:`, `sqlite:/path/to/file.db`, `postgres://user@host:5432/db`, or a knex instance. */
+  /**
+   * `sqlite::memory:`, `sqlite:/path/to/file.db`, `postgres://user@host:5432/db`, `mysql://user@host:3306/db` (or
+   * `mariadb://…`), or a knex instance.
+   */
   readonly url: string | Knex;
-  /** PostgreSQL only: the schema to work in (created when missing); default: the connection's search path (`public`). */
+  /**
+   * PostgreSQL: the schema to work in (created when missing); default: the connection's search path (`public`).
+   * MariaDB and MySQL, where a schema is a database: the database to work in (created when missing), instead of the
+   * URL's.
+   */
   readonly schema?: string;
   /**
-   * PostgreSQL only: the most connections this process keeps open (default 10). Each instance of the app has its own
+   * PostgreSQL, MariaDB and MySQL: the most connections this process keeps open (default 10). Each instance of the app has its own
    * pool, so N instances may hold N × max connections: keep that under the server's `max_connections`.
    */
   readonly poolMax?: number;
@@ -121,7 +131,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { url } = options;
   if (typeof url !== 'string') {
     const client = String(url.client.config.client);
-    const dialect = /pg|postgres/.test(client) ? postgresDialect : sqliteDialect;
+    const dialect = /pg|postgres/.test(client)
+      ? postgresDialect
+      : /mysql|maria/.test(client)
+        ? mysqlDialect
+        : sqliteDialect;
     return { knex: url, dialect, close: async () => {} };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -150,9 +164,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: pool };
   }
+  if (/^(mysql|mariadb):\/\//.test(url))
+    return openMysqlDatabase({
+      url,
+      schema: options.schema,
+      poolMax: options.poolMax ?? DEFAULT_POOL_MAX,
+      connectTimeout: CONNECT_TIMEOUT,
+      acquireTimeout: ACQUIRE_TIMEOUT,
+      knexOptions: knexLog(options.log),
+    });
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.startsWith('sqlite:')) {
     throw new DeclarationError(
-      `Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".`,
+      `Database URL "${url.replace(/\/\/[^@/]*@/, '//')}" is not supported: use "postgres://…", "mysql://…" (or "mariadb://…"), "sqlite:/path/file.db" or "sqlite::memory:".`,
     );
   }
   const filename = url.replace(/^sqlite:/, '');

@@ -18,7 +18,7 @@ import { completeSpanWithError } from './span-errors.js';
 import { isTracing, tracer } from './tracer.js';
 
 /** `db.system` as OpenTelemetry spells the two databases. */
-export type DatabaseSystem = 'sqlite' | 'postgresql';
+export type DatabaseSystem = 'sqlite' | 'postgresql' | 'mysql';
 
 /** The statement's first keyword (`SELECT`, `INSERT`, `BEGIN`, `WITH`), upper case. */
 const OPERATION = /^\s*\(?\s*([a-z]+)/i;

@@ -1,9 +1,10 @@
 /**
  * The public test kit: the databases a suite should run on, and a Fastify app with the plugin on one of them, in a
- * database of its own (a fresh in-memory SQLite, or a fresh PostgreSQL schema dropped when the app closes).
+ * database of its own (a fresh in-memory SQLite, a fresh PostgreSQL schema or a fresh MariaDB database, dropped when
+ * the app closes).
  *
  * @example
- * describe.each(testDatabases(process.env.TEST_POSTGRES_URL))('on $name', (database) => {
+ * describe.each(testDatabases(process.env.TEST_POSTGRES_URL, process.env.TEST_MARIADB_URL))('on $name', (database) => {
  *   it('creates a book', async () => {
  *     const app = await buildTestApp({ database, resources: [Book] });
  *     const response = await app.inject({ method: 'POST', url: '/api/books', payload: { title: 'Dune' } });
@@ -14,20 +15,39 @@
  */
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
+import type { Knex } from 'knex';
 import { resourceApi, type ResourceApiOptions } from '../plugin.js';
 import { production, type ProductionOptions } from '../production/production-plugin.js';
 
 /** A database a suite runs on: its name and its URL. */
 export interface TestDatabase {
-  readonly name: 'sqlite' | 'postgres';
+  readonly name: 'sqlite' | 'postgres' | 'mariadb';
   readonly url: string;
 }
 
-/** SQLite always; PostgreSQL too when a URL is given (an empty string or undefined means "not available"). */
-export function testDatabases(postgresUrl: string | undefined): TestDatabase[] {
+/**
+ * SQLite always; PostgreSQL and MariaDB (or MySQL) too when their URL is given (an empty string or undefined means
+ * "not available").
+ */
+export function testDatabases(postgresUrl: string | undefined, mariadbUrl?: string): TestDatabase[] {
   const databases: TestDatabase[] = [{ name: 'sqlite', url: 'sqlite::memory:' }];
   if (postgresUrl) databases.push({ name: 'postgres', url: postgresUrl });
+  if (mariadbUrl) databases.push({ name: 'mariadb', url: mariadbUrl });
   return databases;
+}
+
+/**
+ * A fresh name for a test's own schema (PostgreSQL) or database (MariaDB), for the plugin's `databaseSchema`;
+ * undefined on SQLite, whose in-memory database is the connection's own. Drop it with `dropTestSchema`.
+ */
+export function createTestSchemaName(database: TestDatabase): string | undefined {
+  return database.name === 'sqlite' ? undefined : `test_${randomBytes(6).toString('hex')}`;
+}
+
+/** Drops a schema of `createTestSchemaName` with everything in it: a PostgreSQL schema, a MariaDB database. */
+export async function dropTestSchema(knex: Knex, schema: string): Promise<void> {
+  if (/mysql/.test(String(knex.client.config.client))) await knex.raw('DROP DATABASE IF EXISTS ??', [schema]);
+  else await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
 }
 
 /** Options of `buildTestApp`: the plugin's options, with the database to run on instead of a URL. */
@@ -42,13 +62,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<FastifyInst
   const { database, production: productionOptions, ...rest } = options;
   const app = Fastify({ logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false });
   if (productionOptions) await app.register(production, productionOptions);
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = createTestSchemaName(database);
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
-  if (schema) {
-    app.addHook('preClose', async () => {
-      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-    });
-  }
+  if (schema) app.addHook('preClose', () => dropTestSchema(app.resourceApi.database.knex, schema));
   await app.ready();
   return app;
 }

@@ -82,7 +82,7 @@ const WRITERS: Record<string, { title: string; year: number }[]> = {
   ],
 };
 
-describe.each(testDatabases(inject('postgresUrl')))('conditions on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('conditions on $name', (database) => {
   const app = useApp(database, { resources: [Writer, Volume] });
 
   async function seed(): Promise<void> {

@@ -102,7 +102,7 @@ const Book = defineResource({
   ],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('filters on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('filters on $name', (database) => {
   const app = useApp(database, { resources: [Phrase, Country, Author, Book] });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
   const get = (url: string) => call(app(), { method: 'GET', url });

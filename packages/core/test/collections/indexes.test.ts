@@ -46,7 +46,7 @@ async function indexedColumns(
   return columns.sort();
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('filter indexes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('filter indexes on $name', (database) => {
   it('indexes exact, range and order columns, on the table the path ends in, and not partial-search ones', async () => {
     const app = await buildTestApp({ database, resources: [Writer, Novel] });
     const postgres = database.name === 'postgres';

@@ -57,7 +57,7 @@ describe('resolving pagination settings', () => {
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('pagination modes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('pagination modes on $name', (database) => {
   it('applies a resource override and clamps to its maximum', async () => {
     const Product = defineResource({
       name: 'Product',

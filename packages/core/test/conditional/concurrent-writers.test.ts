@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { resourceApi } from '@resource-api/core';
-import { testDatabases } from '@resource-api/core/testing';
+import { testDatabases, dropTestSchema } from '@resource-api/core/testing';
 import { call, useApp } from '../helpers.js';
 import { createBarrier, gate, MERGE_PATCH, resources } from './fixtures.js';
 
@@ -36,61 +36,64 @@ async function race(apps: readonly FastifyInstance[], ifMatch: string | undefine
   return { statuses: responses.map((r) => r.status).sort(), winners };
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('concurrent writers with one ETag on $name', (database) => {
-  const app = useApp(database, { resources });
-  const stored = async () => (await app().resourceApi.database.knex('novel').where('id', 1).first()).pages as number;
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'concurrent writers with one ETag on $name',
+  (database) => {
+    const app = useApp(database, { resources });
+    const stored = async () => (await app().resourceApi.database.knex('novel').where('id', 1).first()).pages as number;
 
-  async function seedAndTag(): Promise<string> {
-    expect(
-      (
-        await call(app(), {
-          method: 'POST',
-          url: '/api/novels',
-          payload: { title: 'The Word for World Is Forest', pages: 189 },
-        })
-      ).status,
-    ).toBe(201);
-    return (await call(app(), { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
-  }
+    async function seedAndTag(): Promise<string> {
+      expect(
+        (
+          await call(app(), {
+            method: 'POST',
+            url: '/api/novels',
+            payload: { title: 'The Word for World Is Forest', pages: 189 },
+          })
+        ).status,
+      ).toBe(201);
+      return (await call(app(), { method: 'GET', url: '/api/novels/1' })).headers.etag as string;
+    }
 
-  it('lets exactly one of two PATCHes fired at once win; the other gets 412', async () => {
-    const etag = await seedAndTag();
-    const { statuses, winners } = await race([app(), app()], etag);
-    expect(statuses).toEqual([200, 412]);
-    expect(await stored()).toBe(winners[0]);
-  });
+    it('lets exactly one of two PATCHes fired at once win; the other gets 412', async () => {
+      const etag = await seedAndTag();
+      const { statuses, winners } = await race([app(), app()], etag);
+      expect(statuses).toEqual([200, 412]);
+      expect(await stored()).toBe(winners[0]);
+    });
 
-  it('lets exactly one of a PATCH and a DELETE fired at once win', async () => {
-    const etag = await seedAndTag();
-    const [patched, deleted] = await Promise.all([
-      patch(app(), 600, etag),
-      call(app(), { method: 'DELETE', url: '/api/novels/1', headers: { 'if-match': etag } }),
-    ]);
-    expect([patched.status, deleted.status].filter((s) => s === 200 || s === 204)).toHaveLength(1);
-    // The loser gets 412, or 404 when the item was already deleted before the PATCH read it.
-    expect([patched.status, deleted.status].filter((s) => s === 412 || s === 404)).toHaveLength(1);
-    const row = await app().resourceApi.database.knex('novel').where('id', 1).first();
-    if (deleted.status === 204) expect(row).toBeUndefined();
-    else expect(row.pages).toBe(600);
-  });
+    it('lets exactly one of a PATCH and a DELETE fired at once win', async () => {
+      const etag = await seedAndTag();
+      const [patched, deleted] = await Promise.all([
+        patch(app(), 600, etag),
+        call(app(), { method: 'DELETE', url: '/api/novels/1', headers: { 'if-match': etag } }),
+      ]);
+      expect([patched.status, deleted.status].filter((s) => s === 200 || s === 204)).toHaveLength(1);
+      // The loser gets 412, or 404 when the item was already deleted before the PATCH read it.
+      expect([patched.status, deleted.status].filter((s) => s === 412 || s === 404)).toHaveLength(1);
+      const row = await app().resourceApi.database.knex('novel').where('id', 1).first();
+      if (deleted.status === 204) expect(row).toBeUndefined();
+      else expect(row.pages).toBe(600);
+    });
 
-  it('lets exactly one of five writers that all passed the check win: the database orders them', async () => {
-    const etag = await seedAndTag();
-    gate.barrier = createBarrier(5);
-    const { statuses, winners } = await race([app(), app(), app(), app(), app()], etag);
-    expect(statuses).toEqual([200, 412, 412, 412, 412]);
-    expect(await stored()).toBe(winners[0]);
-  });
+    it('lets exactly one of five writers that all passed the check win: the database orders them', async () => {
+      const etag = await seedAndTag();
+      gate.barrier = createBarrier(5);
+      const { statuses, winners } = await race([app(), app(), app(), app(), app()], etag);
+      expect(statuses).toEqual([200, 412, 412, 412, 412]);
+      expect(await stored()).toBe(winners[0]);
+    });
 
-  it('loses an update in the same race without If-Match: every writer "wins"', async () => {
-    await seedAndTag();
-    gate.barrier = createBarrier(2);
-    const { statuses } = await race([app(), app()], undefined);
-    expect(statuses).toEqual([200, 200]);
-  });
-});
+    it('loses an update in the same race without If-Match: every writer "wins"', async () => {
+      await seedAndTag();
+      gate.barrier = createBarrier(2);
+      const { statuses } = await race([app(), app()], undefined);
+      expect(statuses).toEqual([200, 200]);
+    });
+  },
+);
 
-describe.each(testDatabases(inject('postgresUrl')).filter((d) => d.name === 'postgres'))(
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')).filter((d) => d.name === 'postgres'))(
   'two app instances on one $name schema',
   (database) => {
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -105,7 +108,7 @@ describe.each(testDatabases(inject('postgresUrl')).filter((d) => d.name === 'pos
 
     afterEach(async () => {
       try {
-        await apps[0]?.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+        if (apps[0] && schema) await dropTestSchema(apps[0].resourceApi.database.knex, schema);
       } finally {
         await Promise.all(apps.map((app) => app.close()));
         apps = [];

@@ -12,7 +12,7 @@ import { MERGE_PATCH, resources } from './fixtures.js';
 const STALE_DETAIL =
   'The Novel changed since you read it: none of the ETags in If-Match is its current one. GET it again and send its new ETag.';
 
-describe.each(testDatabases(inject('postgresUrl')))('conditional writes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('conditional writes on $name', (database) => {
   const app = useApp(database, { resources });
   const get = (url: string, accept = 'application/ld+json') => call(app(), { method: 'GET', url, headers: { accept } });
   const etagOf = async (url: string, accept?: string) => (await get(url, accept)).headers.etag as string;
@@ -165,7 +165,7 @@ describe.each(testDatabases(inject('postgresUrl')))('conditional writes on $name
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('requireIfMatch on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('requireIfMatch on $name', (database) => {
   const app = useApp(database, { resources });
   const row = (id: number) => app().resourceApi.database.knex('ledger').where('id', id).first();
   const REQUIRED =

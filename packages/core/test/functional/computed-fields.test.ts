@@ -47,7 +47,7 @@ const Tome = defineResource({
 
 let appRef: ReturnType<ReturnType<typeof useApp>> | undefined;
 
-describe.each(testDatabases(inject('postgresUrl')))('computed fields on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('computed fields on $name', (database) => {
   const app = useApp(database, { resources: [Shelf, Tome] });
 
   it('sends computed values in items, pages and embedded items, by groups and field rules, and stores none', async () => {

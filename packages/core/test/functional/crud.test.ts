@@ -4,7 +4,7 @@ import { testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call, useApp } from '../helpers.js';
 
-describe.each(testDatabases(inject('postgresUrl')))('CRUD on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('CRUD on $name', (database) => {
   const app = useApp(database, { resources: [Author, Book] });
   const post = (url: string, payload: unknown) => call(app(), { method: 'POST', url, payload: payload as object });
   const createAuthor = async (name = 'Frank Herbert') => (await post('/api/authors', { name })).body;

@@ -189,7 +189,7 @@ async function token(app: FastifyInstance, email: string, password = 'password-1
   return response.body.token;
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('custom operations on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('custom operations on $name', (database) => {
   const app = useApp(database, {
     resources,
     security: { jwt: { secret: SECRET }, users: { resource: 'User', identifier: 'email' } },

@@ -22,7 +22,7 @@ const Player = defineResource({
   fields: { team: { toOne: 'Team', inversedBy: 'players', onDelete: 'restrict' } },
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('concurrent writes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('concurrent writes on $name', (database) => {
   it('answers each of twelve concurrent POSTs on its own: the duplicate alone fails, and nothing of it is kept', async () => {
     const app = await buildTestApp({ database, resources: [Member] });
     const statements: string[] = [];

@@ -69,7 +69,7 @@ const Article = defineResource({
 const PUBLIC = 'public, s-maxage=3600, max-age=0';
 const NO_STORE = 'private, no-store';
 
-describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('HTTP caching on $name', (database) => {
   const app = useApp(database, {
     resources: [Author, Book, Secret, Notice, Draft, Shelf, Volume, Label, Memo, Article],
     httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', maxTagBytes: 128 },
@@ -303,19 +303,22 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP caching on $name', (da
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('HTTP cache headers without a store on $name', (database) => {
-  const app = useApp(database, { resources: [Author, Book], httpCache: { tagHeader: 'xkey' } });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'HTTP cache headers without a store on $name',
+  (database) => {
+    const app = useApp(database, { resources: [Author, Book], httpCache: { tagHeader: 'xkey' } });
 
-  it('lists the tags in xkey, space-separated, makes public reads revalidate, and keeps nothing', async () => {
-    await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' } });
-    const first = await call(app(), { method: 'GET', url: '/api/authors/1' });
-    expect(first.headers['cache-control']).toBe('public');
-    expect(first.headers.xkey).toBe('/api/authors/1 /api/books');
-    expect(first.headers['cache-tags']).toBeUndefined();
-    expect(first.headers['x-cache']).toBeUndefined();
-    expect((await call(app(), { method: 'GET', url: '/api/authors/1' })).headers['x-cache']).toBeUndefined();
-  });
-});
+    it('lists the tags in xkey, space-separated, makes public reads revalidate, and keeps nothing', async () => {
+      await call(app(), { method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' } });
+      const first = await call(app(), { method: 'GET', url: '/api/authors/1' });
+      expect(first.headers['cache-control']).toBe('public');
+      expect(first.headers.xkey).toBe('/api/authors/1 /api/books');
+      expect(first.headers['cache-tags']).toBeUndefined();
+      expect(first.headers['x-cache']).toBeUndefined();
+      expect((await call(app(), { method: 'GET', url: '/api/authors/1' })).headers['x-cache']).toBeUndefined();
+    });
+  },
+);
 
 describe('the httpCache option', () => {
   it('refuses a wrong option with a clear message at start', async () => {

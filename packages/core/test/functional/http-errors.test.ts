@@ -19,7 +19,7 @@ const hydraError = (status: number, detail: string) => ({
   type: `/errors/${status}`,
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('HTTP errors on $name', (database) => {
   const app = useApp(database, { resources: [Author, Book] });
   const count = async () => (await call(app(), { method: 'GET', url: '/api/authors' })).body['hydra:totalItems'];
 
@@ -376,7 +376,7 @@ describe.each(testDatabases(inject('postgresUrl')))('HTTP errors on $name', (dat
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('unexpected errors on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('unexpected errors on $name', (database) => {
   it('answers 500 without a stack trace or the original message', async () => {
     const failing: StateProvider = {
       provide: async () => {

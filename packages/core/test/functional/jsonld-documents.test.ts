@@ -8,7 +8,7 @@ import { call, useApp } from '../helpers.js';
 const HYDRA = 'http://www.w3.org/ns/hydra/core#';
 const Hidden = defineResource({ name: 'Hidden', fields: { code: { type: 'string' } }, operations: ['get'] });
 
-describe.each(testDatabases(inject('postgresUrl')))('JSON-LD documents on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('JSON-LD documents on $name', (database) => {
   const app = useApp(database, { resources: [Author, Book, Hidden] });
   const get = (url: string) => call(app(), { method: 'GET', url, headers: { host: 'api.example:8443' } });
 

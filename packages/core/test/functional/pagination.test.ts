@@ -6,7 +6,7 @@ import { call } from '../helpers.js';
 
 const Item = defineResource({ name: 'Item', fields: { n: { type: 'integer' } } });
 
-describe.each(testDatabases(inject('postgresUrl')))('pagination on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('pagination on $name', (database) => {
   it('pages by 10 with first/last/previous/next links that keep other parameters', async () => {
     const app = await buildTestApp({ database, resources: [Item] });
     await app.resourceApi.database.knex('item').insert(Array.from({ length: 25 }, (_, i) => ({ n: i + 1 })));

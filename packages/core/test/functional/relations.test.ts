@@ -20,7 +20,7 @@ const resources = [
   defineResource({ name: 'Tag', fields: { shelf: { toOne: 'Shelf', nullable: true, onDelete: 'set null' } } }),
 ];
 
-describe.each(testDatabases(inject('postgresUrl')))('relations on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('relations on $name', (database) => {
   it('keeps the inverse side in step with writes on the owning side', async () => {
     const app = await buildTestApp({ database, resources });
     await call(app, { method: 'POST', url: '/api/shelves', payload: { label: 'A' } });

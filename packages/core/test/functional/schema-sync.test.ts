@@ -5,7 +5,7 @@ import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
-describe.each(testDatabases(inject('postgresUrl')))('schema sync on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('schema sync on $name', (database) => {
   it('creates tables with snake_case columns, NOT NULL where required, and a foreign key with an index', async () => {
     const app = await buildTestApp({ database, resources: [Author, Book] });
     const { knex } = app.resourceApi.database;

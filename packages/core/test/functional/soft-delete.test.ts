@@ -45,7 +45,7 @@ const Label = defineResource({
 
 const merge = { 'content-type': 'application/merge-patch+json' };
 
-describe.each(testDatabases(inject('postgresUrl')))('soft delete on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('soft delete on $name', (database) => {
   const app = useApp(database, { resources: [Shelf, Note, Label, Pin] });
   const knex = () => app().resourceApi.database.knex;
 

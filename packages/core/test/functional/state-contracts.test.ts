@@ -4,7 +4,7 @@ import { defineResource, type Entity, type ItemId, type StateProcessor, type Sta
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 
-describe.each(testDatabases(inject('postgresUrl')))('state contracts on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('state contracts on $name', (database) => {
   it('reads through a resource provider and writes through a resource processor', async () => {
     const store = new Map<ItemId, Entity>([[1, { id: 1, name: 'in memory' }]]);
     const provider: StateProvider = {

@@ -71,7 +71,7 @@ const Event = defineResource({
 const json = { 'content-type': 'application/ld+json' };
 const resources = [Ticket, Reply, Label, Tag, Event];
 
-describe.each(testDatabases(inject('postgresUrl')))('UUID identifiers on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('UUID identifiers on $name', (database) => {
   const app = useApp(database, { resources });
 
   const post = async (url: string, payload: Record<string, unknown>) => {
@@ -319,7 +319,7 @@ describe('UUID identifiers, declared', () => {
     expect(() => buildMetadata({ resources: [Odder] })).toThrow(/generatedBy/);
   });
 
-  it.each(testDatabases(inject('postgresUrl')))(
+  it.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
     'takes id: uuid in the decorator form too ($name)',
     async (database) => {
       @ApiResource({ id: 'uuid' })

@@ -4,7 +4,6 @@
  * `next` called twice or not at all, and the context they all see.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import {
   ApiError,
@@ -16,7 +15,7 @@ import {
   type StateProcessor,
   type WriteHooks,
 } from '@resource-api/core';
-import { buildTestApp, testDatabases } from '@resource-api/core/testing';
+import { buildTestApp, testDatabases, createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 import { SECRET } from '../security/fixtures.js';
 
@@ -48,7 +47,7 @@ function pad(hooks: WriteHooks, extra: { processor?: StateProcessor; operationHo
   });
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('write hooks on $name', (database) => {
   /** An app whose log lines (warn and above) are kept: hooks log through the request's logger. */
   async function appWith(...resources: ResourceInput[]) {
     const logged: { level: string; message: string }[] = [];
@@ -62,17 +61,13 @@ describe.each(testDatabases(inject('postgresUrl')))('write hooks on $name', (dat
         ),
     };
     const app = Fastify({ logger: { level: 'warn', stream } });
-    const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+    const schema = createTestSchemaName(database);
     await app.register(resourceApi, {
       resources: [Entry, ...resources],
       database: database.url,
       databaseSchema: schema,
     });
-    if (schema)
-      app.addHook(
-        'preClose',
-        async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])),
-      );
+    if (schema) app.addHook('preClose', async () => void (await dropTestSchema(app.resourceApi.database.knex, schema)));
     await app.ready();
     return { app, logged };
   }

@@ -57,7 +57,7 @@ async function seed(app: FastifyInstance): Promise<void> {
   );
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('GraphQL cost on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('GraphQL cost on $name', (database) => {
   const app = useApp(database, { resources: [Author, Book, Magazine] });
 
   async function ask(

@@ -279,306 +279,323 @@ describe('the GraphQL schema of custom operations, shapes and computed fields', 
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('custom operations over GraphQL on $name', (database) => {
-  const app = useApp(database, { resources, security });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'custom operations over GraphQL on $name',
+  (database) => {
+    const app = useApp(database, { resources, security });
 
-  async function token(email: string): Promise<string> {
-    const registered = await call(app(), {
-      method: 'POST',
-      url: '/api/users',
-      payload: { email, plainPassword: 'password-123' },
-    });
-    expect(registered.status, registered.text).toBe(201);
-    const response = await call(app(), {
-      method: 'POST',
-      url: '/api/auth',
-      payload: { email, password: 'password-123' },
-    });
-    expect(response.status, response.text).toBe(200);
-    return response.body.token;
-  }
-  const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
-  async function novel(input: Record<string, unknown> = { title: 'Dune' }): Promise<string> {
-    const created = await gql(
-      app(),
-      'mutation ($input: createNovelInput!) { createNovel(input: $input) { novel { id } } }',
-      { input },
-    );
-    expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
-    return created.body.data.createNovel.novel.id;
-  }
+    async function token(email: string): Promise<string> {
+      const registered = await call(app(), {
+        method: 'POST',
+        url: '/api/users',
+        payload: { email, plainPassword: 'password-123' },
+      });
+      expect(registered.status, registered.text).toBe(201);
+      const response = await call(app(), {
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email, password: 'password-123' },
+      });
+      expect(response.status, response.text).toBe(200);
+      return response.body.token;
+    }
+    const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+    async function novel(input: Record<string, unknown> = { title: 'Dune' }): Promise<string> {
+      const created = await gql(
+        app(),
+        'mutation ($input: createNovelInput!) { createNovel(input: $input) { novel { id } } }',
+        { input },
+      );
+      expect(created.body.errors, JSON.stringify(created.body.errors)).toBeUndefined();
+      return created.body.data.createNovel.novel.id;
+    }
 
-  it('runs a custom mutation through its processor and answers the resource in its payload, as REST does', async () => {
-    const id = await novel();
-    const published = await gql(
-      app(),
-      'mutation { publishNovel(input: { id: "' +
-        id +
-        '", clientMutationId: "m1" }) { novel { id title published } clientMutationId } }',
-    );
-    expect(published.body).toEqual({
-      data: { publishNovel: { novel: { id, title: 'Dune', published: true }, clientMutationId: 'm1' } },
+    it('runs a custom mutation through its processor and answers the resource in its payload, as REST does', async () => {
+      const id = await novel();
+      const published = await gql(
+        app(),
+        'mutation { publishNovel(input: { id: "' +
+          id +
+          '", clientMutationId: "m1" }) { novel { id title published } clientMutationId } }',
+      );
+      expect(published.body).toEqual({
+        data: { publishNovel: { novel: { id, title: 'Dune', published: true }, clientMutationId: 'm1' } },
+      });
+      expect((await call(app(), { method: 'GET', url: id })).body.published).toBe(true);
     });
-    expect((await call(app(), { method: 'GET', url: id })).body.published).toBe(true);
-  });
 
-  it('answers a violation of a custom mutation with status 400 and its violations, and a missing item with 404', async () => {
-    const id = await novel();
-    await gql(app(), `mutation { publishNovel(input: { id: "${id}" }) { novel { id } } }`);
-    const again = await gql(app(), `mutation { publishNovel(input: { id: "${id}" }) { novel { id } } }`);
-    expect(again.body.data).toEqual({ publishNovel: null });
-    expect(again.body.errors[0].extensions).toMatchObject({
-      status: 400,
-      violations: [expect.objectContaining({ propertyPath: 'published', message: 'This novel is already published.' })],
+    it('answers a violation of a custom mutation with status 400 and its violations, and a missing item with 404', async () => {
+      const id = await novel();
+      await gql(app(), `mutation { publishNovel(input: { id: "${id}" }) { novel { id } } }`);
+      const again = await gql(app(), `mutation { publishNovel(input: { id: "${id}" }) { novel { id } } }`);
+      expect(again.body.data).toEqual({ publishNovel: null });
+      expect(again.body.errors[0].extensions).toMatchObject({
+        status: 400,
+        violations: [
+          expect.objectContaining({ propertyPath: 'published', message: 'This novel is already published.' }),
+        ],
+      });
+      const missing = await gql(app(), 'mutation { publishNovel(input: { id: "/api/novels/999" }) { novel { id } } }');
+      expect(missing.body.errors[0].extensions.status).toBe(404);
+      const notAnIri = await gql(app(), 'mutation { publishNovel(input: { id: "/api/writers/1" }) { novel { id } } }');
+      expect(notAnIri.body.errors[0]).toMatchObject({
+        message: 'Item "/api/writers/1" not found.',
+        extensions: { status: 404 },
+      });
     });
-    const missing = await gql(app(), 'mutation { publishNovel(input: { id: "/api/novels/999" }) { novel { id } } }');
-    expect(missing.body.errors[0].extensions.status).toBe(404);
-    const notAnIri = await gql(app(), 'mutation { publishNovel(input: { id: "/api/writers/1" }) { novel { id } } }');
-    expect(notAnIri.body.errors[0]).toMatchObject({
-      message: 'Item "/api/writers/1" not found.',
-      extensions: { status: 404 },
-    });
-  });
 
-  it('checks an input shape: 401 for an anonymous caller, 403 with the message for another user, 400 with violations, 404 for a missing user', async () => {
-    const ann = await token('ann@example.com');
-    const bob = await token('bob@example.com');
-    const query =
-      'mutation ($input: changePasswordUserInput!) { changePasswordUser(input: $input) { user { id } clientMutationId } }';
-    const input = {
-      id: '/api/users/1',
-      currentPassword: 'password-123',
-      newPassword: 'long-enough',
-      clientMutationId: 'c',
-    };
-    expect((await gql(app(), query, { input })).body.errors[0].extensions.status).toBe(401);
-    const other = await gql(app(), query, { input }, bearer(bob));
-    expect(other.body.errors[0]).toMatchObject({
-      message: 'Only you can change your password.',
-      extensions: { status: 403 },
+    it('checks an input shape: 401 for an anonymous caller, 403 with the message for another user, 400 with violations, 404 for a missing user', async () => {
+      const ann = await token('ann@example.com');
+      const bob = await token('bob@example.com');
+      const query =
+        'mutation ($input: changePasswordUserInput!) { changePasswordUser(input: $input) { user { id } clientMutationId } }';
+      const input = {
+        id: '/api/users/1',
+        currentPassword: 'password-123',
+        newPassword: 'long-enough',
+        clientMutationId: 'c',
+      };
+      expect((await gql(app(), query, { input })).body.errors[0].extensions.status).toBe(401);
+      const other = await gql(app(), query, { input }, bearer(bob));
+      expect(other.body.errors[0]).toMatchObject({
+        message: 'Only you can change your password.',
+        extensions: { status: 403 },
+      });
+      expect(
+        (await gql(app(), query, { input: { ...input, id: '/api/users/999' } }, bearer(ann))).body.errors[0].extensions
+          .status,
+      ).toBe(404);
+      const wrong = await gql(
+        app(),
+        query,
+        { input: { ...input, currentPassword: 'not-it', newPassword: 'short' } },
+        bearer(ann),
+      );
+      expect(wrong.body.errors[0].extensions.status).toBe(400);
+      expect(wrong.body.errors[0].extensions.violations.map((v: { propertyPath: string }) => v.propertyPath)).toEqual([
+        'currentPassword',
+        'newPassword',
+      ]);
+      // No output: the payload's resource is null.
+      const changed = await gql(app(), query, { input }, bearer(ann));
+      expect(changed.body).toEqual({ data: { changePasswordUser: { user: null, clientMutationId: 'c' } } });
+      expect(
+        (
+          await call(app(), {
+            method: 'POST',
+            url: '/api/auth',
+            payload: { email: 'ann@example.com', password: 'long-enough' },
+          })
+        ).status,
+      ).toBe(200);
     });
-    expect(
-      (await gql(app(), query, { input: { ...input, id: '/api/users/999' } }, bearer(ann))).body.errors[0].extensions
-        .status,
-    ).toBe(404);
-    const wrong = await gql(
-      app(),
-      query,
-      { input: { ...input, currentPassword: 'not-it', newPassword: 'short' } },
-      bearer(ann),
-    );
-    expect(wrong.body.errors[0].extensions.status).toBe(400);
-    expect(wrong.body.errors[0].extensions.violations.map((v: { propertyPath: string }) => v.propertyPath)).toEqual([
-      'currentPassword',
-      'newPassword',
-    ]);
-    // No output: the payload's resource is null.
-    const changed = await gql(app(), query, { input }, bearer(ann));
-    expect(changed.body).toEqual({ data: { changePasswordUser: { user: null, clientMutationId: 'c' } } });
-    expect(
-      (
-        await call(app(), {
-          method: 'POST',
-          url: '/api/auth',
-          payload: { email: 'ann@example.com', password: 'long-enough' },
-        })
-      ).status,
-    ).toBe(200);
-  });
 
-  it('applies the resource fields of a custom mutation as a PATCH and refuses what its post-denormalize rule denies', async () => {
-    const id = await novel({ title: 'Dune', summary: 'Spice.' });
-    const query = 'mutation ($input: retitleNovelInput!) { retitleNovel(input: $input) { novel { title published } } }';
-    expect((await gql(app(), query, { input: { id, title: 'Dune (new)' } })).body).toEqual({
-      data: { retitleNovel: { novel: { title: 'Dune (new)', published: false } } },
+    it('applies the resource fields of a custom mutation as a PATCH and refuses what its post-denormalize rule denies', async () => {
+      const id = await novel({ title: 'Dune', summary: 'Spice.' });
+      const query =
+        'mutation ($input: retitleNovelInput!) { retitleNovel(input: $input) { novel { title published } } }';
+      expect((await gql(app(), query, { input: { id, title: 'Dune (new)' } })).body).toEqual({
+        data: { retitleNovel: { novel: { title: 'Dune (new)', published: false } } },
+      });
+      expect((await call(app(), { method: 'GET', url: `${id}/detail` })).body).toMatchObject({
+        title: 'Dune (new)',
+        summary: 'Spice.',
+      });
+      const blank = await gql(app(), query, { input: { id, title: '' } });
+      expect(blank.body.errors[0].extensions).toMatchObject({
+        status: 400,
+        violations: [expect.objectContaining({ propertyPath: 'title' })],
+      });
+      expect((await gql(app(), query, { input: { id, title: 'Forbidden' } })).body.errors[0].extensions.status).toBe(
+        401,
+      );
+      const denied = await gql(
+        app(),
+        query,
+        { input: { id, title: 'Forbidden' } },
+        bearer(await token('cy@example.com')),
+      );
+      expect(denied.body.errors[0]).toMatchObject({
+        message: 'That title is not allowed.',
+        extensions: { status: 403 },
+      });
+      // A computed field is no input field: GraphQL refuses it before any resolver runs.
+      const computed = await gql(app(), 'mutation { retitleNovel(input: { id: "x", shout: "A" }) { novel { id } } }');
+      expect(computed.body.errors[0].message).toContain('Field "shout" is not defined by type "retitleNovelInput".');
     });
-    expect((await call(app(), { method: 'GET', url: `${id}/detail` })).body).toMatchObject({
-      title: 'Dune (new)',
-      summary: 'Spice.',
-    });
-    const blank = await gql(app(), query, { input: { id, title: '' } });
-    expect(blank.body.errors[0].extensions).toMatchObject({
-      status: 400,
-      violations: [expect.objectContaining({ propertyPath: 'title' })],
-    });
-    expect((await gql(app(), query, { input: { id, title: 'Forbidden' } })).body.errors[0].extensions.status).toBe(401);
-    const denied = await gql(
-      app(),
-      query,
-      { input: { id, title: 'Forbidden' } },
-      bearer(await token('cy@example.com')),
-    );
-    expect(denied.body.errors[0]).toMatchObject({ message: 'That title is not allowed.', extensions: { status: 403 } });
-    // A computed field is no input field: GraphQL refuses it before any resolver runs.
-    const computed = await gql(app(), 'mutation { retitleNovel(input: { id: "x", shout: "A" }) { novel { id } } }');
-    expect(computed.body.errors[0].message).toContain('Field "shout" is not defined by type "retitleNovelInput".');
-  });
 
-  it('answers an output shape under the shape name, from an input shape, and deletes through a custom delete', async () => {
-    const id = await novel();
-    const reviewed = await gql(
-      app(),
-      `mutation { reviewNovel(input: { id: "${id}", stars: 5 }) { reviewResult { stars verdict } clientMutationId } }`,
-    );
-    expect(reviewed.body).toEqual({
-      data: { reviewNovel: { reviewResult: { stars: 5, verdict: 'Dune: good' }, clientMutationId: null } },
+    it('answers an output shape under the shape name, from an input shape, and deletes through a custom delete', async () => {
+      const id = await novel();
+      const reviewed = await gql(
+        app(),
+        `mutation { reviewNovel(input: { id: "${id}", stars: 5 }) { reviewResult { stars verdict } clientMutationId } }`,
+      );
+      expect(reviewed.body).toEqual({
+        data: { reviewNovel: { reviewResult: { stars: 5, verdict: 'Dune: good' }, clientMutationId: null } },
+      });
+      const outOfRange = await gql(
+        app(),
+        `mutation { reviewNovel(input: { id: "${id}", stars: 9 }) { reviewResult { stars } } }`,
+      );
+      expect(outOfRange.body.errors[0].extensions).toMatchObject({
+        status: 400,
+        violations: [expect.objectContaining({ propertyPath: 'stars' })],
+      });
+      const removed = await gql(app(), `mutation { removeNovel(input: { id: "${id}" }) { novel { id } } }`);
+      expect(removed.body).toEqual({ data: { removeNovel: { novel: null } } });
+      expect((await call(app(), { method: 'GET', url: id })).status).toBe(404);
     });
-    const outOfRange = await gql(
-      app(),
-      `mutation { reviewNovel(input: { id: "${id}", stars: 9 }) { reviewResult { stars } } }`,
-    );
-    expect(outOfRange.body.errors[0].extensions).toMatchObject({
-      status: 400,
-      violations: [expect.objectContaining({ propertyPath: 'stars' })],
-    });
-    const removed = await gql(app(), `mutation { removeNovel(input: { id: "${id}" }) { novel { id } } }`);
-    expect(removed.body).toEqual({ data: { removeNovel: { novel: null } } });
-    expect((await call(app(), { method: 'GET', url: id })).status).toBe(404);
-  });
 
-  it('reads through custom queries: an output shape, another template variable, other read groups, and a collection through a provider', async () => {
-    const writer = (await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'frank' } })).body['@id'];
-    const dune = await novel({ title: 'Dune', summary: 'Spice.', writer });
-    await novel({ title: 'Dune Messiah', writer });
-    const stats = await gql(app(), `{ writerStats(id: "${writer}") { novelCount latestTitle } }`);
-    expect(stats.body).toEqual({ data: { writerStats: { novelCount: 2, latestTitle: 'Dune Messiah' } } });
-    // A missing item is null, as the item query answers.
-    expect((await gql(app(), '{ writerStats(id: "/api/writers/999") { novelCount } }')).body).toEqual({
-      data: { writerStats: null },
+    it('reads through custom queries: an output shape, another template variable, other read groups, and a collection through a provider', async () => {
+      const writer = (await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'frank' } })).body[
+        '@id'
+      ];
+      const dune = await novel({ title: 'Dune', summary: 'Spice.', writer });
+      await novel({ title: 'Dune Messiah', writer });
+      const stats = await gql(app(), `{ writerStats(id: "${writer}") { novelCount latestTitle } }`);
+      expect(stats.body).toEqual({ data: { writerStats: { novelCount: 2, latestTitle: 'Dune Messiah' } } });
+      // A missing item is null, as the item query answers.
+      expect((await gql(app(), '{ writerStats(id: "/api/writers/999") { novelCount } }')).body).toEqual({
+        data: { writerStats: null },
+      });
+      expect((await gql(app(), '{ writerByName(slug: "frank") { id name } }')).body).toEqual({
+        data: { writerByName: { id: writer, name: 'frank' } },
+      });
+      expect((await gql(app(), '{ writerByName(slug: "nobody") { id } }')).body).toEqual({
+        data: { writerByName: null },
+      });
+      // The item query reads the item GET's groups; the custom one its own.
+      expect((await gql(app(), `{ novel(id: "${dune}") { summary } }`)).body.data.novel.summary).toBeNull();
+      expect(
+        (await gql(app(), `{ novelDetail(id: "${dune}") { title summary writer { name } } }`)).body.data.novelDetail,
+      ).toEqual({ title: 'Dune', summary: 'Spice.', writer: { name: 'frank' } });
+      await gql(app(), `mutation { publishNovel(input: { id: "${dune}" }) { novel { id } } }`);
+      const published = await gql(app(), '{ novelPublished { totalCount edges { node { title writer { name } } } } }');
+      expect(published.body).toEqual({
+        data: { novelPublished: { totalCount: 1, edges: [{ node: { title: 'Dune', writer: { name: 'frank' } } }] } },
+      });
+      // A collection under an item: the id reaches the provider.
+      await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'ursula' } });
+      const peers = await gql(
+        app(),
+        `{ writerPeers(id: "${writer}") { collection { name } paginationInfo { totalCount } } }`,
+      );
+      expect(peers.body).toEqual({
+        data: { writerPeers: { collection: [{ name: 'ursula' }], paginationInfo: { totalCount: 1 } } },
+      });
     });
-    expect((await gql(app(), '{ writerByName(slug: "frank") { id name } }')).body).toEqual({
-      data: { writerByName: { id: writer, name: 'frank' } },
-    });
-    expect((await gql(app(), '{ writerByName(slug: "nobody") { id } }')).body).toEqual({
-      data: { writerByName: null },
-    });
-    // The item query reads the item GET's groups; the custom one its own.
-    expect((await gql(app(), `{ novel(id: "${dune}") { summary } }`)).body.data.novel.summary).toBeNull();
-    expect(
-      (await gql(app(), `{ novelDetail(id: "${dune}") { title summary writer { name } } }`)).body.data.novelDetail,
-    ).toEqual({ title: 'Dune', summary: 'Spice.', writer: { name: 'frank' } });
-    await gql(app(), `mutation { publishNovel(input: { id: "${dune}" }) { novel { id } } }`);
-    const published = await gql(app(), '{ novelPublished { totalCount edges { node { title writer { name } } } } }');
-    expect(published.body).toEqual({
-      data: { novelPublished: { totalCount: 1, edges: [{ node: { title: 'Dune', writer: { name: 'frank' } } }] } },
-    });
-    // A collection under an item: the id reaches the provider.
-    await call(app(), { method: 'POST', url: '/api/writers', payload: { name: 'ursula' } });
-    const peers = await gql(
-      app(),
-      `{ writerPeers(id: "${writer}") { collection { name } paginationInfo { totalCount } } }`,
-    );
-    expect(peers.body).toEqual({
-      data: { writerPeers: { collection: [{ name: 'ursula' }], paginationInfo: { totalCount: 1 } } },
-    });
-  });
 
-  it('resolves computed fields with the item, awaiting a promise once per item, in items, pages and payloads', async () => {
-    const id = await novel({ title: 'Dune' });
-    await novel({ title: 'Emma' });
-    computedCalls = 0;
-    expect((await gql(app(), `{ novel(id: "${id}") { shout titleLength again: titleLength } }`)).body).toEqual({
-      data: { novel: { shout: 'DUNE', titleLength: 4, again: 4 } },
+    it('resolves computed fields with the item, awaiting a promise once per item, in items, pages and payloads', async () => {
+      const id = await novel({ title: 'Dune' });
+      await novel({ title: 'Emma' });
+      computedCalls = 0;
+      expect((await gql(app(), `{ novel(id: "${id}") { shout titleLength again: titleLength } }`)).body).toEqual({
+        data: { novel: { shout: 'DUNE', titleLength: 4, again: 4 } },
+      });
+      expect(computedCalls).toBe(1);
+      const page = await gql(app(), '{ novels { edges { node { title shout titleLength } } } }');
+      expect(page.body.data.novels.edges.map((edge: { node: unknown }) => edge.node)).toEqual([
+        { title: 'Dune', shout: 'DUNE', titleLength: 4 },
+        { title: 'Emma', shout: 'EMMA', titleLength: 4 },
+      ]);
+      const retitled = await gql(
+        app(),
+        `mutation { retitleNovel(input: { id: "${id}", title: "Children of Dune" }) { novel { shout titleLength } } }`,
+      );
+      expect(retitled.body.data.retitleNovel.novel).toEqual({ shout: 'CHILDREN OF DUNE', titleLength: 16 });
     });
-    expect(computedCalls).toBe(1);
-    const page = await gql(app(), '{ novels { edges { node { title shout titleLength } } } }');
-    expect(page.body.data.novels.edges.map((edge: { node: unknown }) => edge.node)).toEqual([
-      { title: 'Dune', shout: 'DUNE', titleLength: 4 },
-      { title: 'Emma', shout: 'EMMA', titleLength: 4 },
-    ]);
-    const retitled = await gql(
-      app(),
-      `mutation { retitleNovel(input: { id: "${id}", title: "Children of Dune" }) { novel { shout titleLength } } }`,
-    );
-    expect(retitled.body.data.retitleNovel.novel).toEqual({ shout: 'CHILDREN OF DUNE', titleLength: 16 });
-  });
 
-  it("hands the GraphQL call's HTTP request to processors: headers, caller, request id and address", async () => {
-    const ann = await token('ann@example.com');
-    const id = await novel();
-    seen.length = 0;
-    const published = await gql(
-      app(),
-      `mutation { publishNovel(input: { id: "${id}" }) { novel { published } } }`,
-      {},
-      { ...bearer(ann), 'x-test': 'over graphql' },
-    );
-    expect(published.body.errors, JSON.stringify(published.body.errors)).toBeUndefined();
-    expect(seen).toEqual([
-      {
-        header: 'over graphql',
-        user: 'ann@example.com',
-        requestId: expect.any(String),
-        ip: '127.0.0.1',
-        path: '/api/novels/{id}/publish',
-      },
-    ]);
-    expect(seen[0]!.requestId).not.toBe('');
-  });
+    it("hands the GraphQL call's HTTP request to processors: headers, caller, request id and address", async () => {
+      const ann = await token('ann@example.com');
+      const id = await novel();
+      seen.length = 0;
+      const published = await gql(
+        app(),
+        `mutation { publishNovel(input: { id: "${id}" }) { novel { published } } }`,
+        {},
+        { ...bearer(ann), 'x-test': 'over graphql' },
+      );
+      expect(published.body.errors, JSON.stringify(published.body.errors)).toBeUndefined();
+      expect(seen).toEqual([
+        {
+          header: 'over graphql',
+          user: 'ann@example.com',
+          requestId: expect.any(String),
+          ip: '127.0.0.1',
+          path: '/api/novels/{id}/publish',
+        },
+      ]);
+      expect(seen[0]!.requestId).not.toBe('');
+    });
 
-  it('stops start-up when two custom operations, or a custom operation and a built-in field, take one GraphQL name', async () => {
-    const start = (...declarations: ResourceDeclaration[]) => buildTestApp({ database, resources: declarations });
-    const provider: StateProvider = { provide: async () => null };
-    // Author + bookStats and AuthorBook + stats are both "authorBookStats".
-    const author = defineResource({
-      name: 'Author',
-      fields: { name: { type: 'string' } },
-      operations: ['get', { kind: 'get', name: 'bookStats', uriTemplate: '/authors/{id}/book_stats' }],
+    it('stops start-up when two custom operations, or a custom operation and a built-in field, take one GraphQL name', async () => {
+      const start = (...declarations: ResourceDeclaration[]) => buildTestApp({ database, resources: declarations });
+      const provider: StateProvider = { provide: async () => null };
+      // Author + bookStats and AuthorBook + stats are both "authorBookStats".
+      const author = defineResource({
+        name: 'Author',
+        fields: { name: { type: 'string' } },
+        operations: ['get', { kind: 'get', name: 'bookStats', uriTemplate: '/authors/{id}/book_stats' }],
+      });
+      const authorBook = defineResource({
+        name: 'AuthorBook',
+        fields: { name: { type: 'string' } },
+        operations: ['get', { kind: 'get', name: 'stats', uriTemplate: '/author_books/{id}/stats' }],
+      });
+      await expect(start(author, authorBook)).rejects.toThrow(
+        'Resource "AuthorBook", operation "stats": its GraphQL query "authorBookStats" is already the GraphQL query of resource "Author", operation "bookStats"; give the operation another name.',
+      );
+      // A custom "create" on a resource that has the built-in POST: createArticle twice.
+      const article = defineResource({
+        name: 'Article',
+        fields: { title: { type: 'string' } },
+        operations: ['get', 'post', { kind: 'post', name: 'create', uriTemplate: '/articles/{id}/create' }],
+      });
+      await expect(start(article)).rejects.toThrow(
+        'Resource "Article", operation "create": its GraphQL mutation "createArticle" is already the create mutation of resource "Article"; give the operation another name.',
+      );
+      // A custom read named like another resource's item query.
+      const shelf = defineResource({
+        name: 'Shelf',
+        fields: { name: { type: 'string' } },
+        operations: ['get', { kind: 'get', name: 'item', uriTemplate: '/shelves/{id}/item' }],
+      });
+      const shelfItem = defineResource({
+        name: 'ShelfItem',
+        fields: { name: { type: 'string' } },
+        operations: ['get'],
+      });
+      await expect(start(shelf, shelfItem)).rejects.toThrow(
+        'Resource "Shelf", operation "item": its GraphQL query "shelfItem" is already the item query of resource "ShelfItem"',
+      );
+      // An output shape named like a type the schema makes for a resource.
+      const clash = defineShape({ name: 'ShelfCursorConnection', fields: { n: { type: 'integer' } } });
+      const counted = defineResource({
+        name: 'Shelf',
+        fields: { name: { type: 'string' } },
+        operations: [
+          'getCollection',
+          { kind: 'get', name: 'count', uriTemplate: '/shelves/count', output: clash, provider },
+        ],
+      });
+      await expect(start(counted)).rejects.toThrow(
+        'Shape "ShelfCursorConnection" (the output of Resource "Shelf", operation "count"): the GraphQL type "ShelfCursorConnection" is already the name of another type of the schema; rename it.',
+      );
+      // An output shape whose fields no read group of the operation reaches: GraphQL has no empty type.
+      // (A shape whose fields name no group is sent whole: this one names another group than the operation's.)
+      const empty = defineShape({ name: 'Nothing', fields: { n: { type: 'integer', groups: ['b'] } } });
+      const grouped = defineResource({
+        name: 'Shelf',
+        fields: { name: { type: 'string', groups: ['a'] } },
+        normalizationGroups: ['a'],
+        operations: ['get', { kind: 'get', name: 'nothing', uriTemplate: '/shelves/{id}/nothing', output: empty }],
+      });
+      await expect(start(grouped)).rejects.toThrow(
+        'Shape "Nothing" (the output of Resource "Shelf", operation "nothing"): none of its fields is readable in the operation\'s read groups',
+      );
+      // Without GraphQL, nothing to clash.
+      const app = await buildTestApp({ database, resources: [article], graphql: false });
+      await app.close();
     });
-    const authorBook = defineResource({
-      name: 'AuthorBook',
-      fields: { name: { type: 'string' } },
-      operations: ['get', { kind: 'get', name: 'stats', uriTemplate: '/author_books/{id}/stats' }],
-    });
-    await expect(start(author, authorBook)).rejects.toThrow(
-      'Resource "AuthorBook", operation "stats": its GraphQL query "authorBookStats" is already the GraphQL query of resource "Author", operation "bookStats"; give the operation another name.',
-    );
-    // A custom "create" on a resource that has the built-in POST: createArticle twice.
-    const article = defineResource({
-      name: 'Article',
-      fields: { title: { type: 'string' } },
-      operations: ['get', 'post', { kind: 'post', name: 'create', uriTemplate: '/articles/{id}/create' }],
-    });
-    await expect(start(article)).rejects.toThrow(
-      'Resource "Article", operation "create": its GraphQL mutation "createArticle" is already the create mutation of resource "Article"; give the operation another name.',
-    );
-    // A custom read named like another resource's item query.
-    const shelf = defineResource({
-      name: 'Shelf',
-      fields: { name: { type: 'string' } },
-      operations: ['get', { kind: 'get', name: 'item', uriTemplate: '/shelves/{id}/item' }],
-    });
-    const shelfItem = defineResource({ name: 'ShelfItem', fields: { name: { type: 'string' } }, operations: ['get'] });
-    await expect(start(shelf, shelfItem)).rejects.toThrow(
-      'Resource "Shelf", operation "item": its GraphQL query "shelfItem" is already the item query of resource "ShelfItem"',
-    );
-    // An output shape named like a type the schema makes for a resource.
-    const clash = defineShape({ name: 'ShelfCursorConnection', fields: { n: { type: 'integer' } } });
-    const counted = defineResource({
-      name: 'Shelf',
-      fields: { name: { type: 'string' } },
-      operations: [
-        'getCollection',
-        { kind: 'get', name: 'count', uriTemplate: '/shelves/count', output: clash, provider },
-      ],
-    });
-    await expect(start(counted)).rejects.toThrow(
-      'Shape "ShelfCursorConnection" (the output of Resource "Shelf", operation "count"): the GraphQL type "ShelfCursorConnection" is already the name of another type of the schema; rename it.',
-    );
-    // An output shape whose fields no read group of the operation reaches: GraphQL has no empty type.
-    // (A shape whose fields name no group is sent whole: this one names another group than the operation's.)
-    const empty = defineShape({ name: 'Nothing', fields: { n: { type: 'integer', groups: ['b'] } } });
-    const grouped = defineResource({
-      name: 'Shelf',
-      fields: { name: { type: 'string', groups: ['a'] } },
-      normalizationGroups: ['a'],
-      operations: ['get', { kind: 'get', name: 'nothing', uriTemplate: '/shelves/{id}/nothing', output: empty }],
-    });
-    await expect(start(grouped)).rejects.toThrow(
-      'Shape "Nothing" (the output of Resource "Shelf", operation "nothing"): none of its fields is readable in the operation\'s read groups',
-    );
-    // Without GraphQL, nothing to clash.
-    const app = await buildTestApp({ database, resources: [article], graphql: false });
-    await app.close();
-  });
-});
+  },
+);

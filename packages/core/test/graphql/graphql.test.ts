@@ -71,7 +71,7 @@ async function gql(app: FastifyInstance, query: string, variables: Record<string
   return response;
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('GraphQL on $name', (database) => {
   const app = useApp(database, { resources: [User, Author, Book, Comment, Tag], security });
 
   async function tokens() {
@@ -614,77 +614,83 @@ describe.each(testDatabases(inject('postgresUrl')))('GraphQL on $name', (databas
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('GraphQL field visibility on $name', (database) => {
-  it("resolves fields outside the caller's groups (chosen by a function) and fields denied by their rule to null", async () => {
-    const Member = defineResource({
-      name: 'Member',
-      normalizationGroups: ({ roles }) => (roles.includes('ROLE_ADMIN') ? ['public', 'admin'] : ['public']),
-      fields: {
-        name: { type: 'string', groups: ['public'] },
-        salary: { type: 'float', groups: ['admin'] },
-        note: { type: 'string', nullable: true, groups: ['public'], security: 'false' },
-      },
-    });
-    const app = await buildTestApp({ database, resources: [Member] });
-    expect(
-      (await call(app, { method: 'POST', url: '/api/members', payload: { name: 'Ann', salary: 100 } })).status,
-    ).toBe(201);
-    await app.resourceApi.database.knex('member').update({ note: 'secret' });
-    const response = await gql(app, '{ member(id: "/api/members/1") { name salary note } }');
-    expect(response.body).toEqual({ data: { member: { name: 'Ann', salary: null, note: null } } });
-    await app.close();
-  });
-});
-
-describe.each(testDatabases(inject('postgresUrl')))('GraphQL read groups per operation on $name', (database) => {
-  it("resolves the fields of a collection query's items by the collection GET's groups, and an item query's by the item GET's", async () => {
-    // The list is public and shows the name; the item GET is for admins and shows the salary too.
-    const Employee = defineResource({
-      name: 'Employee',
-      fields: {
-        name: { type: 'string', groups: ['list', 'detail'] },
-        salary: { type: 'float', groups: ['detail'] },
-        manager: { toOne: 'Employee', nullable: true, groups: ['list', 'detail'] },
-      },
-      operations: [
-        { kind: 'getCollection', normalizationGroups: ['list'] },
-        { kind: 'get', normalizationGroups: ['detail'], security: "is_granted('ROLE_ADMIN')" },
-        'post',
-      ],
-    });
-    const app = await buildTestApp({ database, resources: [Employee] });
-    for (const payload of [
-      { name: 'Ann', salary: 100 },
-      { name: 'Bob', salary: 50, manager: '/api/employees/1' },
-    ]) {
-      expect((await call(app, { method: 'POST', url: '/api/employees', payload })).status).toBe(201);
-    }
-    const rest = await call(app, { method: 'GET', url: '/api/employees' });
-    expect(rest.body['hydra:member'].map((member: Record<string, unknown>) => member.salary)).toEqual([
-      undefined,
-      undefined,
-    ]);
-    for (let run = 0; run < 2; run++) {
-      const list = await gql(app, '{ employees { edges { node { name salary manager { name } } } } }');
-      expect(list.body).toEqual({
-        data: {
-          employees: {
-            edges: [
-              { node: { name: 'Ann', salary: null, manager: null } },
-              // The manager is reached through a relation: the item GET (admins only) denies it to this caller.
-              { node: { name: 'Bob', salary: null, manager: null } },
-            ],
-          },
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'GraphQL field visibility on $name',
+  (database) => {
+    it("resolves fields outside the caller's groups (chosen by a function) and fields denied by their rule to null", async () => {
+      const Member = defineResource({
+        name: 'Member',
+        normalizationGroups: ({ roles }) => (roles.includes('ROLE_ADMIN') ? ['public', 'admin'] : ['public']),
+        fields: {
+          name: { type: 'string', groups: ['public'] },
+          salary: { type: 'float', groups: ['admin'] },
+          note: { type: 'string', nullable: true, groups: ['public'], security: 'false' },
         },
       });
-    }
-    const item = await gql(app, '{ employee(id: "/api/employees/1") { name salary } }');
-    expect(item.body.errors[0].extensions.status).toBe(401);
-    await app.close();
-  });
-});
+      const app = await buildTestApp({ database, resources: [Member] });
+      expect(
+        (await call(app, { method: 'POST', url: '/api/members', payload: { name: 'Ann', salary: 100 } })).status,
+      ).toBe(201);
+      await app.resourceApi.database.knex('member').update({ note: 'secret' });
+      const response = await gql(app, '{ member(id: "/api/members/1") { name salary note } }');
+      expect(response.body).toEqual({ data: { member: { name: 'Ann', salary: null, note: null } } });
+      await app.close();
+    });
+  },
+);
 
-describe.each(testDatabases(inject('postgresUrl')))(
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'GraphQL read groups per operation on $name',
+  (database) => {
+    it("resolves the fields of a collection query's items by the collection GET's groups, and an item query's by the item GET's", async () => {
+      // The list is public and shows the name; the item GET is for admins and shows the salary too.
+      const Employee = defineResource({
+        name: 'Employee',
+        fields: {
+          name: { type: 'string', groups: ['list', 'detail'] },
+          salary: { type: 'float', groups: ['detail'] },
+          manager: { toOne: 'Employee', nullable: true, groups: ['list', 'detail'] },
+        },
+        operations: [
+          { kind: 'getCollection', normalizationGroups: ['list'] },
+          { kind: 'get', normalizationGroups: ['detail'], security: "is_granted('ROLE_ADMIN')" },
+          'post',
+        ],
+      });
+      const app = await buildTestApp({ database, resources: [Employee] });
+      for (const payload of [
+        { name: 'Ann', salary: 100 },
+        { name: 'Bob', salary: 50, manager: '/api/employees/1' },
+      ]) {
+        expect((await call(app, { method: 'POST', url: '/api/employees', payload })).status).toBe(201);
+      }
+      const rest = await call(app, { method: 'GET', url: '/api/employees' });
+      expect(rest.body['hydra:member'].map((member: Record<string, unknown>) => member.salary)).toEqual([
+        undefined,
+        undefined,
+      ]);
+      for (let run = 0; run < 2; run++) {
+        const list = await gql(app, '{ employees { edges { node { name salary manager { name } } } } }');
+        expect(list.body).toEqual({
+          data: {
+            employees: {
+              edges: [
+                { node: { name: 'Ann', salary: null, manager: null } },
+                // The manager is reached through a relation: the item GET (admins only) denies it to this caller.
+                { node: { name: 'Bob', salary: null, manager: null } },
+              ],
+            },
+          },
+        });
+      }
+      const item = await gql(app, '{ employee(id: "/api/employees/1") { name salary } }');
+      expect(item.body.errors[0].extensions.status).toBe(401);
+      await app.close();
+    });
+  },
+);
+
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'GraphQL relations and the access rule of the item they reach on $name',
   (database) => {
     it("resolves an item its resource's item GET denies the caller to null, in to-one and to-many relations, with no error", async () => {
@@ -785,7 +791,7 @@ describe.each(testDatabases(inject('postgresUrl')))(
 
 describe('GraphQL options', () => {
   it('turns introspection off, and the endpoint off entirely', async () => {
-    const database = testDatabases(inject('postgresUrl'))[0]!;
+    const database = testDatabases(inject('postgresUrl'), inject('mariadbUrl'))[0]!;
     const Writer = defineResource({ name: 'Writer', fields: { name: { type: 'string' } } });
     const closed = await buildTestApp({ database, resources: [Writer], graphql: { introspection: false } });
     const response = await gql(closed, '{ __schema { types { name } } }');

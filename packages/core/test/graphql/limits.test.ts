@@ -15,7 +15,7 @@ const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } 
 const repeat = (count: number, make: (index: number) => string) =>
   Array.from({ length: count }, (_, index) => make(index)).join(' ');
 
-describe.each(testDatabases(inject('postgresUrl')))('GraphQL limits on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('GraphQL limits on $name', (database) => {
   const app = useApp(database, { resources: [Book] });
   const gql = async (query: string) => {
     const started = performance.now();

@@ -9,7 +9,7 @@ import { Note, User, securityOptions } from '../security/fixtures.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
 
-describe.each(testDatabases(inject('postgresUrl')))('hostile logins on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('hostile logins on $name', (database) => {
   const app = useApp(database, { resources: [User, Note], security: securityOptions() });
   const login = (payload: string | Buffer) =>
     call(app(), { method: 'POST', url: '/api/auth', headers: JSON_TYPE, payload });

@@ -57,103 +57,106 @@ const Contract = defineResource({
   fields: { clause: { type: 'string' }, publisher: { toOne: 'Publisher', nullable: true, onDelete: 'restrict' } },
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('publishing what cascades write on $name', (database) => {
-  let app: FastifyInstance;
-  let origin: string;
-  const subscribers: Subscriber[] = [];
-  beforeEach(async () => {
-    ({ app, origin } = await listen({
-      database,
-      resources: [Publisher, Series, Volume, Review, Label, Draft, Contract],
-      mercure: { heartbeat: 0 },
-    }));
-  });
-  afterEach(async () => {
-    for (const subscriber of subscribers.splice(0)) subscriber.close();
-    await app.close();
-  });
-  const send = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${origin}${path}`, {
-      method,
-      headers: {
-        accept: 'application/ld+json',
-        ...(body === undefined ? {} : { 'content-type': 'application/ld+json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'publishing what cascades write on $name',
+  (database) => {
+    let app: FastifyInstance;
+    let origin: string;
+    const subscribers: Subscriber[] = [];
+    beforeEach(async () => {
+      ({ app, origin } = await listen({
+        database,
+        resources: [Publisher, Series, Volume, Review, Label, Draft, Contract],
+        mercure: { heartbeat: 0 },
+      }));
     });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
-  };
-  const create = async (path: string, body: unknown): Promise<string> => {
-    const created = await send('POST', path, body);
-    expect(created.status).toBe(201);
-    return created.body['@id'];
-  };
-  const listenToAll = async () => {
-    const subscriber = await subscribe(`${origin}/.well-known/mercure`, ['*']);
-    subscribers.push(subscriber);
-    return subscriber;
-  };
+    afterEach(async () => {
+      for (const subscriber of subscribers.splice(0)) subscriber.close();
+      await app.close();
+    });
+    const send = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${origin}${path}`, {
+        method,
+        headers: {
+          accept: 'application/ld+json',
+          ...(body === undefined ? {} : { 'content-type': 'application/ld+json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+    };
+    const create = async (path: string, body: unknown): Promise<string> => {
+      const created = await send('POST', path, body);
+      expect(created.status).toBe(201);
+      return created.body['@id'];
+    };
+    const listenToAll = async () => {
+      const subscriber = await subscribe(`${origin}/.well-known/mercure`, ['*']);
+      subscribers.push(subscriber);
+      return subscriber;
+    };
 
-  it('publishes the deletes a cascade makes, deepest first, and the new versions of the items it changes', async () => {
-    const publisher = await create('/api/publishers', { name: 'Gollancz' });
-    const other = await create('/api/publishers', { name: 'Tor' });
-    const label = await create('/api/labels', { name: 'classic' });
-    const series = await create('/api/series', { name: 'Dune', publisher, labels: [label] });
-    const kept = await create('/api/series', { name: 'Mistborn', publisher: other, labels: [label] });
-    const volume = await create('/api/volumes', { title: 'Messiah', series });
-    const review = await create('/api/reviews', { text: 'Grand', series });
-    await create('/api/drafts', { text: 'unpublished', series });
-    const subscriber = await listenToAll();
-    const volumeShelf = await subscribe(`${origin}/.well-known/mercure`, [`${origin}/api/shelves/Messiah`]);
-    subscribers.push(volumeShelf);
+    it('publishes the deletes a cascade makes, deepest first, and the new versions of the items it changes', async () => {
+      const publisher = await create('/api/publishers', { name: 'Gollancz' });
+      const other = await create('/api/publishers', { name: 'Tor' });
+      const label = await create('/api/labels', { name: 'classic' });
+      const series = await create('/api/series', { name: 'Dune', publisher, labels: [label] });
+      const kept = await create('/api/series', { name: 'Mistborn', publisher: other, labels: [label] });
+      const volume = await create('/api/volumes', { title: 'Messiah', series });
+      const review = await create('/api/reviews', { text: 'Grand', series });
+      await create('/api/drafts', { text: 'unpublished', series });
+      const subscriber = await listenToAll();
+      const volumeShelf = await subscribe(`${origin}/.well-known/mercure`, [`${origin}/api/shelves/Messiah`]);
+      subscribers.push(volumeShelf);
 
-    expect((await send('DELETE', publisher)).status).toBe(204);
-    const events = await subscriber.next(5);
-    const data = events.map((event) => JSON.parse(event.data));
-    // Deepest first: the volume, then the series, then the items that stay, then the publisher.
-    expect(data.slice(0, 2)).toEqual([
-      { '@id': volume, '@type': 'Volume' },
-      { '@id': series, '@type': 'Series' },
-    ]);
-    // The items that stay, as their GET now renders them (any order between them).
-    const changed = data.slice(2, 4).sort((a, b) => String(a['@id']).localeCompare(String(b['@id'])));
-    expect(changed).toEqual(
-      [(await send('GET', label)).body, (await send('GET', review)).body].sort((a, b) =>
-        String(a['@id']).localeCompare(String(b['@id'])),
-      ),
-    );
-    expect(changed.find((item) => item['@id'] === review).series ?? null).toBeNull();
-    expect(changed.find((item) => item['@id'] === label).series).toEqual([kept]);
-    expect(data[4]).toEqual({ '@id': publisher, '@type': 'Publisher' });
-    // The volume's declared topic, worked out from the volume as it was before the delete.
-    expect(JSON.parse((await volumeShelf.next(1))[0]!.data)).toEqual({ '@id': volume, '@type': 'Volume' });
-    // Nothing more: the draft (no mercure) was taken silently, the other series was not touched.
-    const marker = await create('/api/publishers', { name: 'marker' });
-    const after = await subscriber.next(6);
-    expect(JSON.parse(after[5]!.data)['@id']).toBe(marker);
-    expect((await send('GET', '/api/drafts')).body['hydra:totalItems']).toBe(0);
-    expect((await send('GET', kept)).status).toBe(200);
-  });
+      expect((await send('DELETE', publisher)).status).toBe(204);
+      const events = await subscriber.next(5);
+      const data = events.map((event) => JSON.parse(event.data));
+      // Deepest first: the volume, then the series, then the items that stay, then the publisher.
+      expect(data.slice(0, 2)).toEqual([
+        { '@id': volume, '@type': 'Volume' },
+        { '@id': series, '@type': 'Series' },
+      ]);
+      // The items that stay, as their GET now renders them (any order between them).
+      const changed = data.slice(2, 4).sort((a, b) => String(a['@id']).localeCompare(String(b['@id'])));
+      expect(changed).toEqual(
+        [(await send('GET', label)).body, (await send('GET', review)).body].sort((a, b) =>
+          String(a['@id']).localeCompare(String(b['@id'])),
+        ),
+      );
+      expect(changed.find((item) => item['@id'] === review).series ?? null).toBeNull();
+      expect(changed.find((item) => item['@id'] === label).series).toEqual([kept]);
+      expect(data[4]).toEqual({ '@id': publisher, '@type': 'Publisher' });
+      // The volume's declared topic, worked out from the volume as it was before the delete.
+      expect(JSON.parse((await volumeShelf.next(1))[0]!.data)).toEqual({ '@id': volume, '@type': 'Volume' });
+      // Nothing more: the draft (no mercure) was taken silently, the other series was not touched.
+      const marker = await create('/api/publishers', { name: 'marker' });
+      const after = await subscriber.next(6);
+      expect(JSON.parse(after[5]!.data)['@id']).toBe(marker);
+      expect((await send('GET', '/api/drafts')).body['hydra:totalItems']).toBe(0);
+      expect((await send('GET', kept)).status).toBe(200);
+    });
 
-  it('publishes nothing, and deletes nothing, when a restrict relation refuses the delete', async () => {
-    const publisher = await create('/api/publishers', { name: 'Ace' });
-    const series = await create('/api/series', { name: 'Foundation', publisher });
-    await create('/api/contracts', { clause: 'exclusive', publisher });
-    const subscriber = await listenToAll();
-    expect((await send('DELETE', publisher)).status).toBe(409);
-    expect((await send('GET', series)).status).toBe(200);
-    const marker = await create('/api/publishers', { name: 'marker' });
-    const [event] = await subscriber.next(1);
-    expect(JSON.parse(event!.data)['@id']).toBe(marker);
-    expect(subscriber.received).toHaveLength(1);
-  });
+    it('publishes nothing, and deletes nothing, when a restrict relation refuses the delete', async () => {
+      const publisher = await create('/api/publishers', { name: 'Ace' });
+      const series = await create('/api/series', { name: 'Foundation', publisher });
+      await create('/api/contracts', { clause: 'exclusive', publisher });
+      const subscriber = await listenToAll();
+      expect((await send('DELETE', publisher)).status).toBe(409);
+      expect((await send('GET', series)).status).toBe(200);
+      const marker = await create('/api/publishers', { name: 'marker' });
+      const [event] = await subscriber.next(1);
+      expect(JSON.parse(event!.data)['@id']).toBe(marker);
+      expect(subscriber.received).toHaveLength(1);
+    });
 
-  it('a deletion without anything to cascade publishes the item alone', async () => {
-    const label = await create('/api/labels', { name: 'alone' });
-    const subscriber = await listenToAll();
-    expect((await send('DELETE', label)).status).toBe(204);
-    const [event] = await subscriber.next(1);
-    expect(JSON.parse(event!.data)).toEqual({ '@id': label, '@type': 'Label' });
-  });
-});
+    it('a deletion without anything to cascade publishes the item alone', async () => {
+      const label = await create('/api/labels', { name: 'alone' });
+      const subscriber = await listenToAll();
+      expect((await send('DELETE', label)).status).toBe(204);
+      const [event] = await subscriber.next(1);
+      expect(JSON.parse(event!.data)).toEqual({ '@id': label, '@type': 'Label' });
+    });
+  },
+);

@@ -12,7 +12,9 @@ import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import type { BusMessage, UpdateBus } from '../../src/mercure/update-bus.js';
 import { createPostgresUpdateBus } from '../../src/state/postgres-update-bus.js';
 
-const postgres = testDatabases(inject('postgresUrl')).find((database) => database.name === 'postgres');
+const postgres = testDatabases(inject('postgresUrl'), inject('mariadbUrl')).find(
+  (database) => database.name === 'postgres',
+);
 const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } } });
 
 const message = (name: string, data = `{"name":"${name}"}`): BusMessage => ({

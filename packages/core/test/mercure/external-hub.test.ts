@@ -13,7 +13,7 @@ import { subscribe, type Subscriber } from './subscriber.js';
 const SECRET = 'the-shared-secret-of-hub-and-app-0123456789';
 const Author = defineResource({ name: 'Author', fields: { name: { type: 'string' } }, mercure: true });
 
-describe.each(testDatabases(inject('postgresUrl')))('an external hub, on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('an external hub, on $name', (database) => {
   let hub: FastifyInstance;
   let hubUrl: string;
   const closers: (() => Promise<unknown> | void)[] = [];

@@ -14,7 +14,9 @@ import { subscribe, type Subscriber } from './subscriber.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } }, mercure: true });
 const SECRET = 'the-hub-secret-of-the-fan-out-tests-0123';
-const postgres = testDatabases(inject('postgresUrl')).find((database) => database.name === 'postgres');
+const postgres = testDatabases(inject('postgresUrl'), inject('mariadbUrl')).find(
+  (database) => database.name === 'postgres',
+);
 
 describe.skipIf(!postgres)('fan-out between instances on PostgreSQL', () => {
   let first: { app: FastifyInstance; origin: string };

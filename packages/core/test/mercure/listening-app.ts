@@ -3,7 +3,7 @@
  * `buildTestApp` makes one. Its close ends every connection: a client may open one more while the app closes (undici
  * does, once the subscription it aborted ends), and Node would wait for that one to time out.
  */
-import { randomBytes } from 'node:crypto';
+import { createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { production, resourceApi } from '@resource-api/core';
 import type { TestAppOptions } from '@resource-api/core/testing';
@@ -30,11 +30,11 @@ export async function listen(
       : {}),
   });
   if (productionOptions) await app.register(production, productionOptions);
-  const schema = sharedSchema ?? (database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined);
+  const schema = sharedSchema ?? createTestSchemaName(database);
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
   if (schema && !sharedSchema)
     app.addHook('preClose', async () => {
-      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(app.resourceApi.database.knex, schema);
     });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

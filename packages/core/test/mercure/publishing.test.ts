@@ -61,7 +61,7 @@ const Memo = defineResource({
   operations: ['get', 'post', { kind: 'patch', mercure: false }],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('publishing writes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('publishing writes on $name', (database) => {
   let app: FastifyInstance;
   let origin: string;
   const subscribers: Subscriber[] = [];

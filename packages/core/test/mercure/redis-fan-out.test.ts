@@ -25,7 +25,7 @@ const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } 
 // Two processes on one SQLite file: the in-memory database of the test kit would be one database per instance.
 const directory = mkdtempSync(join(tmpdir(), 'resource-api-redis-bus-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-const databases: TestDatabase[] = testDatabases(inject('postgresUrl')).map((database) =>
+const databases: TestDatabase[] = testDatabases(inject('postgresUrl'), inject('mariadbUrl')).map((database) =>
   database.name === 'sqlite' ? { name: 'sqlite', url: `sqlite:${join(directory, 'shared.db')}` } : database,
 );
 

@@ -1,15 +1,16 @@
 /**
  * A database that outlives one app, for the migration tests: generate, run and start are separate connections, so
- * SQLite is a file of its own and PostgreSQL a fresh schema, both removed by `drop()`. Plus a migrations folder of
+ * SQLite is a file of its own, PostgreSQL a fresh schema and MariaDB a fresh database, both removed by `drop()`. Plus a migrations folder of
  * its own, and an app started on the database with schema sync off, as in production.
  */
+import { dropTestSchema } from '@resource-api/core/testing';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import knexFactory, { type Knex } from 'knex';
-import { type ResourceApiOptions, type ResourceInput, resourceApi } from '@resource-api/core';
+import { openDatabase, type ResourceApiOptions, type ResourceInput, resourceApi } from '@resource-api/core';
 import type { TestDatabase } from '@resource-api/core/testing';
 
 export interface MigrationTarget {
@@ -59,6 +60,22 @@ export async function freshTarget(database: TestDatabase): Promise<MigrationTarg
     };
   }
   const schema = `test_mig_${randomBytes(6).toString('hex')}`;
+  if (database.name === 'mariadb') {
+    // A database of its own, opened as the plugin opens it (the session settings of `mysql-database.ts`).
+    const opened = await openDatabase({ url: database.url, schema, poolMax: 2 });
+    return {
+      name: 'mariadb',
+      database: database.url,
+      databaseSchema: schema,
+      directory,
+      knex: opened.knex,
+      drop: async () => {
+        await dropTestSchema(opened.knex, schema);
+        await opened.close();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
+  }
   const knex = knexFactory({ client: 'pg', connection: database.url, searchPath: [schema], pool: { min: 0, max: 2 } });
   await knex.raw('CREATE SCHEMA ??', [schema]);
   return {
@@ -68,7 +85,7 @@ export async function freshTarget(database: TestDatabase): Promise<MigrationTarg
     directory,
     knex,
     drop: async () => {
-      await knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(knex, schema);
       await knex.destroy();
       rmSync(folder, { recursive: true, force: true });
     },

@@ -8,67 +8,70 @@ import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { type ProductionOptions, production, resourceApi } from '../../src/index.js';
 import { Author, Book } from '../fixtures.js';
 
-describe.each(testDatabases(inject('postgresUrl')))('many clients at once on $name', (database) => {
-  it('answers each of 96 concurrent requests over real sockets with its own status and body', async () => {
-    const app = await buildTestApp({ database, resources: [Author, Book], production: {} });
-    try {
-      const address = await app.listen({ host: '127.0.0.1', port: 0 });
-      for (let n = 1; n <= 40; n++) {
-        const created = await fetch(`${address}/api/authors`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `Author ${n}` }),
-        });
-        expect(created.status).toBe(201);
-      }
-      // Reads of existing and missing items, a collection page and writes, all in flight together.
-      const requests = Array.from({ length: 96 }, (_, i) => {
-        if (i % 8 === 7)
-          return {
-            url: `${address}/api/authors`,
-            init: {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ name: `New ${i}` }),
-            },
-            i,
-          };
-        if (i % 8 === 6) return { url: `${address}/api/authors/${1000 + i}`, init: {}, i };
-        if (i % 8 === 5) return { url: `${address}/api/authors?page=2`, init: {}, i };
-        return { url: `${address}/api/authors/${1 + (i % 40)}`, init: {}, i };
-      });
-      const answers = await Promise.all(
-        requests.map(async ({ url, init, i }) => {
-          const response = await fetch(url, init);
-          return { i, status: response.status, body: (await response.json()) as Record<string, unknown> };
-        }),
-      );
-      for (const { i, status, body } of answers) {
-        if (i % 8 === 7) {
-          expect(status, `request ${i}`).toBe(201);
-          expect(body.name, `request ${i}`).toBe(`New ${i}`);
-        } else if (i % 8 === 6) {
-          expect(status, `request ${i}`).toBe(404);
-          expect(body.detail, `request ${i}`).toBe('Not Found');
-        } else if (i % 8 === 5) {
-          expect(status, `request ${i}`).toBe(200);
-          expect((body['hydra:view'] as { '@id': string })['@id'], `request ${i}`).toBe('/api/authors?page=2');
-          expect((body['hydra:member'] as unknown[]).length, `request ${i}`).toBe(10);
-        } else {
-          expect(status, `request ${i}`).toBe(200);
-          expect(body, `request ${i}`).toMatchObject({
-            '@id': `/api/authors/${1 + (i % 40)}`,
-            name: `Author ${1 + (i % 40)}`,
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'many clients at once on $name',
+  (database) => {
+    it('answers each of 96 concurrent requests over real sockets with its own status and body', async () => {
+      const app = await buildTestApp({ database, resources: [Author, Book], production: {} });
+      try {
+        const address = await app.listen({ host: '127.0.0.1', port: 0 });
+        for (let n = 1; n <= 40; n++) {
+          const created = await fetch(`${address}/api/authors`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Author ${n}` }),
           });
+          expect(created.status).toBe(201);
         }
+        // Reads of existing and missing items, a collection page and writes, all in flight together.
+        const requests = Array.from({ length: 96 }, (_, i) => {
+          if (i % 8 === 7)
+            return {
+              url: `${address}/api/authors`,
+              init: {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ name: `New ${i}` }),
+              },
+              i,
+            };
+          if (i % 8 === 6) return { url: `${address}/api/authors/${1000 + i}`, init: {}, i };
+          if (i % 8 === 5) return { url: `${address}/api/authors?page=2`, init: {}, i };
+          return { url: `${address}/api/authors/${1 + (i % 40)}`, init: {}, i };
+        });
+        const answers = await Promise.all(
+          requests.map(async ({ url, init, i }) => {
+            const response = await fetch(url, init);
+            return { i, status: response.status, body: (await response.json()) as Record<string, unknown> };
+          }),
+        );
+        for (const { i, status, body } of answers) {
+          if (i % 8 === 7) {
+            expect(status, `request ${i}`).toBe(201);
+            expect(body.name, `request ${i}`).toBe(`New ${i}`);
+          } else if (i % 8 === 6) {
+            expect(status, `request ${i}`).toBe(404);
+            expect(body.detail, `request ${i}`).toBe('Not Found');
+          } else if (i % 8 === 5) {
+            expect(status, `request ${i}`).toBe(200);
+            expect((body['hydra:view'] as { '@id': string })['@id'], `request ${i}`).toBe('/api/authors?page=2');
+            expect((body['hydra:member'] as unknown[]).length, `request ${i}`).toBe(10);
+          } else {
+            expect(status, `request ${i}`).toBe(200);
+            expect(body, `request ${i}`).toMatchObject({
+              '@id': `/api/authors/${1 + (i % 40)}`,
+              name: `Author ${1 + (i % 40)}`,
+            });
+          }
+        }
+        const total = (await (await fetch(`${address}/api/authors`)).json()) as { 'hydra:totalItems': number };
+        expect(total['hydra:totalItems']).toBe(40 + 12);
+      } finally {
+        await app.close();
       }
-      const total = (await (await fetch(`${address}/api/authors`)).json()) as { 'hydra:totalItems': number };
-      expect(total['hydra:totalItems']).toBe(40 + 12);
-    } finally {
-      await app.close();
-    }
-  });
-});
+    });
+  },
+);
 
 /**
  * An app with the plugins and routes of its own that tell when their responses were written: the production plugin

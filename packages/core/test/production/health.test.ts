@@ -8,7 +8,7 @@ import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
-const databases = testDatabases(inject('postgresUrl'));
+const databases = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
 const PROBLEM = {
   type: '/errors/503',
   title: 'An error occurred',

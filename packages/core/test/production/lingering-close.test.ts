@@ -96,37 +96,40 @@ function sendWithHttp(port: number, path: string, size: number): Promise<number 
   });
 }
 
-describe.each(testDatabases(inject('postgresUrl')))('lingering close after a 413 on $name', (database) => {
-  const app = useApp(database, { resources: [User, Note], security: securityOptions() });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'lingering close after a 413 on $name',
+  (database) => {
+    const app = useApp(database, { resources: [User, Note], security: securityOptions() });
 
-  it('reads the rest of a body just over the limit before closing: the client sends it all and reads its 413', async () => {
-    const port = await listen(app());
-    for (const path of ['/api/notes', '/api/auth', '/graphql']) {
-      const outcome = await sendRaw(port, path, LIMIT + 1, 5);
-      expect(outcome.response, path).toMatch(/^HTTP\/1\.1 413 /);
-      expect(outcome.response, path).toMatch(/\r\nconnection: close\r\n/i);
-      expect(outcome.closedEarly, path).toBe(false);
-      expect(outcome.error, path).toBeUndefined();
-      expect(outcome.sent, path).toBe(LIMIT + 1);
-    }
-    expect(Number((await app().resourceApi.database.knex('note').count({ n: '*' }))[0]!.n)).toBe(0);
-  });
+    it('reads the rest of a body just over the limit before closing: the client sends it all and reads its 413', async () => {
+      const port = await listen(app());
+      for (const path of ['/api/notes', '/api/auth', '/graphql']) {
+        const outcome = await sendRaw(port, path, LIMIT + 1, 5);
+        expect(outcome.response, path).toMatch(/^HTTP\/1\.1 413 /);
+        expect(outcome.response, path).toMatch(/\r\nconnection: close\r\n/i);
+        expect(outcome.closedEarly, path).toBe(false);
+        expect(outcome.error, path).toBeUndefined();
+        expect(outcome.sent, path).toBe(LIMIT + 1);
+      }
+      expect(Number((await app().resourceApi.database.knex('note').count({ n: '*' }))[0]!.n)).toBe(0);
+    });
 
-  it('cuts a body far over the limit after a bounded amount, in bounded time', async () => {
-    const port = await listen(app());
-    const outcome = await sendRaw(port, '/api/notes', 256 * 1024 * 1024, 0);
-    expect(outcome.response).toMatch(/^HTTP\/1\.1 413 /);
-    expect(outcome.closedEarly || outcome.error !== undefined).toBe(true);
-    // What the server read after the 413, plus what socket buffers hold: far from the 256 MiB sent.
-    expect(outcome.sent).toBeLessThan(LIMIT + LINGER_BYTES + 16 * 1024 * 1024);
-    expect(outcome.elapsed).toBeLessThan(LINGER_MS + 2000);
-  });
+    it('cuts a body far over the limit after a bounded amount, in bounded time', async () => {
+      const port = await listen(app());
+      const outcome = await sendRaw(port, '/api/notes', 256 * 1024 * 1024, 0);
+      expect(outcome.response).toMatch(/^HTTP\/1\.1 413 /);
+      expect(outcome.closedEarly || outcome.error !== undefined).toBe(true);
+      // What the server read after the 413, plus what socket buffers hold: far from the 256 MiB sent.
+      expect(outcome.sent).toBeLessThan(LIMIT + LINGER_BYTES + 16 * 1024 * 1024);
+      expect(outcome.elapsed).toBeLessThan(LINGER_MS + 2000);
+    });
 
-  it('answers a Node http client writing a body over the limit in chunks with the 413', async () => {
-    const port = await listen(app());
-    for (const size of [LIMIT + 1, 3 * LIMIT]) {
-      for (const path of ['/api/notes', '/api/auth', '/graphql'])
-        expect(await sendWithHttp(port, path, size), `${path} ${size}`).toBe(413);
-    }
-  });
-});
+    it('answers a Node http client writing a body over the limit in chunks with the 413', async () => {
+      const port = await listen(app());
+      for (const size of [LIMIT + 1, 3 * LIMIT]) {
+        for (const path of ['/api/notes', '/api/auth', '/graphql'])
+          expect(await sendWithHttp(port, path, size), `${path} ${size}`).toBe(413);
+      }
+    });
+  },
+);

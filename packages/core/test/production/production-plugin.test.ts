@@ -4,11 +4,10 @@
  * own routes alone unless one asks (`config.rateLimit`); with `routes: 'all'` they serve every route. Registered
  * after the API, or given to the API as options, it refuses to start. On SQLite and PostgreSQL.
  */
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { DeclarationError, type ProductionOptions, production, resourceApi } from '@resource-api/core';
-import { testDatabases, type TestDatabase } from '@resource-api/core/testing';
+import { testDatabases, type TestDatabase, createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
@@ -28,7 +27,7 @@ async function build(database: TestDatabase, options: ProductionOptions): Promis
   app.get('/own', async () => ({ own: true }));
   // An own route that asks for the rate limit itself.
   app.get('/own-limited', { config: { rateLimit: { max: 1 } } }, async () => ({ own: true }));
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = createTestSchemaName(database);
   await app.register(resourceApi, {
     resources: [Author, Book],
     database: database.url,
@@ -36,7 +35,7 @@ async function build(database: TestDatabase, options: ProductionOptions): Promis
   });
   if (schema)
     app.addHook('preClose', async () => {
-      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(app.resourceApi.database.knex, schema);
     });
   await app.ready();
   return app;
@@ -58,57 +57,60 @@ function pieces(headers: Record<string, unknown>): Record<string, boolean> {
 const ALL = { requestId: true, securityHeaders: true, cors: true, rateLimit: true };
 const NONE = { requestId: false, securityHeaders: false, cors: false, rateLimit: false };
 
-describe.each(testDatabases(inject('postgresUrl')))('the production plugin on $name', (database) => {
-  it("serves the API's routes and leaves the application's own alone, by default", async () => {
-    const app = await build(database, PIECES);
-    const urls = ['/api/authors', '/api/docs.jsonld', '/graphql?query=%7B__typename%7D'];
-    for (const [index, url] of urls.entries()) {
-      const response = await get(app, url, `203.0.113.${100 + index}`);
-      expect(response.status, url).toBe(200);
-      expect(pieces(response.headers), url).toEqual(ALL);
-    }
-    // The API's 404s get the request hooks (the rate limit counts routes, and an unknown path is none).
-    const missing = await get(app, '/api/nowhere');
-    expect(missing.status).toBe(404);
-    expect(pieces(missing.headers)).toMatchObject({ requestId: true, securityHeaders: true });
-    // The health routes are the plugin's own: never limited, the other pieces on.
-    expect(pieces((await get(app, '/health')).headers)).toEqual({ ...ALL, cors: false, rateLimit: false });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'the production plugin on $name',
+  (database) => {
+    it("serves the API's routes and leaves the application's own alone, by default", async () => {
+      const app = await build(database, PIECES);
+      const urls = ['/api/authors', '/api/docs.jsonld', '/graphql?query=%7B__typename%7D'];
+      for (const [index, url] of urls.entries()) {
+        const response = await get(app, url, `203.0.113.${100 + index}`);
+        expect(response.status, url).toBe(200);
+        expect(pieces(response.headers), url).toEqual(ALL);
+      }
+      // The API's 404s get the request hooks (the rate limit counts routes, and an unknown path is none).
+      const missing = await get(app, '/api/nowhere');
+      expect(missing.status).toBe(404);
+      expect(pieces(missing.headers)).toMatchObject({ requestId: true, securityHeaders: true });
+      // The health routes are the plugin's own: never limited, the other pieces on.
+      expect(pieces((await get(app, '/health')).headers)).toEqual({ ...ALL, cors: false, rateLimit: false });
 
-    for (let i = 0; i < 3; i++) {
-      const own = await get(app, '/own');
-      expect(own.status, `own request ${i + 1}`).toBe(200);
-      expect(pieces(own.headers)).toEqual(NONE);
-    }
-    expect(pieces((await get(app, '/nowhere')).headers)).toEqual(NONE);
-    // A CORS preflight for the GraphQL endpoint is answered; one for an own path is not.
-    const preflight = (url: string) =>
-      call(app, {
-        method: 'OPTIONS',
-        url,
-        headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
-        remoteAddress: '203.0.113.10',
-      });
-    expect((await preflight('/graphql')).headers['access-control-allow-origin']).toBe(ORIGIN);
-    expect((await preflight('/own')).headers['access-control-allow-origin']).toBeUndefined();
-  });
+      for (let i = 0; i < 3; i++) {
+        const own = await get(app, '/own');
+        expect(own.status, `own request ${i + 1}`).toBe(200);
+        expect(pieces(own.headers)).toEqual(NONE);
+      }
+      expect(pieces((await get(app, '/nowhere')).headers)).toEqual(NONE);
+      // A CORS preflight for the GraphQL endpoint is answered; one for an own path is not.
+      const preflight = (url: string) =>
+        call(app, {
+          method: 'OPTIONS',
+          url,
+          headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+          remoteAddress: '203.0.113.10',
+        });
+      expect((await preflight('/graphql')).headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect((await preflight('/own')).headers['access-control-allow-origin']).toBeUndefined();
+    });
 
-  it('limits an own route that asks for it, with its own rule', async () => {
-    const app = await build(database, PIECES);
-    expect((await get(app, '/own-limited', '203.0.113.20')).status).toBe(200);
-    const limited = await get(app, '/own-limited', '203.0.113.20');
-    expect(limited.status).toBe(429);
-    expect(limited.headers['retry-after']).toBeDefined();
-  });
+    it('limits an own route that asks for it, with its own rule', async () => {
+      const app = await build(database, PIECES);
+      expect((await get(app, '/own-limited', '203.0.113.20')).status).toBe(200);
+      const limited = await get(app, '/own-limited', '203.0.113.20');
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toBeDefined();
+    });
 
-  it("serves every route with routes: 'all'", async () => {
-    const app = await build(database, { ...PIECES, routes: 'all' });
-    expect(pieces((await get(app, '/own', '203.0.113.30')).headers)).toEqual(ALL);
-    expect(pieces((await get(app, '/api/authors', '203.0.113.30')).headers)).toEqual(ALL);
-    // Both count against the one global limit of 2.
-    expect((await get(app, '/own', '203.0.113.30')).status).toBe(429);
-    expect(pieces((await get(app, '/nowhere')).headers)).toMatchObject({ requestId: true, securityHeaders: true });
-  });
-});
+    it("serves every route with routes: 'all'", async () => {
+      const app = await build(database, { ...PIECES, routes: 'all' });
+      expect(pieces((await get(app, '/own', '203.0.113.30')).headers)).toEqual(ALL);
+      expect(pieces((await get(app, '/api/authors', '203.0.113.30')).headers)).toEqual(ALL);
+      // Both count against the one global limit of 2.
+      expect((await get(app, '/own', '203.0.113.30')).status).toBe(429);
+      expect(pieces((await get(app, '/nowhere')).headers)).toMatchObject({ requestId: true, securityHeaders: true });
+    });
+  },
+);
 
 describe('registering the production plugin', () => {
   it('refuses to start when it comes after the API', async () => {

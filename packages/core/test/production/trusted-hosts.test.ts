@@ -4,11 +4,10 @@
  * GraphiQL, Swagger UI's files) and runs nothing; a trusted host, in any letter case and with a port, is served, and
  * the absolute IRIs (the `Link` header, the Hydra `@vocab`, the contexts) name only it — on SQLite and PostgreSQL.
  */
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import { production, resourceApi, type ResourceApiOptions } from '@resource-api/core';
-import { testDatabases, type TestDatabase } from '@resource-api/core/testing';
+import { testDatabases, type TestDatabase, createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 import { Public, securityOptions, User } from '../security/fixtures.js';
 
@@ -23,7 +22,7 @@ async function build(
   const app = Fastify({ trustProxy });
   // The application's own route, which the API's trusted hosts do not concern.
   app.get('/own', async () => ({ own: true }));
-  const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const schema = createTestSchemaName(database);
   try {
     await app.register(production, {});
     await app.register(resourceApi, {
@@ -33,11 +32,7 @@ async function build(
       databaseSchema: schema,
       ...plugin,
     });
-    if (schema)
-      app.addHook(
-        'preClose',
-        async () => void (await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema])),
-      );
+    if (schema) app.addHook('preClose', async () => void (await dropTestSchema(app.resourceApi.database.knex, schema)));
     await app.ready();
   } catch (error) {
     await app.close();
@@ -69,7 +64,7 @@ const REQUESTS = [
   { method: 'GET', url: '/api/unknown' },
 ] as const;
 
-describe.each(testDatabases(inject('postgresUrl')))('trusted hosts on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('trusted hosts on $name', (database) => {
   it('answers 400 with the catalog body to a request for any other host, on every route, and runs nothing', () =>
     using(build(database, { trustedHosts: TRUSTED }), async (app) => {
       for (const host of [

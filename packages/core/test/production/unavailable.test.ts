@@ -15,14 +15,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import knexFactory from 'knex';
 import { describe, expect, inject, it } from 'vitest';
 import { production, resourceApi } from '@resource-api/core';
-import { buildTestApp, testDatabases } from '@resource-api/core/testing';
+import { buildTestApp, testDatabases, dropTestSchema } from '@resource-api/core/testing';
 import { toApiError } from '../../src/response/render-error.js';
 import { openDatabase } from '../../src/state/database.js';
 import { isDatabaseUnavailable } from '../../src/state/dialects/unavailable.js';
 import { Author, Book } from '../fixtures.js';
 import { call } from '../helpers.js';
 
-const postgres = testDatabases(inject('postgresUrl')).filter((database) => database.name === 'postgres');
+const postgres = testDatabases(inject('postgresUrl'), inject('mariadbUrl')).filter(
+  (database) => database.name === 'postgres',
+);
 
 const DETAIL = 'The database is unavailable. Retry in 5 seconds.';
 const PROBLEM = { type: '/errors/503', title: 'An error occurred', detail: DETAIL, status: 503 };
@@ -161,7 +163,7 @@ describe.each(postgres)('on $name when the server cannot be reached', (database)
       }
     } finally {
       await proxy.restore();
-      await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await dropTestSchema(app.resourceApi.database.knex, schema);
       await app.close();
       await proxy.close();
     }

@@ -89,7 +89,7 @@ describe('subresource naming', () => {
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('subresources on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('subresources on $name', (database) => {
   const app = useApp(database, { resources: [User, Comment, Post, Tag] });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
   const get = (url: string) => call(app(), { method: 'GET', url });
@@ -214,46 +214,49 @@ describe.each(testDatabases(inject('postgresUrl')))('subresources on $name', (da
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('filtered subresource pages on $name', (database) => {
-  // A page's count is a sub-query of its columns, bound before the parent's condition in the WHERE: the recorded shape
-  // must bind each request's values in that order, also after a first request whose values were all equal.
-  const Member = defineResource({
-    name: 'Member',
-    fields: { name: { type: 'string' }, notes: { toMany: 'Note', mappedBy: 'member', subresource: true } },
-  });
-  const Note = defineResource({
-    name: 'Note',
-    fields: { text: { type: 'string' }, rank: { type: 'integer' }, member: { toOne: 'Member', inversedBy: 'notes' } },
-    filters: [{ type: 'numeric', properties: ['rank'] }],
-  });
-  const app = useApp(database, { resources: [Member, Note] });
-  const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
-  const texts = async (url: string) => {
-    const response = await call(app(), { method: 'GET', url });
-    expect(response.status, url).toBe(200);
-    return [
-      response.body['hydra:totalItems'],
-      response.body['hydra:member'].map((note: { text: string }) => note.text),
-    ];
-  };
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'filtered subresource pages on $name',
+  (database) => {
+    // A page's count is a sub-query of its columns, bound before the parent's condition in the WHERE: the recorded shape
+    // must bind each request's values in that order, also after a first request whose values were all equal.
+    const Member = defineResource({
+      name: 'Member',
+      fields: { name: { type: 'string' }, notes: { toMany: 'Note', mappedBy: 'member', subresource: true } },
+    });
+    const Note = defineResource({
+      name: 'Note',
+      fields: { text: { type: 'string' }, rank: { type: 'integer' }, member: { toOne: 'Member', inversedBy: 'notes' } },
+      filters: [{ type: 'numeric', properties: ['rank'] }],
+    });
+    const app = useApp(database, { resources: [Member, Note] });
+    const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
+    const texts = async (url: string) => {
+      const response = await call(app(), { method: 'GET', url });
+      expect(response.status, url).toBe(200);
+      return [
+        response.body['hydra:totalItems'],
+        response.body['hydra:member'].map((note: { text: string }) => note.text),
+      ];
+    };
 
-  it("binds each request's parent and filter values where they belong", async () => {
-    for (const name of ['one', 'two', 'three', 'four', 'five']) await post('/api/members', { name });
-    for (const [text, rank, member] of [
-      ['1a', 1, 1],
-      ['1b', 5, 1],
-      ['2a', 5, 2],
-      ['2b', 1, 2],
-      ['5a', 2, 5],
-      ['5b', 2, 5],
-    ] as const) {
-      await post('/api/notes', { text, rank, member: `/api/members/${member}` });
-    }
-    // The parent's id and the filter's value are both 1: any order of the bindings gives this answer.
-    expect(await texts('/api/members/1/notes?rank=1')).toEqual([1, ['1a']]);
-    // Swapped, the values would read member 5's notes of rank 2.
-    expect(await texts('/api/members/2/notes?rank=5')).toEqual([1, ['2a']]);
-    expect(await texts('/api/members/5/notes?rank=2')).toEqual([2, ['5a', '5b']]);
-    expect(await texts('/api/members/1/notes?rank=2')).toEqual([0, []]);
-  });
-});
+    it("binds each request's parent and filter values where they belong", async () => {
+      for (const name of ['one', 'two', 'three', 'four', 'five']) await post('/api/members', { name });
+      for (const [text, rank, member] of [
+        ['1a', 1, 1],
+        ['1b', 5, 1],
+        ['2a', 5, 2],
+        ['2b', 1, 2],
+        ['5a', 2, 5],
+        ['5b', 2, 5],
+      ] as const) {
+        await post('/api/notes', { text, rank, member: `/api/members/${member}` });
+      }
+      // The parent's id and the filter's value are both 1: any order of the bindings gives this answer.
+      expect(await texts('/api/members/1/notes?rank=1')).toEqual([1, ['1a']]);
+      // Swapped, the values would read member 5's notes of rank 2.
+      expect(await texts('/api/members/2/notes?rank=5')).toEqual([1, ['2a']]);
+      expect(await texts('/api/members/5/notes?rank=2')).toEqual([2, ['5a', '5b']]);
+      expect(await texts('/api/members/1/notes?rank=2')).toEqual([0, []]);
+    });
+  },
+);

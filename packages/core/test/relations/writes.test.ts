@@ -28,7 +28,7 @@ const Book = defineResource({
   filters: [{ type: 'search', properties: { 'tags.label': 'exact', tags: 'exact' } }],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('writing relations on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('writing relations on $name', (database) => {
   const app = useApp(database, { resources: [Author, Publisher, Tag, Book] });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
   const count = async (table: string) =>

@@ -38,7 +38,7 @@ async function login(app: FastifyInstance, email: string, password = 'password-1
 }
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(testDatabases(inject('postgresUrl')))('security on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('security on $name', (database) => {
   const app = useApp(database, { resources, security: securityOptions() });
 
   async function admin(): Promise<string> {
@@ -304,95 +304,103 @@ describe.each(testDatabases(inject('postgresUrl')))('security on $name', (databa
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('tokens issued elsewhere on $name', (database) => {
-  it('accepts RS256 and ES256 tokens from a public key, checks issuer and audience', async () => {
-    for (const [alg, type] of [
-      ['RS256', 'rsa'],
-      ['ES256', 'ec'],
-    ] as const) {
-      const { privateKey, publicKey } =
-        type === 'rsa'
-          ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-          : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'tokens issued elsewhere on $name',
+  (database) => {
+    it('accepts RS256 and ES256 tokens from a public key, checks issuer and audience', async () => {
+      for (const [alg, type] of [
+        ['RS256', 'rsa'],
+        ['ES256', 'ec'],
+      ] as const) {
+        const { privateKey, publicKey } =
+          type === 'rsa'
+            ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+            : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+        const app = await buildTestApp({
+          database,
+          resources,
+          security: securityOptions({
+            jwt: {
+              publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string,
+              issuer: 'https://id.example',
+              audience: 'bookshop',
+            },
+          }),
+        });
+        await register(app, 'ann@example.com');
+        const token = (iss: string, aud: string) =>
+          new SignJWT({})
+            .setProtectedHeader({ alg })
+            .setSubject('1')
+            .setIssuer(iss)
+            .setAudience(aud)
+            .setIssuedAt()
+            .setExpirationTime('5m')
+            .sign(privateKey);
+        expect(
+          (
+            await call(app, {
+              method: 'GET',
+              url: '/api/notes',
+              headers: as(await token('https://id.example', 'bookshop')),
+            })
+          ).status,
+          alg,
+        ).toBe(200);
+        expect(
+          (
+            await call(app, {
+              method: 'GET',
+              url: '/api/notes',
+              headers: as(await token('https://evil.example', 'bookshop')),
+            })
+          ).status,
+          alg,
+        ).toBe(401);
+        expect(
+          (
+            await call(app, {
+              method: 'GET',
+              url: '/api/notes',
+              headers: as(await token('https://id.example', 'other')),
+            })
+          ).status,
+          alg,
+        ).toBe(401);
+        await app.close();
+      }
+    });
+
+    it('fetches keys from a JWKS URL', async () => {
+      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+      const issuer = Fastify();
+      issuer.get('/.well-known/jwks.json', async () => ({ keys: [jwk] }));
+      await issuer.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = issuer.server.address() as AddressInfo;
       const app = await buildTestApp({
         database,
         resources,
-        security: securityOptions({
-          jwt: {
-            publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string,
-            issuer: 'https://id.example',
-            audience: 'bookshop',
-          },
-        }),
+        security: securityOptions({ jwt: { jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }),
       });
       await register(app, 'ann@example.com');
-      const token = (iss: string, aud: string) =>
-        new SignJWT({})
-          .setProtectedHeader({ alg })
-          .setSubject('1')
-          .setIssuer(iss)
-          .setAudience(aud)
-          .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign(privateKey);
-      expect(
-        (
-          await call(app, {
-            method: 'GET',
-            url: '/api/notes',
-            headers: as(await token('https://id.example', 'bookshop')),
-          })
-        ).status,
-        alg,
-      ).toBe(200);
-      expect(
-        (
-          await call(app, {
-            method: 'GET',
-            url: '/api/notes',
-            headers: as(await token('https://evil.example', 'bookshop')),
-          })
-        ).status,
-        alg,
-      ).toBe(401);
-      expect(
-        (await call(app, { method: 'GET', url: '/api/notes', headers: as(await token('https://id.example', 'other')) }))
-          .status,
-        alg,
-      ).toBe(401);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setSubject('1')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(token) })).status).toBe(200);
+      const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+      const forged = await new SignJWT({})
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setSubject('1')
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(other);
+      expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(forged) })).status).toBe(401);
       await app.close();
-    }
-  });
-
-  it('fetches keys from a JWKS URL', async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    const issuer = Fastify();
-    issuer.get('/.well-known/jwks.json', async () => ({ keys: [jwk] }));
-    await issuer.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = issuer.server.address() as AddressInfo;
-    const app = await buildTestApp({
-      database,
-      resources,
-      security: securityOptions({ jwt: { jwksUrl: `http://127.0.0.1:${port}/.well-known/jwks.json` } }),
+      await issuer.close();
     });
-    await register(app, 'ann@example.com');
-    const token = await new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setSubject('1')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(privateKey);
-    expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(token) })).status).toBe(200);
-    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const forged = await new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setSubject('1')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(other);
-    expect((await call(app, { method: 'GET', url: '/api/notes', headers: as(forged) })).status).toBe(401);
-    await app.close();
-    await issuer.close();
-  });
-});
+  },
+);

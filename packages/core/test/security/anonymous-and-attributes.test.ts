@@ -38,7 +38,7 @@ function token(claims: Record<string, unknown>): string {
   return `${data}.${createHmac('sha256', SECRET).update(data).digest('base64url')}`;
 }
 
-describe.each(testDatabases(inject('postgresUrl')))(
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'anonymous callers and authentication attributes on $name',
   (database) => {
     const app = useApp(database, { resources, security: securityOptions() });
@@ -113,27 +113,30 @@ describe.each(testDatabases(inject('postgresUrl')))(
   },
 );
 
-describe.each(testDatabases(inject('postgresUrl')))("a subresource's own rule on $name", (database) => {
-  it.each(['has_role("ROLE_ADMIN")', 'usr == object', 'is_granted('])(
-    'is refused at declaration when it is not a valid expression: %s',
-    async (rule) => {
-      const Shelf = defineResource({
-        name: 'Shelf',
-        fields: {
-          label: { type: 'string' },
-          secrets: { toMany: 'Secret', mappedBy: 'shelf', subresource: { security: rule } },
-        },
-      });
-      const Secret = defineResource({
-        name: 'Secret',
-        fields: { code: { type: 'string' }, shelf: { toOne: 'Shelf' } },
-      });
-      await expect(
-        buildTestApp({ database, resources: [User, Shelf, Secret], security: securityOptions() }),
-      ).rejects.toThrow(/subresource.*expression|expression.*subresource/s);
-    },
-  );
-});
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  "a subresource's own rule on $name",
+  (database) => {
+    it.each(['has_role("ROLE_ADMIN")', 'usr == object', 'is_granted('])(
+      'is refused at declaration when it is not a valid expression: %s',
+      async (rule) => {
+        const Shelf = defineResource({
+          name: 'Shelf',
+          fields: {
+            label: { type: 'string' },
+            secrets: { toMany: 'Secret', mappedBy: 'shelf', subresource: { security: rule } },
+          },
+        });
+        const Secret = defineResource({
+          name: 'Secret',
+          fields: { code: { type: 'string' }, shelf: { toOne: 'Shelf' } },
+        });
+        await expect(
+          buildTestApp({ database, resources: [User, Shelf, Secret], security: securityOptions() }),
+        ).rejects.toThrow(/subresource.*expression|expression.*subresource/s);
+      },
+    );
+  },
+);
 
 /** A rule that may grant anonymous callers by the item itself: read first, then judged with the item as `object`. */
 const Post = defineResource({
@@ -147,25 +150,28 @@ const Post = defineResource({
   ],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('anonymous callers and rules on the item on $name', (database) => {
-  const app = useApp(database, { resources: [User, Post], security: securityOptions() });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'anonymous callers and rules on the item on $name',
+  (database) => {
+    const app = useApp(database, { resources: [User, Post], security: securityOptions() });
 
-  it('lets an anonymous caller read what the rule grants by the item; anything else, a missing item included, is a 401', async () => {
-    expect(
-      (await call(app(), { method: 'POST', url: '/api/posts', payload: { title: 'Out', published: true } })).status,
-    ).toBe(201);
-    expect((await call(app(), { method: 'POST', url: '/api/posts', payload: { title: 'Draft' } })).status).toBe(201);
-    const published = await call(app(), { method: 'GET', url: '/api/posts/1' });
-    expect(published.status, published.text).toBe(200);
-    for (const path of ['/api/posts/2', '/api/posts/999']) {
-      const denied = await call(app(), { method: 'GET', url: path });
-      expect(denied.status, path).toBe(401);
-      expect(denied.headers['www-authenticate']).toContain('Bearer');
-    }
-    // The function rule: a draft may be deleted by anyone, a published post by nobody; a missing one is a 401 too.
-    expect((await call(app(), { method: 'DELETE', url: '/api/posts/1' })).status).toBe(401);
-    expect((await call(app(), { method: 'DELETE', url: '/api/posts/999' })).status).toBe(401);
-    expect((await call(app(), { method: 'DELETE', url: '/api/posts/2' })).status).toBe(204);
-    expect((await call(app(), { method: 'GET', url: '/api/posts/1' })).body.title).toBe('Out');
-  });
-});
+    it('lets an anonymous caller read what the rule grants by the item; anything else, a missing item included, is a 401', async () => {
+      expect(
+        (await call(app(), { method: 'POST', url: '/api/posts', payload: { title: 'Out', published: true } })).status,
+      ).toBe(201);
+      expect((await call(app(), { method: 'POST', url: '/api/posts', payload: { title: 'Draft' } })).status).toBe(201);
+      const published = await call(app(), { method: 'GET', url: '/api/posts/1' });
+      expect(published.status, published.text).toBe(200);
+      for (const path of ['/api/posts/2', '/api/posts/999']) {
+        const denied = await call(app(), { method: 'GET', url: path });
+        expect(denied.status, path).toBe(401);
+        expect(denied.headers['www-authenticate']).toContain('Bearer');
+      }
+      // The function rule: a draft may be deleted by anyone, a published post by nobody; a missing one is a 401 too.
+      expect((await call(app(), { method: 'DELETE', url: '/api/posts/1' })).status).toBe(401);
+      expect((await call(app(), { method: 'DELETE', url: '/api/posts/999' })).status).toBe(401);
+      expect((await call(app(), { method: 'DELETE', url: '/api/posts/2' })).status).toBe(204);
+      expect((await call(app(), { method: 'GET', url: '/api/posts/1' })).body.title).toBe('Out');
+    });
+  },
+);

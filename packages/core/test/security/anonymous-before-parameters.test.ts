@@ -19,7 +19,7 @@ const Ledger = defineResource({
   paginationType: 'page',
 });
 
-describe.each(testDatabases(inject('postgresUrl')))(
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'anonymous callers get 401 before parameters on $name',
   (database) => {
     const app = useApp(database, { resources: [User, Note, Public, Ledger], security: securityOptions() });

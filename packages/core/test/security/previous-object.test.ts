@@ -18,7 +18,7 @@ const Doc = defineResource({
   ],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('previous_object on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('previous_object on $name', (database) => {
   const app = useApp(database, { resources: [Doc] });
 
   it('PATCH and PUT see the stored title as previous_object.title', async () => {

@@ -6,14 +6,13 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
 import { AccountNotProvisionedError, resourceApi } from '@resource-api/core';
-import { testDatabases } from '@resource-api/core/testing';
-import { randomBytes } from 'node:crypto';
+import { testDatabases, createTestSchemaName, dropTestSchema } from '@resource-api/core/testing';
 import { call } from '../helpers.js';
 import { Note, securityOptions, User } from './fixtures.js';
 
 const ADMIN = { identifier: 'root@example.com', password: 'root-password', roles: ['ROLE_ADMIN'] };
 
-describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('provisionUser on $name', (database) => {
   /** An app with a logger whose lines are kept. */
   async function start() {
     const lines: { level: number; msg: string }[] = [];
@@ -24,7 +23,7 @@ describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (d
       },
     });
     const app = Fastify({ logger: { level: 'info', stream } });
-    const schema = database.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+    const schema = createTestSchemaName(database);
     await app.register(resourceApi, {
       resources: [User, Note],
       database: database.url,
@@ -33,7 +32,7 @@ describe.each(testDatabases(inject('postgresUrl')))('provisionUser on $name', (d
     });
     await app.ready();
     const close = async () => {
-      if (schema) await app.resourceApi.database.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      if (schema) await dropTestSchema(app.resourceApi.database.knex, schema);
       await app.close();
     };
     return { app, lines, close };

@@ -36,74 +36,77 @@ async function login(app: FastifyInstance, email: string): Promise<string> {
 }
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(testDatabases(inject('postgresUrl')))('PUT and a field denied to the caller on $name', (database) => {
-  const app = useApp(database, { resources: [User, Memo], security: securityOptions() });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'PUT and a field denied to the caller on $name',
+  (database) => {
+    const app = useApp(database, { resources: [User, Memo], security: securityOptions() });
 
-  async function tokens() {
-    const adminId = await register(app(), 'admin@example.com');
-    await app()
-      .resourceApi.database.knex('user')
-      .where('id', adminId)
-      .update({ roles: JSON.stringify(['ROLE_ADMIN']) });
-    await register(app(), 'ann@example.com');
-    return { admin: await login(app(), 'admin@example.com'), ann: await login(app(), 'ann@example.com') };
-  }
-  const statusOf = async () => (await app().resourceApi.database.knex('memo').where('id', 1).first()).status;
+    async function tokens() {
+      const adminId = await register(app(), 'admin@example.com');
+      await app()
+        .resourceApi.database.knex('user')
+        .where('id', adminId)
+        .update({ roles: JSON.stringify(['ROLE_ADMIN']) });
+      await register(app(), 'ann@example.com');
+      return { admin: await login(app(), 'admin@example.com'), ann: await login(app(), 'ann@example.com') };
+    }
+    const statusOf = async () => (await app().resourceApi.database.knex('memo').where('id', 1).first()).status;
 
-  it('keeps the value of a field the caller may not write when that caller PUTs the item', async () => {
-    const { admin, ann } = await tokens();
-    const created = await call(app(), {
-      method: 'POST',
-      url: '/api/memos',
-      headers: as(admin),
-      payload: { title: 'Plan', status: 'published' },
-    });
-    expect(created.status, created.text).toBe(201);
-    expect(await statusOf()).toBe('published');
+    it('keeps the value of a field the caller may not write when that caller PUTs the item', async () => {
+      const { admin, ann } = await tokens();
+      const created = await call(app(), {
+        method: 'POST',
+        url: '/api/memos',
+        headers: as(admin),
+        payload: { title: 'Plan', status: 'published' },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(await statusOf()).toBe('published');
 
-    const put = await call(app(), {
-      method: 'PUT',
-      url: '/api/memos/1',
-      headers: as(ann),
-      payload: { title: 'Plan v2' },
+      const put = await call(app(), {
+        method: 'PUT',
+        url: '/api/memos/1',
+        headers: as(ann),
+        payload: { title: 'Plan v2' },
+      });
+      expect(put.status, put.text).toBe(200);
+      expect(await statusOf()).toBe('published');
     });
-    expect(put.status, put.text).toBe(200);
-    expect(await statusOf()).toBe('published');
-  });
 
-  it('keeps it too when the caller sends it (ignored, not applied)', async () => {
-    const { admin, ann } = await tokens();
-    await call(app(), {
-      method: 'POST',
-      url: '/api/memos',
-      headers: as(admin),
-      payload: { title: 'Plan', status: 'published' },
+    it('keeps it too when the caller sends it (ignored, not applied)', async () => {
+      const { admin, ann } = await tokens();
+      await call(app(), {
+        method: 'POST',
+        url: '/api/memos',
+        headers: as(admin),
+        payload: { title: 'Plan', status: 'published' },
+      });
+      const put = await call(app(), {
+        method: 'PUT',
+        url: '/api/memos/1',
+        headers: as(ann),
+        payload: { title: 'Plan v2', status: 'hacked' },
+      });
+      expect(put.status, put.text).toBe(200);
+      expect(await statusOf()).toBe('published');
     });
-    const put = await call(app(), {
-      method: 'PUT',
-      url: '/api/memos/1',
-      headers: as(ann),
-      payload: { title: 'Plan v2', status: 'hacked' },
-    });
-    expect(put.status, put.text).toBe(200);
-    expect(await statusOf()).toBe('published');
-  });
 
-  it('PATCH by the same caller keeps it (reference behaviour)', async () => {
-    const { admin, ann } = await tokens();
-    await call(app(), {
-      method: 'POST',
-      url: '/api/memos',
-      headers: as(admin),
-      payload: { title: 'Plan', status: 'published' },
+    it('PATCH by the same caller keeps it (reference behaviour)', async () => {
+      const { admin, ann } = await tokens();
+      await call(app(), {
+        method: 'POST',
+        url: '/api/memos',
+        headers: as(admin),
+        payload: { title: 'Plan', status: 'published' },
+      });
+      const patch = await call(app(), {
+        method: 'PATCH',
+        url: '/api/memos/1',
+        headers: { ...as(ann), 'content-type': 'application/merge-patch+json' },
+        payload: '{"title": "Plan v2"}',
+      });
+      expect(patch.status, patch.text).toBe(200);
+      expect(await statusOf()).toBe('published');
     });
-    const patch = await call(app(), {
-      method: 'PATCH',
-      url: '/api/memos/1',
-      headers: { ...as(ann), 'content-type': 'application/merge-patch+json' },
-      payload: '{"title": "Plan v2"}',
-    });
-    expect(patch.status, patch.text).toBe(200);
-    expect(await statusOf()).toBe('published');
-  });
-});
+  },
+);

@@ -11,7 +11,7 @@ import { Note, securityOptions, User } from './fixtures.js';
 const MERGE = { 'content-type': 'application/merge-patch+json' };
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(testDatabases(inject('postgresUrl')))('role writes on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('role writes on $name', (database) => {
   const app = useApp(database, { resources: [User, Note], security: securityOptions() });
 
   async function userWith(email: string, roles: string[]): Promise<{ id: number; iri: string; token: string }> {
@@ -132,7 +132,7 @@ describe.each(testDatabases(inject('postgresUrl')))('role writes on $name', (dat
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('declaredRoles on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('declaredRoles on $name', (database) => {
   const app = useApp(database, {
     resources: [User, Note],
     security: securityOptions({ declaredRoles: ['ROLE_ADMIN'] }),

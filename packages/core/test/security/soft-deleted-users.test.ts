@@ -19,7 +19,7 @@ const User = defineResource({
   operations: ['post', { kind: 'get', security: 'object == user' }, { kind: 'delete', security: 'object == user' }],
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('soft-deleted users on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('soft-deleted users on $name', (database) => {
   const app = useApp(database, { resources: [User], security: securityOptions({ users: { resource: 'User' } }) });
 
   const register = async (password: string) => {

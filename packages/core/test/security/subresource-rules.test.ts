@@ -24,7 +24,7 @@ const Item = defineResource({
 });
 const Secret = defineResource({ name: 'Secret', fields: { code: { type: 'string' }, shelf: { toOne: 'Shelf' } } });
 
-describe.each(testDatabases(inject('postgresUrl')))('subresource rules on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('subresource rules on $name', (database) => {
   it('applies the target collection rule, or the subresource own rule', async () => {
     const app = await buildTestApp({ database, resources: [User, Shelf, Item, Secret], security: securityOptions() });
     await call(app, { method: 'POST', url: '/api/shelves', payload: { label: 'A' } });

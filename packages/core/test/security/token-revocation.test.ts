@@ -74,7 +74,7 @@ const Profile = defineResource({
   security: "is_granted('ROLE_USER')",
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('revocable tokens on $name', (database) => {
   const app = useApp(database, { resources: [Account, Profile], security: securityOptions() });
 
   async function register(email: string, password = PASSWORD): Promise<number> {
@@ -377,49 +377,52 @@ describe.each(testDatabases(inject('postgresUrl')))('revocable tokens on $name',
   });
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('refresh token lifetime on $name', (database) => {
-  let app: FastifyInstance | undefined;
-  afterEach(async () => {
-    await app?.close();
-    app = undefined;
-  });
-
-  it('refuses a refresh token past security.jwt.refreshTtl', async () => {
-    app = await buildTestApp({
-      database,
-      resources: [User, Note],
-      security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 1 } }),
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'refresh token lifetime on $name',
+  (database) => {
+    let app: FastifyInstance | undefined;
+    afterEach(async () => {
+      await app?.close();
+      app = undefined;
     });
-    expect(
-      (
-        await call(app, {
-          method: 'POST',
-          url: '/api/users',
-          payload: { email: 'ann@example.com', plainPassword: PASSWORD },
-        })
-      ).status,
-    ).toBe(201);
-    const { refresh_token: token } = (
-      await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })
-    ).body;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const expired = await call(app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
-    expect(expired.status).toBe(401);
-    expect(expired.body.detail).toBe('Invalid refresh token: it has expired; log in again.');
-  });
 
-  it('refuses a refreshTtl that is not a whole number of seconds from 1 up', async () => {
-    await expect(
-      buildTestApp({
+    it('refuses a refresh token past security.jwt.refreshTtl', async () => {
+      app = await buildTestApp({
         database,
         resources: [User, Note],
-        security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 0 } }),
-      }),
-    ).rejects.toThrow(DeclarationError);
-  });
-});
+        security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 1 } }),
+      });
+      expect(
+        (
+          await call(app, {
+            method: 'POST',
+            url: '/api/users',
+            payload: { email: 'ann@example.com', plainPassword: PASSWORD },
+          })
+        ).status,
+      ).toBe(201);
+      const { refresh_token: token } = (
+        await call(app, { method: 'POST', url: '/api/auth', payload: { email: 'ann@example.com', password: PASSWORD } })
+      ).body;
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const expired = await call(app, { method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: token } });
+      expect(expired.status).toBe(401);
+      expect(expired.body.detail).toBe('Invalid refresh token: it has expired; log in again.');
+    });
 
-describe.each(testDatabases(inject('postgresUrl')))(
+    it('refuses a refreshTtl that is not a whole number of seconds from 1 up', async () => {
+      await expect(
+        buildTestApp({
+          database,
+          resources: [User, Note],
+          security: securityOptions({ jwt: { secret: SECRET, refreshTtl: 0 } }),
+        }),
+      ).rejects.toThrow(DeclarationError);
+    });
+  },
+);
+
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   'the framework columns and tables in migrations on $name',
   (database) => {
     let target: MigrationTarget | undefined;

@@ -34,61 +34,69 @@ const Memo = defineResource({
 
 const security = { jwt: { secret: SECRET }, users: { resource: 'User' } };
 
-describe.each(testDatabases(inject('postgresUrl')))('users with UUID ids on $name', (database) => {
-  const app = useApp(database, { resources: [User, Memo], security });
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'users with UUID ids on $name',
+  (database) => {
+    const app = useApp(database, { resources: [User, Memo], security });
 
-  async function register(email: string): Promise<{ iri: string; headers: Record<string, string>; refresh: string }> {
-    const created = await call(app(), {
-      method: 'POST',
-      url: '/api/users',
-      payload: { email, plainPassword: 'pw-123456' },
+    async function register(email: string): Promise<{ iri: string; headers: Record<string, string>; refresh: string }> {
+      const created = await call(app(), {
+        method: 'POST',
+        url: '/api/users',
+        payload: { email, plainPassword: 'pw-123456' },
+      });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+      const login = await call(app(), { method: 'POST', url: '/api/auth', payload: { email, password: 'pw-123456' } });
+      expect(login.status, login.text).toBe(200);
+      const claims = JSON.parse(Buffer.from(login.body.token.split('.')[1], 'base64url').toString());
+      expect(claims.sub).toBe(created.body.id);
+      return {
+        iri: created.body['@id'],
+        headers: { authorization: `Bearer ${login.body.token}` },
+        refresh: login.body.refresh_token,
+      };
+    }
+
+    it('logs in, reads itself, owns and blames what it writes, and sees only its own items', async () => {
+      const ann = await register('ann@example.com');
+      const bob = await register('bob@example.com');
+      expect((await call(app(), { method: 'GET', url: ann.iri, headers: ann.headers })).status).toBe(200);
+      expect((await call(app(), { method: 'GET', url: ann.iri, headers: bob.headers })).status).toBe(403);
+
+      const memo = await call(app(), {
+        method: 'POST',
+        url: '/api/memos',
+        headers: ann.headers,
+        payload: { text: 'a' },
+      });
+      expect(memo.status, memo.text).toBe(201);
+      expect(memo.body).toMatchObject({ owner: ann.iri, createdBy: ann.iri });
+      await call(app(), { method: 'POST', url: '/api/memos', headers: bob.headers, payload: { text: 'b' } });
+
+      expect((await call(app(), { method: 'GET', url: memo.body['@id'], headers: ann.headers })).status).toBe(200);
+      expect((await call(app(), { method: 'GET', url: memo.body['@id'], headers: bob.headers })).status).toBe(403);
+      const mine = await call(app(), { method: 'GET', url: '/api/memos', headers: bob.headers });
+      expect(mine.body['hydra:member'].map((m: { text: string }) => m.text)).toEqual(['b']);
     });
-    expect(created.status, created.text).toBe(201);
-    expect(created.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
-    const login = await call(app(), { method: 'POST', url: '/api/auth', payload: { email, password: 'pw-123456' } });
-    expect(login.status, login.text).toBe(200);
-    const claims = JSON.parse(Buffer.from(login.body.token.split('.')[1], 'base64url').toString());
-    expect(claims.sub).toBe(created.body.id);
-    return {
-      iri: created.body['@id'],
-      headers: { authorization: `Bearer ${login.body.token}` },
-      refresh: login.body.refresh_token,
-    };
-  }
 
-  it('logs in, reads itself, owns and blames what it writes, and sees only its own items', async () => {
-    const ann = await register('ann@example.com');
-    const bob = await register('bob@example.com');
-    expect((await call(app(), { method: 'GET', url: ann.iri, headers: ann.headers })).status).toBe(200);
-    expect((await call(app(), { method: 'GET', url: ann.iri, headers: bob.headers })).status).toBe(403);
-
-    const memo = await call(app(), { method: 'POST', url: '/api/memos', headers: ann.headers, payload: { text: 'a' } });
-    expect(memo.status, memo.text).toBe(201);
-    expect(memo.body).toMatchObject({ owner: ann.iri, createdBy: ann.iri });
-    await call(app(), { method: 'POST', url: '/api/memos', headers: bob.headers, payload: { text: 'b' } });
-
-    expect((await call(app(), { method: 'GET', url: memo.body['@id'], headers: ann.headers })).status).toBe(200);
-    expect((await call(app(), { method: 'GET', url: memo.body['@id'], headers: bob.headers })).status).toBe(403);
-    const mine = await call(app(), { method: 'GET', url: '/api/memos', headers: bob.headers });
-    expect(mine.body['hydra:member'].map((m: { text: string }) => m.text)).toEqual(['b']);
-  });
-
-  it('exchanges refresh tokens of a UUID user', async () => {
-    const ann = await register('ann@example.com');
-    const refreshed = await call(app(), {
-      method: 'POST',
-      url: '/api/auth/refresh',
-      payload: { refresh_token: ann.refresh },
+    it('exchanges refresh tokens of a UUID user', async () => {
+      const ann = await register('ann@example.com');
+      const refreshed = await call(app(), {
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: ann.refresh },
+      });
+      expect(refreshed.status, refreshed.text).toBe(200);
+      const headers = { authorization: `Bearer ${refreshed.body.token}` };
+      expect((await call(app(), { method: 'GET', url: ann.iri, headers })).status).toBe(200);
     });
-    expect(refreshed.status, refreshed.text).toBe(200);
-    const headers = { authorization: `Bearer ${refreshed.body.token}` };
-    expect((await call(app(), { method: 'GET', url: ann.iri, headers })).status).toBe(200);
-  });
 
-  it('answers 401 to a token whose user is gone', async () => {
-    const ann = await register('ann@example.com');
-    await app().resourceApi.database.knex('user').delete();
-    const response = await call(app(), { method: 'GET', url: '/api/memos', headers: ann.headers });
-    expect(response.status).toBe(401);
-  });
-});
+    it('answers 401 to a token whose user is gone', async () => {
+      const ann = await register('ann@example.com');
+      await app().resourceApi.database.knex('user').delete();
+      const response = await call(app(), { method: 'GET', url: '/api/memos', headers: ann.headers });
+      expect(response.status).toBe(401);
+    });
+  },
+);

@@ -17,7 +17,7 @@ import { loadPromClient } from '../../src/telemetry/metrics.js';
 import { call } from '../helpers.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } } });
-const databases = testDatabases(inject('postgresUrl'));
+const databases = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
 
 /** The value of the sample of `name` whose labels include `labels`, from Prometheus's text format. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {

@@ -49,8 +49,8 @@ const Book = defineResource({
   filters: [{ type: 'search', properties: { title: 'ipartial' } }],
 });
 
-const databases = testDatabases(inject('postgresUrl'));
-const system = { sqlite: 'sqlite', postgres: 'postgresql' } as const;
+const databases = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
+const system = { sqlite: 'sqlite', postgres: 'postgresql', mariadb: 'mysql' } as const;
 
 /** The spans exported since the last `reset`, found by name. */
 function spans(): ReadableSpan[] {

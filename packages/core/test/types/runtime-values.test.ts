@@ -74,7 +74,7 @@ const BODY = {
   readers: ['/api/people/1'],
 };
 
-describe.each(testDatabases(inject('postgresUrl')))('typed processors on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('typed processors on $name', (database) => {
   it('receive the values their inferred types describe', async () => {
     let created: Data | undefined;
     let patched: { data: Data; previous: Item | null } | undefined;

@@ -62,7 +62,7 @@ const Album = defineResource({
 
 const Note = defineResource({ name: 'Note', fields: { text: { type: 'string' } }, operations: ['post', 'get'] });
 
-describe.each(testDatabases(inject('postgresUrl')))('uploads on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('uploads on $name', (database) => {
   let app: FastifyInstance;
   let directory: string;
   beforeEach(async () => {

@@ -82,7 +82,7 @@ const Essay = defineResource({
   validationGroups: ({ object }) => (object.title === 'draft' ? ['Default'] : ['Default']),
 });
 
-describe.each(testDatabases(inject('postgresUrl')))('validation on $name', (database) => {
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('validation on $name', (database) => {
   const app = useApp(database, { resources: [Comment, Member, Writer, Essay] });
   const post = (url: string, payload: object) => call(app(), { method: 'POST', url, payload });
   const count = async (table: string) =>
@@ -259,7 +259,7 @@ describe('constraint declarations', () => {
   });
 
   it('creates the unique index backing Unique', async () => {
-    for (const database of testDatabases(inject('postgresUrl'))) {
+    for (const database of testDatabases(inject('postgresUrl'), inject('mariadbUrl'))) {
       const app = await buildTestApp({ database, resources: [Member] });
       const { knex } = app.resourceApi.database;
       await knex('member').insert({ email: 'a@b.co', level: 0, color: 'red' });

@@ -5,10 +5,17 @@
 import type { MatchPattern } from '../../metadata/conditions.js';
 import type { ScalarType } from '../../metadata/declared.js';
 
-export type DialectName = 'sqlite' | 'postgres';
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * INSERT, UPDATE and DELETE take RETURNING (SQLite, PostgreSQL). Without it (MariaDB and MySQL: knex leaves it out),
+   * a write answers its id or its count of rows, and the item is read back.
+   */
+  readonly returning: boolean;
+  /** ORDER BY takes NULLS FIRST / LAST (SQLite, PostgreSQL); without it, an `is null` term goes first. */
+  readonly nullsClause: boolean;
   /** SQLite accepts REFERENCES to tables not created yet; PostgreSQL needs them added once all tables exist. */
   readonly inlineForeignKeys: boolean;
   /** Turns a JS value (see `Entity`) into what the driver binds. */
@@ -17,6 +24,11 @@ export interface Dialect {
   fromDb(type: ScalarType, value: unknown): unknown;
   isForeignKeyViolation(error: unknown): boolean;
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * The database rolled the transaction back to let another one through: a deadlock, or a serialization failure.
+   * Run again, it may well succeed (`knex/retried-transaction.ts`).
+   */
+  isTransactionConflict(error: unknown): boolean;
   /** The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit). */
   isIndexRowTooLarge(error: unknown): boolean;
   /**

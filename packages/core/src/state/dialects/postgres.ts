@@ -54,6 +54,8 @@ export async function loadPostgresTypes(): Promise<pg.CustomTypesConfig> {
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
+  returning: true,
+  nullsClause: true,
   inlineForeignKeys: false,
   toDb: toDbValue,
   fromDb(_type, value) {
@@ -61,6 +63,8 @@ export const postgresDialect: Dialect = {
   },
   isForeignKeyViolation: (error) => code(error) === '23503',
   isUniqueViolation: (error) => code(error) === '23505',
+  // serialization_failure (also CockroachDB's "restart transaction"), deadlock_detected.
+  isTransactionConflict: (error) => code(error) === '40001' || code(error) === '40P01',
   // 54000, program_limit_exceeded: "index row size 3016 exceeds btree version 4 maximum 2704 for index ...".
   isIndexRowTooLarge: (error) => code(error) === '54000' && /index row/i.test((error as Error).message),
   isUnavailable(error) {

@@ -17,7 +17,8 @@ export type ColumnType = ScalarType | 'reference' | 'uuid' | 'bigint';
 /** The knex column-builder method for a column type, and the options it takes after the column name. */
 export interface ColumnTypeCall {
   readonly method: string;
-  readonly options?: Readonly<Record<string, unknown>>;
+  /** knex's options object (`{ useTz: true }`), or the type's SQL for `specificType` (`'datetime(3)'`). */
+  readonly options?: Readonly<Record<string, unknown>> | string;
 }
 
 /** An index as the database lists it (unique constraints and primary keys included, where the database lists them). */
@@ -35,15 +36,36 @@ export interface LiveForeignKey {
 
 export interface SchemaDialect {
   columnType(type: ColumnType): ColumnTypeCall;
+  /** Calls on the table builder of every table made (MariaDB: its engine and collation); none elsewhere. */
+  readonly tableCalls?: readonly { readonly method: string; readonly args: readonly unknown[] }[];
   /**
    * SQLite cannot add a foreign key to an existing column or drop a column in place: knex rebuilds the table (create a
    * copy, copy the rows, drop, rename). PostgreSQL alters the table in place.
    */
   readonly rebuildsTableToAlter: boolean;
+  /**
+   * MariaDB: a foreign key needs an index on its column and refuses to lose it. Undoing a migration then drops a
+   * relation column's foreign key before the column, and the plain indexes last, if they are still there (dropping a
+   * column drops its indexes).
+   */
+  readonly foreignKeysHoldIndexes?: boolean;
   readIndexes(knex: Knex, table: string): Promise<LiveIndex[]>;
   readForeignKeys(knex: Knex, table: string): Promise<LiveForeignKey[]>;
   /** The names of a table's trigram (substring) indexes. */
   readSubstringIndexes(knex: Knex, table: string): Promise<string[]>;
+  /**
+   * The statements that make a unique index on expressions (`lower(column)`) or a partial one (live items only), and
+   * drop it, when the database has no such index (MariaDB); absent, one `create unique index … where` does it.
+   */
+  expressionIndexStatements?(
+    table: string,
+    index: {
+      readonly name: string;
+      readonly columns: readonly string[];
+      readonly lowerCase?: readonly string[];
+      readonly liveOnly?: string;
+    },
+  ): { up: RawStatement[]; down: RawStatement[] };
   /** The statements that create a trigram index on a text column (filling it from the rows there), and drop it. */
   substringIndexStatements(
     table: string,

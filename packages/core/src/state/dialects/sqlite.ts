@@ -12,6 +12,8 @@ const code = (error: unknown): string | undefined => (error as { code?: string }
 
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
+  returning: true,
+  nullsClause: true,
   inlineForeignKeys: true,
   toDb(type, value) {
     if (value === null || value === undefined) return null;
@@ -40,6 +42,8 @@ export const sqliteDialect: Dialect = {
   isUniqueViolation: (error) =>
     code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
   isIndexRowTooLarge: () => false,
+  // One writer at a time: no deadlock; a lock held too long is SQLITE_BUSY, answered as unavailable.
+  isTransactionConflict: () => false,
   // Another process (a backup, a migration, a second server) holds the file's lock longer than the busy timeout.
   isUnavailable: (error) => code(error)?.startsWith('SQLITE_BUSY') ?? false,
   // SQLite's LIKE already ignores case, for ASCII only, as `lower()` would: case-insensitive matching covers A-Z.

@@ -5,6 +5,7 @@
  * database; the drivers' own signs are each dialect's `isUnavailable`. The cause chain is followed, since a wrapper
  * (a transaction, an ApiError with `cause`) may hold the driver's error.
  */
+import { isMysqlUnavailable } from './mysql.js';
 import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
 
@@ -15,7 +16,12 @@ const isPoolTimeout = (error: unknown): boolean => error instanceof Error && err
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
-    if (isPoolTimeout(current) || postgresDialect.isUnavailable(current) || sqliteDialect.isUnavailable(current))
+    if (
+      isPoolTimeout(current) ||
+      postgresDialect.isUnavailable(current) ||
+      sqliteDialect.isUnavailable(current) ||
+      isMysqlUnavailable(current)
+    )
       return true;
   }
   return false;

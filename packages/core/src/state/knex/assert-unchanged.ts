@@ -7,7 +7,7 @@
  * validated, outside any transaction, so two writers holding the same ETag can both pass them. Only the database can
  * order them, and it must do it for every process on it (several app instances share one PostgreSQL):
  *
- * - PostgreSQL: `SELECT … FOR UPDATE` locks the row until the transaction ends; the second writer waits, then reads
+ * - PostgreSQL and MariaDB: `SELECT … FOR UPDATE` locks the row until the transaction ends; the second writer waits, then reads
  *   the first one's committed state, which differs from what it checked: 412.
  * - SQLite: there are no row locks; a no-op `UPDATE … SET id = id` of the row takes the database's write lock at
  *   once (what `BEGIN IMMEDIATE` would do; knex opens transactions with a plain `BEGIN`), so the read that follows
@@ -36,7 +36,8 @@ export interface AssertUnchangedOptions {
 
 export async function assertUnchanged(options: AssertUnchangedOptions): Promise<void> {
   const { trx, table, id } = options;
-  if (options.dialect.name === 'postgres') await trx(table).select('id').where('id', id).forUpdate();
+  // SQLite has no FOR UPDATE: a no-op UPDATE takes the database's write lock instead.
+  if (options.dialect.name !== 'sqlite') await trx(table).select('id').where('id', id).forUpdate();
   else
     await trx(table)
       .where('id', id)

@@ -46,6 +46,8 @@ import { createSubstringSearch } from './substring-search.js';
 import { limitToLiveItems } from './live-rows.js';
 import { restoreItem, type RestoreParts } from './restore-item.js';
 import { translateWriteError } from './write-errors.js';
+import { type ReturningWrite, runReturningWrite } from './returning-write.js';
+import { createRetriedTransact, runRetried } from './retried-transaction.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
 /**
@@ -147,7 +149,11 @@ export function createKnexState(
   const runner = createStatementRunner(database);
   const { rows: run, shaped, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
-  const transaction: Transact = runner.transaction ?? ((work) => database.knex.transaction(work));
+  // A deadlock or serialization failure runs the whole transaction again (`retried-transaction.ts`).
+  const transaction: Transact = createRetriedTransact(
+    database.dialect,
+    runner.transaction ?? ((work) => database.knex.transaction(work)),
+  );
   const substringIndexes = new Map(
     buildDesiredSchema(registry).tables.map((table) => [
       table.name,
@@ -454,10 +460,17 @@ export function createKnexState(
       }
     }
     if (id === undefined) {
-      const [inserted] = await trx(mapper.table)
-        .insert(rowOf(resource, values, true, null, writer))
-        .returning('id');
-      id = readItemId(resource.identifier, typeof inserted === 'object' ? (inserted as { id: unknown }).id : inserted);
+      const row = rowOf(resource, values, true, null, writer);
+      const [inserted] = await runReturningWrite<{ id: unknown }>(database.dialect, {
+        query: trx(mapper.table).insert(row),
+        kind: 'insert',
+        table: mapper.table,
+        key: row.id === undefined ? undefined : { id: row.id },
+        columns: ['id'],
+        run: async (query) => query,
+        db: trx,
+      });
+      id = readItemId(resource.identifier, typeof inserted === 'object' ? inserted.id : inserted);
     } else {
       const row = rowOf(resource, values, false, compared, writer);
       // No row updated: the item was deleted since it was read (by a request running beside this one).
@@ -530,19 +543,32 @@ export function createKnexState(
     // Inside a transaction the statement runs there; alone, with the shared commits of the turn.
     const run = <T>(query: Knex.QueryBuilder) => write<T>(query, trx);
     const table = db(mapper.table);
+    const returning = (
+      query: Knex.QueryBuilder,
+      kind: ReturningWrite['kind'],
+      key: ReturningWrite['key'],
+      columns: readonly string[],
+    ) => runReturningWrite(database.dialect, { query, kind, table: mapper.table, key, columns, run, db });
     if (operation.kind === 'delete') {
       if (resource.softDelete) await softDelete(resource, context.id!, db, run);
-      else await run(table.where('id', context.id!).delete().returning('id'));
+      else await returning(table.where('id', context.id!).delete(), 'delete', { id: context.id! }, ['id']);
       return undefined;
     }
     const row = rowOf(resource, data, context.id === undefined, context.previous, writer);
     let stored: Record<string, unknown> | undefined;
-    if (context.id === undefined) [stored] = await run(table.insert(row).returning(mapper.columns as string[]));
+    if (context.id === undefined)
+      [stored] = await returning(
+        table.insert(row),
+        'insert',
+        row.id === undefined ? undefined : { id: row.id },
+        mapper.columns,
+      );
     else if (Object.keys(row).length > 0)
-      [stored] = await run(
-        limitToLiveItems(table.where('id', context.id!), resource)
-          .update(row)
-          .returning(mapper.columns as string[]),
+      [stored] = await returning(
+        limitToLiveItems(table.where('id', context.id!), resource).update(row),
+        'update',
+        { id: context.id! },
+        mapper.columns,
       );
     if (!stored) return existing(await readItem(resource, context.id!, db));
     const item = mapper.toEntity(stored);
@@ -558,15 +584,23 @@ export function createKnexState(
     resource: ResourceMetadata,
     id: ItemId,
     db: Knex,
-    run: (query: Knex.QueryBuilder) => Promise<unknown[]>,
+    run: (query: Knex.QueryBuilder) => Promise<unknown>,
   ): Promise<void> {
     const { column } = resource.softDelete!;
     const mapper = mapperOf(resource);
     const row: Record<string, unknown> = { [column]: database.dialect.toDb('datetime', new Date()) };
     // A deleted account's tokens end with it: a restore brings the account back, not the sessions it had.
     if (mapper.tokensValidAfter) row[mapper.tokensValidAfter] = Date.now();
-    const query = limitToLiveItems(db(mapper.table).where('id', id), resource).update(row).returning('id');
-    if ((await run(query)).length === 0) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
+    const updated = await runReturningWrite(database.dialect, {
+      query: limitToLiveItems(db(mapper.table).where('id', id), resource).update(row),
+      kind: 'update',
+      table: mapper.table,
+      key: { id },
+      columns: ['id'],
+      run,
+      db,
+    });
+    if (updated.length === 0) throw new ApiError('ITEM_NOT_FOUND', 'Not Found');
   }
 
   /** The write in a transaction: the lock and check of an If-Match, then the item (and what is nested in it). */
@@ -602,7 +636,14 @@ export function createKnexState(
     return existing(await readItem(context.resource, id, trx));
   }
 
-  const restoreParts: RestoreParts = { knex: database.knex, mapperOf, write, read: run, loadToMany };
+  const restoreParts: RestoreParts = {
+    knex: database.knex,
+    dialect: database.dialect,
+    mapperOf,
+    write,
+    read: run,
+    loadToMany,
+  };
 
   const processor: StateProcessor = {
     async process(data, context) {
@@ -618,7 +659,9 @@ export function createKnexState(
           );
         // Inside the write stage's transaction (a processor or hook of the user's runs in it too): write there.
         if (context.transaction) return await writeIn(context.transaction, data, context, writer);
-        if (isSingleStatement(data, context)) return await writeOne(data, context, writer);
+        // A single statement is a transaction of its own, and may deadlock as well.
+        if (isSingleStatement(data, context))
+          return await runRetried(database.dialect, () => writeOne(data, context, writer));
         return await transaction((trx) => writeIn(trx, data, context, writer));
       } catch (error) {
         throw translateWriteError(error, {

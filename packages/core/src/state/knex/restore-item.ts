@@ -8,11 +8,14 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.js';
 import type { Entity, ResourceMetadata, StateContext } from '../../metadata/types.js';
+import type { Dialect } from '../dialects/dialect.js';
+import { runReturningWrite } from './returning-write.js';
 import type { RowMapper, WriteStamp } from './row-mapper.js';
 
 /** What the restore needs of the built-in state. */
 export interface RestoreParts {
   readonly knex: Knex;
+  readonly dialect: Dialect;
   readonly mapperOf: (resource: ResourceMetadata) => RowMapper;
   /** One write statement, with its RETURNING rows: alone, or in `trx`. */
   readonly write: <T>(query: Knex.QueryBuilder, trx?: Knex) => Promise<T[]>;
@@ -38,14 +41,15 @@ export async function restoreItem(
   const db = trx ?? parts.knex;
   const row: Record<string, unknown> = { [column]: null };
   mapper.stampRow(row, stamp);
-  const [stored] = await parts.write<Record<string, unknown>>(
-    db(mapper.table)
-      .where('id', id)
-      .whereNotNull(column)
-      .update(row)
-      .returning(mapper.columns as string[]),
-    trx,
-  );
+  const [stored] = await runReturningWrite(parts.dialect, {
+    query: db(mapper.table).where('id', id).whereNotNull(column).update(row),
+    kind: 'update',
+    table: mapper.table,
+    key: { id },
+    columns: mapper.columns,
+    run: (query) => parts.write(query, trx),
+    db,
+  });
   if (stored) {
     const item = mapper.toEntity(stored);
     await parts.loadToMany(mapper, [item], db);

@@ -63,13 +63,20 @@ export interface StatementRunner {
 const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
   compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
+const isMysql = (knex: Knex): boolean => /mysql/.test(String(knex.client.config.client));
+
 /** A statement written by `state/sql/`, run by knex as raw SQL (its result's rows, whatever the driver). */
 async function rawRows<T>(
   knex: Knex,
   statement: { readonly sql: string; readonly bindings: readonly unknown[] },
 ): Promise<T[]> {
-  const result = (await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
+  const result = (await knex.raw(statement.sql, statement.bindings as Knex.RawBinding[])) as
+    | T[]
+    | { rows: T[] }
+    | [T[], unknown];
+  if (!Array.isArray(result)) return result.rows;
+  // mysql2 answers `[rows, fields]`; better-sqlite3 the rows.
+  return isMysql(knex) ? (result as [T[], unknown])[0] : (result as T[]);
 }
 
 /** knex runs everything: a knex instance handed in from outside. */

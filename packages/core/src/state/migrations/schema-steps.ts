@@ -89,6 +89,7 @@ function indexChain(index: IndexSpec): KnexChain {
 
 function createTableChains(table: TableSpec, dialect: SchemaDialect): KnexChain[] {
   return [
+    ...(dialect.tableCalls ?? []).map((tableCall) => [call(tableCall.method, ...tableCall.args)]),
     ...table.columns.map((column) => columnChain(column, dialect)),
     ...(table.primaryKey ? [[call('primary', table.primaryKey)]] : []),
     // An index on lower(column) is no builder call: a raw statement after the table (`toSteps`).
@@ -119,6 +120,12 @@ function addReferenceColumnInPlace(
   };
 }
 
+const toRawStep = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({
+  kind: 'raw',
+  sql: statement.sql,
+  bindings: statement.bindings,
+});
+
 /** An index knex's builder cannot make: on expressions, or partial. */
 const isRawIndex = (index: IndexSpec): boolean => (index.lowerCase?.length ?? 0) > 0 || index.liveOnly !== undefined;
 
@@ -128,7 +135,11 @@ const isRawIndex = (index: IndexSpec): boolean => (index.lowerCase?.length ?? 0)
  * SQLite (3.9+, partial indexes 3.8+) and PostgreSQL. It backs the check's `lower(column) = lower(?)` and its
  * live-items-only condition.
  */
-function rawIndexSteps(table: string, index: IndexSpec): ChangeSteps {
+function rawIndexSteps(table: string, index: IndexSpec, dialect: SchemaDialect): ChangeSteps {
+  if (dialect.expressionIndexStatements) {
+    const { up, down } = dialect.expressionIndexStatements(table, index);
+    return { up: up.map(toRawStep), down: down.map(toRawStep) };
+  }
   const parts = index.columns.map((column) => (index.lowerCase?.includes(column) ? 'lower(??)' : '??'));
   const where = index.liveOnly === undefined ? '' : ' where ?? is null';
   return {
@@ -155,7 +166,9 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
             chains: createTableChains(change.table, dialect),
             rebuildsTable: false,
           },
-          ...change.table.indexes.filter(isRawIndex).flatMap((index) => rawIndexSteps(change.table.name, index).up),
+          ...change.table.indexes
+            .filter(isRawIndex)
+            .flatMap((index) => rawIndexSteps(change.table.name, index, dialect).up),
         ],
         down: [{ kind: 'dropTable', table: change.table.name }],
       };
@@ -165,7 +178,8 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         foreignKey && rebuilds
           ? addReferenceColumnInPlace(table, column, foreignKey, dialect)
           : alter(table, [columnChain(column, dialect), ...(foreignKey ? [foreignKeyChain(foreignKey)] : [])]);
-      return { up: [up], down: [alter(table, [[call('dropColumn', column.name)]], rebuilds)] };
+      const dropForeign = foreignKey && dialect.foreignKeysHoldIndexes ? [[call('dropForeign', [column.name])]] : [];
+      return { up: [up], down: [alter(table, [...dropForeign, [call('dropColumn', column.name)]], rebuilds)] };
     }
     case 'addForeignKey':
       return {
@@ -173,19 +187,18 @@ export function toSteps(change: SchemaChange, dialect: SchemaDialect): ChangeSte
         down: [alter(change.table, [[call('dropForeign', [change.foreignKey.column])]], rebuilds)],
       };
     case 'createIndex':
-      if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index);
+      if (isRawIndex(change.index)) return rawIndexSteps(change.table, change.index, dialect);
       return {
         up: [alter(change.table, [indexChain(change.index)])],
-        down: [alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]])],
+        down: [
+          dialect.foreignKeysHoldIndexes
+            ? { kind: 'raw', sql: 'drop index if exists ?? on ??', bindings: [change.index.name, change.table] }
+            : alter(change.table, [[call('dropIndex', change.index.columns, change.index.name)]]),
+        ],
       };
     case 'createSubstringIndex': {
       const { up, down } = dialect.substringIndexStatements(change.table, change.index);
-      const raw = (statement: { sql: string; bindings: readonly string[] }): SchemaStep => ({
-        kind: 'raw',
-        sql: statement.sql,
-        bindings: statement.bindings,
-      });
-      return { up: up.map(raw), down: down.map(raw) };
+      return { up: up.map(toRawStep), down: down.map(toRawStep) };
     }
   }
 }

@@ -13,7 +13,11 @@ import { schemaDialects } from '../dialects/schema-dialects.js';
 import { describeChange, type SchemaDiff } from './diff-schema.js';
 import { rebuildsTable, type SchemaStep, toArgumentSource, toSteps } from './schema-steps.js';
 
-const DATABASE_NAMES: Readonly<Record<DialectName, string>> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const DATABASE_NAMES: Readonly<Record<DialectName, string>> = {
+  sqlite: 'SQLite',
+  postgres: 'PostgreSQL',
+  mysql: 'MariaDB or MySQL',
+};
 
 /** A JavaScript literal for a string, number, boolean, null, array or plain object. */
 export function toLiteral(value: unknown): string {
@@ -59,12 +63,23 @@ export interface RenderOptions {
   readonly generatedAt: Date;
 }
 
+const isPlainIndex = (change: SchemaDiff['changes'][number]): boolean =>
+  change.kind === 'createIndex' && !change.index.unique;
+
 /** The source of a migration file applying `diff` (up) and undoing it (down). */
 export function renderMigration(diff: SchemaDiff, options: RenderOptions): string {
   const dialect = schemaDialects[options.dialect];
   const steps = diff.changes.map((change) => toSteps(change, dialect));
   const up = steps.flatMap((s) => s.up);
-  const down = [...steps].reverse().flatMap((s) => s.down);
+  const undone = [...steps].reverse();
+  // Where foreign keys hold their indexes (MariaDB), the plain indexes go last, once the keys are gone.
+  const indexesLast = dialect.foreignKeysHoldIndexes
+    ? [
+        ...undone.filter((_, index) => !isPlainIndex(diff.changes[steps.length - 1 - index]!)),
+        ...undone.filter((_, index) => isPlainIndex(diff.changes[steps.length - 1 - index]!)),
+      ]
+    : undone;
+  const down = indexesLast.flatMap((s) => s.down);
   const noTransaction = [...up, ...down].some(rebuildsTable);
   const database = DATABASE_NAMES[options.dialect];
 

@@ -52,6 +52,14 @@ export type CountIn = { readonly kind: 'conditions' } | { readonly kind: 'index'
 
 const ROOT = 't0';
 
+/** An order term as written: its column, direction and NULLS clause, or where nulls go when there is no such clause. */
+interface OrderTerm {
+  readonly column: string;
+  readonly direction: OrderDirection;
+  readonly placement: string;
+  readonly nullsFirst: boolean | undefined;
+}
+
 const nullsFor = (direction: OrderDirection, nulls: NullsPlacement): 'first' | 'last' => {
   if (nulls === 'first' || nulls === 'last') return nulls;
   return (nulls === 'smallest') === (direction === 'asc') ? 'first' : 'last';
@@ -146,12 +154,9 @@ interface OrderJoin {
 }
 
 /** The order terms of a page read without a cursor, joining the to-one relations they go through. */
-function orderTerms(
-  spec: PageSpec,
-  options: PageSqlOptions,
-): { joins: OrderJoin[]; terms: { column: string; direction: OrderDirection; placement: string }[] } {
+function orderTerms(spec: PageSpec, options: PageSqlOptions): { joins: OrderJoin[]; terms: OrderTerm[] } {
   const joins = new Map<string, OrderJoin>();
-  const terms: { column: string; direction: OrderDirection; placement: string }[] = [];
+  const terms: OrderTerm[] = [];
   for (const order of [
     ...spec.orders,
     ...spec.resource.defaultOrder.map((term) => ({ ...term, nulls: 'largest' as const })),
@@ -179,8 +184,11 @@ function orderTerms(
     // NULLS FIRST / LAST in SQL (SQLite ≥ 3.30 and PostgreSQL). A column that is never null (nor reached through a
     // relation that may be missing) goes without: SQLite then walks its index without the extra step the clause costs.
     const neverNull = !path.leaf.nullable && path.hops.every((hop) => hop.kind === 'toOne' && !hop.nullable);
-    const placement = neverNull ? '' : ` nulls ${nullsFor(order.direction, order.nulls)}`;
-    terms.push({ column: `${from}.${path.leaf.column}`, direction: order.direction, placement });
+    const nulls = neverNull ? undefined : nullsFor(order.direction, order.nulls);
+    const placement = nulls && options.dialect.nullsClause ? ` nulls ${nulls}` : '';
+    // MariaDB has no NULLS FIRST / LAST (it puts nulls first going up): `column is null` orders them first.
+    const nullsFirst = nulls && !options.dialect.nullsClause ? nulls === 'first' : undefined;
+    terms.push({ column: `${from}.${path.leaf.column}`, direction: order.direction, placement, nullsFirst });
   }
   return { joins: [...joins.values()], terms };
 }
@@ -236,7 +244,10 @@ export function buildRowsStatement(
   if (cursor) {
     w.id(`${ROOT}.id`).sql(isBackward(cursor) === (cursor.direction === 'asc') ? ' desc' : ' asc');
   } else {
-    for (const term of order.terms) w.id(term.column).sql(` ${term.direction}${term.placement}, `);
+    for (const term of order.terms) {
+      if (term.nullsFirst !== undefined) w.id(term.column).sql(` is null ${term.nullsFirst ? 'desc' : 'asc'}, `);
+      w.id(term.column).sql(` ${term.direction}${term.placement}, `);
+    }
     w.id(`${ROOT}.id`).sql(` ${order.terms[order.terms.length - 1]?.direction ?? 'asc'}`);
   }
   if (spec.limit !== undefined) {
