@@ -8,8 +8,8 @@
  * it is left as it is (with a warning). A password or roles written anew revoke the account's tokens.
  */
 import { buildRowMapper } from '../state/knex/row-mapper.js';
-import { runReturningWrite } from '../state/knex/returning-write.js';
-import { makeItemId, readItemId } from '../metadata/identifier.js';
+import { makeInsertId, runReturningWrite } from '../state/knex/returning-write.js';
+import { readItemId } from '../metadata/identifier.js';
 import type { Entity, ItemId, MetadataRegistry } from '../metadata/types.js';
 import { resolveInitialValue } from '../schema/initial-values.js';
 import { PROVISIONED_AT_COLUMN, TOKENS_VALID_AFTER_COLUMN } from '../state/credentials-stamp.js';
@@ -92,7 +92,7 @@ export async function provisionUser(
     entity[security.roles] = toStoredRoles(options.roles);
     const now = Date.now();
     const row = mapper.toRow(entity);
-    const madeId = makeItemId(security.resource.identifier);
+    const madeId = makeInsertId(dialect, security.resource.identifier);
     if (madeId !== undefined) row.id = madeId;
     // Made by the app, not by a caller: its timestamps are set, its blame relations null.
     mapper.stampRow(row, { creating: true, at: new Date(now), by: null });

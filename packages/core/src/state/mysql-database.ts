@@ -5,7 +5,8 @@
  * - ANSI_QUOTES: `"t0"."title"` quotes identifiers (knex's backticks still work);
  * - READ COMMITTED, PostgreSQL's level: a statement sees what was committed before it, and InnoDB takes no gap locks;
  * - time zone UTC, on the server and in mysql2 (`timezone: 'Z'`): a DATETIME holds the UTC instant, read back as it;
- * - DATE columns read as their `YYYY-MM-DD` text, as PostgreSQL's are here (mysql2 would make local-midnight Dates).
+ * - DATE columns read as their `YYYY-MM-DD` text, as PostgreSQL's are here (mysql2 would make local-midnight Dates);
+ *   DATETIME ones as text too, turned into Dates by the dialect (mysql2 misreads a year before 1000).
  */
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
@@ -46,7 +47,7 @@ function toConnection(url: string, database: string | undefined): Knex.MySql2Con
     database: database ?? (named || undefined),
     charset: 'utf8mb4',
     timezone: 'Z',
-    dateStrings: ['DATE'],
+    dateStrings: ['DATE', 'DATETIME'],
   } as unknown as Knex.MySql2ConnectionConfig;
 }
 

@@ -40,6 +40,16 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('schem
         "select count(*)::int as n from information_schema.table_constraints where table_name = 'book' and constraint_type = 'FOREIGN KEY' and table_schema = current_schema()",
       );
       expect(fks.rows[0].n).toBe(1);
+    } else if (database.name === 'mariadb') {
+      expect(columns.published_at!.type).toBe('datetime');
+      const [fks] = await knex.raw(
+        'select column_name as "from", referenced_table_name as "table", referenced_column_name as "to" from information_schema.key_column_usage where table_schema = database() and table_name = \'book\' and referenced_table_name is not null',
+      );
+      expect(fks).toEqual([{ table: 'author', from: 'author_id', to: 'id' }]);
+      const [indexes] = await knex.raw(
+        "select index_name as name from information_schema.statistics where table_schema = database() and table_name = 'book' and column_name = 'author_id'",
+      );
+      expect(indexes.length).toBeGreaterThan(0);
     } else {
       const fks = await knex.raw("select * from pragma_foreign_key_list('book')");
       expect(fks).toEqual([expect.objectContaining({ table: 'author', from: 'author_id', to: 'id' })]);
@@ -124,7 +134,13 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('schem
               "select indexname as name from pg_indexes where tablename = 'pet' and schemaname = current_schema()",
             )
           ).rows
-        : await knex.raw("select name from pragma_index_list('pet')");
+        : database.name === 'mariadb'
+          ? (
+              await knex.raw(
+                "select index_name as name from information_schema.statistics where table_schema = database() and table_name = 'pet'",
+              )
+            )[0]
+          : await knex.raw("select name from pragma_index_list('pet')");
     expect(indexes.map((i: { name: string }) => i.name)).toContain('pet_owner_id_index');
     await second.close();
     await app.close();

@@ -60,6 +60,8 @@ export const mysqlDialect: Dialect = {
   toDb(type, value) {
     if (value === null || value === undefined) return null;
     if (type === 'boolean') return value ? 1 : 0;
+    // DATETIME's own text, in UTC: mysql2 would write a Date of a year before 1000 wrong.
+    if (type === 'datetime') return (value as Date).toISOString().replace('T', ' ').replace('Z', '');
     return toDbValue(type, value);
   },
   fromDb(type, value) {
@@ -67,6 +69,9 @@ export const mysqlDialect: Dialect = {
     switch (type) {
       case 'boolean':
         return value === 1 || value === true;
+      case 'datetime':
+        // Read as text (`dateStrings` in mysql-database.ts), the instant in UTC: `0001-01-01 00:00:00.000`.
+        return typeof value === 'string' ? new Date(`${value.replace(' ', 'T')}Z`) : value;
       case 'json':
       case 'string[]':
       case 'file':

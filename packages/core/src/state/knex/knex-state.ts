@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import type {} from '../database-handles.js';
 import { ApiError } from '../../errors.js';
 import type { ItemId, MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
-import { makeItemId, readItemId } from '../../metadata/identifier.js';
+import { readItemId } from '../../metadata/identifier.js';
 import {
   type CollectionPage,
   type Entity,
@@ -46,7 +46,7 @@ import { createSubstringSearch } from './substring-search.js';
 import { limitToLiveItems } from './live-rows.js';
 import { restoreItem, type RestoreParts } from './restore-item.js';
 import { translateWriteError } from './write-errors.js';
-import { type ReturningWrite, runReturningWrite } from './returning-write.js';
+import { makeInsertId, type ReturningWrite, runReturningWrite } from './returning-write.js';
 import { createRetriedTransact, runRetried } from './retried-transaction.js';
 import { changesCredentials } from '../credentials-stamp.js';
 
@@ -132,9 +132,10 @@ export function createKnexState(
   ): Record<string, unknown> {
     const mapper = mapperOf(resource);
     const row = mapper.toRow(data);
-    // A new item's UUID, when the framework makes it (else the database's default or auto-increment does).
+    // A new item's UUID, when the framework makes it, or the database cannot return the one it makes (MariaDB);
+    // else the database's default or auto-increment does.
     if (creating) {
-      const id = makeItemId(resource.identifier);
+      const id = makeInsertId(database.dialect, resource.identifier);
       if (id !== undefined) row.id = id;
     }
     // The timestamps and blame relations are set here, where every write passes, and nowhere else.

@@ -4,8 +4,22 @@
  * auto-increment id, an UPDATE or DELETE its count of rows, and the rows are then read back by their key, on the same
  * connection or transaction. A write that returns only its key reads nothing back.
  */
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { makeItemId } from '../../metadata/identifier.js';
+import type { IdentifierMetadata } from '../../metadata/types.js';
 import type { Dialect } from '../dialects/dialect.js';
+
+/**
+ * The id a new row is inserted with, when it is not the database's auto-increment: the framework's UUID, or, for a
+ * UUID the database makes, one made here where the INSERT cannot return it (MariaDB; its `UUID()` is version 1 too,
+ * while PostgreSQL's `gen_random_uuid()` and SQLite's default make version 4, as `randomUUID` does).
+ */
+export function makeInsertId(dialect: Dialect, identifier: IdentifierMetadata): string | undefined {
+  const made = makeItemId(identifier);
+  if (made !== undefined || dialect.returning || identifier.type !== 'uuid') return made;
+  return randomUUID();
+}
 
 export interface ReturningWrite {
   /** The INSERT, UPDATE or DELETE, without `.returning()`. */
