@@ -197,12 +197,12 @@ describe('a database that cannot be reached', () => {
   });
 
   it('an unsupported URL is one line too', async () => {
-    const run = await runCli(['db:sync', '--database', 'mysql://shop@127.0.0.1/shop']);
+    const run = await runCli(['db:sync', '--database', 'mssql://shop@127.0.0.1/shop']);
     expect(run).toEqual({
       code: 1,
       stdout: '',
       stderr:
-        'resource-api db:sync: Database URL "mysql://127.0.0.1/shop" is not supported: use "postgres://…", "sqlite:/path/file.db" or "sqlite::memory:".\n',
+        'resource-api db:sync: Database URL "mssql://127.0.0.1/shop" is not supported: use "postgres://…", "mysql://…" (or "mariadb://…"), "sqlite:/path/file.db" or "sqlite::memory:".\n',
     });
   });
 });

@@ -173,8 +173,8 @@ describe('wrong declarations', () => {
   it('refuses a database URL it cannot serve', async () => {
     const app = Fastify();
     await expect(
-      app.register(resourceApi, { resources: [book({})], database: 'mysql://root@localhost/db' }),
-    ).rejects.toThrow('Database URL "mysql://localhost/db" is not supported');
+      app.register(resourceApi, { resources: [book({})], database: 'mssql://root@localhost/db' }),
+    ).rejects.toThrow('Database URL "mssql://localhost/db" is not supported');
     await app.close();
   });
 
