@@ -35,6 +35,22 @@ interface Mysql2Connection {
   query(sql: string, callback: (error: Error | null) => void): void;
 }
 
+interface Mysql2Field {
+  readonly type: string;
+  string(): string | null;
+}
+
+/**
+ * Reads DOUBLE and FLOAT columns with `Number()` of the server's text: mysql2's own parser of a number of up to 17
+ * characters adds its digits up by hand and can land one unit in the last place off (`999999999.9999987` read as
+ * `…88`), so a float would not read back as it was written. Every other column is mysql2's.
+ */
+function readExactFloats(field: Mysql2Field, next: () => unknown): unknown {
+  if (field.type !== 'DOUBLE' && field.type !== 'FLOAT') return next();
+  const text = field.string();
+  return text === null ? null : Number(text);
+}
+
 /** mysql2's connection settings from the URL: user, password, host, port and database (the path). */
 function toConnection(url: string, database: string | undefined): Knex.MySql2ConnectionConfig {
   const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
@@ -48,6 +64,7 @@ function toConnection(url: string, database: string | undefined): Knex.MySql2Con
     charset: 'utf8mb4',
     timezone: 'Z',
     dateStrings: ['DATE', 'DATETIME'],
+    typeCast: readExactFloats,
   } as unknown as Knex.MySql2ConnectionConfig;
 }
 

@@ -78,6 +78,10 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
         // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 on purpose (the value is its nearest double, 2^53)
         9007199254740993,
         1.7976931348623157e308,
+        // Up to 17 characters of text, which mysql2 would add up digit by digit and read one unit in the last place off.
+        999999999.9999987,
+        123456.78901234567,
+        -0.30000000000000004,
       ];
       for (const price of extremes) {
         const response = await post(JSON.stringify({ title: 'T', price }));
