@@ -9,6 +9,7 @@
  */
 import type { Dialect } from './dialect.js';
 import { escapeLike, toLikePattern, toDbValue } from './dialect.js';
+import { SOCKET_UNAVAILABLE_CODES } from './socket-errors.js';
 
 /** MariaDB's binary, NO PAD collation: `'a' = 'a '` is false, as on the other databases. */
 export const BINARY_COLLATION = 'utf8mb4_nopad_bin';
@@ -26,14 +27,7 @@ const FOREIGN_KEY = new Set([1216, 1217, 1451, 1452]);
  * (1053), server gone away / lost (2006, 2013), and mysql2's own names for a connection it lost or closed.
  */
 const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ENOTFOUND',
+  ...SOCKET_UNAVAILABLE_CODES,
   'PROTOCOL_CONNECTION_LOST',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',

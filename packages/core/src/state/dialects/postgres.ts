@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { importOptionalPackage } from '../../optional-package.js';
 import type { Dialect } from './dialect.js';
 import { escapeLike, toLikePattern, toDbValue } from './dialect.js';
+import { SOCKET_UNAVAILABLE_CODES } from './socket-errors.js';
 
 const code = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
@@ -16,14 +17,7 @@ const code = (error: unknown): string | undefined => (error as { code?: string }
  * "Connection terminated due to connection timeout", "Client has encountered a connection error and is not queryable".
  */
 const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ENOTFOUND',
+  ...SOCKET_UNAVAILABLE_CODES,
   '57P01',
   '57P02',
   '57P03',
