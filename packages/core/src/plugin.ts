@@ -283,6 +283,7 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
     builtinProcessor: (operation) => processors.get(operation)!.length === 1,
     isUnique: reader.isUnique,
     execute: state.execute,
+    toRow: state.toRow,
     // An SQLite file opened here: the write stage's transactions share their commits, as its single-statement writes
     // do; the reads before them go to the read-only connection meanwhile.
     transaction: state.transaction,

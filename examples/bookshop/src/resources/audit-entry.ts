@@ -36,9 +36,6 @@ export const AuditEntry = defineResource({
   },
 });
 
-/** The table of `AuditEntry` and its columns, as the framework names them (`audit_entry`, `user_iri`). */
-const TABLE = 'audit_entry';
-
 /** `create`, `update`, `delete`, or a custom operation's name (`publish`). */
 function actionOf(context: ProcessContext): string {
   const { operation } = context;
@@ -56,14 +53,13 @@ export const auditTrail: WriteHooks = {
   afterCommit: async (item: Entity, context: ProcessContext) => {
     const caller = context.caller.user;
     // `execute`: on SQLite the insert shares its commit with the other writes of the moment (one disk sync for all).
-    await context.execute(
-      context.db(TABLE).insert({
-        action: actionOf(context),
-        resource: `${context.resource.collectionPath}/${String(item.id)}`,
-        user_iri: caller ? `/api/users/${String(caller.id)}` : null,
-        // An ISO 8601 string: what the framework stores on SQLite, and what PostgreSQL reads into its timestamp column.
-        at: new Date().toISOString(),
-      }),
-    );
+    // `toRow`: the entry's table row on this database (the column `user_iri`, the date as each database stores it).
+    const row = context.toRow('AuditEntry', {
+      action: actionOf(context),
+      resource: `${context.resource.collectionPath}/${String(item.id)}`,
+      user: caller ? `/api/users/${String(caller.id)}` : null,
+      at: new Date(),
+    });
+    await context.execute(context.db('audit_entry').insert(row));
   },
 };

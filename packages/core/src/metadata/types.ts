@@ -549,6 +549,13 @@ export interface StateContext {
    */
   execute<T = Record<string, unknown>>(query: DatabaseHandle<'query'>): Promise<T[]>;
   /**
+   * A declared resource's values (by field name, `id` too) as its table's row on this database, for a row written
+   * with `db`: column names, and values stored as the framework stores them (a `datetime` from a `Date`, booleans,
+   * JSON), so one query works on SQLite, PostgreSQL and MariaDB alike. Throws for an unknown resource or a name that
+   * is not a stored field of it.
+   */
+  toRow(resource: string, values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
    * Collection reads: the to-one fields whose items the response embeds and that need nothing but their own row
    * (HTTP), or that the GraphQL query selects on the items. A provider may read them with the page (the built-in one
    * joins them) and return them in the page's `related`; the serializer, or GraphQL's loaders, read the others, one

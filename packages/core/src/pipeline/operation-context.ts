@@ -123,6 +123,8 @@ export interface Runtime {
    * SQLite; in one of `transaction`'s (`db`), there.
    */
   readonly execute: <T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex) => Promise<T[]>;
+  /** `StateContext.toRow`: a resource's values as its table's row on this database. */
+  readonly toRow: (resource: string, values: Readonly<Record<string, unknown>>) => Record<string, unknown>;
   /** Unique constraints: whether no other stored item has these values. */
   readonly isUnique: UniquenessCheck;
   /** Items by id (batched reads for embedding and GraphQL relations). */

@@ -58,6 +58,7 @@ export function createStateContext(
     id: context.id,
     db: context.runtime.database.knex,
     execute: context.runtime.execute,
+    toRow: context.runtime.toRow,
     page,
     filters,
     parents,

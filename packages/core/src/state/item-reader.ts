@@ -49,6 +49,7 @@ export function createItemReader(registry: MetadataRegistry, state: KnexState, d
         logger: SILENT_LOGGER,
         uriVariables: { id: String(id) },
         execute: state.execute,
+        toRow: state.toRow,
       },
       () =>
         Promise.reject(

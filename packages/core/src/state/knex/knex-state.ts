@@ -77,6 +77,8 @@ export interface KnexState {
   execute<T = Record<string, unknown>>(query: Knex.QueryBuilder, db?: Knex): Promise<T[]>;
   /** Runs `work` in a transaction: on an SQLite file, one that shares its commit (`group-transactions.ts`). */
   readonly transaction: Transact;
+  /** `StateContext.toRow`: a resource's values as its table's row on this database. */
+  toRow(resource: string, values: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 /** What the state is told beyond the metadata. */
@@ -708,5 +710,18 @@ export function createKnexState(
     isUnique,
     execute: write,
     transaction,
+    toRow(name, values) {
+      const mapper = mappers.get(name);
+      if (!mapper) throw new Error(`toRow: no resource is named "${name}".`);
+      const { fieldsByName } = registry.resource(name);
+      for (const key of Object.keys(values)) {
+        const field = fieldsByName.get(key);
+        // Only what the resource's own row holds: to-many links and computed fields live elsewhere.
+        if (key !== 'id' && (!field || field.kind === 'toMany' || (field.kind === 'scalar' && field.computed)))
+          throw new Error(`toRow: "${key}" is not a stored field of ${name}.`);
+      }
+      const row = mapper.toRow(values as Entity);
+      return 'id' in values ? { id: values.id, ...row } : row;
+    },
   };
 }
