@@ -1,7 +1,7 @@
 /**
- * Shared by the end-to-end tests: the databases to run on (SQLite always, PostgreSQL when it answers), a fresh
- * bookshop per test on its own database (a new in-memory SQLite, or a new PostgreSQL schema dropped afterwards), and
- * JSON requests through `inject()`.
+ * Shared by the end-to-end tests: the databases to run on (SQLite always, PostgreSQL and MariaDB when they answer), a
+ * fresh bookshop per test on its own database (a new in-memory SQLite, a new PostgreSQL schema or MariaDB database
+ * dropped afterwards), and JSON requests through `inject()`.
  *
  * Every bookshop is started as the contract's first admin would be (`ADMIN_EMAIL` / `ADMIN_PASSWORD`, here the
  * `admin` option with `ADMIN`): the admin is user 1, so the users a test registers get ids from 2 on. Writes that the
@@ -25,11 +25,12 @@ import { buildBookshop, type BookshopOptions } from '../src/app.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    mariadbUrl: string;
   }
 }
 
-/** SQLite, and PostgreSQL when the global setup found it reachable. */
-export const databases: TestDatabase[] = testDatabases(inject('postgresUrl'));
+/** SQLite, and PostgreSQL and MariaDB when the global setup found them reachable. */
+export const databases: TestDatabase[] = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
 
 /** A date-time as the API writes it: RFC 3339 in UTC with an explicit offset. */
 export const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?\+00:00$/;
@@ -77,7 +78,10 @@ export interface OpenOptions {
   readonly httpCache?: BookshopOptions['httpCache'];
 }
 
-/** Builds the bookshop on a database of its own, with `ADMIN`; `close()` drops the PostgreSQL schema and closes the app. */
+/**
+ * Builds the bookshop on a database of its own, with `ADMIN`; `close()` drops the PostgreSQL schema (or MariaDB
+ * database) and closes the app.
+ */
 export async function openBookshop(
   database: TestDatabase,
   options: OpenOptions = {},
