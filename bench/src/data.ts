@@ -242,15 +242,46 @@ function roman(n: number): string {
   return out;
 }
 
-/** Where a data set goes: an SQLite file, or a schema of a PostgreSQL database. */
+/**
+ * Where a data set goes: an SQLite file, a schema of a PostgreSQL database, or a database of a MariaDB server (the
+ * `schema`, made by the example app when missing; the URL names the server).
+ */
 export type DataTarget =
   | { readonly kind: 'sqlite'; readonly file: string }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
+  | { readonly kind: 'mariadb'; readonly url: string; readonly schema: string };
+
+/** mysql2's connection settings for a database of the server a `mysql://` or `mariadb://` URL names. */
+export function mariadbConnection(url: string, database?: string): Knex.MySql2ConnectionConfig {
+  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  return {
+    host: parsed.hostname || '127.0.0.1',
+    port: parsed.port ? Number(parsed.port) : 3306,
+    user: decodeURIComponent(parsed.username) || 'root',
+    password: decodeURIComponent(parsed.password),
+    ...(database ? { database } : {}),
+    charset: 'utf8mb4',
+  };
+}
 
 export function knexFor(target: DataTarget): Knex {
-  return target.kind === 'sqlite'
-    ? knexFactory({ client: 'better-sqlite3', connection: { filename: target.file }, useNullAsDefault: true })
-    : knexFactory({ client: 'pg', connection: target.url, searchPath: [target.schema], pool: { min: 0, max: 2 } });
+  switch (target.kind) {
+    case 'sqlite':
+      return knexFactory({ client: 'better-sqlite3', connection: { filename: target.file }, useNullAsDefault: true });
+    case 'postgres':
+      return knexFactory({
+        client: 'pg',
+        connection: target.url,
+        searchPath: [target.schema],
+        pool: { min: 0, max: 2 },
+      });
+    case 'mariadb':
+      return knexFactory({
+        client: 'mysql2',
+        connection: mariadbConnection(target.url, target.schema),
+        pool: { min: 0, max: 2 },
+      });
+  }
 }
 
 /**
@@ -285,7 +316,8 @@ export async function loadData(target: DataTarget, data: DataSet, log: (line: st
     if (Number(last?.id) !== data.titles.length)
       throw new Error(`Expected book ids 1..${data.titles.length}, the last is ${String(last?.id)}.`);
     if (target.kind === 'sqlite') await knex.raw('PRAGMA journal_mode = DELETE');
-    else await knex.raw('ANALYZE author, book');
+    else if (target.kind === 'postgres') await knex.raw('ANALYZE author, book');
+    else await knex.raw('ANALYZE TABLE author, book');
     log(
       `  ${target.kind}: ${data.authors.length} authors, ${data.titles.length} books inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

@@ -16,6 +16,8 @@
  *                       LOG_LEVEL=warn or CORS_ORIGIN=https://admin.example.com
  *   --no-pg             skip W7; --pg <url> the PostgreSQL database (default $BENCH_POSTGRES_URL or
  *                       postgres://postgres@127.0.0.1:5432/test), used in a schema of its own, dropped at the end
+ *   --no-mariadb        skip W7-mariadb; --mariadb <url> the MariaDB (or MySQL) server (default $BENCH_MARIADB_URL or
+ *                       mysql://root@127.0.0.1:3306/test), used in a database of its own, dropped at the end
  */
 import {
   closeSync,
@@ -34,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import knexFactory from 'knex';
 import pg from 'pg';
-import { type DataTarget, generateData, JWT_SECRET, knexFor, loadData } from './data.js';
+import { type DataTarget, generateData, JWT_SECRET, knexFor, loadData, mariadbConnection } from './data.js';
 import { generateMigration, runMigrations } from '@resource-api/core';
 import { embedResources } from './embed-app.js';
 import { type DelayFigures, startSampler } from './mercure-delay.js';
@@ -60,6 +62,8 @@ const { values: args } = parseArgs({
     'shipped-env': { type: 'string', multiple: true, default: [] },
     startups: { type: 'string', default: '3' },
     pg: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    'no-mariadb': { type: 'boolean', default: false },
+    mariadb: { type: 'string', default: process.env.BENCH_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306/test' },
   },
 });
 
@@ -109,6 +113,13 @@ function shippedEnv(database: string): Record<string, string> {
   return env;
 }
 
+/** A MariaDB URL naming another database of the same server (the path), its query kept. */
+function urlWithDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
 /** New lines and bytes a server wrote to its log file since `offset`. */
 function logGrowth(file: string, offset: number): { lines: number; bytes: number } {
   const size = statSync(file).size;
@@ -135,8 +146,12 @@ mkdirSync(`${varDir}results/`, { recursive: true });
 const servers = new Map<TargetName, ServerProcess>();
 const sqliteFiles = new Map<TargetName, string>();
 let pgTarget: (DataTarget & { kind: 'postgres' }) | undefined;
+let mariadbTarget: (DataTarget & { kind: 'mariadb' }) | undefined;
 
-/** Stops the servers, drops the PostgreSQL schema, deletes the database copies (and, after a good run, the logs). */
+/**
+ * Stops the servers, drops the PostgreSQL schema and the MariaDB database, deletes the database copies (and, after a
+ * good run, the logs).
+ */
 async function cleanUp(success: boolean): Promise<void> {
   await Promise.all([...servers.values()].map((server) => server.stop().catch(() => {})));
   servers.clear();
@@ -149,6 +164,15 @@ async function cleanUp(success: boolean): Promise<void> {
       .catch((error: unknown) => console.error(`Could not drop schema ${target.schema}:`, error));
     await knex.destroy();
   }
+  if (mariadbTarget) {
+    const target = mariadbTarget;
+    mariadbTarget = undefined;
+    const knex = knexFactory({ client: 'mysql2', connection: mariadbConnection(target.url), pool: { min: 0, max: 1 } });
+    await knex
+      .raw('DROP DATABASE IF EXISTS ??', [target.schema])
+      .catch((error: unknown) => console.error(`Could not drop database ${target.schema}:`, error));
+    await knex.destroy();
+  }
   if (success) rmSync(runDir, { recursive: true, force: true });
   else
     for (const file of readdirSync(runDir))
@@ -157,7 +181,7 @@ async function cleanUp(success: boolean): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    console.error(`\n${signal}: stopping the servers and dropping the PostgreSQL schema.`);
+    console.error(`\n${signal}: stopping the servers and dropping the PostgreSQL schema and the MariaDB database.`);
     cleanUp(false).finally(() => process.exit(130));
   });
 }
@@ -205,6 +229,22 @@ async function postgresAnswers(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+async function mariadbAnswers(url: string): Promise<boolean> {
+  const knex = knexFactory({
+    client: 'mysql2',
+    connection: { ...mariadbConnection(url), connectTimeout: 3000 },
+    pool: { min: 0, max: 1 },
+  });
+  try {
+    await knex.raw('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await knex.destroy();
   }
 }
 
@@ -386,6 +426,17 @@ async function main(): Promise<void> {
       );
     workloads = workloads.filter((w) => w.id !== 'W7');
   }
+  const useMariadb =
+    !args['no-mariadb'] && workloads.some((w) => w.id === 'W7-mariadb') && (await mariadbAnswers(args.mariadb));
+  if (!useMariadb) {
+    if (workloads.some((w) => w.id === 'W7-mariadb'))
+      log(
+        args['no-mariadb']
+          ? 'W7-mariadb skipped (--no-mariadb).'
+          : `W7-mariadb skipped: MariaDB does not answer at ${args.mariadb.replace(/\/\/[^@]*@/, '//')}.`,
+      );
+    workloads = workloads.filter((w) => w.id !== 'W7-mariadb');
+  }
 
   log('Loading the data (the example app creates the schema, then knex inserts the rows):');
   const dataFile = `${runDir}data.db`;
@@ -393,6 +444,10 @@ async function main(): Promise<void> {
   if (usePg) {
     pgTarget = { kind: 'postgres', url: args.pg, schema: `bench_${process.pid}` };
     await loadData(pgTarget, data, log);
+  }
+  if (useMariadb) {
+    mariadbTarget = { kind: 'mariadb', url: args.mariadb, schema: `bench_${process.pid}` };
+    await loadData(mariadbTarget, data, log);
   }
   for (const target of [
     'bookshop',
@@ -493,6 +548,27 @@ async function main(): Promise<void> {
               shippedEnv(
                 `${pgTarget.url}${pgTarget.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgTarget.schema}`)}`,
               ),
+              shipped,
+            ],
+          ] as typeof definitions)
+        : []),
+      ...(mariadbTarget
+        ? ([
+            [
+              'bookshop-mariadb',
+              'bookshop.js',
+              { BENCH_DATABASE: mariadbTarget.url, BENCH_SCHEMA: mariadbTarget.schema },
+            ],
+            [
+              'baseline-mariadb',
+              'baseline.js',
+              { BENCH_DATABASE: mariadbTarget.url, BENCH_SCHEMA: mariadbTarget.schema },
+            ],
+            // The example app's settings name no database apart from the URL: the URL's path names the bench's.
+            [
+              'bookshop-shipped-mariadb',
+              SHIPPED_MAIN,
+              shippedEnv(urlWithDatabase(mariadbTarget.url, mariadbTarget.schema)),
               shipped,
             ],
           ] as typeof definitions)
@@ -737,7 +813,7 @@ async function main(): Promise<void> {
     })),
     statements: statements.map(({ label, request, statements: n }) => ({ label, request, statements: n })),
     ...(idleSubscribers.length > 0 ? { idleSubscribers } : {}),
-    ...(servers.has('bookshop-shipped') || servers.has('bookshop-shipped-pg')
+    ...([...servers.keys()].some((name) => SHIPPED_TARGETS.has(name))
       ? {
           shippedSettings: Object.fromEntries(
             Object.entries(shippedEnv('')).filter(([name]) => name !== 'DATABASE_URL' && name !== 'JWT_SECRET'),

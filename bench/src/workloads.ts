@@ -1,7 +1,8 @@
 /**
- * The workloads of issue 9, W1 to W7, and of later issues (W2-index, W5-hook, W5-mercure, W8, W1/W3/W5-cached): for each, the request
- * each target gets, the target its ratios are taken against, and the check run on every target before it is measured
- * (status, number of items, total, first title), with the expected values computed from the generated data set.
+ * The workloads of issue 9, W1 to W7, and of later issues (W2-index, W5-hook, W5-mercure, W8, W1/W3/W5-cached,
+ * W7-mariadb): for each, the request each target gets, the target its ratios are taken against, and the check run on
+ * every target before it is measured (status, number of items, total, first title), with the expected values computed
+ * from the generated data set.
  */
 import type { DataSet } from './data.js';
 import type { WrkRequest } from './wrk.js';
@@ -21,6 +22,9 @@ export type TargetName =
   | 'bookshop-hook-tx'
   | 'bookshop-shipped'
   | 'bookshop-shipped-pg'
+  | 'bookshop-mariadb'
+  | 'baseline-mariadb'
+  | 'bookshop-shipped-mariadb'
   | 'bookshop-cache'
   | 'bookshop-shipped-cache';
 
@@ -32,6 +36,7 @@ export type TargetName =
 export const SHIPPED_TARGETS: ReadonlySet<TargetName> = new Set([
   'bookshop-shipped',
   'bookshop-shipped-pg',
+  'bookshop-shipped-mariadb',
   'bookshop-shipped-cache',
 ]);
 
@@ -397,6 +402,16 @@ export function buildWorkloads(data: DataSet): Workload[] {
       title: 'W1 on PostgreSQL',
       targets: ['bookshop-pg', 'bookshop-shipped-pg', 'baseline-pg', 'floor'],
       reference: { workload: 'W7', target: 'baseline-pg' },
+      request: () => ({ method: 'GET', path: '/api/books?page=3' }),
+      floorRoute: '/api/books',
+      check: collectionCheck(page3),
+    },
+    {
+      // Issue 40: the same request on MariaDB, against the baseline written by hand for MariaDB (knex's mysql2).
+      id: 'W7-mariadb',
+      title: 'W1 on MariaDB',
+      targets: ['bookshop-mariadb', 'bookshop-shipped-mariadb', 'baseline-mariadb', 'floor'],
+      reference: { workload: 'W7-mariadb', target: 'baseline-mariadb' },
       request: () => ({ method: 'GET', path: '/api/books?page=3' }),
       floorRoute: '/api/books',
       check: collectionCheck(page3),
