@@ -19,8 +19,9 @@ import { runNeverStale } from './never-stale.js';
 // Two instances on one SQLite file: the in-memory database of the test kit would be one database per instance.
 const directory = mkdtempSync(join(tmpdir(), 'resource-api-cache-instances-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-const all = testDatabases(inject('postgresUrl'));
+const all = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
 const postgres = all.find((database) => database.name === 'postgres');
+const mariadb = all.find((database) => database.name === 'mariadb');
 const sqliteFile = (): TestDatabase => ({
   name: 'sqlite',
   url: `sqlite:${join(directory, `${randomBytes(6).toString('hex')}.db`)}`,
@@ -28,13 +29,14 @@ const sqliteFile = (): TestDatabase => ({
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** The ways instances reach each other: PostgreSQL alone, and Redis on either database. */
+/** The ways instances reach each other: PostgreSQL alone, and Redis on any database (MariaDB has no LISTEN). */
 const setups = [
   ...(postgres ? [{ name: 'PostgreSQL LISTEN/NOTIFY', database: () => postgres, redis: false }] : []),
   ...(redisAvailable
     ? [
         { name: 'Redis, on one SQLite file', database: sqliteFile, redis: true },
         ...(postgres ? [{ name: 'Redis, on PostgreSQL', database: () => postgres, redis: true }] : []),
+        ...(mariadb ? [{ name: 'Redis, on MariaDB', database: () => mariadb, redis: true }] : []),
       ]
     : []),
 ];
