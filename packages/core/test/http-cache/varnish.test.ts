@@ -16,12 +16,12 @@ import { listen } from '../mercure/listening-app.js';
 import { runNeverStale } from './never-stale.js';
 import { freePort, type RunningVarnish, startVarnish, varnishAvailable } from './varnish.js';
 
-// Two instances on SQLite share a file (the test kit's in-memory database would be one per instance); on SQLite they
-// purge each other's in-process caches through Redis, which these tests leave out: one instance with the memory
-// store, two without it.
+// Two instances on SQLite share a file (the test kit's in-memory database would be one per instance); on SQLite and
+// MariaDB they purge each other's in-process caches through Redis, which these tests leave out: one instance with the
+// memory store, two without it.
 const directory = mkdtempSync(join(tmpdir(), 'resource-api-varnish-app-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-const databases = testDatabases(inject('postgresUrl')).map(
+const databases = testDatabases(inject('postgresUrl'), inject('mariadbUrl')).map(
   (database): TestDatabase =>
     database.name === 'sqlite' ? { name: 'sqlite', url: `sqlite:${join(directory, 'shared.db')}` } : database,
 );
