@@ -2,25 +2,63 @@
  * The contract's "HTTP caching" with everything on, as a deployment runs it: Varnish in front (the VCL the framework
  * ships, purged by tag with xkey: `VARNISH_URL`), two compiled servers (`node dist/main.js`) behind it on one
  * PostgreSQL schema, each with its in-process cache (`HTTP_CACHE=memory`), purging each other's through
- * `LISTEN/NOTIFY`. Public reads come from Varnish; a write through either server, or through Varnish, purges Varnish
- * and both in-process caches before it is answered; no read that started after a write's answer shows an older body.
+ * `LISTEN/NOTIFY`; and the same on one MariaDB database, purging each other's through Redis (`REDIS_URL`). Public
+ * reads come from Varnish; a write through either server, or through Varnish, purges Varnish and both in-process
+ * caches before it is answered; no read that started after a write's answer shows an older body.
  *
- * Needs PostgreSQL and Varnish (with varnish-modules): without them the test is skipped with a loud notice, and under
- * `CI=true` it fails (`.ci/run` installs Varnish).
+ * Needs PostgreSQL, MariaDB, Redis and Varnish (with varnish-modules): without them the test is skipped with a loud
+ * notice, and under `CI=true` it fails (`.ci/run` installs Varnish).
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '@resource-api/core';
 import { runNeverStale } from '../../../packages/core/test/http-cache/never-stale.js';
 import { type RunningVarnish, startVarnish, varnishAvailable } from '../../../packages/core/test/http-cache/varnish.js';
+import { dropTestSchema } from '@resource-api/core/testing';
+import { REDIS_URL, redisAvailable } from '../../../packages/core/test/redis.js';
 import { ensureBuilt, freePort, mainJs, type Started, startNode } from './compiled.js';
 import { ADMIN, TEST_JWT_SECRET } from './support.js';
 
 const POSTGRES_URL = inject('postgresUrl');
-if (!POSTGRES_URL) {
-  if (process.env.CI === 'true') throw new Error('PostgreSQL is unreachable and CI=true: the Varnish test must run.');
-  console.warn('\n*** PostgreSQL is unreachable: the bookshop behind Varnish (two instances) is SKIPPED. ***\n');
+const MARIADB_URL = inject('mariadbUrl');
+for (const [name, reachable] of [
+  ['PostgreSQL', POSTGRES_URL],
+  ['MariaDB', MARIADB_URL],
+  ['Redis', redisAvailable],
+] as const) {
+  if (reachable) continue;
+  if (process.env.CI === 'true') throw new Error(`${name} is unreachable and CI=true: the Varnish test must run.`);
+  console.warn(`\n*** ${name} is unreachable: the bookshop behind Varnish (two instances) on it is SKIPPED. ***\n`);
 }
+
+/** The two ways the instances reach each other: PostgreSQL's LISTEN/NOTIFY, or Redis on MariaDB. */
+interface Setup {
+  readonly title: string;
+  readonly url: string | undefined;
+  databaseUrl(schema: string): string;
+  readonly env: Record<string, string>;
+}
+const allSetups: Setup[] = [
+  {
+    title: 'PostgreSQL',
+    url: POSTGRES_URL,
+    // A schema of its own, named in the URL's search path.
+    databaseUrl: (schema) => `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    env: {},
+  },
+  {
+    title: 'MariaDB',
+    url: redisAvailable ? MARIADB_URL : '',
+    // A database of its own, named in the URL's path.
+    databaseUrl: (schema) => {
+      const url = new URL(MARIADB_URL!);
+      url.pathname = `/${schema}`;
+      return url.toString();
+    },
+    env: { REDIS_URL },
+  },
+];
+const setups = allSetups.filter((setup) => setup.url);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Whether Varnish answered from its cache: `X-Varnish` then names this request and the one that stored it. */
 const fromVarnish = (response: Response) => /^\d+ \d+$/.test(response.headers.get('x-varnish') ?? '');
@@ -37,7 +75,7 @@ async function startServer(env: Record<string, string>): Promise<{ server: Start
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-describe.skipIf(!POSTGRES_URL || !varnishAvailable)('the bookshop behind Varnish, two instances', () => {
+describe.skipIf(!varnishAvailable).each(setups)('the bookshop behind Varnish, two instances on $title', (setup) => {
   const schema = `varnish_${randomBytes(5).toString('hex')}`;
   let database: Database | undefined;
   const servers: { server: Started; origin: string }[] = [];
@@ -46,11 +84,12 @@ describe.skipIf(!POSTGRES_URL || !varnishAvailable)('the bookshop behind Varnish
 
   beforeAll(async () => {
     await ensureBuilt();
-    database = await openDatabase({ url: POSTGRES_URL, schema });
+    database = await openDatabase({ url: setup.url!, schema });
     const varnishPort = await freePort();
     const env = {
       HOST: '127.0.0.1',
-      DATABASE_URL: `${POSTGRES_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: setup.databaseUrl(schema),
+      ...setup.env,
       JWT_SECRET: TEST_JWT_SECRET,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
@@ -82,7 +121,7 @@ describe.skipIf(!POSTGRES_URL || !varnishAvailable)('the bookshop behind Varnish
         await server.exit;
       }
     } finally {
-      await database?.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      if (database) await dropTestSchema(database.knex, schema);
       await database?.close();
     }
   }, 60_000);
