@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
 // The core's test subscriber: a real EventSource on a listening hub.
 import { subscribe, type Subscriber } from '../../../packages/core/test/mercure/subscriber.js';
+import { REDIS_URL, redisAvailable } from '../../../packages/core/test/redis.js';
 import { ADMIN, databases, openBookshop, registerAndLogin, type TestUser } from './support.js';
 
 type Shop = Awaited<ReturnType<typeof openBookshop>>;
@@ -232,102 +233,114 @@ describe('an external Mercure hub, in a process of its own', () => {
   });
 });
 
-describe.skipIf(!inject('postgresUrl'))(
-  'two bookshops on one PostgreSQL database, each in a process of its own',
-  () => {
-    const url = new URL(inject('postgresUrl')!);
-    const name = `bookshop_fan_out_${process.pid}`;
-    let admin: Database;
-    const started: Started[] = [];
-    const origins: string[] = [];
+/**
+ * The servers two processes share a database on: PostgreSQL, whose LISTEN/NOTIFY carries the updates, and MariaDB,
+ * which has none: there they travel through Redis (`MERCURE_REDIS_URL`).
+ */
+const fanOutServers = [
+  { title: 'PostgreSQL', url: inject('postgresUrl'), env: {} as Record<string, string>, dropForce: ' WITH (FORCE)' },
+  {
+    title: 'MariaDB',
+    url: redisAvailable ? inject('mariadbUrl') : '',
+    env: { MERCURE_REDIS_URL: REDIS_URL } as Record<string, string>,
+    dropForce: '',
+  },
+].filter((server) => server.url);
 
-    async function answers(process: Started, address: string): Promise<void> {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        if (process.child.exitCode !== null)
-          throw new Error(`The bookshop exited with ${process.child.exitCode}:\n${process.output()}`);
-        try {
-          await fetch(address);
-          return;
-        } catch {
-          if (Date.now() > deadline) throw new Error(`No answer within 20 s:\n${process.output()}`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+describe.each(fanOutServers)('two bookshops on one $title database, each in a process of its own', (server) => {
+  const url = new URL(server.url!);
+  const name = `bookshop_fan_out_${process.pid}`;
+  let admin: Database;
+  const started: Started[] = [];
+  const origins: string[] = [];
+
+  async function answers(process: Started, address: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (process.child.exitCode !== null)
+        throw new Error(`The bookshop exited with ${process.child.exitCode}:\n${process.output()}`);
+      try {
+        await fetch(address);
+        return;
+      } catch {
+        if (Date.now() > deadline) throw new Error(`No answer within 20 s:\n${process.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
+  }
 
-    beforeAll(async () => {
-      await ensureBuilt();
-      admin = await openDatabase({ url: url.toString() });
-      await admin.knex.raw('DROP DATABASE IF EXISTS ??', [name]);
-      await admin.knex.raw('CREATE DATABASE ??', [name]);
-      const database = new URL(url.toString());
-      database.pathname = `/${name}`;
-      for (let index = 0; index < 2; index++) {
-        const port = await freePort();
-        const shop = startNode(mainJs, {
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          DATABASE_URL: database.toString(),
-          JWT_SECRET: 'a-fan-out-test-secret-that-is-long-enough-0123',
-          LOG_LEVEL: 'warn',
-        });
-        started.push(shop);
-        origins.push(`http://127.0.0.1:${port}`);
-        // One after the other: the first creates the tables.
-        await answers(shop, `http://127.0.0.1:${port}/api`);
+  beforeAll(async () => {
+    await ensureBuilt();
+    admin = await openDatabase({ url: url.toString() });
+    await admin.knex.raw('DROP DATABASE IF EXISTS ??', [name]);
+    await admin.knex.raw('CREATE DATABASE ??', [name]);
+    const database = new URL(url.toString());
+    database.pathname = `/${name}`;
+    for (let index = 0; index < 2; index++) {
+      const port = await freePort();
+      const shop = startNode(mainJs, {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: database.toString(),
+        JWT_SECRET: 'a-fan-out-test-secret-that-is-long-enough-0123',
+        LOG_LEVEL: 'warn',
+        ...server.env,
+      });
+      started.push(shop);
+      origins.push(`http://127.0.0.1:${port}`);
+      // One after the other: the first creates the tables.
+      await answers(shop, `http://127.0.0.1:${port}/api`);
+    }
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const shop of started)
+      if (shop.child.exitCode === null && shop.child.signalCode === null) {
+        shop.child.kill('SIGTERM');
+        await shop.exit;
       }
-    }, 150_000);
+    await admin.knex.raw(`DROP DATABASE IF EXISTS ??${server.dropForce}`, [name]);
+    await admin.close();
+  });
 
-    afterAll(async () => {
-      for (const shop of started)
-        if (shop.child.exitCode === null && shop.child.signalCode === null) {
-          shop.child.kill('SIGTERM');
-          await shop.exit;
-        }
-      await admin.knex.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [name]);
-      await admin.close();
-    });
-
-    it('delivers the writes made through one to a subscriber of the other, once each, in order', async () => {
-      const [reader, writer] = origins as [string, string];
-      const subscriber = await subscribe(`${reader}/.well-known/mercure`, ['*']);
-      try {
-        const registered = await fetch(`${writer}/api/users`, {
+  it('delivers the writes made through one to a subscriber of the other, once each, in order', async () => {
+    const [reader, writer] = origins as [string, string];
+    const subscriber = await subscribe(`${reader}/.well-known/mercure`, ['*']);
+    try {
+      const registered = await fetch(`${writer}/api/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ email: 'writer@example.com', plainPassword: 'a-long-enough-password' }),
+      });
+      expect(registered.status).toBe(201);
+      const login = await fetch(`${writer}/api/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'writer@example.com', password: 'a-long-enough-password' }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const written: string[] = [];
+      for (const content of [
+        'First, through the writer.',
+        'Second, through the writer.',
+        'Third, through the writer.',
+      ]) {
+        const response = await fetch(`${writer}/api/comments`, {
           method: 'POST',
-          headers: { 'content-type': 'application/ld+json' },
-          body: JSON.stringify({ email: 'writer@example.com', plainPassword: 'a-long-enough-password' }),
+          headers: { 'content-type': 'application/ld+json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ content }),
         });
-        expect(registered.status).toBe(201);
-        const login = await fetch(`${writer}/api/auth`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'writer@example.com', password: 'a-long-enough-password' }),
-        });
-        const { token } = (await login.json()) as { token: string };
-        const written: string[] = [];
-        for (const content of [
-          'First, through the writer.',
-          'Second, through the writer.',
-          'Third, through the writer.',
-        ]) {
-          const response = await fetch(`${writer}/api/comments`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/ld+json', authorization: `Bearer ${token}` },
-            body: JSON.stringify({ content }),
-          });
-          expect(response.status).toBe(201);
-          written.push(((await response.json()) as { '@id': string })['@id']);
-        }
-        const events = await subscriber.next(3, 10_000);
-        expect(events.map((event) => JSON.parse(event.data)['@id'])).toEqual(written);
-        const item = await (await fetch(`${reader}${written[0]}`)).json();
-        expect(JSON.parse(events[0]!.data)).toEqual(item);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(subscriber.received).toHaveLength(3);
-      } finally {
-        subscriber.close();
+        expect(response.status).toBe(201);
+        written.push(((await response.json()) as { '@id': string })['@id']);
       }
-    });
-  },
-);
+      const events = await subscriber.next(3, 10_000);
+      expect(events.map((event) => JSON.parse(event.data)['@id'])).toEqual(written);
+      const item = await (await fetch(`${reader}${written[0]}`)).json();
+      expect(JSON.parse(events[0]!.data)).toEqual(item);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(subscriber.received).toHaveLength(3);
+    } finally {
+      subscriber.close();
+    }
+  });
+});
