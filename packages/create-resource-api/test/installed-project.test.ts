@@ -4,8 +4,8 @@
  * `@resource-api/core` and `@resource-api/cli` are installed into it with npm, outside the workspace (the rest comes
  * from the registry), and then, as its README says: it type-checks and compiles with tsc (the getting-started sample
  * too), its server starts and answers over HTTP, `npx resource-api debug:resources` lists its resource, and
- * `npm test` passes. pg is not installed with it: a PostgreSQL URL stops the server with the name of the package to
- * install; installed, the project's test runs on PostgreSQL too.
+ * `npm test` passes. pg and mysql2 are not installed with it: a PostgreSQL or MariaDB URL stops the server with the
+ * name of the package to install; installed, the project's test runs on PostgreSQL and MariaDB too.
  *
  * One shortcut: npm is told to skip install scripts, and better-sqlite3's native part is copied from the workspace's
  * build when the versions match (compiling it again takes two minutes and tests nothing of ours); otherwise it is
@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    mariadbUrl: string;
   }
 }
 
@@ -168,29 +169,38 @@ describe('a project generated and installed from the packed packages', { timeout
     expect(output).toContain('/api/books');
   });
 
-  it('refuses a PostgreSQL URL at start-up, naming the package to install, until pg is installed', async () => {
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ['dist/main.js'], {
-        cwd: project,
-        env: { PATH: process.env.PATH, PORT: '0', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' },
+  it.each([
+    ['a PostgreSQL', 'postgres://postgres@127.0.0.1:5432/test', 'A PostgreSQL database', 'pg'],
+    ['a MariaDB', 'mysql://root@127.0.0.1:3306/test', 'A MariaDB or MySQL database', 'mysql2'],
+  ])(
+    'refuses %s URL at start-up, naming the package to install, until it is installed',
+    async (_label, url, what, name) => {
+      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['dist/main.js'], {
+          cwd: project,
+          env: { PATH: process.env.PATH, PORT: '0', DATABASE_URL: url },
+        });
+        let text = '';
+        child.stderr.on('data', (chunk: Buffer) => (text += chunk));
+        child.on('exit', (exitCode) => resolve({ code: exitCode, stderr: text }));
       });
-      let text = '';
-      child.stderr.on('data', (chunk: Buffer) => (text += chunk));
-      child.on('exit', (exitCode) => resolve({ code: exitCode, stderr: text }));
-    });
-    expect(code).not.toBe(0);
-    expect(stderr).toContain('A PostgreSQL database needs the "pg" package, which is not installed');
-    expect(stderr).toContain('npm install pg');
-    await sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', 'pg'], project);
-  });
+      expect(code).not.toBe(0);
+      expect(stderr).toContain(`${what} needs the "${name}" package, which is not installed`);
+      expect(stderr).toContain(`npm install ${name}`);
+      await sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', name], project);
+    },
+  );
 
-  it('passes its own test (npm test), on SQLite and PostgreSQL', async () => {
+  it('passes its own test (npm test), on SQLite, PostgreSQL and MariaDB', async () => {
     const postgres = inject('postgresUrl');
+    const mariadb = inject('mariadbUrl');
     const output = await sh('npm', ['test'], project, 5 * MINUTES, {
       NO_COLOR: '1',
       ...(postgres ? { TEST_POSTGRES_URL: postgres } : {}),
+      ...(mariadb ? { TEST_MARIADB_URL: mariadb } : {}),
     });
-    expect(output).toMatch(postgres ? /Tests\s+4 passed/ : /Tests\s+2 passed/);
+    const databases = 1 + (postgres ? 1 : 0) + (mariadb ? 1 : 0);
+    expect(output).toMatch(new RegExp(`Tests\\s+${2 * databases} passed`));
   });
 });
 
