@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
+import { type KnexPool, poolOf } from './knex/direct-path.js';
 import type { PostgresPool } from './knex/postgres-path.js';
 import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
@@ -40,6 +41,11 @@ export interface Database {
    * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner). @internal
    */
   readonly postgresPool?: PostgresPool;
+  /**
+   * MariaDB or MySQL opened here: the connections of knex's pool, for the statement runner's reads through mysql2.
+   * Absent elsewhere, and for knex instances handed in. @internal
+   */
+  readonly mysqlPool?: KnexPool;
 }
 
 /** What `openDatabase` opens: the plugin's `database`, `databaseSchema` and `databasePoolMax`, and where knex logs. */
@@ -158,11 +164,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...knexLog(options.log),
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-    const pool: PostgresPool = {
-      acquire: () => knex.client.acquireConnection(),
-      release: (connection) => knex.client.releaseConnection(connection),
-    };
-    return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: pool };
+    return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: poolOf(knex) };
   }
   if (/^(mysql|mariadb):\/\//.test(url))
     return openMysqlDatabase({

@@ -13,6 +13,7 @@ import { DeclarationError } from '../errors.js';
 import { importOptionalPackage } from '../optional-package.js';
 import type { Dialect } from './dialects/dialect.js';
 import { BINARY_COLLATION, mysqlDialect } from './dialects/mysql.js';
+import { type KnexPool, poolOf } from './knex/direct-path.js';
 
 export interface MysqlDatabaseOptions {
   readonly url: string;
@@ -97,6 +98,8 @@ export interface OpenedMysql {
   readonly knex: Knex;
   readonly dialect: Dialect;
   close(): Promise<void>;
+  /** The connections of knex's pool, for the statement runner's direct path (`knex/mysql-path.ts`). */
+  readonly mysqlPool: KnexPool;
 }
 
 export async function openMysqlDatabase(options: MysqlDatabaseOptions): Promise<OpenedMysql> {
@@ -114,5 +117,5 @@ export async function openMysqlDatabase(options: MysqlDatabaseOptions): Promise<
     }
   }
   const knex = createKnex(options, schema);
-  return { knex, dialect: mysqlDialect, close: () => knex.destroy() };
+  return { knex, dialect: mysqlDialect, close: () => knex.destroy(), mysqlPool: poolOf(knex) };
 }

@@ -31,6 +31,21 @@ export interface DirectPath {
   readonly transaction?: Transact;
 }
 
+/**
+ * The connections of the pool knex opened (`database.ts`), acquired and released as knex's runner does, for a path
+ * that runs a statement on one of them through the driver (PostgreSQL, MariaDB).
+ */
+export interface KnexPool {
+  acquire(): Promise<unknown>;
+  release(connection: unknown): void;
+}
+
+/** The connections of knex's own pool, for a path of a database opened here. */
+export const poolOf = (knex: Knex): KnexPool => ({
+  acquire: () => knex.client.acquireConnection(),
+  release: (connection) => knex.client.releaseConnection(connection),
+});
+
 /** Enough for every SQL shape a set of resources and filter combinations produces; past it, the cache starts over. */
 export const MAX_STATEMENTS = 1000;
 

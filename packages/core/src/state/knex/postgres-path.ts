@@ -8,7 +8,7 @@
  * Writes, transactions and raw statements stay with knex: only `select`s come here.
  */
 import type { Knex } from 'knex';
-import { type DirectPath, emitQuery } from './direct-path.js';
+import { type DirectPath, emitQuery, type KnexPool } from './direct-path.js';
 import { completeStatementSpan, createStatementSpan } from '../../telemetry/sql-spans.js';
 
 /** The part of a pg client used here. */
@@ -17,10 +17,7 @@ interface PgClient {
 }
 
 /** Acquires and releases the connections of the pool knex opened (`database.ts`). */
-export interface PostgresPool {
-  acquire(): Promise<unknown>;
-  release(connection: unknown): void;
-}
+export type PostgresPool = KnexPool;
 
 export function createPostgresPath(knex: Knex, pool: PostgresPool): DirectPath {
   return {

@@ -4,7 +4,8 @@
  * instead of through knex's runner:
  * - SQLite (`sqlite-path.ts`): straight on the single better-sqlite3 connection, through a cache of prepared
  *   statements (knex's runner, its pool and a fresh `prepare()` per query were a large part of an item GET's CPU);
- * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`.
+ * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`;
+ * - MariaDB and MySQL (`mysql-path.ts`): on a connection of knex's own pool, through mysql2's `query`.
  *
  * Reads of a fixed shape (`shaped`) are not even built again: their SQL is kept per shape. Transactions (`db` other
  * than the database's own knex), but those the SQLite path opened itself, and knex instances handed in from outside (which may carry their own hooks, such as
@@ -16,6 +17,7 @@ import type { Knex } from 'knex';
 import type { Database } from '../database.js';
 import { type DirectPath, MAX_STATEMENTS } from './direct-path.js';
 import type { Transact } from './group-transactions.js';
+import { createMysqlPath } from './mysql-path.js';
 import { createPostgresPath } from './postgres-path.js';
 import { createSqlitePath } from './sqlite-path.js';
 
@@ -93,7 +95,9 @@ export function createStatementRunner(database: Database): StatementRunner {
     ? createSqlitePath(knex, database.sqliteConnection, database.sqliteReader)
     : database.postgresPool
       ? createPostgresPath(knex, database.postgresPool)
-      : undefined;
+      : database.mysqlPool
+        ? createMysqlPath(knex, database.mysqlPool)
+        : undefined;
   return path ? directRunner(knex, path) : knexOnly(knex);
 }
 
