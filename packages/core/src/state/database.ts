@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
-import { type KnexPool, poolOf } from './knex/direct-path.js';
+import { type KnexPool, createKnexPool } from './knex/direct-path.js';
 import type { PostgresPool } from './knex/postgres-path.js';
 import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
@@ -164,7 +164,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...knexLog(options.log),
     });
     if (schema) await knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [schema]);
-    return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: poolOf(knex) };
+    return { knex, dialect: postgresDialect, close: () => knex.destroy(), postgresPool: createKnexPool(knex) };
   }
   if (/^(mysql|mariadb):\/\//.test(url))
     return openMysqlDatabase({

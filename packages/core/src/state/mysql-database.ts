@@ -13,7 +13,7 @@ import { DeclarationError } from '../errors.js';
 import { importOptionalPackage } from '../optional-package.js';
 import type { Dialect } from './dialects/dialect.js';
 import { BINARY_COLLATION, mysqlDialect } from './dialects/mysql.js';
-import { type KnexPool, poolOf } from './knex/direct-path.js';
+import { type KnexPool, createKnexPool } from './knex/direct-path.js';
 
 export interface MysqlDatabaseOptions {
   readonly url: string;
@@ -117,5 +117,5 @@ export async function openMysqlDatabase(options: MysqlDatabaseOptions): Promise<
     }
   }
   const knex = createKnex(options, schema);
-  return { knex, dialect: mysqlDialect, close: () => knex.destroy(), mysqlPool: poolOf(knex) };
+  return { knex, dialect: mysqlDialect, close: () => knex.destroy(), mysqlPool: createKnexPool(knex) };
 }

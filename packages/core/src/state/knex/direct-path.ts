@@ -3,6 +3,7 @@
  * without knex's runner: `sqlite-path.ts`, `postgres-path.ts`.
  */
 import type { Knex } from 'knex';
+import { completeStatementSpan, createStatementSpan, type DatabaseSystem } from '../../telemetry/sql-spans.js';
 import type { Transact } from './group-transactions.js';
 
 /** Where compiled SQL runs instead of through knex's runner. */
@@ -41,7 +42,7 @@ export interface KnexPool {
 }
 
 /** The connections of knex's own pool, for a path of a database opened here. */
-export const poolOf = (knex: Knex): KnexPool => ({
+export const createKnexPool = (knex: Knex): KnexPool => ({
   acquire: () => knex.client.acquireConnection(),
   release: (connection) => knex.client.releaseConnection(connection),
 });
@@ -53,4 +54,39 @@ export const MAX_STATEMENTS = 1000;
 export function emitQuery(knex: Knex, sql: string, bindings: readonly unknown[], method: string | undefined): void {
   if (knex.client.listenerCount('query') > 0)
     knex.client.emit('query', { sql, bindings, method, __knexUid: 'statement-runner' });
+}
+
+/**
+ * A path for a networked database (PostgreSQL, MariaDB): a read runs on a connection of knex's own pool through the
+ * driver's `query`, with the SQL and bindings knex compiled; writes, transactions and raw statements stay with knex.
+ */
+export function createPooledPath<Connection>(
+  knex: Knex,
+  pool: KnexPool,
+  system: DatabaseSystem,
+  query: (connection: Connection, sql: string, bindings: readonly unknown[]) => Promise<unknown[]>,
+): DirectPath {
+  return {
+    usable: (db) => db === knex,
+    returnsRows: (_sql, method) => method === 'select',
+    async run<T>(sql: string, bindings: readonly unknown[], method: string | undefined): Promise<T[]> {
+      emitQuery(knex, sql, bindings, method);
+      // The span (while one records) covers the wait for a connection too: under load, that is where time goes.
+      const span = createStatementSpan(system, sql);
+      let rows: T[];
+      try {
+        const connection = (await pool.acquire()) as Connection;
+        try {
+          rows = (await query(connection, sql, bindings)) as T[];
+        } finally {
+          pool.release(connection);
+        }
+      } catch (error) {
+        if (span) completeStatementSpan(span, error);
+        throw error;
+      }
+      if (span) completeStatementSpan(span);
+      return rows;
+    },
+  };
 }

@@ -8,8 +8,7 @@
  * Writes, transactions and raw statements stay with knex: only `select`s come here.
  */
 import type { Knex } from 'knex';
-import { type DirectPath, emitQuery, type KnexPool } from './direct-path.js';
-import { completeStatementSpan, createStatementSpan } from '../../telemetry/sql-spans.js';
+import { createPooledPath, type DirectPath, type KnexPool } from './direct-path.js';
 
 /** The part of a pg client used here. */
 interface PgClient {
@@ -20,27 +19,7 @@ interface PgClient {
 export type PostgresPool = KnexPool;
 
 export function createPostgresPath(knex: Knex, pool: PostgresPool): DirectPath {
-  return {
-    usable: (db) => db === knex,
-    returnsRows: (_sql, method) => method === 'select',
-    async run<T>(sql: string, bindings: readonly unknown[], method: string | undefined): Promise<T[]> {
-      emitQuery(knex, sql, bindings, method);
-      // The span (while one records) covers the wait for a connection too: under load, that is where time goes.
-      const span = createStatementSpan('postgresql', sql);
-      let rows: T[];
-      try {
-        const connection = (await pool.acquire()) as PgClient;
-        try {
-          rows = (await connection.query({ text: sql, values: bindings })).rows as T[];
-        } finally {
-          pool.release(connection);
-        }
-      } catch (error) {
-        if (span) completeStatementSpan(span, error);
-        throw error;
-      }
-      if (span) completeStatementSpan(span);
-      return rows;
-    },
-  };
+  return createPooledPath<PgClient>(knex, pool, 'postgresql', async (connection, sql, values) => {
+    return (await connection.query({ text: sql, values })).rows;
+  });
 }
