@@ -10,7 +10,6 @@ import knexFactory, { type Knex } from 'knex';
 import { DeclarationError } from '../errors.js';
 import type { Dialect } from './dialects/dialect.js';
 import { type KnexPool, createKnexPool } from './knex/direct-path.js';
-import type { PostgresPool } from './knex/postgres-path.js';
 import { postgresDialect, loadPostgresTypes } from './dialects/postgres.js';
 import { sqliteDialect } from './dialects/sqlite.js';
 import { mysqlDialect } from './dialects/mysql.js';
@@ -40,7 +39,7 @@ export interface Database {
    * PostgreSQL opened here: the connections of knex's pool, for the statement runner's reads. Absent on SQLite and
    * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner). @internal
    */
-  readonly postgresPool?: PostgresPool;
+  readonly postgresPool?: KnexPool;
   /**
    * MariaDB or MySQL opened here: the connections of knex's pool, for the statement runner's reads through mysql2.
    * Absent elsewhere, and for knex instances handed in. @internal

@@ -15,10 +15,7 @@ interface PgClient {
   query(config: { text: string; values: readonly unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
 }
 
-/** Acquires and releases the connections of the pool knex opened (`database.ts`). */
-export type PostgresPool = KnexPool;
-
-export function createPostgresPath(knex: Knex, pool: PostgresPool): DirectPath {
+export function createPostgresPath(knex: Knex, pool: KnexPool): DirectPath {
   return createPooledPath<PgClient>(knex, pool, 'postgresql', async (connection, sql, values) => {
     return (await connection.query({ text: sql, values })).rows;
   });
