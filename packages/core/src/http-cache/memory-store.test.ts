@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { type CachedResponse, createMemoryStore } from './memory-store.js';
 
-const entry = (tags: string[], body = 'x'.repeat(100), expiresAt = 10_000): CachedResponse => ({
+const entry = (tags: string[], body = 'x'.repeat(200), expiresAt = 10_000): CachedResponse => ({
   status: 200,
   headers: { 'content-type': 'application/ld+json' },
-  body,
+  body: Buffer.from(body),
   tags,
   varies: {},
   storedAt: 0,
@@ -16,7 +16,7 @@ describe('the in-process cache store', () => {
   it('answers a fresh response, and forgets an expired one', () => {
     const store = createMemoryStore(1_000_000);
     store.add('a', entry(['/api/a/1'], 'x', 100), store.generation);
-    expect(store.find('a', 99)?.body).toBe('x');
+    expect(store.find('a', 99)?.body.toString()).toBe('x');
     expect(store.find('a', 100)).toBeUndefined();
     expect(store.size.entries).toBe(0);
   });

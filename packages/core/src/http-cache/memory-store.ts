@@ -12,7 +12,8 @@ export interface CachedResponse {
   readonly status: number;
   /** Lower-case names; without `Link` (the API scope adds it per origin) and `Content-Length`. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** The bytes as sent: a hit hands them to the socket as they are (no encoding, no length to count). */
+  readonly body: Buffer;
   readonly tags: readonly string[];
   /** The request headers it varies on beyond the key (`cacheHeaders.vary`), with their values then. */
   readonly varies: Readonly<Record<string, string | undefined>>;
@@ -39,10 +40,10 @@ export interface MemoryStore {
   readonly size: { readonly bytes: number; readonly entries: number };
 }
 
-/** Rough bytes of an entry: its body and headers as UTF-16 (what the strings hold). */
+/** Rough bytes of an entry: its body, and its key and headers as UTF-16 (what the strings hold). */
 const bytesOf = (key: string, entry: CachedResponse): number =>
-  2 *
-  (key.length + entry.body.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
+  entry.body.length +
+  2 * (key.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
 
 export function createMemoryStore(maxBytes: number): MemoryStore {
   // A Map iterates in insertion order: deleting and setting again makes the entry the most recent, the first is the

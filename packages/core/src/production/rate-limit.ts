@@ -32,6 +32,7 @@ import type { Redis } from 'ioredis';
 import { ApiError, DeclarationError } from '../errors.js';
 import { findClosest } from '../metadata/did-you-mean.js';
 import { openRedisConnection } from '../redis-connection.js';
+import { addRouteHook } from '../route-hooks.js';
 import type { ApiRouteMark } from '../routing/api-scope.js';
 import type { JWTPayload } from 'jose';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
@@ -142,13 +143,6 @@ async function countWith(limiter: Limiter, request: FastifyRequest, reply: Fasti
   // Set here too: the GraphQL endpoint's errors do not go through the API's error handler, which sets an error's headers.
   reply.headers(error.headers);
   throw error;
-}
-
-/** Adds a hook to a route's own list of hooks of that name. */
-function addRouteHook<H>(route: RouteOptions, name: 'onRequest' | 'preHandler', hook: H): void {
-  const hooks = route[name] as H | H[] | undefined;
-  (route as unknown as Record<string, H[]>)[name] =
-    hooks === undefined ? [hook] : Array.isArray(hooks) ? [...hooks, hook] : [hooks, hook];
 }
 
 /**

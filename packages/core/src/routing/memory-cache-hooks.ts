@@ -1,20 +1,31 @@
 /**
- * The in-process cache's hooks in the API's scope (`httpCache: { store: 'memory' }`). `onRequest` answers a GET
- * without credentials from a fresh response kept for its URL, host and `Accept` (and the headers it declared it
- * varies on), before any stage runs: `X-Cache: HIT` and `Age`, or 304 when `If-None-Match` names its ETag. `onSend`
- * keeps the 200s shared caches may keep (those with cache tags and `public` with a lifetime: `s-maxage`, else
+ * The in-process cache's hooks in the API's scope (`httpCache: { store: 'memory' }`). Each GET route's last own
+ * `onRequest` hook answers a GET without credentials from a fresh response kept for its URL, host and `Accept` (and
+ * the headers it declared it varies on), before any stage runs: `X-Cache: HIT` and `Age`, or 304 when `If-None-Match`
+ * names its ETag. It runs after every other `onRequest` hook — the production plugin's request id, security headers
+ * and rate limit among them — so that a hit is counted by the rate limit like any request, and can be refused by it.
+ * `onSend` keeps the 200s shared caches may keep (those with cache tags and `public` with a lifetime: `s-maxage`, else
  * `max-age`), unless a write purged something since the request started (`memory-store.ts`): `X-Cache: MISS`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { MemoryStore } from '../http-cache/memory-store.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
+import { addRouteHook } from '../route-hooks.js';
 
-/**
- * The store's generation when each request the store did not answer started: a response is kept only if nothing was
- * purged since. A request answered from the store has none, so it is not stored again.
- */
-const started = new WeakMap<FastifyRequest, number>();
+/** What the cache noted when a request it did not answer started. */
+interface Missed {
+  /** The store's generation: a response is kept only if nothing was purged since. */
+  readonly generation: number;
+  /**
+   * The headers the request's own `onRequest` hooks had set (its request id, its rate limit's counts, security
+   * headers): not kept with the response, unless the response changed them, since a hit's own hooks set them again.
+   */
+  readonly own: Readonly<Record<string, unknown>>;
+}
+
+/** The requests the store did not answer; a request answered from the store has none, so it is not stored again. */
+const missed = new WeakMap<FastifyRequest, Missed>();
 
 /** Headers not kept: the API scope adds `Link` per origin, Fastify the length, this hook `X-Cache` and `Age`. */
 const UNKEPT = new Set(['link', 'content-length', 'x-cache', 'age', 'date', 'connection', 'keep-alive']);
@@ -52,28 +63,19 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-/**
- * Sets the kept headers on a reply, except those the request's own earlier `onRequest` hooks already set: they belong
- * to this request (its `X-Request-Id`, its rate limit's `X-RateLimit-Remaining`), not to the one that was stored.
- */
-function keepOwn(reply: FastifyReply, headers: Readonly<Record<string, string>>): FastifyReply {
-  for (const name in headers) if (!reply.hasHeader(name)) reply.header(name, headers[name]);
-  return reply;
-}
-
 export function registerMemoryCacheHooks(
   app: FastifyInstance,
   options: { readonly store: MemoryStore; readonly settings: HttpCacheSettings },
 ): void {
   const { store, settings } = options;
   // A callback hook, not an async one: no promise per request; a hit is answered here and the chain goes no further.
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  const lookUp: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     if (!cacheable(request)) return done();
     const generation = store.generation;
     const now = Date.now();
     const entry = store.find(keyOf(request), now);
     if (!entry || !variesMatch(request, entry.varies)) {
-      started.set(request, generation);
+      missed.set(request, { generation, own: { ...reply.getHeaders() } });
       return done();
     }
     const age = String(Math.floor((now - entry.storedAt) / 1000));
@@ -81,21 +83,27 @@ export function registerMemoryCacheHooks(
     const etag = entry.headers.etag;
     if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
       const { 'content-type': _type, [settings.tagHeader]: _tags, ...kept } = entry.headers;
-      keepOwn(reply.code(304), kept).header('age', age).header('x-cache', 'HIT').send();
+      reply.code(304).headers(kept).header('age', age).header('x-cache', 'HIT').send();
       return;
     }
-    keepOwn(reply.code(entry.status), entry.headers).header('age', age).header('x-cache', 'HIT').send(entry.body);
+    reply.code(entry.status).headers(entry.headers).header('age', age).header('x-cache', 'HIT').send(entry.body);
+  };
+  // After the route's other onRequest hooks: the rate limit adds its own to each route from an onRoute hook of the
+  // same scope, registered before this one (or of the application's, whose onRoute hooks run first).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) addRouteHook(route, 'onRequest', lookUp);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const since = started.get(request);
-    if (since === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+    const miss = missed.get(request);
+    if (miss === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
     const tags = reply.getHeader(settings.tagHeader);
     const lifetime = lifetimeOf(String(reply.getHeader('cache-control') ?? ''));
     if (tags === undefined || lifetime === 0) return done(null, payload);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders()))
-      if (value !== undefined && !UNKEPT.has(name))
+      if (value !== undefined && !UNKEPT.has(name) && value !== miss.own[name])
         headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     const now = Date.now();
     store.add(
@@ -103,7 +111,7 @@ export function registerMemoryCacheHooks(
       {
         status: 200,
         headers,
-        body: payload,
+        body: Buffer.from(payload),
         tags: String(tags)
           .split(settings.tagSeparator.trim() || ' ')
           .map((tag) => tag.trim())
@@ -112,7 +120,7 @@ export function registerMemoryCacheHooks(
         storedAt: now,
         expiresAt: now + lifetime * 1000,
       },
-      since,
+      miss.generation,
     );
     reply.header('x-cache', 'MISS');
     done(null, payload);

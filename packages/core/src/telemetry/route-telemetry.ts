@@ -12,15 +12,9 @@ import type {
   RouteHandlerMethod,
   RouteOptions,
 } from 'fastify';
+import { addRouteHook } from '../route-hooks.js';
 import type { RecordRequest } from './metrics.js';
 import { createRequestSpanHooks, type RouteDescription } from './request-spans.js';
-
-/** Adds `hook` to the route's own hooks of that name: first (it times what the others do) or last. */
-function addRouteHook<H>(route: RouteOptions, name: 'onRequest' | 'onResponse', hook: H, first: boolean): void {
-  const hooks = route[name] as H | H[] | undefined;
-  const existing = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-  (route as unknown as Record<string, H[]>)[name] = first ? [hook, ...existing] : [...existing, hook];
-}
 
 /** What a route gets: its request span (when an SDK is installed), its metrics (when they are on). */
 export interface RouteTelemetry {
@@ -41,7 +35,7 @@ export function attachRouteTelemetry(
       record(request.method, reply.statusCode, reply.elapsedTime);
       done();
     };
-    addRouteHook(route, 'onResponse', recordRequest, false);
+    addRouteHook(route, 'onResponse', recordRequest);
     return;
   }
   const spans = createRequestSpanHooks(description);
@@ -59,8 +53,8 @@ export function attachRouteTelemetry(
         spans.end(request, reply);
         done();
       };
-  addRouteHook(route, 'onRequest', startRequestSpan, true);
-  addRouteHook(route, 'onResponse', endRequestSpan, false);
+  addRouteHook(route, 'onRequest', startRequestSpan, 'first');
+  addRouteHook(route, 'onResponse', endRequestSpan);
   const handler = route.handler as (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
   route.handler = function runInRequestSpan(request, reply) {
     return spans.runHandler(handler, this, request, reply);

@@ -383,3 +383,30 @@ describe('the in-process cache and the headers of the request it answers', () =>
     }
   });
 });
+
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'the in-process cache behind the production plugin on $name',
+  (database) => {
+    const app = useApp(database, {
+      resources: [Author, Book],
+      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory' },
+      production: { rateLimit: { max: 4, timeWindow: '1 minute' } },
+    });
+
+    it('answers a hit only once the rate limit counted it, with its own counts and request id', async () => {
+      // Written to the database directly: a POST would count against the limit too.
+      await app().resourceApi.database.knex('author').insert({ name: 'Frank Herbert' });
+      const responses = [];
+      for (let i = 0; i < 5; i++) responses.push(await app().inject('/api/authors/1'));
+      expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 429]);
+      expect(responses.map((r) => r.headers['x-cache'])).toEqual(['MISS', 'HIT', 'HIT', 'HIT', undefined]);
+      expect(responses.slice(0, 4).map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0']);
+      const ids = new Set(responses.map((r) => r.headers['x-request-id']));
+      expect(ids.size).toBe(5);
+      // The security headers of the production plugin are on the hits too (each request's own).
+      expect(responses[1]?.headers['x-content-type-options']).toBe('nosniff');
+      expect(responses[1]?.body).toBe(responses[0]?.body);
+      expect(responses[4]?.headers['retry-after']).toBeDefined();
+    });
+  },
+);
