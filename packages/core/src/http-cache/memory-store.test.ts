@@ -35,6 +35,24 @@ describe('the in-process cache store', () => {
     expect(store.find('d', 0)).toBeDefined();
   });
 
+  it('drops the oldest when every entry was used since, and a hot entry survives many evictions', () => {
+    const store = createMemoryStore(1_000);
+    for (const key of ['a', 'b', 'c']) store.add(key, entry([`/api/x/${key}`]), store.generation);
+    for (const key of ['a', 'b', 'c']) store.find(key, 0);
+    store.add('d', entry(['/api/x/d']), store.generation);
+    expect(store.find('a', 0)).toBeUndefined();
+    expect(['b', 'c', 'd'].map((key) => store.find(key, 0) !== undefined)).toEqual([true, true, true]);
+    // `hot` is read between every addition: a hundred newer entries come and go, it stays.
+    store.add('hot', entry(['/api/x/hot']), store.generation);
+    for (let i = 0; i < 100; i++) {
+      expect(store.find('hot', 0)).toBeDefined();
+      store.add(`cold-${i}`, entry([`/api/x/cold-${i}`]), store.generation);
+    }
+    expect(store.find('hot', 0)).toBeDefined();
+    expect(store.size.entries).toBe(3);
+    expect(store.size.bytes).toBeLessThanOrEqual(1_000);
+  });
+
   it('purges every response listing a tag, and keeps the others', () => {
     const store = createMemoryStore(1_000_000);
     store.add('item', entry(['/api/books/1']), store.generation);

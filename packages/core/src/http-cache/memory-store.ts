@@ -1,6 +1,10 @@
 /**
- * The in-process HTTP cache (`httpCache: { store: 'memory' }`): whole responses (status, headers, body) in a least
- * recently used map bounded by bytes, each indexed under its cache tags, purged by tag.
+ * The in-process HTTP cache (`httpCache: { store: 'memory' }`): whole responses (status, headers, body) in a map
+ * bounded by bytes, each indexed under its cache tags, purged by tag. When full, the least recently used go first,
+ * as the "second chance" (CLOCK) algorithm approximates it: a hit only marks its entry used; eviction walks from the
+ * oldest, moving a used entry to the newest end (unmarked) and dropping the first unused one. A hit does not move its
+ * entry itself: deleting and setting one key again and again leaves a chain of deleted slots in V8's Map that every
+ * later lookup of that key walks (a hot key's lookup grew to tens of microseconds in a 10,000-entry map).
  *
  * Never stale: a response rendered while a write was committing may show the older state. So each purge advances a
  * generation, a request notes the generation when it starts, and its response is stored only if no purge happened
@@ -46,9 +50,8 @@ const bytesOf = (key: string, entry: CachedResponse): number =>
   2 * (key.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
 
 export function createMemoryStore(maxBytes: number): MemoryStore {
-  // A Map iterates in insertion order: deleting and setting again makes the entry the most recent, the first is the
-  // least recently used.
-  const entries = new Map<string, { entry: CachedResponse; bytes: number }>();
+  // A Map iterates in insertion order: the first is the oldest; `used`, set by a hit, gives it a second chance.
+  const entries = new Map<string, { entry: CachedResponse; bytes: number; used: boolean }>();
   const byTag = new Map<string, Set<string>>();
   let bytes = 0;
   let generation = 0;
@@ -63,6 +66,16 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       const keys = byTag.get(tag);
       keys?.delete(key);
       if (keys?.size === 0) byTag.delete(tag);
+    }
+  }
+
+  /** Drops the oldest entry not used since it was last passed over; used ones go to the newest end, unmarked. */
+  function evictOne(): void {
+    for (const [key, kept] of entries) {
+      if (!kept.used) return remove(key);
+      kept.used = false;
+      entries.delete(key);
+      entries.set(key, kept);
     }
   }
 
@@ -90,8 +103,7 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
         remove(key);
         return undefined;
       }
-      entries.delete(key);
-      entries.set(key, kept);
+      kept.used = true;
       return kept.entry;
     },
     add(key, entry, since) {
@@ -99,14 +111,15 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       const size = bytesOf(key, entry);
       if (size > maxBytes) return;
       remove(key);
-      entries.set(key, { entry, bytes: size });
+      // Room first: the new entry is not a candidate of its own eviction.
+      while (bytes + size > maxBytes) evictOne();
+      entries.set(key, { entry, bytes: size, used: false });
       bytes += size;
       for (const tag of entry.tags) {
         let keys = byTag.get(tag);
         if (!keys) byTag.set(tag, (keys = new Set()));
         keys.add(key);
       }
-      while (bytes > maxBytes) remove(entries.keys().next().value!);
     },
     purge,
     use(value) {

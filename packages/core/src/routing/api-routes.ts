@@ -4,7 +4,7 @@
  * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header and
  * `Vary: Accept`; GETs an `ETag` (`send-response.ts`).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
@@ -60,8 +60,6 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
 
   prepareApiScope(app, { kind: 'rest', prefix }, options.setUpScope);
   registerBodyParsers(app, options.bodyLimit);
-  // Multipart bodies are parsed by the hooks of the operations that take uploads; elsewhere they are a 415.
-  await app.register(multipart);
   const uploadHooks = createMultipartHooks(options.uploads.storage, options.uploads.limits);
 
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
@@ -107,22 +105,32 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   });
 
   const byPath = new Map<string, Set<string>>();
+  const uploadRoutes: RouteOptions[] = [];
   for (const resource of registry.resources) {
     for (const operation of resource.operations) {
       const tagged = carriesEntityTag(operation, resource);
-      app.route({
+      const route: RouteOptions = {
         method: operation.method,
         url: local(operation.uriTemplate),
         config: markRoute({ kind: 'operation', operation: operation.name, resource: resource.name }),
-        ...(operation.inputFormats.includes(MULTIPART_FORM_DATA) ? uploadHooks : {}),
         handler: async (request, reply) =>
           sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
-      });
+      };
+      if (operation.inputFormats.includes(MULTIPART_FORM_DATA)) uploadRoutes.push({ ...route, ...uploadHooks });
+      else app.route(route);
       const methods = byPath.get(operation.uriTemplate) ?? new Set<string>();
       methods.add(operation.method);
       byPath.set(operation.uriTemplate, methods);
     }
   }
+  // The operations that take uploads, in a context of their own with @fastify/multipart: its hooks (an async
+  // onRequest and onResponse, a listener per request) run for them only. Elsewhere a multipart body is read unparsed
+  // and refused with a 415 by the negotiate stage, as any type the operation does not take.
+  if (uploadRoutes.length > 0)
+    await app.register(async (uploads) => {
+      await uploads.register(multipart);
+      for (const route of uploadRoutes) uploads.route(route);
+    });
 
   for (const [template, methods] of byPath) {
     const allowed = METHODS.filter((m) => methods.has(m)).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
