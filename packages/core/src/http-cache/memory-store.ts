@@ -29,7 +29,7 @@ export interface CachedResponse {
 export interface MemoryStore {
   /** Advances on every purge. */
   readonly generation: number;
-  /** The fresh response under `key`, or undefined; a hit becomes the most recently used. */
+  /** The fresh response under `key`, or undefined; a hit marks it used (it outlives an unused one). */
   find(key: string, now: number): CachedResponse | undefined;
   /** Keeps `entry` under `key`, unless something was purged since `generation` (the request's start). */
   add(key: string, entry: CachedResponse, generation: number): void;
