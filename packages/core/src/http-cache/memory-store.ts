@@ -72,7 +72,10 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
   /** Drops the oldest entry not used since it was last passed over; used ones go to the newest end, unmarked. */
   function evictOne(): void {
     for (const [key, kept] of entries) {
-      if (!kept.used) return remove(key);
+      if (!kept.used) {
+        remove(key);
+        return;
+      }
       kept.used = false;
       entries.delete(key);
       entries.set(key, kept);
