@@ -30,3 +30,16 @@ export async function importOptionalPackage<T>(name: string, usedFor: string, lo
     );
   }
 }
+
+/**
+ * `load()` (an `import()` of something that imports `name`), or undefined when `name` is not installed: for a feature
+ * that is on by default when its package is there, as GraphQL is with mercurius.
+ */
+export async function importIfInstalled<T>(name: string, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!isMissing(error, name)) throw error;
+    return undefined;
+  }
+}

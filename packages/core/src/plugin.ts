@@ -17,7 +17,8 @@ import type {
   StateProvider,
 } from './metadata/types.js';
 import { createFirstUseSchemas } from './graphql/first-use-schemas.js';
-import { type GraphQLOptions, registerGraphQLRoutes } from './graphql/graphql-routes.js';
+import type { GraphQLOptions } from './graphql/graphql-routes.js';
+import { importIfInstalled, importOptionalPackage } from './optional-package.js';
 import type { Runtime, RuntimeSecurity } from './pipeline/operation-context.js';
 import { createAuthenticator } from './security/authenticator.js';
 import { resolveSecurity, type SecurityOptions } from './security/config.js';
@@ -97,7 +98,10 @@ export interface ResourceApiOptions {
   readonly bodyLimit?: number;
   /** Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous. */
   readonly security?: SecurityOptions;
-  /** The GraphQL endpoint (on by default at `/graphql`); `false` for none. */
+  /**
+   * The GraphQL endpoint at `/graphql`, served by mercurius: on by default when the `mercurius` package is installed
+   * (off, with a line in the log, when it is not); options turn it on and need mercurius; `false` for none.
+   */
   readonly graphql?: GraphQLOptions | false;
   /** Titles of the API documents: `{ title, description, version }` (OpenAPI info, Hydra docs, Swagger UI). */
   readonly documentation?: DocumentationOptions;
@@ -186,6 +190,23 @@ declare module 'fastify' {
   interface FastifyInstance {
     resourceApi: ResourceApiHandle;
   }
+}
+
+/**
+ * The GraphQL endpoint's module, loaded only when GraphQL may be on: it imports mercurius, an optional package. Not
+ * installed: without options GraphQL is off (said once in the log, as API Platform turns GraphQL on when its library
+ * is there); with options, the start fails with the package to install.
+ */
+async function loadGraphQLRoutes(
+  app: FastifyInstance,
+  option: GraphQLOptions | undefined,
+): Promise<typeof import('./graphql/graphql-routes.js') | undefined> {
+  const load = () => import('./graphql/graphql-routes.js');
+  if (option !== undefined) return importOptionalPackage('mercurius', 'The graphql option (GraphQL at /graphql)', load);
+  const routes = await importIfInstalled('mercurius', load);
+  if (!routes)
+    app.log.info('GraphQL is off: the "mercurius" package is not installed (npm install mercurius turns it on).');
+  return routes;
 }
 
 async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptions): Promise<void> {
@@ -337,10 +358,12 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
   });
   const setUpScope = createScopeSetup(app, options.trustedHosts, registry.prefix, mercure?.link);
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-  if (options.graphql !== false)
-    await app.register(registerGraphQLRoutes, {
+  const graphqlOption = options.graphql;
+  const graphqlRoutes = graphqlOption === false ? undefined : await loadGraphQLRoutes(app, graphqlOption);
+  if (graphqlRoutes)
+    await app.register(graphqlRoutes.registerGraphQLRoutes, {
       runtime,
-      graphql: options.graphql ?? {},
+      graphql: graphqlOption || {},
       bodyLimit,
       schemas: graphqlSchemas,
       setUpScope,

@@ -53,7 +53,8 @@ function describePackage(name: string, coreVersion: string): Record<string, unkn
       start: 'tsc -p tsconfig.build.json && node dist/main.js',
       test: 'vitest run',
     },
-    dependencies: { '@resource-api/core': coreVersion, fastify: '^5.12.0' },
+    // mercurius turns GraphQL on (`/graphql`); without it the API serves REST alone.
+    dependencies: { '@resource-api/core': coreVersion, fastify: '^5.12.0', mercurius: '^16.10.1' },
     devDependencies: {
       '@resource-api/cli': coreVersion,
       '@types/node': '^20.19.0',

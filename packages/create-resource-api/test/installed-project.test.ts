@@ -161,6 +161,12 @@ describe('a project generated and installed from the packed packages', { timeout
     expect(refused.status).toBe(400);
     const list = (await (await fetch(`${base}/api/books?title=DUN`)).json()) as Record<string, unknown>;
     expect(list['hydra:totalItems']).toBe(1);
+    const graphql = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ books { totalCount edges { node { title } } } }' }),
+    });
+    expect(await graphql.json()).toEqual({ data: { books: { totalCount: 1, edges: [{ node: { title: 'Dune' } }] } } });
   });
 
   it('runs the resource-api command from the installed CLI', async () => {
@@ -190,6 +196,42 @@ describe('a project generated and installed from the packed packages', { timeout
       await sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', name], project);
     },
   );
+
+  it('serves REST alone without mercurius, and says so in its log', async () => {
+    await sh('npm', ['uninstall', '--no-audit', '--no-fund', '--ignore-scripts', 'mercurius'], project);
+    try {
+      const port = await freePort();
+      const child = spawn(process.execPath, ['dist/main.js'], {
+        cwd: project,
+        env: { PATH: process.env.PATH, PORT: String(port), DATABASE_URL: 'sqlite::memory:' },
+      });
+      let log = '';
+      child.stdout.on('data', (chunk: Buffer) => (log += chunk));
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        for (let attempt = 0; ; attempt++) {
+          const answered = await fetch(`${base}/api/books`).then(
+            (r) => r.status,
+            () => 0,
+          );
+          if (answered === 200) break;
+          if (attempt > 150) throw new Error('The generated server did not answer in 30 s.');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        const graphql = await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ books { totalCount } }' }),
+        });
+        expect(graphql.status).toBe(404);
+        expect(log).toContain('GraphQL is off: the \\"mercurius\\" package is not installed');
+      } finally {
+        child.kill('SIGKILL');
+      }
+    } finally {
+      await sh('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', 'mercurius@^16.10.1'], project);
+    }
+  });
 
   it('passes its own test (npm test), on SQLite, PostgreSQL and MariaDB', async () => {
     const postgres = inject('postgresUrl');

@@ -7,7 +7,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOperationAST } from 'graphql';
-import mercurius from 'mercurius';
+import type {} from 'mercurius';
+import { GraphQLFailure } from './graphql-failure.js';
 import { countMore } from '../routing/request-cost.js';
 import { computeOperationCost } from './cost.js';
 
@@ -42,7 +43,7 @@ export function limitCost(app: FastifyInstance, limits: CostLimits): void {
       weights,
     );
     if (nodes > limits.maxNodes) {
-      throw new mercurius.ErrorWithProps(
+      throw new GraphQLFailure(
         `The query is too costly: it may read up to ${nodes} items, more than the limit of ${limits.maxNodes} (graphql.maxNodes). Ask for smaller pages (first, last or itemsPerPage), fewer nested connections or fewer password changes.`,
         { code: 'QUERY_TOO_COSTLY', cost: nodes, maxNodes: limits.maxNodes },
         400,

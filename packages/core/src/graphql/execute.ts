@@ -3,7 +3,6 @@
  * pipeline as REST (`executeOperation`: parameters, access rules, providers, filters, pagination, validation,
  * processors); errors become GraphQL errors with `extensions.status` (and `extensions.violations`).
  */
-import mercurius from 'mercurius';
 import type { ApiError } from '../errors.js';
 import type { ItemId, OperationMetadata, ToOneFieldMetadata } from '../metadata/types.js';
 import type { OperationContext, OperationRequest, Runtime } from '../pipeline/operation-context.js';
@@ -13,10 +12,9 @@ import { isTracing } from '../telemetry/tracer.js';
 import type { QueryParameters } from '../metadata/types.js';
 import { type ErrorLog, logServiceError, toApiError } from '../response/render-error.js';
 import type { Caller } from '../security/access.js';
+import { GraphQLFailure } from './graphql-failure.js';
 import type { GraphQLRequestScope } from './request-scope.js';
 import type { PageRequest, StateLogger } from '../metadata/types.js';
-
-const { ErrorWithProps } = mercurius;
 
 /**
  * What every resolver gets: the caller (authenticated once per request), the HTTP request's headers, address, id and
@@ -53,7 +51,7 @@ export function toGraphQLError(thrown: unknown, log: GraphQLRequestContext['log'
       message,
       code,
     }));
-  return new ErrorWithProps(error.message, extensions, error.status);
+  return new GraphQLFailure(error.message, extensions, error.status);
 }
 
 /** The HTTP status a GraphQL error carries (`extensions.status`), if any. */

@@ -15,6 +15,7 @@ import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-p
 import { readOrigin } from '../routing/to-operation-request.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
 import { buildGraphQLSchema } from './build-schema.js';
+import { GraphQLFailure } from './graphql-failure.js';
 import { hasPublishedWrites, toSubscriptionTopic } from './subscriptions.js';
 import { GraphQLRequestScope } from './request-scope.js';
 import type { GraphQLRequestContext } from './execute.js';
@@ -258,11 +259,11 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
   app.graphql.addHook('preValidation', (_schema, document) => {
     // Parsed from text, a document's location is graphql-js's `Location`: a JSON tree can hold a `loc`, never that.
     if (!((document as { loc?: unknown } | null)?.loc instanceof Location))
-      throw new mercurius.ErrorWithProps('The query must be a GraphQL document.', undefined, 400);
+      throw new GraphQLFailure('The query must be a GraphQL document.', undefined, 400);
     // The width and depth limits, before validation, whose own rules can take far longer than this walk on a document
     // made to be too complex (mercurius's depth check would come after it, and count introspection too).
     const refused = findExceededLimit(document, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
-    if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
+    if (refused) throw new GraphQLFailure(refused, undefined, 400);
   });
   feedSubscriptions(app, runtime, { maxComplexity, maxDepth, maxAliases, maxRootMutations });
   // The node budget needs the variables: checked before execution, on every request (cost-limit.ts).
@@ -284,7 +285,7 @@ function feedSubscriptions(
 ): void {
   app.graphql.addHook('preSubscriptionExecution', (_schema, document) => {
     const refused = findExceededLimit(document, limits);
-    if (refused) throw new mercurius.ErrorWithProps(refused, undefined, 400);
+    if (refused) throw new GraphQLFailure(refused, undefined, 400);
   });
   if (!runtime.mercure || !runtime.registry.resources.some(hasPublishedWrites)) return;
   const { pubsub } = app.graphql;

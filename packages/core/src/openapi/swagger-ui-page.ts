@@ -1,13 +1,14 @@
 /**
- * The HTML page of Swagger UI served at `GET /api` for browsers. Its assets are @fastify/swagger-ui's own files
- * (the swagger-ui-dist bundle, served locally under `<prefix>/docs/ui/static/`, never from a CDN), and so is its
- * initializer script, which carries the OpenAPI document inline (as API Platform's page does).
+ * The HTML page of Swagger UI served at `GET /api` for browsers, and its initializer script. The page's assets are the
+ * package's own files (the swagger-ui-dist bundle, copied from @fastify/swagger-ui when the package is built, served
+ * locally under `<prefix>/docs/ui/static/`, never from a CDN); the initializer carries the OpenAPI document inline (as
+ * API Platform's page does), so the page needs no other request to show it.
  */
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The page; `assets` is the URL path of @fastify/swagger-ui's routes (`/api/docs/ui`). */
+/** The page; `assets` is the URL path under which `static/` holds its files (`/api/docs/ui`). */
 export function renderSwaggerUiPage(options: { title: string; assets: string }): string {
   const base = `${options.assets}/static`;
   return `<!DOCTYPE html>
@@ -27,5 +28,23 @@ export function renderSwaggerUiPage(options: { title: string; assets: string }):
 <script src="${base}/swagger-initializer.js" charset="UTF-8"></script>
 </body>
 </html>
+`;
+}
+
+/**
+ * The script that starts Swagger UI on the page with `document` inline. A script file, not an inline script: the
+ * security headers' policy allows scripts of the API's own origin only. JSON is valid JavaScript (since ES2019 with
+ * U+2028 and U+2029 too), so the document goes in as `JSON.stringify` writes it.
+ */
+export function renderSwaggerUiInitializer(document: unknown): string {
+  const config = { spec: document, layout: 'BaseLayout', displayOperationId: true, validatorUrl: null };
+  return `window.onload = function () {
+  window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(config)}, {
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+  }));
+};
 `;
 }

@@ -3,21 +3,22 @@
  * apply): the JSON-LD contexts (`/api/contexts/<Type>`), the entrypoint and Swagger UI (`GET /api`, by Accept), the
  * Hydra API documentation (`/api/docs.jsonld`) and the OpenAPI document (`/api/docs.json`, `/api/docs.yaml`, or
  * `/api/docs` and `/api` by Accept). The OpenAPI document is built once, from metadata, and handed to @fastify/swagger
- * in static mode; @fastify/swagger-ui serves Swagger UI's files from its own package under `/api/docs/ui`.
+ * in static mode. Swagger UI's files are the package's own (`assets/swagger-ui/`, copied from @fastify/swagger-ui when
+ * the package is built), served under `/api/docs/ui/static/`, beside the initializer that carries the document.
  */
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import { DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
 import { composeOpenApiDocument } from '../openapi-document.js';
-import { renderSwaggerUiPage } from '../openapi/swagger-ui-page.js';
+import { renderSwaggerUiInitializer, renderSwaggerUiPage } from '../openapi/swagger-ui-page.js';
 import type { Runtime } from '../pipeline/operation-context.js';
 import { negotiateOutput } from '../pipeline/stages/negotiate.js';
 import { buildHydraDocumentation } from '../serializer/hydra/documentation.js';
 import { buildContext, buildEntrypoint } from '../serializer/jsonld/context.js';
 import { MEDIA_TYPES } from '../serializer/vocabulary.js';
+import { registerStaticAssets } from './static-assets.js';
 import { readOrigin } from './to-operation-request.js';
 
 const HTML = 'text/html';
@@ -57,12 +58,11 @@ async function documents(
 
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openApi as never } });
   const uiPath = '/docs/ui';
-  await app.register(fastifySwaggerUi, {
-    routePrefix: uiPath,
-    indexPrefix: registry.prefix,
-    theme: { title: documentation.title },
-    uiConfig: { spec: openApi, layout: 'BaseLayout', displayOperationId: true },
-  } as never);
+  const initializer = renderSwaggerUiInitializer(openApi);
+  app.get(`${uiPath}/static/swagger-initializer.js`, (_request, reply) =>
+    reply.header('content-type', 'text/javascript; charset=utf-8').send(initializer),
+  );
+  registerStaticAssets(app, { folder: 'swagger-ui', route: `${uiPath}/static`, prefix: registry.prefix });
   const uiPage = renderSwaggerUiPage({ title: documentation.title, assets: `${registry.prefix}${uiPath}` });
 
   const hydraByOrigin = new Map<string, unknown>();
