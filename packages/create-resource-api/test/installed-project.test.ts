@@ -137,15 +137,7 @@ describe('a project generated and installed from the packed packages', { timeout
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt++) {
-      const answered = await fetch(`${base}/api/books`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (answered === 200) break;
-      if (attempt > 150) throw new Error('The generated server did not answer in 30 s.');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitForServer(base);
     const created = await fetch(`${base}/api/books`, {
       method: 'POST',
       headers: { 'content-type': 'application/ld+json' },
@@ -209,15 +201,7 @@ describe('a project generated and installed from the packed packages', { timeout
       child.stdout.on('data', (chunk: Buffer) => (log += chunk));
       try {
         const base = `http://127.0.0.1:${port}`;
-        for (let attempt = 0; ; attempt++) {
-          const answered = await fetch(`${base}/api/books`).then(
-            (r) => r.status,
-            () => 0,
-          );
-          if (answered === 200) break;
-          if (attempt > 150) throw new Error('The generated server did not answer in 30 s.');
-          await new Promise((resolve) => setTimeout(resolve, 200));
-        }
+        await waitForServer(base);
         const graphql = await fetch(`${base}/graphql`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -245,6 +229,19 @@ describe('a project generated and installed from the packed packages', { timeout
     expect(output).toMatch(new RegExp(`Tests\\s+${2 * databases} passed`));
   });
 });
+
+/** Waits until the generated server at `base` answers `GET /api/books` with a 200 (at most 30 s). */
+async function waitForServer(base: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const answered = await fetch(`${base}/api/books`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (answered === 200) return;
+    if (attempt > 150) throw new Error('The generated server did not answer in 30 s.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** The path of a package's build config, for `tsc -b`. */
 function packageConfig(name: string): string {
