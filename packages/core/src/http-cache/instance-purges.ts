@@ -120,6 +120,7 @@ export async function createInstancePurges(options: InstancePurgesOptions): Prom
     if (message.f === self) return;
     heard(message.f);
     store?.purge(message.t);
+    reads?.purged();
     const again = message.s === 1 && reads !== null ? await reads.settled() : false;
     await speak({ a: message.p, f: message.f, b: self, n: again ? 1 : 0 }).catch((error: unknown) =>
       log.error({ err: error }, 'httpCache: could not acknowledge a purge of another instance.'),

@@ -72,6 +72,7 @@ export async function createRuntimeHttpCache(
     registry,
     async purgeTags(tagSet, log) {
       store?.purge(tagSet);
+      reads?.purged();
       if (!instances && shared.length === 0) return;
       const tags = [...tagSet];
       const [othersHadReads, , hadReads] = await Promise.all([

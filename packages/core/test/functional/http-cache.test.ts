@@ -410,3 +410,62 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
     });
   },
 );
+
+// A read that waits at its provider until the test lets it go, while a write commits.
+let gate: Promise<void> | null = null;
+const Slow = defineResource({
+  name: 'Slow',
+  fields: { text: { type: 'string' } },
+  cacheHeaders: { public: true, sharedMaxAge: 3600 },
+  provider: {
+    async provide(context, next) {
+      const read = await next(context);
+      if (gate && context.operation.method === 'GET') await gate;
+      return read;
+    },
+  },
+});
+
+describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
+  'a shared cache and the reads a purge overlapped, on $name',
+  (database) => {
+    const purged: string[][] = [];
+    const app = useApp(database, {
+      resources: [Slow],
+      httpCache: { purgers: [{ name: 'test', purge: async (tags) => void purged.push([...tags]) }] },
+    });
+
+    it('sends a read during which a write was purged as private, no-store; the others as declared', async () => {
+      const created = await app().inject({ method: 'POST', url: '/api/slows', payload: { text: 'v0' } });
+      expect(created.statusCode).toBe(201);
+      const quiet = await app().inject('/api/slows/1');
+      expect(quiet.headers['cache-control']).toBe('public, s-maxage=3600');
+
+      let release!: () => void;
+      gate = new Promise((resolve) => (release = resolve));
+      try {
+        const overlapped = app().inject('/api/slows/1');
+        // The read has its row (v0) and waits; the write commits and purges meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const written = await app().inject({
+          method: 'PATCH',
+          url: '/api/slows/1',
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: { text: 'v1' },
+        });
+        expect(written.statusCode).toBe(200);
+        expect(purged.some((tags) => tags.includes('/api/slows/1'))).toBe(true);
+        release();
+        const response = await overlapped;
+        expect(response.json().text).toBe('v0');
+        expect(response.headers['cache-control']).toBe('private, no-store');
+      } finally {
+        gate = null;
+        release();
+      }
+      const after = await app().inject('/api/slows/1');
+      expect(after.json().text).toBe('v1');
+      expect(after.headers['cache-control']).toBe('public, s-maxage=3600');
+    });
+  },
+);
