@@ -5,6 +5,7 @@
  * asking a server, so a broken target cannot agree with itself.
  */
 import knexFactory, { type Knex } from 'knex';
+import { mariadbConnection } from './mariadb-connection.js';
 import { buildBookshop } from 'bookshop/dist/app.js';
 
 export interface DataSet {
@@ -250,19 +251,6 @@ export type DataTarget =
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
   | { readonly kind: 'mariadb'; readonly url: string; readonly schema: string };
-
-/** mysql2's connection settings for a database of the server a `mysql://` or `mariadb://` URL names. */
-export function mariadbConnection(url: string, database?: string): Knex.MySql2ConnectionConfig {
-  const parsed = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  return {
-    host: parsed.hostname || '127.0.0.1',
-    port: parsed.port ? Number(parsed.port) : 3306,
-    user: decodeURIComponent(parsed.username) || 'root',
-    password: decodeURIComponent(parsed.password),
-    ...(database ? { database } : {}),
-    charset: 'utf8mb4',
-  };
-}
 
 export function knexFor(target: DataTarget): Knex {
   switch (target.kind) {

@@ -15,7 +15,7 @@
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import knexFactory, { type Knex } from 'knex';
-import { mariadbConnection } from '../data.js';
+import { mariadbConnection } from '../mariadb-connection.js';
 import { serve, setting } from './serve.js';
 
 const database = setting('BENCH_DATABASE');
