@@ -16,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { MemoryStore } from './memory-store.js';
+import type { PurgeClock } from './purge-clock.js';
 import type { ReadsInFlight } from './reads-in-flight.js';
 
 /** Milliseconds between hellos, and how long an instance is known after it last spoke. */
@@ -57,6 +58,8 @@ export interface InstancePurgesOptions {
   readonly open: OpenPurgeChannel;
   /** This instance's in-process cache, if it has one. */
   readonly store: MemoryStore | null;
+  /** The app's purge clock, advanced by each purge heard and when purges may be missed. */
+  readonly clock: PurgeClock;
   /** This instance's cacheable reads, when a shared cache is purged. */
   readonly reads: ReadsInFlight | null;
   /** Milliseconds a write waits for an instance's acknowledgement. */
@@ -65,7 +68,7 @@ export interface InstancePurgesOptions {
 }
 
 export async function createInstancePurges(options: InstancePurgesOptions): Promise<InstancePurges> {
-  const { store, reads, timeout, log } = options;
+  const { store, clock, reads, timeout, log } = options;
   const self = randomBytes(9).toString('base64url');
   /** The other instances, with when each last spoke. */
   const known = new Map<string, number>();
@@ -119,8 +122,8 @@ export async function createInstancePurges(options: InstancePurgesOptions): Prom
     }
     if (message.f === self) return;
     heard(message.f);
+    clock.advance();
     store?.purge(message.t);
-    reads?.purged();
     const again = message.s === 1 && reads !== null ? await reads.settled() : false;
     await speak({ a: message.p, f: message.f, b: self, n: again ? 1 : 0 }).catch((error: unknown) =>
       log.error({ err: error }, 'httpCache: could not acknowledge a purge of another instance.'),
@@ -132,6 +135,7 @@ export async function createInstancePurges(options: InstancePurgesOptions): Prom
     link(up) {
       // Down: purges are being missed, so nothing kept may be trusted, nor anything rendered meanwhile. Up: cached
       // again from now on, and known to the others again.
+      if (!up) clock.advance();
       store?.use(up);
       if (up) sayHello();
     },

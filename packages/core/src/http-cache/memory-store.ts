@@ -6,10 +6,11 @@
  * entry itself: deleting and setting one key again and again leaves a chain of deleted slots in V8's Map that every
  * later lookup of that key walks (a hot key's lookup grew to tens of microseconds in a 10,000-entry map).
  *
- * Never stale: a response rendered while a write was committing may show the older state. So each purge advances a
- * generation, a request notes the generation when it starts, and its response is stored only if no purge happened
- * since: whatever a write purged cannot come back from a read that overlapped it.
+ * Never stale: a response rendered while a write was committing may show the older state. So each purge advances the
+ * app's purge clock (`purge-clock.ts`), a request notes its count when it starts, and its response is stored only if
+ * no purge happened since: whatever a write purged cannot come back from a read that overlapped it.
  */
+import type { PurgeClock } from './purge-clock.js';
 
 /** One response kept. */
 export interface CachedResponse {
@@ -27,13 +28,11 @@ export interface CachedResponse {
 }
 
 export interface MemoryStore {
-  /** Advances on every purge. */
-  readonly generation: number;
   /** The fresh response under `key`, or undefined; a hit marks it used (it outlives an unused one). */
   find(key: string, now: number): CachedResponse | undefined;
-  /** Keeps `entry` under `key`, unless something was purged since `generation` (the request's start). */
-  add(key: string, entry: CachedResponse, generation: number): void;
-  /** Removes every response listing one of `tags`; null: every response. */
+  /** Keeps `entry` under `key`, unless the purge clock moved since `since` (its count at the request's start). */
+  add(key: string, entry: CachedResponse, since: number): void;
+  /** Removes every response listing one of `tags`; null: every response. The caller advanced the clock first. */
   purge(tags: Iterable<string> | null): void;
   /**
    * Off (`false`): everything goes, and nothing is found or kept until it is on again — while the purges of other
@@ -49,12 +48,11 @@ const bytesOf = (key: string, entry: CachedResponse): number =>
   entry.body.length +
   2 * (key.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
 
-export function createMemoryStore(maxBytes: number): MemoryStore {
+export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemoryStore {
   // A Map iterates in insertion order: the first is the oldest; `used`, set by a hit, gives it a second chance.
   const entries = new Map<string, { entry: CachedResponse; bytes: number; used: boolean }>();
   const byTag = new Map<string, Set<string>>();
   let bytes = 0;
-  let generation = 0;
   let on = true;
 
   function remove(key: string): void {
@@ -83,7 +81,6 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
   }
 
   function purge(tags: Iterable<string> | null): void {
-    generation++;
     if (tags === null) {
       entries.clear();
       byTag.clear();
@@ -92,9 +89,6 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
   }
 
   return {
-    get generation() {
-      return generation;
-    },
     get size() {
       return { bytes, entries: entries.size };
     },
@@ -110,7 +104,7 @@ export function createMemoryStore(maxBytes: number): MemoryStore {
       return kept.entry;
     },
     add(key, entry, since) {
-      if (since !== generation || !on) return;
+      if (since !== clock.now || !on) return;
       const size = bytesOf(key, entry);
       if (size > maxBytes) return;
       remove(key);

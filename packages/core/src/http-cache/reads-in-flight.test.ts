@@ -51,12 +51,4 @@ describe('the reads in flight', () => {
     await vi.advanceTimersByTimeAsync(30);
     expect(settled).toBe(true);
   });
-
-  it('advances its generation on every purge', () => {
-    const reads = createReadsInFlight({ delay: 0, timeout: 1000 });
-    const before = reads.generation;
-    reads.purged();
-    reads.purged();
-    expect(reads.generation).toBe(before + 2);
-  });
 });

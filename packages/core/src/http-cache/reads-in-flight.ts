@@ -5,9 +5,10 @@
  * `settled` waits for every cacheable read under way then to be answered, and a little longer (`delay`: Varnish
  * stores what it received a moment after the app sent it), and says whether any was under way or had just been
  * answered: then the shared caches are purged again. And a read that was still under way when a purge happened (here
- * or on another instance) is sent with `Cache-Control: private, no-store` (`routing/reads-in-flight-hooks.ts`), as
- * the in-process cache refuses it (`memory-store.ts`): it may show the older state, and a shared cache could receive
- * it after both purges, when the host is slow (Varnish storing it later than `delay`).
+ * or on another instance: the purge clock moved, `purge-clock.ts`) is sent with `Cache-Control: private, no-store`
+ * (`routing/reads-in-flight-hooks.ts`), as the in-process cache refuses it (`memory-store.ts`): it may show the older
+ * state, and a shared cache could receive it after both purges, when the host is slow (Varnish storing it later than
+ * `delay`).
  */
 
 export interface ReadsInFlight {
@@ -21,10 +22,6 @@ export interface ReadsInFlight {
    * otherwise. Gives up after `timeout` milliseconds (a read that never ends), resolving true.
    */
   settled(): Promise<boolean>;
-  /** Advances on every purge, this instance's or another's: a read that saw it advance may show the older state. */
-  readonly generation: number;
-  /** A purge happened. */
-  purged(): void;
 }
 
 export function createReadsInFlight(options: { readonly delay: number; readonly timeout: number }): ReadsInFlight {
@@ -33,19 +30,12 @@ export function createReadsInFlight(options: { readonly delay: number; readonly 
   const active = new Set<number>();
   let next = 0;
   let lastAnswered = Number.NEGATIVE_INFINITY;
-  let generation = 0;
   /** Writes waiting for the reads that started before key `before`. */
   const waiting: { before: number; resolve: () => void }[] = [];
 
   const oldest = (): number => (active.size === 0 ? next : active.values().next().value!);
 
   return {
-    get generation() {
-      return generation;
-    },
-    purged() {
-      generation++;
-    },
     started() {
       const key = next++;
       active.add(key);

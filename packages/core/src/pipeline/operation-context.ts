@@ -31,6 +31,7 @@ import type { UniquenessCheck } from '../validation/validate.js';
 import type { WritePublisher } from './publish-writes.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import type { MemoryStore } from '../http-cache/memory-store.js';
+import type { PurgeClock } from '../http-cache/purge-clock.js';
 import type { CachePurger } from './purge-written.js';
 import type { ReadsInFlight } from '../http-cache/reads-in-flight.js';
 
@@ -243,6 +244,8 @@ export interface RuntimeHttpCache {
   /** Purges after each commit; null when nothing keeps responses (no `store`, no `purgers`). */
   readonly purger: CachePurger | null;
   readonly store: MemoryStore | null;
+  /** Counts the purges: a read across which it moved is kept by no cache (`http-cache/purge-clock.ts`). */
+  readonly clock: PurgeClock;
   /** The cacheable reads under way, counted when shared caches are purged (their second purge waits for them). */
   readonly reads: ReadsInFlight | null;
   /** Says goodbye to the other instances and closes their channel. */

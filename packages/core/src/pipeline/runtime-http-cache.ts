@@ -13,6 +13,7 @@ import type { MetadataRegistry } from '../metadata/types.js';
 import { type HttpCacheOptions, resolveHttpCache } from '../http-cache/http-cache-options.js';
 import { createInstancePurges, type InstancePurges } from '../http-cache/instance-purges.js';
 import { createMemoryStore } from '../http-cache/memory-store.js';
+import { createPurgeClock } from '../http-cache/purge-clock.js';
 import { toPostgresPurgeChannel, toPurgeChannel, toRedisPurgeChannel } from '../http-cache/purge-channels.js';
 import { createReadsInFlight } from '../http-cache/reads-in-flight.js';
 import type { CacheTagPurger } from '../http-cache/tag-purger.js';
@@ -37,10 +38,12 @@ export async function createRuntimeHttpCache(
   );
   const settings = resolveHttpCache(option, declared);
   if (!settings) return null;
-  const store = settings.memoryBytes === null ? null : createMemoryStore(settings.memoryBytes);
+  const clock = createPurgeClock();
+  const store = settings.memoryBytes === null ? null : createMemoryStore(settings.memoryBytes, clock);
   const shared = settings.purgers;
   // Nothing keeps responses: no purge, no cascade to look for inside the writes, no other instance to tell.
-  if (!store && shared.length === 0) return { settings, store, purger: null, reads: null, close: async () => {} };
+  if (!store && shared.length === 0)
+    return { settings, store, clock, purger: null, reads: null, close: async () => {} };
   const reads =
     shared.length > 0 ? createReadsInFlight({ delay: settings.repurgeDelay, timeout: settings.purgeTimeout }) : null;
   const channel = !settings.fanOut
@@ -52,7 +55,14 @@ export async function createRuntimeHttpCache(
         : null;
   const instances: InstancePurges | null =
     channel &&
-    (await createInstancePurges({ open: channel, store, reads, timeout: settings.purgeTimeout, log: context.log }));
+    (await createInstancePurges({
+      open: channel,
+      store,
+      clock,
+      reads,
+      timeout: settings.purgeTimeout,
+      log: context.log,
+    }));
 
   const purgeShared = (tags: readonly string[], log: PurgeLog): Promise<unknown> =>
     Promise.all(
@@ -71,8 +81,8 @@ export async function createRuntimeHttpCache(
   const purger = createCachePurger({
     registry,
     async purgeTags(tagSet, log) {
+      clock.advance();
       store?.purge(tagSet);
-      reads?.purged();
       if (!instances && shared.length === 0) return;
       const tags = [...tagSet];
       const [othersHadReads, , hadReads] = await Promise.all([
@@ -89,5 +99,5 @@ export async function createRuntimeHttpCache(
       if (shared.length > 0 && (othersHadReads || hadReads)) await purgeShared(tags, log);
     },
   });
-  return { settings, store, purger, reads, close: async () => instances?.close() };
+  return { settings, store, clock, purger, reads, close: async () => instances?.close() };
 }

@@ -87,11 +87,11 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
     done(null, payload);
   });
   // After the hook above: a response kept is whole but for the Link header, which that hook adds to a hit again.
-  const store = runtime.httpCache?.store;
-  const reads = runtime.httpCache?.reads;
+  const httpCache = runtime.httpCache;
   // Before the in-process cache's: a read it answers may be stored by a shared cache too.
-  if (reads) registerReadsInFlightHooks(app, reads);
-  if (store) registerMemoryCacheHooks(app, { store, settings: runtime.httpCache!.settings });
+  if (httpCache?.reads) registerReadsInFlightHooks(app, { reads: httpCache.reads, clock: httpCache.clock });
+  if (httpCache?.store)
+    registerMemoryCacheHooks(app, { store: httpCache.store, clock: httpCache.clock, settings: httpCache.settings });
 
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });

@@ -8,24 +8,21 @@
  * `max-age`), unless a write purged something since the request started (`memory-store.ts`): `X-Cache: MISS`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { MemoryStore } from '../http-cache/memory-store.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
+import type { MemoryStore } from '../http-cache/memory-store.js';
+import type { PurgeClock } from '../http-cache/purge-clock.js';
 import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 import { addRouteHook } from '../route-hooks.js';
+import { registerPurgeClockProperty, markPurgesAtStart, readPurgesAtStart } from './purge-clock-request.js';
 
-/** What the cache noted when a request it did not answer started. */
-interface Missed {
-  /** The store's generation: a response is kept only if nothing was purged since. */
-  readonly generation: number;
-  /**
-   * The headers the request's own `onRequest` hooks had set (its request id, its rate limit's counts, security
-   * headers): not kept with the response, unless the response changed them, since a hit's own hooks set them again.
-   */
-  readonly own: Readonly<Record<string, unknown>>;
-}
+/**
+ * On a request the store did not answer, the headers its own `onRequest` hooks had set (its request id, its rate
+ * limit's counts, security headers): not kept with the response, unless the response changed them, since a hit's own
+ * hooks set them again. Null on the others (a hit is not stored again). A request property, as the clock's count.
+ */
+const OWN_HEADERS = 'resourceApiCacheMissHeaders';
 
-/** The requests the store did not answer; a request answered from the store has none, so it is not stored again. */
-const missed = new WeakMap<FastifyRequest, Missed>();
+type WithOwnHeaders = { [OWN_HEADERS]: Readonly<Record<string, unknown>> | null };
 
 /** Headers not kept: the API scope adds `Link` per origin, Fastify the length, this hook `X-Cache` and `Age`. */
 const UNKEPT = new Set(['link', 'content-length', 'x-cache', 'age', 'date', 'connection', 'keep-alive']);
@@ -65,17 +62,19 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
 
 export function registerMemoryCacheHooks(
   app: FastifyInstance,
-  options: { readonly store: MemoryStore; readonly settings: HttpCacheSettings },
+  options: { readonly store: MemoryStore; readonly clock: PurgeClock; readonly settings: HttpCacheSettings },
 ): void {
-  const { store, settings } = options;
+  const { store, clock, settings } = options;
+  registerPurgeClockProperty(app);
+  app.decorateRequest(OWN_HEADERS, null);
   // A callback hook, not an async one: no promise per request; a hit is answered here and the chain goes no further.
   const lookUp: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     if (!cacheable(request)) return done();
-    const generation = store.generation;
     const now = Date.now();
     const entry = store.find(keyOf(request), now);
     if (!entry || !variesMatch(request, entry.varies)) {
-      missed.set(request, { generation, own: { ...reply.getHeaders() } });
+      markPurgesAtStart(request, clock);
+      (request as unknown as WithOwnHeaders)[OWN_HEADERS] = { ...reply.getHeaders() };
       return done();
     }
     const age = String(Math.floor((now - entry.storedAt) / 1000));
@@ -96,14 +95,16 @@ export function registerMemoryCacheHooks(
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const miss = missed.get(request);
-    if (miss === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+    const own = (request as unknown as WithOwnHeaders)[OWN_HEADERS];
+    const since = readPurgesAtStart(request);
+    if (own === null || since === undefined || reply.statusCode !== 200 || typeof payload !== 'string')
+      return done(null, payload);
     const tags = reply.getHeader(settings.tagHeader);
     const lifetime = lifetimeOf(String(reply.getHeader('cache-control') ?? ''));
     if (tags === undefined || lifetime === 0) return done(null, payload);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(reply.getHeaders()))
-      if (value !== undefined && !UNKEPT.has(name) && value !== miss.own[name])
+      if (value !== undefined && !UNKEPT.has(name) && value !== own[name])
         headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
     const now = Date.now();
     store.add(
@@ -120,7 +121,7 @@ export function registerMemoryCacheHooks(
         storedAt: now,
         expiresAt: now + lifetime * 1000,
       },
-      miss.generation,
+      since,
     );
     reply.header('x-cache', 'MISS');
     done(null, payload);
