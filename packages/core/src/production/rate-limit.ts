@@ -40,6 +40,9 @@ import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
 /** The request's property that keeps its user's key, once its token is verified (a property: see request-cost.ts). */
 const RATE_KEY_PROPERTY = 'resourceApiRateKey';
 
+/** The most client addresses whose rate-limit key is kept ready (a few hundred kilobytes at most). */
+const ADDRESS_KEYS_KEPT = 10_000;
+
 /** A limit: how many requests a client may send in a window. */
 export interface RateLimitRule {
   /** Requests allowed per window and client (default 100); a function may give users and addresses different limits. */
@@ -167,7 +170,20 @@ export async function registerRateLimit(
   });
 
   const perUser = options.perUser ?? true;
-  const addressOf = (request: FastifyRequest): string => `ip:${normalizeIP(request.ip)}`;
+  // An address's key, kept: @fastify/rate-limit's normalizeIP parses an IPv6 address (an IPv4 client of a server
+  // listening on `::` has one too, `::ffff:…`) in several microseconds, and a client sends many requests. Bounded: it is
+  // emptied when full.
+  const keys = new Map<string, string>();
+  const addressOf = (request: FastifyRequest): string => {
+    const ip = request.ip;
+    let key = keys.get(ip);
+    if (key === undefined) {
+      if (keys.size >= ADDRESS_KEYS_KEPT) keys.clear();
+      key = `ip:${normalizeIP(ip)}`;
+      keys.set(ip, key);
+    }
+    return key;
+  };
   // One key per request, however many times it is counted (a GraphQL document's root fields): one token check. The
   // request properties are decorated, so that every request has them (one shape) before the hooks set them.
   if (!app.hasRequestDecorator(COUNT_MORE_PROPERTY)) app.decorateRequest(COUNT_MORE_PROPERTY, null);

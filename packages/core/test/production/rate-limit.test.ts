@@ -86,6 +86,18 @@ describe('rate limiting per IP address', () => {
     expect((await get(app, '/api/books', {}, '198.51.100.1')).status).toBe(200);
   });
 
+  it('counts an IPv6 client, and an IPv4 client seen through a dual-stack socket (::ffff:…) with its IPv4 form', async () => {
+    const app = await open({ rateLimit: { max: 2 } });
+    // The same client twice in its mapped form, then once in its plain form: the third is over the limit.
+    expect((await get(app, '/api/books', {}, '::ffff:198.51.100.9')).headers['x-ratelimit-remaining']).toBe('1');
+    expect((await get(app, '/api/books', {}, '::ffff:198.51.100.9')).headers['x-ratelimit-remaining']).toBe('0');
+    expect((await get(app, '/api/books', {}, '198.51.100.9')).status).toBe(429);
+    // IPv6 addresses of one /64 network count together (@fastify/rate-limit's default subnet), another network apart.
+    expect((await get(app, '/api/books', {}, '2001:db8:0:1::7')).headers['x-ratelimit-remaining']).toBe('1');
+    expect((await get(app, '/api/books', {}, '2001:db8:0:1:ffff::8')).headers['x-ratelimit-remaining']).toBe('0');
+    expect((await get(app, '/api/books', {}, '2001:db8:0:2::9')).headers['x-ratelimit-remaining']).toBe('1');
+  });
+
   it('refuses a write over the limit without performing it', async () => {
     const app = await open({ rateLimit: { max: 1 } });
     const create = () =>
