@@ -134,8 +134,9 @@ export async function createInstancePurges(options: InstancePurgesOptions): Prom
     message: (text) => void receive(text),
     link(up) {
       // Down: purges are being missed, so nothing kept may be trusted, nor anything rendered meanwhile. Up: cached
-      // again from now on, and known to the others again.
-      if (!up) clock.advance();
+      // again from now on, and known to the others again. The clock moves both ways: a read that started while the
+      // link was down may have missed a purge, even if it ends once the link is back.
+      clock.advance();
       store?.use(up);
       if (up) sayHello();
     },

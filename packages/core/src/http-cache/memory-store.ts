@@ -32,7 +32,11 @@ export interface MemoryStore {
   find(key: string, now: number): CachedResponse | undefined;
   /** Keeps `entry` under `key`, unless the purge clock moved since `since` (its count at the request's start). */
   add(key: string, entry: CachedResponse, since: number): void;
-  /** Removes every response listing one of `tags`; null: every response. The caller advanced the clock first. */
+  /**
+   * Removes every response listing one of `tags`; null: every response. It advances the purge clock itself, so no
+   * purge can leave a read under way free to store what it rendered (a caller that purges more than this store
+   * advances the clock too, before: one purge may count twice, which only makes reads more careful).
+   */
   purge(tags: Iterable<string> | null): void;
   /**
    * Off (`false`): everything goes, and nothing is found or kept until it is on again — while the purges of other
@@ -81,6 +85,7 @@ export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemorySt
   }
 
   function purge(tags: Iterable<string> | null): void {
+    clock.advance();
     if (tags === null) {
       entries.clear();
       byTag.clear();

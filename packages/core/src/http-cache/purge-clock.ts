@@ -5,7 +5,8 @@
  * overlapped a write and may show the state before it: the in-process cache does not keep it (`memory-store.ts`),
  * and it leaves as `private, no-store` when shared caches are in front (`routing/reads-in-flight-hooks.ts`).
  *
- * One clock per app: whoever purges advances it first, then removes what it purges.
+ * One clock per app: whoever purges advances it first, then removes what it purges (the in-process store advances it
+ * too, whoever asks it to purge).
  */
 export interface PurgeClock {
   /** The purges counted so far. */

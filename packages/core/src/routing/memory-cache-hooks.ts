@@ -97,7 +97,7 @@ export function registerMemoryCacheHooks(
   app.addHook('onSend', (request, reply, payload, done) => {
     const own = (request as unknown as WithOwnHeaders)[OWN_HEADERS];
     const since = readPurgesAtStart(request);
-    if (own === null || since === undefined || reply.statusCode !== 200 || typeof payload !== 'string')
+    if (own == null || since === undefined || reply.statusCode !== 200 || typeof payload !== 'string')
       return done(null, payload);
     const tags = reply.getHeader(settings.tagHeader);
     const lifetime = lifetimeOf(String(reply.getHeader('cache-control') ?? ''));

@@ -23,7 +23,7 @@ export function registerReadsInFlightHooks(
   app.decorateRequest(READ_KEY, null);
   const finish = (request: FastifyRequest): void => {
     const read = request as unknown as WithReadKey;
-    if (read[READ_KEY] === null) return;
+    if (read[READ_KEY] == null) return;
     reads.finished(read[READ_KEY]);
     read[READ_KEY] = null;
   };
