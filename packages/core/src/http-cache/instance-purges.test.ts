@@ -44,23 +44,27 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((instance) => instance.close()));
 });
 
+/** An instance on `channel`: its clock and in-process store (none: an instance that only writes). */
+async function openInstance(channel: ReturnType<typeof memoryChannel>, withStore = true) {
+  const clock = createPurgeClock();
+  const store = withStore ? createMemoryStore(1_000_000, clock) : null;
+  const purges = await createInstancePurges({
+    open: channel.open,
+    store,
+    clock,
+    reads: null,
+    timeout: 500,
+    log: silent,
+  });
+  opened.push(purges);
+  return { clock, store: store!, purges };
+}
+
 describe('purges of other instances', () => {
   it('move the clock and empty what they name, so a read under way stores nothing', async () => {
     const channel = memoryChannel();
-    const clock = createPurgeClock();
-    const store = createMemoryStore(1_000_000, clock);
-    opened.push(
-      await createInstancePurges({ open: channel.open, store, clock, reads: null, timeout: 500, log: silent }),
-    );
-    const writer = await createInstancePurges({
-      open: channel.open,
-      store: null,
-      clock: createPurgeClock(),
-      reads: null,
-      timeout: 500,
-      log: silent,
-    });
-    opened.push(writer);
+    const { clock, store } = await openInstance(channel);
+    const writer = (await openInstance(channel, false)).purges;
     store.add('book', entry(['/api/books/1']), clock.now);
     store.add('author', entry(['/api/authors/1']), clock.now);
     const readStarted = clock.now;
@@ -74,11 +78,7 @@ describe('purges of other instances', () => {
 
   it('move the clock when the link goes down and when it comes back, and keep nothing while it is down', async () => {
     const channel = memoryChannel();
-    const clock = createPurgeClock();
-    const store = createMemoryStore(1_000_000, clock);
-    opened.push(
-      await createInstancePurges({ open: channel.open, store, clock, reads: null, timeout: 500, log: silent }),
-    );
+    const { clock, store } = await openInstance(channel);
     store.add('book', entry(['/api/books/1']), clock.now);
     const beforeDown = clock.now;
     channel.link(false);
