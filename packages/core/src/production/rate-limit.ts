@@ -40,7 +40,7 @@ import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
 /** The request's property that keeps its user's key, once its token is verified (a property: see request-cost.ts). */
 const RATE_KEY_PROPERTY = 'resourceApiRateKey';
 
-/** The most IPv6 client addresses whose rate-limit key is kept ready (about a megabyte at most). */
+/** The most client addresses whose rate-limit key is kept ready (about a megabyte at most). */
 const ADDRESS_KEYS_KEPT = 10_000;
 
 /** A limit: how many requests a client may send in a window. */
@@ -170,14 +170,14 @@ export async function registerRateLimit(
   });
 
   const perUser = options.perUser ?? true;
-  // An IPv6 address's key, kept: @fastify/rate-limit's normalizeIP parses an IPv6 address (an IPv4 client of a server
-  // listening on `::` has one too, `::ffff:…`) in several microseconds, and a client sends many requests; an IPv4
-  // address takes a few dozen nanoseconds and is not kept. Bounded: only what can be an IPv6 address (at most 45
-  // characters; with `trustProxy`, `request.ip` is whatever X-Forwarded-For says), emptied when full.
+  // An address's key, kept: @fastify/rate-limit's normalizeIP parses an IPv6 address (an IPv4 client of a server
+  // listening on `::` has one too, `::ffff:…`) in several microseconds, and tests every address against Node's IPv6
+  // expression; a client sends many requests. Bounded: only what can be an address (at most 45 characters; with
+  // `trustProxy`, `request.ip` is whatever X-Forwarded-For says), emptied when full.
   const keys = new Map<string, string>();
   const addressOf = (request: FastifyRequest): string => {
     const ip = request.ip;
-    if (!ip.includes(':') || ip.length > 45) return `ip:${normalizeIP(ip)}`;
+    if (ip.length > 45) return `ip:${normalizeIP(ip)}`;
     let key = keys.get(ip);
     if (key === undefined) {
       if (keys.size >= ADDRESS_KEYS_KEPT) keys.clear();
