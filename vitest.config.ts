@@ -22,6 +22,7 @@ export default defineConfig({
       'packages/*/test/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
       'docs/test/**/*.test.ts',
+      'bench/test/**/*.test.ts',
     ],
     globalSetup: ['./packages/core/test/global-setup.ts'],
     reporters: ['default', './test-summary-reporter.ts'],

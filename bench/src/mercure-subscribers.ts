@@ -1,18 +1,27 @@
 /**
- * Mercure subscribers for the bench (W5-mercure, and the idle RSS with 1,000 subscribers): plain `node:http` GETs of
- * the app's built-in hub that keep the `text/event-stream` response open and, instead of parsing every event, only
- * look for the markers of the sampled writes (`sampleTitle`) in the bytes they receive, noting when each arrived.
+ * Mercure subscribers for the bench (W5-mercure, and the idle RSS with 1,000 subscribers): plain TCP connections that
+ * send a `GET` of the app's built-in hub, check that it answers `200` with a `text/event-stream`, and then, instead of
+ * parsing every event, only look for the markers of the sampled writes (`sampleTitle`) in the bytes they receive,
+ * noting when each arrived.
  *
- * Not the `eventsource` package: at W5's rate, 100 subscribers receive about a million events a second, and they run
- * in the bench's process on the cores the server and wrk use. A full parser (an event object and a dispatch per
- * event) would take CPU from the server being measured; a `Buffer.indexOf` per chunk takes little.
+ * Not the `eventsource` package, nor even `node:http`: at W5's rate, 100 subscribers receive about a million events a
+ * second, and they run in the bench's process on the cores the server and wrk use. A full parser (an event object and
+ * a dispatch per event) would take CPU from the server being measured. So would Node's HTTP client: its parser, a
+ * stream and a new buffer for each read, which at this rate (about 12,000 reads of 9 KB a second) kept the bench's
+ * garbage collector busy 40 % of its time and the bench at a third to a half of a core. Each connection reads into one
+ * buffer of its own, reused for every read (`net.connect`'s `onread`), and a `Buffer.indexOf` per read finds the
+ * markers: the body's chunked framing is never parsed, and needs not be, since the hub writes whole events in each
+ * chunk (a marker is never cut by a chunk's size line, only by TCP, which the tail below covers).
  */
-import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 
 /** What the sampled writes put in their title, then `SAMPLE_DIGITS` digits: their number. */
 const MARKER = Buffer.from('mercure-sample-');
 const SAMPLE_DIGITS = 6;
 const MARKED_LENGTH = MARKER.length + SAMPLE_DIGITS;
+/** Bytes of one read: more than the hub writes a subscriber in one turn under W5 (about 9 KB). */
+const READ_BUFFER_BYTES = 64 * 1024;
+const HEAD_END = Buffer.from('\r\n\r\n');
 
 /** The title of the sampled write number `n`: the marker its event is recognised by (at least 3 characters, ASCII). */
 export function sampleTitle(n: number): string {
@@ -34,73 +43,110 @@ export interface Subscriber {
 
 /**
  * Opens one subscription to `topic` on the hub of the server at `port`; resolves once the hub answered `200` with an
- * event stream (it sends a comment at once, so the headers leave before any update). Each subscription has its own
- * connection (`agent: false`): no pool limits how many are open, and none is reused once closed.
+ * event stream (it sends a comment at once, so the headers leave before any update). Each subscription is a
+ * connection of its own, closed with it.
  */
 export function subscribe(port: number, topic: string): Promise<Subscriber> {
   return new Promise((resolve, reject) => {
     const arrivals = new Map<number, number>();
     let dropped = false;
     let closing = false;
-    // The last bytes of the previous chunk: a marker cut in two by the chunking is found across the boundary.
-    let tail: Buffer = Buffer.alloc(0);
-    const note = (bytes: Buffer, before: number, at: number) => {
-      for (let i = bytes.indexOf(MARKER); i !== -1 && i < before; i = bytes.indexOf(MARKER, i + 1)) {
-        if (i + MARKED_LENGTH > bytes.length) break;
+    let settled = false;
+    // The response's head, until its blank line has arrived (it may come in pieces).
+    let head: Buffer | null = Buffer.alloc(0);
+    // The last `MARKED_LENGTH - 1` bytes of the previous read (the read buffer is overwritten by the next one), and
+    // room to join them with the start of the next read: a marker cut in two by TCP is found across the boundary.
+    const boundary = Buffer.alloc(2 * (MARKED_LENGTH - 1));
+    let tailLength = 0;
+    const note = (bytes: Buffer, from: number, to: number, before: number, at: number) => {
+      for (let i = bytes.indexOf(MARKER, from); i !== -1 && i < before; i = bytes.indexOf(MARKER, i + 1)) {
+        if (i + MARKED_LENGTH > to) break;
         const n = Number(bytes.toString('latin1', i + MARKER.length, i + MARKED_LENGTH));
         if (Number.isInteger(n) && !arrivals.has(n)) arrivals.set(n, at);
       }
     };
-    const client: ClientRequest = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/.well-known/mercure?topic=${encodeURIComponent(topic)}`,
-        headers: { accept: 'text/event-stream' },
-        agent: false,
-      },
-      (response: IncomingMessage) => {
-        const type = response.headers['content-type'] ?? '';
-        if (response.statusCode !== 200 || !type.startsWith('text/event-stream')) {
-          response.resume();
-          client.destroy();
-          reject(new Error(`The hub answered ${String(response.statusCode)} (${type}) to a subscription`));
-          return;
-        }
-        response.on('data', (chunk: Buffer) => {
-          const at = performance.now();
-          // A marker that starts in the tail starts with its first byte: without one there, no copy is made.
-          if (tail.indexOf(MARKER[0] as number) !== -1) {
-            // Only markers that start in the tail: those wholly in the chunk are found there.
-            const boundary = Buffer.concat([tail, chunk.subarray(0, MARKED_LENGTH - 1)]);
-            note(boundary, tail.length, at);
-          }
-          note(chunk, chunk.length, at);
-          // A chunk shorter than a marker (a heartbeat) keeps some of the tail before it.
-          const last = chunk.length >= MARKED_LENGTH - 1 ? chunk : Buffer.concat([tail, chunk]);
-          tail = last.subarray(Math.max(0, last.length - (MARKED_LENGTH - 1)));
-        });
-        response.on('close', () => {
-          if (!closing) dropped = true;
-        });
-        resolve({
-          arrivals,
-          get dropped() {
-            return dropped;
-          },
-          close() {
-            closing = true;
-            client.destroy();
-          },
-        });
-      },
-    );
-    client.on('error', (error) => {
-      if (closing) return;
-      dropped = true;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      closing = true;
+      socket.destroy();
       reject(error);
+    };
+    /** The body bytes `bytes[from, to)` of one read. */
+    const body = (bytes: Buffer, from: number, to: number, at: number) => {
+      const length = to - from;
+      // Only markers that start in the tail: those wholly in this read are found below. Without the marker's first
+      // byte in the tail, no copy is made.
+      if (tailLength > 0 && boundary.subarray(0, tailLength).indexOf(MARKER[0] as number) !== -1) {
+        const joined = tailLength + bytes.copy(boundary, tailLength, from, Math.min(to, from + MARKED_LENGTH - 1));
+        note(boundary, 0, joined, tailLength, at);
+      }
+      note(bytes, from, to, to, at);
+      // Keep the last bytes; a read shorter than a marker (a heartbeat) keeps some of the tail before it.
+      const keep = MARKED_LENGTH - 1;
+      if (length >= keep) tailLength = bytes.copy(boundary, 0, to - keep, to);
+      else {
+        const old = Math.min(tailLength, keep - length);
+        boundary.copy(boundary, 0, tailLength - old, tailLength);
+        tailLength = old + bytes.copy(boundary, old, from, to);
+      }
+    };
+    const socket: Socket = connect({
+      host: '127.0.0.1',
+      port,
+      onread: {
+        buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+        callback: (nread: number, buffer: Uint8Array) => {
+          const at = performance.now();
+          // A view of this read's bytes: a search must not run on into what earlier reads left in the buffer.
+          const bytes = (buffer as Buffer).subarray(0, nread);
+          if (head === null) {
+            body(bytes, 0, nread, at);
+            return true;
+          }
+          head = Buffer.concat([head, bytes]);
+          const end = head.indexOf(HEAD_END);
+          if (end === -1) return true;
+          const text = head.toString('latin1', 0, end);
+          const rest = head.subarray(end + HEAD_END.length);
+          head = null;
+          const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+          const type = /\r\ncontent-type:\s*([^\r]*)/i.exec(text)?.[1] ?? '';
+          if (status !== '200' || !type.startsWith('text/event-stream')) {
+            fail(new Error(`The hub answered ${String(status)} (${type}) to a subscription`));
+            return false;
+          }
+          if (rest.length > 0) body(rest, 0, rest.length, at);
+          settled = true;
+          resolve({
+            arrivals,
+            get dropped() {
+              return dropped;
+            },
+            close() {
+              closing = true;
+              socket.destroy();
+            },
+          });
+          return true;
+        },
+      },
     });
-    client.end();
+    socket.once('connect', () =>
+      socket.write(
+        `GET /.well-known/mercure?topic=${encodeURIComponent(topic)} HTTP/1.1\r\n` +
+          `Host: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`,
+      ),
+    );
+    socket.on('close', () => {
+      if (!settled) fail(new Error('The hub closed a subscription before answering'));
+      else if (!closing) dropped = true;
+    });
+    socket.on('error', (error) => {
+      if (closing) return;
+      if (!settled) fail(error);
+      else dropped = true;
+    });
   });
 }
 
