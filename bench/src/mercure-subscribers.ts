@@ -58,9 +58,10 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
     // room to join them with the start of the next read: a marker cut in two by TCP is found across the boundary.
     const boundary = Buffer.alloc(2 * (MARKED_LENGTH - 1));
     let tailLength = 0;
-    const note = (bytes: Buffer, from: number, to: number, before: number, at: number) => {
-      for (let i = bytes.indexOf(MARKER, from); i !== -1 && i < before; i = bytes.indexOf(MARKER, i + 1)) {
-        if (i + MARKED_LENGTH > to) break;
+    /** Notes the markers that start before `before` and end within the first `end` bytes of `bytes`. */
+    const note = (bytes: Buffer, end: number, before: number, at: number) => {
+      for (let i = bytes.indexOf(MARKER); i !== -1 && i < before; i = bytes.indexOf(MARKER, i + 1)) {
+        if (i + MARKED_LENGTH > end) break;
         const n = Number(bytes.toString('latin1', i + MARKER.length, i + MARKED_LENGTH));
         if (Number.isInteger(n) && !arrivals.has(n)) arrivals.set(n, at);
       }
@@ -72,23 +73,23 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
       socket.destroy();
       reject(error);
     };
-    /** The body bytes `bytes[from, to)` of one read. */
-    const body = (bytes: Buffer, from: number, to: number, at: number) => {
-      const length = to - from;
+    /** The body bytes of one read. */
+    const body = (bytes: Buffer, at: number) => {
+      const keep = MARKED_LENGTH - 1;
       // Only markers that start in the tail: those wholly in this read are found below. Without the marker's first
       // byte in the tail, no copy is made.
-      if (tailLength > 0 && boundary.subarray(0, tailLength).indexOf(MARKER[0] as number) !== -1) {
-        const joined = tailLength + bytes.copy(boundary, tailLength, from, Math.min(to, from + MARKED_LENGTH - 1));
-        note(boundary, 0, joined, tailLength, at);
+      const first = boundary.indexOf(MARKER[0] as number);
+      if (first !== -1 && first < tailLength) {
+        const joined = tailLength + bytes.copy(boundary, tailLength, 0, keep);
+        note(boundary, joined, tailLength, at);
       }
-      note(bytes, from, to, to, at);
+      note(bytes, bytes.length, bytes.length, at);
       // Keep the last bytes; a read shorter than a marker (a heartbeat) keeps some of the tail before it.
-      const keep = MARKED_LENGTH - 1;
-      if (length >= keep) tailLength = bytes.copy(boundary, 0, to - keep, to);
+      if (bytes.length >= keep) tailLength = bytes.copy(boundary, 0, bytes.length - keep);
       else {
-        const old = Math.min(tailLength, keep - length);
+        const old = Math.min(tailLength, keep - bytes.length);
         boundary.copy(boundary, 0, tailLength - old, tailLength);
-        tailLength = old + bytes.copy(boundary, old, from, to);
+        tailLength = old + bytes.copy(boundary, old);
       }
     };
     const socket: Socket = connect({
@@ -101,7 +102,7 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
           // A view of this read's bytes: a search must not run on into what earlier reads left in the buffer.
           const bytes = (buffer as Buffer).subarray(0, nread);
           if (head === null) {
-            body(bytes, 0, nread, at);
+            body(bytes, at);
             return true;
           }
           head = Buffer.concat([head, bytes]);
@@ -116,7 +117,7 @@ export function subscribe(port: number, topic: string): Promise<Subscriber> {
             fail(new Error(`The hub answered ${String(status)} (${type}) to a subscription`));
             return false;
           }
-          if (rest.length > 0) body(rest, 0, rest.length, at);
+          if (rest.length > 0) body(rest, at);
           settled = true;
           resolve({
             arrivals,

@@ -60,6 +60,8 @@ export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }>(
     scheduled = undefined;
     // A new tree for the next turn: the places of this one are garbage once their chunks are written.
     root = newRoot();
+    // Taken out first: whatever is queued while the chunks are written (a write that ends a subscription) belongs to
+    // the next turn.
     const places = [...queued];
     queued.clear();
     for (const [subscriber, place] of places) subscriber.sink.write(chunkOf(place));
