@@ -39,32 +39,91 @@ export class OneLineRequestLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const responseTime = Math.round(reply.elapsedTime * 1000) / 1000;
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime }, 'request errored');
-    else if ((pino.levels.values[reply.log.level] ?? 0) <= INFO)
-      this.out.write(completedLine(request, reply, responseTime));
+    const micros = Math.round(reply.elapsedTime * 1000);
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: micros / 1000 }, 'request errored');
+    else if ((pino.levels.values[reply.log.level] ?? 0) <= INFO) this.out.write(completedLine(request, reply, micros));
   }
 }
 
 /**
  * The "request completed" line, byte for byte as pino writes it with Fastify's serializers (`req`: method, url,
  * version, host, remoteAddress, remotePort, each left out when undefined; `res`: statusCode). What the client sent goes
- * through JSON.stringify.
+ * through JSON.stringify. The numbers are written from integers: formatting a fractional number (the response time)
+ * or one past 2^31 (the time) is V8's slow path, most of what the line cost (docs/performance.md).
  */
-function completedLine(request: FastifyRequest, reply: FastifyReply, responseTime: number): string {
+function completedLine(request: FastifyRequest, reply: FastifyReply, responseMicros: number): string {
   const version = request.headers['accept-version'];
   const port = request.raw.socket?.remotePort;
-  const req =
-    `"method":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}` +
-    (version === undefined ? '' : `,"version":${JSON.stringify(version)}`) +
-    (request.host === undefined ? '' : `,"host":${JSON.stringify(request.host)}`) +
-    (request.ip === undefined ? '' : `,"remoteAddress":${JSON.stringify(request.ip)}`) +
-    (port === undefined ? '' : `,"remotePort":${port}`);
+  const { method } = request;
+  const host = request.host;
+  const ip = request.ip;
   return (
-    `{"level":30,"time":${Date.now()},${BASE},"reqId":${JSON.stringify(request.id)},"req":{${req}},` +
-    `"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`
+    `{"level":30,"time":${timeText()},${BASE},"reqId":${JSON.stringify(request.id)},` +
+    `"req":{"method":${METHODS[method] ?? JSON.stringify(method)},"url":${JSON.stringify(request.url)}` +
+    (version === undefined ? '' : `,"version":${JSON.stringify(version)}`) +
+    (host === undefined ? '' : `,"host":${hostJson.of(host)}`) +
+    (ip === undefined ? '' : `,"remoteAddress":${addressJson.of(ip)}`) +
+    (port === undefined ? '' : `,"remotePort":${port}`) +
+    `},"res":{"statusCode":${reply.statusCode}},"responseTime":${millisecondsText(responseMicros)},` +
+    `"msg":"request completed"}\n`
   );
 }
+
+/**
+ * A value's JSON, kept for the next line while the value stays the same: a server's lines mostly carry one host, and
+ * the lines of a connection its one address.
+ */
+class LastJson {
+  private last: string | undefined;
+  private json = '';
+
+  of(value: string): string {
+    if (value !== this.last) {
+      this.last = value;
+      this.json = JSON.stringify(value);
+    }
+    return this.json;
+  }
+}
+
+const hostJson = new LastJson();
+const addressJson = new LastJson();
+
+/** The methods' JSON, made once. */
+const METHODS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => [method, JSON.stringify(method)]),
+);
+
+let lastTime = 0;
+let lastTimeText = '0';
+
+/** `Date.now()` as text, formatted once per millisecond (the requests of one millisecond share it). */
+function timeText(): string {
+  const now = Date.now();
+  if (now !== lastTime) {
+    lastTime = now;
+    lastTimeText = String(now);
+  }
+  return lastTimeText;
+}
+
+/**
+ * A whole number of microseconds as milliseconds, the text JSON gives `micros / 1000` (the shortest decimal that reads
+ * back as that number: at most three decimals, no trailing zero), from the integer's parts.
+ */
+export function formatMilliseconds(micros: number): string {
+  const whole = Math.floor(micros / 1000);
+  const fraction = micros - whole * 1000;
+  if (fraction === 0) return String(whole);
+  if (fraction % 100 === 0) return `${whole}.${fraction / 100}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction < 100 ? '0' : ''}${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}`;
+}
+
+/** The response time's text; a time outside what the integer parts cover (never measured) goes through JSON. */
+const millisecondsText = (micros: number): string =>
+  Number.isSafeInteger(micros) && micros >= 0 ? formatMilliseconds(micros) : JSON.stringify(micros / 1000);
 
 /** pino's destination for stdout, written once per turn of the event loop. */
 class TurnBufferedStdout {

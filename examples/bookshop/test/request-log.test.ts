@@ -4,7 +4,8 @@
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { OneLineRequestLog } from '../src/request-log.js';
+import fc from 'fast-check';
+import { formatMilliseconds, OneLineRequestLog } from '../src/request-log.js';
 
 /** A stream that keeps what is written to it, line by line. */
 function capture(): { write(chunk: string): void; lines: string[] } {
@@ -60,5 +61,17 @@ describe('the request log', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('writes a response time as JSON writes it, from its microseconds', () => {
+    for (const micros of [0, 1, 10, 100, 999, 1000, 1001, 1010, 1100, 12_340, 120_000, 2 ** 40 + 7])
+      expect(formatMilliseconds(micros)).toBe(JSON.stringify(micros / 1000));
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e9, noNaN: true }), (elapsed) => {
+        const micros = Math.round(elapsed * 1000);
+        expect(formatMilliseconds(micros)).toBe(JSON.stringify(micros / 1000));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
