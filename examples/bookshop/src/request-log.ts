@@ -60,7 +60,7 @@ function completedLine(request: FastifyRequest, reply: FastifyReply, responseMic
   const ip = request.ip;
   return (
     `{"level":30,"time":${timeText()},${BASE},"reqId":${JSON.stringify(request.id)},` +
-    `"req":{"method":${METHODS[method] ?? JSON.stringify(method)},"url":${JSON.stringify(request.url)}` +
+    `"req":{"method":${METHODS.get(method) ?? JSON.stringify(method)},"url":${JSON.stringify(request.url)}` +
     (version === undefined ? '' : `,"version":${JSON.stringify(version)}`) +
     (host === undefined ? '' : `,"host":${hostJson.of(host)}`) +
     (ip === undefined ? '' : `,"remoteAddress":${addressJson.of(ip)}`) +
@@ -90,8 +90,8 @@ class LastJson {
 const hostJson = new LastJson();
 const addressJson = new LastJson();
 
-/** The methods' JSON, made once. */
-const METHODS: Readonly<Record<string, string>> = Object.fromEntries(
+/** The common methods' JSON, made once (a Map: no method name can reach an object's prototype). */
+const METHODS: ReadonlyMap<string, string> = new Map(
   ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => [method, JSON.stringify(method)]),
 );
 

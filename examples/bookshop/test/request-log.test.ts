@@ -25,7 +25,8 @@ describe('the request log', () => {
       logController: new OneLineRequestLog(ours),
       requestIdHeader: 'x-request-id',
     });
-    app.get('/*', async () => ({ ok: true }));
+    app.addHttpMethod('PROPFIND'); // a method the line's table of common methods does not hold
+    app.route({ method: ['GET', 'DELETE', 'PROPFIND'], url: '/*', handler: async () => ({ ok: true }) });
     // pino's own line for the same request, written beside ours (to the logger's stream).
     app.addHook('onResponse', async (request, reply) => {
       reply.log.info({ req: request, res: reply, responseTime: 1 }, 'request completed');
@@ -35,6 +36,8 @@ describe('the request log', () => {
         { url: '/books/1' },
         { url: '/books/%22quoted%22?q=caf%C3%A9&x=\\', headers: { 'accept-version': '2"\u2028' } },
         { url: '/a', headers: { host: 'ex"ample.test:80', 'x-request-id': 'id-"\\-é' } },
+        { method: 'DELETE' as const, url: '/books/2' },
+        { method: 'PROPFIND' as const, url: '/books/3' },
       ];
       for (const request of requests) {
         const response = await app.inject({ method: 'GET', ...request });
