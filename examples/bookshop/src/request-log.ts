@@ -59,7 +59,7 @@ function completedLine(request: FastifyRequest, reply: FastifyReply, responseMic
   const host = request.host;
   const ip = request.ip;
   return (
-    `{"level":30,"time":${timeText()},${BASE},"reqId":${JSON.stringify(request.id)},` +
+    `{"level":30,"time":${timeText.of(Date.now())},${BASE},"reqId":${JSON.stringify(request.id)},` +
     `"req":{"method":${METHODS.get(method) ?? JSON.stringify(method)},"url":${JSON.stringify(request.url)}` +
     (version === undefined ? '' : `,"version":${JSON.stringify(version)}`) +
     (host === undefined ? '' : `,"host":${hostJson.of(host)}`) +
@@ -71,42 +71,32 @@ function completedLine(request: FastifyRequest, reply: FastifyReply, responseMic
 }
 
 /**
- * A value's JSON, kept for the next line while the value stays the same: a server's lines mostly carry one host, and
- * the lines of a connection its one address.
+ * A value's text, kept for the next line while the value stays the same: the time within one millisecond, a server's
+ * one host, a connection's one address.
  */
-class LastJson {
-  private last: string | undefined;
-  private json = '';
+class LastText<T> {
+  private last: T | undefined;
+  private text = '';
 
-  of(value: string): string {
+  constructor(private readonly format: (value: T) => string) {}
+
+  of(value: T): string {
     if (value !== this.last) {
       this.last = value;
-      this.json = JSON.stringify(value);
+      this.text = this.format(value);
     }
-    return this.json;
+    return this.text;
   }
 }
 
-const hostJson = new LastJson();
-const addressJson = new LastJson();
+const timeText = new LastText<number>(String);
+const hostJson = new LastText<string>(JSON.stringify);
+const addressJson = new LastText<string>(JSON.stringify);
 
 /** The common methods' JSON, made once (a Map: no method name can reach an object's prototype). */
 const METHODS: ReadonlyMap<string, string> = new Map(
   ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => [method, JSON.stringify(method)]),
 );
-
-let lastTime = 0;
-let lastTimeText = '0';
-
-/** `Date.now()` as text, formatted once per millisecond (the requests of one millisecond share it). */
-function timeText(): string {
-  const now = Date.now();
-  if (now !== lastTime) {
-    lastTime = now;
-    lastTimeText = String(now);
-  }
-  return lastTimeText;
-}
 
 /**
  * A whole number of microseconds as milliseconds, the text JSON gives `micros / 1000` (the shortest decimal that reads
