@@ -35,7 +35,8 @@ export interface ProductionOptions {
   readonly cors?: CorsOptions | false;
   /**
    * Security headers as helmet sets them (on by default): `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
-   * HSTS, a Content-Security-Policy under which Swagger UI and GraphiQL still run; helmet options merge over these.
+   * HSTS, a Content-Security-Policy under which Swagger UI and GraphiQL still run (requests that do not accept HTML get
+   * `default-src 'none'; frame-ancestors 'none'` instead); helmet options merge over these.
    */
   readonly securityHeaders?: SecurityHeadersOptions | boolean;
   /**

@@ -1,6 +1,7 @@
 /**
- * Security headers (@fastify/helmet, on by default) on every kind of response: operations, errors, the documents,
- * Swagger UI, GraphiQL, the health routes; the CSP lets GraphiQL's inline start-up script run on its page only.
+ * Security headers (helmet, on by default) on every kind of response: operations, errors, the documents, Swagger UI,
+ * GraphiQL, the health routes. A request that accepts HTML gets the pages' set (a policy under which Swagger UI and
+ * GraphiQL run, GraphiQL's inline start-up script on its page only); any other gets the API's, smaller and stricter.
  */
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, testDatabases } from '@resource-api/core/testing';
@@ -16,6 +17,8 @@ const OBSOLETE = [
   'origin-agent-cluster',
 ];
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** The policy of a response to a request that does not accept HTML (an API client's). */
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 describe('security headers by default', () => {
   const app = useApp(sqlite!, { resources: [Author, Book], production: {} });
@@ -32,16 +35,31 @@ describe('security headers by default', () => {
       { method: 'GET', url: '/health' },
     ] as const;
     for (const request of requests) {
-      const response = await call(app(), request);
-      const where = `${request.method} ${request.url} → ${response.status}`;
-      expect(response.headers['x-content-type-options'], where).toBe('nosniff');
-      expect(response.headers['x-frame-options'], where).toBe('DENY');
-      expect(response.headers['strict-transport-security'], where).toBe('max-age=31536000; includeSubDomains');
-      expect(response.headers['referrer-policy'], where).toBe('no-referrer');
-      expect(response.headers['x-powered-by'], where).toBeUndefined();
-      expect(response.headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
-      // helmet's headers for browsers of the past, or for HTML pages only, are off (docs/production.md).
-      for (const obsolete of OBSOLETE) expect(response.headers[obsolete], `${where}: ${obsolete}`).toBeUndefined();
+      for (const accept of ['application/ld+json', '*/*', undefined, HTML]) {
+        const response = await call(app(), {
+          ...request,
+          headers: { ...('headers' in request ? request.headers : {}), ...(accept ? { accept } : {}) },
+        });
+        const where = `${request.method} ${request.url} (Accept: ${accept}) → ${response.status}`;
+        expect(response.headers['x-content-type-options'], where).toBe('nosniff');
+        expect(response.headers['x-frame-options'], where).toBe('DENY');
+        expect(response.headers['strict-transport-security'], where).toBe('max-age=31536000; includeSubDomains');
+        expect(response.headers['referrer-policy'], where).toBe('no-referrer');
+        expect(response.headers['cross-origin-resource-policy'], where).toBe('same-origin');
+        expect(response.headers['x-powered-by'], where).toBeUndefined();
+        expect(response.headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
+        if (accept === HTML) {
+          // What a browser's navigation gets: the pages' policy, and the opener policy of documents.
+          expect(response.headers['content-security-policy'], where).toContain("script-src 'self';");
+          expect(response.headers['cross-origin-opener-policy'], where).toBe('same-origin');
+        } else {
+          // An API client's: a document that loads nothing; no header that applies to documents only.
+          expect(response.headers['content-security-policy'], where).toBe(API_POLICY);
+          expect(response.headers['cross-origin-opener-policy'], where).toBeUndefined();
+        }
+        // helmet's headers for browsers of the past, or for HTML pages only, are off (docs/production.md).
+        for (const obsolete of OBSOLETE) expect(response.headers[obsolete], `${where}: ${obsolete}`).toBeUndefined();
+      }
     }
   });
 
@@ -78,7 +96,8 @@ describe('security headers by default', () => {
     expect(query.headers['content-security-policy']).toContain("script-src 'self';");
     const asset = await call(app(), { method: 'GET', url: '/graphql/graphiql/graphiql.js' });
     expect(asset.status).toBe(200);
-    expect(asset.headers['content-security-policy']).toContain("script-src 'self';");
+    // A file of the page is no page: the API's policy (a classic script runs under its page's policy).
+    expect(asset.headers['content-security-policy']).toBe(API_POLICY);
     const api = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept: HTML } });
     expect(api.headers['content-security-policy']).toContain("script-src 'self';");
   });
@@ -129,6 +148,33 @@ describe('the securityHeaders option', () => {
       expect(response.headers['strict-transport-security']).toBeUndefined();
       expect(response.headers['x-frame-options']).toBe('DENY');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['content-security-policy']).toBe(API_POLICY);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("sends a policy and an opener policy of the application's own on every response, a page's or not", async () => {
+    const app = await buildTestApp({
+      database: sqlite!,
+      resources: [Author, Book],
+      production: {
+        securityHeaders: {
+          contentSecurityPolicy: { directives: { 'default-src': ["'self'"], 'frame-ancestors': ["'self'"] } },
+          crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+        },
+      },
+    });
+    try {
+      const policies = new Set<unknown>();
+      for (const accept of ['application/ld+json', HTML]) {
+        const response = await call(app, { method: 'GET', url: '/api/authors', headers: { accept } });
+        expect(response.status, accept).toBe(200);
+        expect(response.headers['content-security-policy'], accept).toContain("frame-ancestors 'self'");
+        expect(response.headers['cross-origin-opener-policy'], accept).toBe('same-origin-allow-popups');
+        policies.add(response.headers['content-security-policy']);
+      }
+      expect(policies.size).toBe(1);
     } finally {
       await app.close();
     }
