@@ -10,7 +10,7 @@
  * `Cross-Origin-Opener-Policy`. Any other request (an API client's: JSON-LD, JSON, a script or style file of a page)
  * gets the API set, as OWASP's REST cheat sheet has it: the policy `default-src 'none'; frame-ancestors 'none'` (a
  * JSON document loads nothing and is framed nowhere) and no opener policy (it applies to documents only). The
- * protection is the same or stricter; the head of an API response is about 230 bytes smaller, which a small `GET`
+ * protection is the same or stricter; the head of an API response is 224 bytes smaller, which a small `GET`
  * pays for on both ends of the connection (docs/performance.md). A policy or an opener policy of the application's
  * own (`securityHeaders`) is sent on every response.
  *
