@@ -77,8 +77,12 @@ function recordHeaders(middleware: ReturnType<typeof helmet>): Record<string, st
 /** The policy of a response that is no page: it loads nothing and is framed nowhere (OWASP, REST security). */
 const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** Whether a request accepts HTML: a browser's navigation, the only request that can get one of the API's pages. */
-const acceptsHtml = (accept: string | undefined): boolean => accept?.includes('text/html') === true;
+/**
+ * Whether a request accepts HTML (`text/html`, or `text/*`, in any letter case): a browser's navigation, the only
+ * request that can get one of the API's pages.
+ */
+const ACCEPTS_HTML = /text\/(?:html|\*)/i;
+const acceptsHtml = (accept: string | undefined): boolean => accept !== undefined && ACCEPTS_HTML.test(accept);
 
 /**
  * The API set (see the file's comment): the page set without what applies to documents only, unless the application

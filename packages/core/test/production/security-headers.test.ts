@@ -101,6 +101,14 @@ describe('security headers by default', () => {
     const api = await call(app(), { method: 'GET', url: '/api/authors', headers: { accept: HTML } });
     expect(api.headers['content-security-policy']).toContain("script-src 'self';");
   });
+
+  it("gives the pages' set to whatever may be answered with a page: text/html or text/* in any letter case", async () => {
+    for (const accept of ['TEXT/HTML', 'text/*', 'Text/*;q=0.5']) {
+      const ui = await call(app(), { method: 'GET', url: '/api', headers: { accept } });
+      expect(ui.headers['content-security-policy'], accept).toContain("script-src 'self';");
+      expect(ui.headers['cross-origin-opener-policy'], accept).toBe('same-origin');
+    }
+  });
 });
 
 describe('the securityHeaders option', () => {
