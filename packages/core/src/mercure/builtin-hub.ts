@@ -3,9 +3,10 @@
  * that `Last-Event-ID` resumes from, the dispatch of each update to the subscribers allowed to see it, and heartbeats.
  *
  * Memory is bounded everywhere: an update is encoded once as a server-sent event (one buffer shared by every
- * subscriber; what one turn of the event loop sends a subscriber is written to it at once, `subscriber-outbox.ts`); a subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is
- * dropped, never buffered for; the history holds at most `historySize` updates and `historyBytes` bytes; subscribers
- * beyond `maxSubscribers` are refused. A publish never waits for a subscriber.
+ * subscriber; what a subscriber is sent within `writeInterval` ms is written to it at once, `subscriber-outbox.ts`); a
+ * subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is dropped, never
+ * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes; subscribers beyond
+ * `maxSubscribers` are refused. A publish never waits for a subscriber.
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
@@ -24,6 +25,11 @@ export interface BuiltinHubLimits {
   readonly historyBytes: number;
   /** Milliseconds between two heartbeats (a comment line) on every subscription; 0 sends none (default 40,000). */
   readonly heartbeat: number;
+  /**
+   * The least milliseconds between two writes to a subscriber's connection: updates that come sooner leave together
+   * (default 5; 0 writes at the end of every turn of the event loop that sent something).
+   */
+  readonly writeInterval: number;
 }
 
 export const DEFAULT_HUB_LIMITS: BuiltinHubLimits = Object.freeze({
@@ -32,6 +38,7 @@ export const DEFAULT_HUB_LIMITS: BuiltinHubLimits = Object.freeze({
   historySize: 1_000,
   historyBytes: 16 * 1024 * 1024,
   heartbeat: 40_000,
+  writeInterval: 5,
 });
 
 /** Where a subscriber's events go: its connection. */
@@ -86,27 +93,66 @@ export function encodeEvent(update: MercureUpdate & { readonly id: string }): Bu
 /** A comment line: keeps proxies from closing an idle connection, and finds dead ones (their bytes pile up). */
 const HEARTBEAT = Buffer.from(':\n\n');
 
+/** Subscribers that subscribe alike: the same topic selectors and the same allowed ones, so sent the same updates. */
+interface Group {
+  /** The ids of its selectors (`selectorKey`): the hub's key of it. */
+  readonly key: string;
+  readonly topics: readonly TopicMatcher[];
+  readonly allowed: readonly TopicMatcher[];
+  readonly members: Set<Subscription>;
+}
+
+/** A number per selector (each is compiled once per text, so the same text is mostly the same function). */
+const selectorIds = new WeakMap<TopicMatcher, number>();
+let lastSelectorId = 0;
+
+function selectorKey(selectors: readonly TopicMatcher[]): string {
+  const ids = selectors.map((selector) => {
+    let id = selectorIds.get(selector);
+    if (id === undefined) selectorIds.set(selector, (id = ++lastSelectorId));
+    return id;
+  });
+  return ids.sort((a, b) => a - b).join(',');
+}
+
 export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS): BuiltinHub {
-  const subscribers = new Set<Subscription>();
-  const outbox = createSubscriberOutbox<Subscription>();
+  const groups = new Map<string, Group>();
+  const groupOf = new Map<Subscription, Group>();
+  const outbox = createSubscriberOutbox<Subscription, Group>({
+    interval: limits.writeInterval,
+    maxQueuedBytes: limits.maxQueuedBytes,
+    // A connection that stopped taking bytes (a slow or dead client): dropped, never buffered for.
+    onSlow: (subscription) => {
+      remove(subscription);
+      subscription.sink.end('slow');
+    },
+  });
   const history: HeldUpdate[] = [];
   let historyBytes = 0;
 
-  /** `memo`: the selectors' answers for this update, shared by its subscribers (most subscribe with the same ones). */
-  const mayReceive = (subscription: Subscription, update: HeldUpdate, memo: MatchMemo = new Map()): boolean =>
-    isAnySelected(subscription.topics, update.topics, memo) &&
-    (!update.private || isAnySelected(subscription.allowed, update.topics, memo));
+  /** `memo`: the selectors' answers for this update, shared by its groups. */
+  const mayReceive = (group: Group, update: HeldUpdate, memo: MatchMemo = new Map()): boolean =>
+    isAnySelected(group.topics, update.topics, memo) &&
+    (!update.private || isAnySelected(group.allowed, update.topics, memo));
 
-  /** Sends, or drops the subscriber whose connection stopped taking bytes (a slow or dead client). */
-  function send(subscription: Subscription, chunk: Buffer): boolean {
-    if (subscription.sink.queued() + outbox.pending(subscription) + chunk.length > limits.maxQueuedBytes) {
-      subscribers.delete(subscription);
-      outbox.drop(subscription);
-      subscription.sink.end('slow');
-      return false;
+  function remove(subscription: Subscription): void {
+    const group = groupOf.get(subscription);
+    if (!group) return;
+    groupOf.delete(subscription);
+    group.members.delete(subscription);
+    outbox.left(subscription);
+    // An empty group is dropped: the next subscriber alike makes a new one.
+    if (group.members.size === 0 && groups.get(group.key) === group) groups.delete(group.key);
+  }
+
+  function groupFor(subscription: Subscription): Group {
+    const key = `${selectorKey(subscription.topics)}|${selectorKey(subscription.allowed)}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, topics: subscription.topics, allowed: subscription.allowed, members: new Set() };
+      groups.set(key, group);
     }
-    outbox.add(subscription, chunk);
-    return true;
+    return group;
   }
 
   function hold(update: HeldUpdate): void {
@@ -120,7 +166,7 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
   const heartbeat =
     limits.heartbeat > 0
       ? setInterval(() => {
-          for (const subscription of subscribers) send(subscription, HEARTBEAT);
+          for (const group of groups.values()) outbox.toGroup(group, HEARTBEAT);
         }, limits.heartbeat)
       : undefined;
   // A hub alone keeps no process running.
@@ -128,7 +174,7 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
 
   return {
     get subscribers() {
-      return subscribers.size;
+      return groupOf.size;
     },
     async publish(update) {
       const id = update.id ?? `urn:uuid:${randomUUID()}`;
@@ -140,37 +186,39 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       };
       hold(held);
       const memo: MatchMemo = new Map();
-      for (const subscription of subscribers) if (mayReceive(subscription, held, memo)) send(subscription, held.frame);
+      for (const group of groups.values()) if (mayReceive(group, held, memo)) outbox.toGroup(group, held.frame);
       return id;
     },
     subscribe(subscription) {
-      if (subscribers.size >= limits.maxSubscribers) return null;
+      if (groupOf.size >= limits.maxSubscribers) return null;
       const last = history.length > 0 ? history[history.length - 1]!.id : 'earliest';
+      const group = groupFor(subscription);
       const { lastEventId } = subscription;
       if (lastEventId !== undefined) {
         // After the one named (an id no longer held, or never seen, resumes nothing: its place is unknown).
         const from = lastEventId === 'earliest' ? 0 : history.findIndex((held) => held.id === lastEventId) + 1;
         if (from > 0 || lastEventId === 'earliest')
-          // More to resume than the connection may queue: dropped, as it would be later (the client retries).
           for (const held of history.slice(from))
-            if (mayReceive(subscription, held) && !send(subscription, held.frame))
+            if (mayReceive(group, held) && outbox.toOne(subscription, group, held.frame) > limits.maxQueuedBytes) {
+              // More to resume than the connection may queue: dropped, as it would be later (the client retries).
+              outbox.left(subscription);
+              if (group.members.size === 0) groups.delete(group.key);
+              subscription.sink.end('slow');
               return { lastEventId: last, unsubscribe: () => {} };
+            }
       }
-      subscribers.add(subscription);
-      return {
-        lastEventId: last,
-        unsubscribe: () => {
-          subscribers.delete(subscription);
-          outbox.drop(subscription);
-        },
-      };
+      group.members.add(subscription);
+      groupOf.set(subscription, group);
+      outbox.joined(subscription, group);
+      return { lastEventId: last, unsubscribe: () => remove(subscription) };
     },
     async close() {
       if (heartbeat) clearInterval(heartbeat);
       // What was sent before the close still reaches its subscribers.
       outbox.flush();
-      for (const subscription of subscribers) subscription.sink.end('closes');
-      subscribers.clear();
+      for (const subscription of [...groupOf.keys()]) subscription.sink.end('closes');
+      groupOf.clear();
+      groups.clear();
     },
   };
 }

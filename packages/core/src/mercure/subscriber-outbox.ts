@@ -1,85 +1,151 @@
 /**
- * What the built-in hub sends its subscribers within one turn of the event loop, written to each at the turn's end
- * in one piece. Under load several writes commit in one turn (SQLite's shared commits, a burst of requests): each
- * subscriber's connection then takes one write for all of them instead of one per update, and the subscribers that
- * were sent the same updates (most: they subscribe alike) share one buffer of them, made once.
+ * What the built-in hub sends its subscribers, queued by group and written to each subscriber in one piece per flush.
  *
- * What a subscriber was sent this turn is a place in a tree of frames: each place is the frames sent so far, the
- * root none. A frame sent to a subscriber moves it to the child of its place for that frame, made by the first
- * subscriber that gets there and reused by the others. So an update sent to a hundred subscribers that were sent the
- * same before allocates one place, not a hundred lists: the hub holds nothing per subscriber and frame, and the
- * garbage collector has that much less to copy while a turn lasts.
+ * Subscribers that subscribe alike (the same topic selectors, the same private ones allowed: most, since clients
+ * subscribe by resource) form a group, and an update is queued once per group, not once per subscriber: publishing
+ * costs the number of groups, whatever the number of subscribers. At the flush each group's frames are joined into
+ * one buffer, written to every member. A subscriber with frames of its own (the history it resumes from) or that
+ * joined its group after the group's first queued frame is written its own buffer: its frames, then the group's
+ * from where it joined.
+ *
+ * A flush comes at the end of the turn of the event loop that queued something, and with an `interval` not sooner
+ * than `interval` ms after the last one: a quiet hub's update leaves at once; a busy one writes each connection at
+ * most once per interval instead of once per turn (a write to a socket, its system call and the stream's
+ * bookkeeping, costs far more than the bytes it carries). The bytes a subscriber's connection has not taken are
+ * checked at each flush: past `maxQueuedBytes` it is given up (`onSlow`) instead of written to, and a group whose
+ * queue reaches that size is flushed at once, so what waits for a flush stays within it too.
  */
 
 /** Where a subscriber's bytes go (the hub's `SubscriberSink`). */
 export interface OutboxSink {
   write(chunk: Buffer): void;
+  /** Bytes written and not yet taken by the connection. */
+  queued(): number;
 }
 
-export interface SubscriberOutbox<S extends { readonly sink: OutboxSink }> {
-  /** Queues `frame` for `subscriber` (a frame is sent to many: it is told apart by identity). */
-  add(subscriber: S, frame: Buffer): void;
-  /** Bytes queued for `subscriber` and not yet written. */
-  pending(subscriber: S): number;
-  /** Forgets what is queued for `subscriber` (it is gone). */
-  drop(subscriber: S): void;
+/** Subscribers sent the same frames. The hub adds and removes members; the outbox reads them at each flush. */
+export interface OutboxGroup<S> {
+  readonly members: ReadonlySet<S>;
+}
+
+export interface SubscriberOutbox<S extends { readonly sink: OutboxSink }, G extends OutboxGroup<S>> {
+  /** Queues `frame` for every member of `group`. */
+  toGroup(group: G, frame: Buffer): void;
+  /**
+   * Queues `frame` for `subscriber` alone (of `group`, or about to join it), before what the group is sent after.
+   * Returns the bytes now queued for it alone.
+   */
+  toOne(subscriber: S, group: G, frame: Buffer): number;
+  /** `subscriber` was added to `group`: it gets what the group is sent from now on. */
+  joined(subscriber: S, group: G): void;
+  /** Forgets what is queued for `subscriber` alone (it is gone). */
+  left(subscriber: S): void;
   /** Writes everything queued now. */
   flush(): void;
 }
 
-/** The frames a subscriber was sent this turn: `frame` after those of `parent`. */
-interface Place {
-  readonly parent: Place | null;
-  readonly frame: Buffer | null;
-  /** The bytes of every frame from the root to here. */
-  readonly bytes: number;
-  /** The child made last: the next subscriber at this place is most likely sent the same frame. */
-  next: Place | null;
-  /** The frames from the root to here in one buffer, made at the flush by the first subscriber at this place. */
-  chunk: Buffer | null;
+export interface OutboxOptions<S> {
+  /** The least milliseconds between two flushes (0: every turn that queued something). */
+  readonly interval: number;
+  /** The most bytes a subscriber's connection may hold untaken, with what a flush would write it. */
+  readonly maxQueuedBytes: number;
+  /** Called at a flush for a subscriber over `maxQueuedBytes`, instead of writing to it. */
+  readonly onSlow: (subscriber: S) => void;
 }
 
-const newRoot = (): Place => ({ parent: null, frame: null, bytes: 0, next: null, chunk: null });
-
-/** The frames from the root to `place`, in one buffer. */
-function chunkOf(place: Place): Buffer {
-  if (place.chunk) return place.chunk;
-  if (place.parent?.frame === null) return (place.chunk = place.frame as Buffer);
-  const frames: Buffer[] = [];
-  for (let at: Place | null = place; at?.frame; at = at.parent) frames.push(at.frame);
-  return (place.chunk = Buffer.concat(frames.reverse(), place.bytes));
+/** A group's frames since the last flush. */
+interface GroupQueue {
+  readonly frames: Buffer[];
+  bytes: number;
 }
 
-export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }>(): SubscriberOutbox<S> {
-  const queued = new Map<S, Place>();
-  let root = newRoot();
-  let scheduled: NodeJS.Immediate | undefined;
+/** A subscriber's own frames, and where in its group's queue it joined. */
+interface OwnQueue<G> {
+  readonly group: G;
+  readonly frames: Buffer[];
+  bytes: number;
+  readonly from: number;
+}
+
+const joined = (frames: readonly Buffer[], bytes?: number): Buffer =>
+  frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes);
+
+export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, G extends OutboxGroup<S>>(
+  options: OutboxOptions<S>,
+): SubscriberOutbox<S, G> {
+  const { interval, maxQueuedBytes, onSlow } = options;
+  let groups = new Map<G, GroupQueue>();
+  let own = new Map<S, OwnQueue<G>>();
+  let immediate: NodeJS.Immediate | undefined;
+  let timeout: NodeJS.Timeout | undefined;
+  let lastFlush = Number.NEGATIVE_INFINITY;
+
+  function schedule(): void {
+    if (immediate || timeout) return;
+    const wait = lastFlush + interval - performance.now();
+    if (wait < 1) immediate = setImmediate(flush);
+    else timeout = setTimeout(flush, wait);
+  }
+
+  function deliver(subscriber: S, chunk: Buffer): void {
+    if (subscriber.sink.queued() + chunk.length > maxQueuedBytes) onSlow(subscriber);
+    else subscriber.sink.write(chunk);
+  }
 
   function flush(): void {
-    if (scheduled) clearImmediate(scheduled);
-    scheduled = undefined;
-    // A new tree for the next turn: the places of this one are garbage once their chunks are written.
-    root = newRoot();
+    if (immediate) clearImmediate(immediate);
+    if (timeout) clearTimeout(timeout);
+    immediate = timeout = undefined;
+    if (groups.size === 0 && own.size === 0) return;
+    lastFlush = performance.now();
     // Taken out first: whatever is queued while the chunks are written (a write that ends a subscription) belongs to
-    // the next turn.
-    const places = [...queued];
-    queued.clear();
-    for (const [subscriber, place] of places) subscriber.sink.write(chunkOf(place));
+    // the next flush.
+    const flushed = groups;
+    const flushedOwn = own;
+    groups = new Map();
+    own = new Map();
+    for (const [group, queue] of flushed) {
+      const chunk = joined(queue.frames, queue.bytes);
+      // A member given up meanwhile leaves the set; iterating a Set while deleting from it is safe.
+      for (const member of group.members) if (!flushedOwn.has(member)) deliver(member, chunk);
+    }
+    for (const [subscriber, queue] of flushedOwn) {
+      const later = flushed.get(queue.group)?.frames.slice(queue.from) ?? [];
+      const frames = later.length === 0 ? queue.frames : [...queue.frames, ...later];
+      if (frames.length > 0) deliver(subscriber, joined(frames));
+    }
+  }
+
+  function ownQueue(subscriber: S, group: G): OwnQueue<G> {
+    let queue = own.get(subscriber);
+    if (!queue) {
+      queue = { group, frames: [], bytes: 0, from: groups.get(group)?.frames.length ?? 0 };
+      own.set(subscriber, queue);
+    }
+    return queue;
   }
 
   return {
-    add(subscriber, frame) {
-      const place = queued.get(subscriber) ?? root;
-      let next = place.next;
-      if (next?.frame !== frame) {
-        next = { parent: place, frame, bytes: place.bytes + frame.length, next: null, chunk: null };
-        place.next = next;
-      }
-      queued.set(subscriber, next);
-      scheduled ??= setImmediate(flush);
+    toGroup(group, frame) {
+      let queue = groups.get(group);
+      if (!queue) groups.set(group, (queue = { frames: [], bytes: 0 }));
+      queue.frames.push(frame);
+      queue.bytes += frame.length;
+      if (queue.bytes >= maxQueuedBytes) flush();
+      else schedule();
     },
-    pending: (subscriber) => queued.get(subscriber)?.bytes ?? 0,
-    drop: (subscriber) => void queued.delete(subscriber),
+    toOne(subscriber, group, frame) {
+      const queue = ownQueue(subscriber, group);
+      queue.frames.push(frame);
+      queue.bytes += frame.length;
+      schedule();
+      return queue.bytes;
+    },
+    joined(subscriber, group) {
+      // Frames queued for the group before it came are not its own: it starts after them.
+      if (groups.has(group)) ownQueue(subscriber, group);
+    },
+    left: (subscriber) => void own.delete(subscriber),
     flush,
   };
 }

@@ -162,6 +162,30 @@ describe('the built-in hub', () => {
     expect(text.startsWith(':\n\n')).toBe(true);
   });
 
+  it('paces its writes to a subscriber by writeInterval: a quiet update at once, a burst together', async () => {
+    await hub.close();
+    await expect(start({ writeInterval: -1 })).rejects.toThrow(
+      'mercureHub.writeInterval must be a whole number of milliseconds from 0 up, got -1.',
+    );
+    await start({ writeInterval: 300 });
+    const subscriber = await listen([TOPIC]);
+    const token = await publisher();
+    await publish({ topic: TOPIC, data: 'a' }, token);
+    await subscriber.next(1);
+    const first = performance.now();
+    // Published right after the first write: they wait for the interval, then leave together.
+    await publish({ topic: TOPIC, data: 'b' }, token);
+    await publish({ topic: TOPIC, data: 'c' }, token);
+    expect((await subscriber.next(3)).map((event) => event.data)).toEqual(['a', 'b', 'c']);
+    expect(performance.now() - first).toBeGreaterThanOrEqual(250);
+    // After a quiet time, an update leaves at once again.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const quiet = performance.now();
+    await publish({ topic: TOPIC, data: 'd' }, token);
+    await subscriber.next(4);
+    expect(performance.now() - quiet).toBeLessThan(250);
+  });
+
   it('refuses subscribers past its limit with 503', async () => {
     await hub.close();
     await start({ maxSubscribers: 1 });
