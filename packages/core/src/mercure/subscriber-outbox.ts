@@ -110,6 +110,8 @@ export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, 
       for (const member of group.members) if (!flushedOwn.has(member)) deliver(member, chunk);
     }
     for (const [subscriber, queue] of flushedOwn) {
+      // Gone while the groups' chunks were written (a write that ended another subscription).
+      if (!queue.group.members.has(subscriber)) continue;
       const later = flushed.get(queue.group)?.frames.slice(queue.from) ?? [];
       const frames = later.length === 0 ? queue.frames : [...queue.frames, ...later];
       if (frames.length > 0) deliver(subscriber, joined(frames));
