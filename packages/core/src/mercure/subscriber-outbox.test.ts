@@ -119,6 +119,25 @@ describe('the subscriber outbox', () => {
     expect(fast.chunks.map(String)).toEqual(['0123456789', '0123456789abcdefghij']);
   });
 
+  it('flushes a queue before a frame would take it past the limit, so a reading subscriber is never given up', async () => {
+    const { outbox, slow } = outboxOf({ interval: 5, maxQueuedBytes: 20 });
+    const a = subscriber('a');
+    const all = group(a);
+    // In one turn: 15 + 15 bytes would pass 20; the first frame leaves alone, then the second.
+    outbox.toGroup(all, frame('a'.repeat(15)));
+    outbox.toGroup(all, frame('b'.repeat(15)));
+    expect(a.chunks.map(String)).toEqual(['a'.repeat(15)]);
+    await sleep(20);
+    expect(a.chunks.map(String)).toEqual(['a'.repeat(15), 'b'.repeat(15)]);
+    // Across turns within one interval, the same.
+    outbox.toGroup(all, frame('c'.repeat(15)));
+    await turnEnd();
+    outbox.toGroup(all, frame('d'.repeat(15)));
+    await sleep(20);
+    expect(a.chunks.slice(2).map(String)).toEqual(['c'.repeat(15), 'd'.repeat(15)]);
+    expect(slow).toEqual([]);
+  });
+
   it('with an interval, writes at once when quiet and at most once per interval under a burst', async () => {
     const interval = 40;
     const { outbox } = outboxOf({ interval });

@@ -12,8 +12,9 @@
  * than `interval` ms after the last one: a quiet hub's update leaves at once; a busy one writes each connection at
  * most once per interval instead of once per turn (a write to a socket, its system call and the stream's
  * bookkeeping, costs far more than the bytes it carries). The bytes a subscriber's connection has not taken are
- * checked at each flush: past `maxQueuedBytes` it is given up (`onSlow`) instead of written to, and a group whose
- * queue reaches that size is flushed at once, so what waits for a flush stays within it too.
+ * checked at each flush: past `maxQueuedBytes` it is given up (`onSlow`) instead of written to; a group's queue that a
+ * frame would take past that size is flushed first, and one that reaches it is flushed at once, so what waits for a
+ * flush stays within it too.
  */
 
 /** Where a subscriber's bytes go (the hub's `SubscriberSink`). */
@@ -130,6 +131,12 @@ export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, 
   return {
     toGroup(group, frame) {
       let queue = groups.get(group);
+      // What waits would pass the limit with this frame: written first, so that no chunk a flush writes exceeds it
+      // (a chunk over the limit would give up every member, however fast).
+      if (queue && queue.bytes + frame.length > maxQueuedBytes) {
+        flush();
+        queue = undefined;
+      }
       if (!queue) groups.set(group, (queue = { frames: [], bytes: 0 }));
       queue.frames.push(frame);
       queue.bytes += frame.length;
