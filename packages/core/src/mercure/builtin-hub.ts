@@ -27,7 +27,7 @@ export interface BuiltinHubLimits {
   readonly heartbeat: number;
   /**
    * The least milliseconds between two writes to a subscriber's connection: updates that come sooner leave together
-   * (default 5; 0 writes at the end of every turn of the event loop that sent something).
+   * (default 0: at the end of every turn of the event loop that sent something).
    */
   readonly writeInterval: number;
 }
@@ -38,7 +38,7 @@ export const DEFAULT_HUB_LIMITS: BuiltinHubLimits = Object.freeze({
   historySize: 1_000,
   historyBytes: 16 * 1024 * 1024,
   heartbeat: 40_000,
-  writeInterval: 5,
+  writeInterval: 0,
 });
 
 /** Where a subscriber's events go: its connection. */

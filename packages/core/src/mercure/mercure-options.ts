@@ -27,9 +27,9 @@ export interface MercureHubOptions {
   /** Milliseconds between heartbeats (comment lines) on each subscription; 0 sends none (default 40,000). */
   readonly heartbeat?: number;
   /**
-   * The least milliseconds between two writes to a subscriber's connection: updates published sooner leave together,
-   * which under a burst of writes saves most of the hub's work (default 5; 0: each turn of the event loop that
-   * published something writes at its end).
+   * The least milliseconds between two writes to a subscriber's connection: updates published sooner leave together
+   * (default 0: each turn of the event loop that published something writes at its end). Worth setting only for very
+   * many subscribers (thousands) of frequent updates; with a hundred, 5 ms measured slower than 0 (docs/performance.md).
    */
   readonly writeInterval?: number;
 }
