@@ -91,9 +91,18 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
       expect(created.status).toBe(201);
       return created.body['@id'];
     };
+    /**
+     * A subscriber to every topic that hears nothing of the writes before it. Updates leave once their write answered
+     * (on PostgreSQL, back through the database), so those of the writes just made may still be on their way: a write
+     * of its own, once heard, came after them all (updates leave in commit order), and what came before it is set aside.
+     */
     const listenToAll = async () => {
       const subscriber = await subscribe(`${origin}/.well-known/mercure`, ['*']);
       subscribers.push(subscriber);
+      const sync = await create('/api/publishers', { name: 'sync' });
+      while (!subscriber.received.some((event) => JSON.parse(event.data)['@id'] === sync))
+        await subscriber.next(subscriber.received.length + 1);
+      subscriber.clear();
       return subscriber;
     };
 

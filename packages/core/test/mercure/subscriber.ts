@@ -13,6 +13,8 @@ export interface Subscriber {
   readonly received: readonly Received[];
   /** Resolves once `count` events arrived in all (rejects after `timeout` ms, naming what did arrive). */
   next(count: number, timeout?: number): Promise<readonly Received[]>;
+  /** Forgets the events received so far: `received` and `next` count from here. */
+  clear(): void;
   close(): void;
 }
 
@@ -86,6 +88,7 @@ export async function subscribe(
         check();
       });
     },
+    clear: () => void received.splice(0),
     close: () => source.close(),
   };
 }
