@@ -5,11 +5,13 @@
  * Memory is bounded everywhere: an update is encoded once as a server-sent event (one buffer shared by every
  * subscriber; what a subscriber is sent within `writeInterval` ms is written to it at once, `subscriber-outbox.ts`); a
  * subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is dropped, never
- * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes; subscribers beyond
- * `maxSubscribers` are refused. A publish never waits for a subscriber.
+ * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes, and a subscriber resuming more
+ * of it than it may queue is written it in parts (`history-replay.ts`); subscribers beyond `maxSubscribers` are
+ * refused. A publish never waits for a subscriber.
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
+import { type HistoryReplay, startHistoryReplay } from './history-replay.js';
 import { createSubscriberOutbox } from './subscriber-outbox.js';
 import { isAnySelected, type MatchMemo, type TopicMatcher } from './topic-selector.js';
 
@@ -127,15 +129,43 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       subscription.sink.end('slow');
     },
   });
+  /** Subscribers resuming a history larger than they may queue at once: not in a group until it is written. */
+  const replays = new Map<Subscription, HistoryReplay>();
   const history: HeldUpdate[] = [];
   let historyBytes = 0;
 
-  /** `memo`: the selectors' answers for this update, shared by its groups. */
-  const mayReceive = (group: Group, update: HeldUpdate, memo: MatchMemo = new Map()): boolean =>
-    isAnySelected(group.topics, update.topics, memo) &&
-    (!update.private || isAnySelected(group.allowed, update.topics, memo));
+  /** Whether a group's (or a subscriber's) selectors take `update`; `memo`: their answers for it, shared. */
+  const mayReceive = (
+    selectors: Pick<Group, 'topics' | 'allowed'>,
+    update: HeldUpdate,
+    memo: MatchMemo = new Map(),
+  ): boolean =>
+    isAnySelected(selectors.topics, update.topics, memo) &&
+    (!update.private || isAnySelected(selectors.allowed, update.topics, memo));
+
+  /** The held updates after `Last-Event-ID`: all for `earliest`; none for an id not held (its place is unknown). */
+  function heldAfter(lastEventId: string | undefined): readonly HeldUpdate[] {
+    if (lastEventId === undefined) return [];
+    if (lastEventId === 'earliest') return history;
+    const index = history.findIndex((held) => held.id === lastEventId);
+    return index < 0 ? [] : history.slice(index + 1);
+  }
+
+  /** Adds a subscriber to its group: it gets what the group is sent from now on. */
+  function join(subscription: Subscription): void {
+    const group = groupFor(subscription);
+    group.members.add(subscription);
+    groupOf.set(subscription, group);
+    outbox.joined(subscription, group);
+  }
 
   function remove(subscription: Subscription): void {
+    const replay = replays.get(subscription);
+    if (replay) {
+      replay.cancel();
+      replays.delete(subscription);
+      return;
+    }
     const group = groupOf.get(subscription);
     if (!group) return;
     groupOf.delete(subscription);
@@ -174,7 +204,7 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
 
   return {
     get subscribers() {
-      return groupOf.size;
+      return groupOf.size + replays.size;
     },
     async publish(update) {
       const id = update.id ?? `urn:uuid:${randomUUID()}`;
@@ -187,37 +217,47 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       hold(held);
       const memo: MatchMemo = new Map();
       for (const group of groups.values()) if (mayReceive(group, held, memo)) outbox.toGroup(group, held.frame);
+      for (const [subscription, replay] of replays) if (mayReceive(subscription, held, memo)) replay.add(held.frame);
       return id;
     },
     subscribe(subscription) {
-      if (groupOf.size >= limits.maxSubscribers) return null;
+      if (groupOf.size + replays.size >= limits.maxSubscribers) return null;
       const last = history.length > 0 ? history[history.length - 1]!.id : 'earliest';
-      const group = groupFor(subscription);
-      const { lastEventId } = subscription;
-      if (lastEventId !== undefined) {
-        // After the one named (an id no longer held, or never seen, resumes nothing: its place is unknown).
-        const from = lastEventId === 'earliest' ? 0 : history.findIndex((held) => held.id === lastEventId) + 1;
-        if (from > 0 || lastEventId === 'earliest')
-          for (const held of history.slice(from))
-            if (mayReceive(group, held) && outbox.toOne(subscription, group, held.frame) > limits.maxQueuedBytes) {
-              // More to resume than the connection may queue: dropped, as it would be later (the client retries).
-              outbox.left(subscription);
-              if (group.members.size === 0) groups.delete(group.key);
+      const resumed = heldAfter(subscription.lastEventId).filter((held) => mayReceive(subscription, held));
+      const bytes = resumed.reduce((sum, held) => sum + held.frame.length, 0);
+      if (bytes <= limits.maxQueuedBytes) {
+        const group = groupFor(subscription);
+        for (const held of resumed) outbox.toOne(subscription, group, held.frame);
+        join(subscription);
+      } else
+        replays.set(
+          subscription,
+          startHistoryReplay({
+            sink: subscription.sink,
+            frames: resumed.map((held) => held.frame),
+            maxQueuedBytes: limits.maxQueuedBytes,
+            // What it resumes, and as much again published meanwhile (or a queue's worth, for a small history).
+            maxPendingBytes: bytes + Math.max(bytes, limits.maxQueuedBytes),
+            onDone: () => {
+              replays.delete(subscription);
+              join(subscription);
+            },
+            onSlow: () => {
+              replays.delete(subscription);
               subscription.sink.end('slow');
-              return { lastEventId: last, unsubscribe: () => {} };
-            }
-      }
-      group.members.add(subscription);
-      groupOf.set(subscription, group);
-      outbox.joined(subscription, group);
+            },
+          }),
+        );
       return { lastEventId: last, unsubscribe: () => remove(subscription) };
     },
     async close() {
       if (heartbeat) clearInterval(heartbeat);
       // What was sent before the close still reaches its subscribers.
       outbox.flush();
-      for (const subscription of [...groupOf.keys()]) subscription.sink.end('closes');
+      for (const replay of replays.values()) replay.cancel();
+      for (const subscription of [...groupOf.keys(), ...replays.keys()]) subscription.sink.end('closes');
       groupOf.clear();
+      replays.clear();
       groups.clear();
     },
   };

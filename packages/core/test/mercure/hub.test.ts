@@ -224,6 +224,26 @@ describe('the built-in hub', () => {
     stalled.destroy();
   }, 60_000);
 
+  it('resumes a history larger than a subscriber may queue, in parts, then what was published meanwhile', async () => {
+    await hub.close();
+    await start({ maxQueuedBytes: 64 * 1024 });
+    // 8 × 32 KiB held: four times what a subscriber may queue.
+    const held = Array.from({ length: 8 }, (_, index) => `${index}`.repeat(32 * 1024));
+    const ids: string[] = [];
+    for (const data of held) ids.push((await publish({ topic: TOPIC, data }, await publisher())).text);
+    const resumed = await listen([TOPIC], { lastEventId: 'earliest' });
+    await publish({ topic: TOPIC, data: 'meanwhile' }, await publisher());
+    const received = await resumed.next(9);
+    expect(received.map((event) => event.data)).toEqual([...held, 'meanwhile']);
+    expect(received.slice(0, 8).map((event) => event.id)).toEqual(ids);
+    // Then it is a subscriber as the others: the next update, once.
+    await publish({ topic: TOPIC, data: 'live' }, await publisher());
+    expect((await resumed.next(10)).slice(9).map((event) => event.data)).toEqual(['live']);
+    // From an id in the middle: the updates after it only.
+    const middle = await listen([TOPIC], { lastEventId: ids[3] });
+    expect((await middle.next(6)).map((event) => event.data)).toEqual([...held.slice(4), 'meanwhile', 'live']);
+  });
+
   it('ends its subscriptions when the app closes', async () => {
     await listen(['*']);
     const started = Date.now();
