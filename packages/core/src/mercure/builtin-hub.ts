@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
-import { type HistoryReplay, startHistoryReplay } from './history-replay.js';
+import { type HistoryReplay, sendHistory } from './history-replay.js';
 import { createSubscriberOutbox } from './subscriber-outbox.js';
 import { isAnySelected, type MatchMemo, type TopicMatcher } from './topic-selector.js';
 
@@ -232,7 +232,7 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       } else
         replays.set(
           subscription,
-          startHistoryReplay({
+          sendHistory({
             sink: subscription.sink,
             frames: resumed.map((held) => held.frame),
             maxQueuedBytes: limits.maxQueuedBytes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startHistoryReplay } from './history-replay.js';
+import { sendHistory } from './history-replay.js';
 
 /** A connection that takes what it is written when told to (`take`); `held` bytes it has not taken. */
 function newConnection() {
@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function replayOf(frames: string[], connectionOf = newConnection(), maxPendingBytes = 1_000) {
   const outcome: string[] = [];
-  const replay = startHistoryReplay({
+  const replay = sendHistory({
     sink: connectionOf.sink,
     frames: frames.map(frame),
     maxQueuedBytes: 10,

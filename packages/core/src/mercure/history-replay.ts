@@ -9,10 +9,16 @@
  * buffers themselves (shared with the history and every other subscriber), joined one part at a time. A connection
  * that takes nothing for long enough that what waits for it passes `maxPendingBytes` is given up, as a slow one is.
  */
-import type { SubscriberSink } from './builtin-hub.js';
 
 /** How often a replay looks whether its connection took the part before (milliseconds). */
 const POLL_INTERVAL = 10;
+
+/** Where the parts go: the subscriber's connection (the hub's `SubscriberSink`). */
+export interface ReplaySink {
+  write(chunk: Buffer): void;
+  /** Bytes written and not yet taken by the connection. */
+  queued(): number;
+}
 
 export interface HistoryReplay {
   /** An update published during the replay, for this subscriber: it goes after the others. */
@@ -22,7 +28,7 @@ export interface HistoryReplay {
 }
 
 export interface HistoryReplayOptions {
-  readonly sink: SubscriberSink;
+  readonly sink: ReplaySink;
   /** The held updates to resume, oldest first. */
   readonly frames: readonly Buffer[];
   /** The most bytes the connection may hold untaken: no part makes it hold more. */
@@ -34,7 +40,7 @@ export interface HistoryReplayOptions {
   readonly onSlow: () => void;
 }
 
-export function startHistoryReplay(options: HistoryReplayOptions): HistoryReplay {
+export function sendHistory(options: HistoryReplayOptions): HistoryReplay {
   const { sink, maxQueuedBytes, maxPendingBytes, onDone, onSlow } = options;
   const frames = [...options.frames];
   let next = 0;
