@@ -236,8 +236,8 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
             sink: subscription.sink,
             frames: resumed.map((held) => held.frame),
             maxQueuedBytes: limits.maxQueuedBytes,
-            // What it resumes, and as much again published meanwhile (or a queue's worth, for a small history).
-            maxPendingBytes: bytes + Math.max(bytes, limits.maxQueuedBytes),
+            // What it resumes, and as much again published meanwhile.
+            maxPendingBytes: 2 * bytes,
             onDone: () => {
               replays.delete(subscription);
               join(subscription);

@@ -48,17 +48,21 @@ describe('a history replay', () => {
     // Nothing more while the connection holds the first part.
     expect(connection.chunks).toEqual(['aaaabbbb']);
     connection.take();
-    await sleep(30);
+    await sleep(150);
     expect(connection.chunks).toEqual(['aaaabbbb', 'ccccdddd']);
     expect(outcome).toEqual([]);
     connection.take();
-    await sleep(30);
+    await sleep(150);
     expect(connection.chunks).toEqual(['aaaabbbb', 'ccccdddd', 'eeeeeeeeee']);
+    // All written, but the connection holds 10 bytes: not handed over before it took most of them.
+    expect(outcome).toEqual([]);
+    connection.take();
+    await sleep(150);
     expect(outcome).toEqual(['done']);
     // Done: what comes after is the hub's, not the replay's.
     replay.add(frame('ffff'));
     connection.take();
-    await sleep(30);
+    await sleep(150);
     expect(connection.chunks).toHaveLength(3);
   });
 
@@ -73,18 +77,39 @@ describe('a history replay', () => {
     replay.add(frame('ffff'));
     expect(outcome).toEqual(['slow']);
     connection.take();
-    await sleep(30);
+    await sleep(150);
     expect(connection.chunks).toEqual(['aaaabbbb']);
   });
 
-  it('gives up an update larger than the connection may ever hold', async () => {
+  it('writes an update larger than the connection may hold alone, once it holds nothing', async () => {
     const { outcome, connection } = replayOf(['aaaa', 'this frame is longer than ten bytes', 'cccc']);
     await sleep(5);
     expect(connection.chunks).toEqual(['aaaa']);
     connection.take();
-    await sleep(30);
-    expect(outcome).toEqual(['slow']);
-    expect(connection.chunks).toEqual(['aaaa']);
+    await sleep(150);
+    expect(connection.chunks).toEqual(['aaaa', 'this frame is longer than ten bytes']);
+    connection.take();
+    await sleep(150);
+    connection.take();
+    await sleep(150);
+    expect(connection.chunks).toEqual(['aaaa', 'this frame is longer than ten bytes', 'cccc']);
+    expect(outcome).toEqual(['done']);
+  });
+
+  it('looks at a connection that takes nothing less and less often', async () => {
+    const stalled = newConnection();
+    let looks = 0;
+    const queued = stalled.sink.queued;
+    stalled.sink.queued = () => {
+      looks++;
+      return queued();
+    };
+    const { outcome } = replayOf(['aaaa', 'bbbb', 'cccc'], stalled);
+    await sleep(400);
+    // Every 10 ms would be about 40 looks; backing off (20, 40, 80, 160 ms…) makes a handful.
+    expect(looks).toBeGreaterThan(2);
+    expect(looks).toBeLessThan(15);
+    expect(outcome).toEqual([]);
   });
 
   it('writes nothing more once cancelled', async () => {
@@ -92,7 +117,7 @@ describe('a history replay', () => {
     await sleep(5);
     replay.cancel();
     connection.take();
-    await sleep(30);
+    await sleep(150);
     expect(connection.chunks).toEqual(['aaaabbbb']);
     expect(outcome).toEqual([]);
   });

@@ -1,17 +1,20 @@
 /**
  * A subscriber resuming with `Last-Event-ID` whose history is more than its connection may queue at once
- * (`maxQueuedBytes`): the held updates are written in parts, each as the connection has taken the one before, and the
- * updates published meanwhile go after them, in order. Once all is written, the subscriber joins its group and gets
- * updates as the others do (`builtin-hub.ts`).
+ * (`maxQueuedBytes`): the held updates are written in parts, each as the connection has room for it, and the updates
+ * published meanwhile go after them, in order. Once all is written and the connection took most of it, the subscriber
+ * joins its group and gets updates as the others do (`builtin-hub.ts`).
  *
  * Queuing the whole history at once would either hold it twice (joined for one write) or drop the subscriber, which
  * would come back with the same `Last-Event-ID` and be dropped again, never to resume. The parts are the held
- * buffers themselves (shared with the history and every other subscriber), joined one part at a time. A connection
- * that takes nothing for long enough that what waits for it passes `maxPendingBytes` is given up, as a slow one is.
+ * buffers themselves (shared with the history and every other subscriber), joined one part at a time. One update
+ * larger than a connection may hold is written alone once it holds nothing (dropping the subscriber would only bring
+ * it back for the same update). A connection that takes nothing while what waits for it passes `maxPendingBytes` is
+ * given up, as a slow one is.
  */
 
-/** How often a replay looks whether its connection took the part before (milliseconds). */
+/** How often a replay looks whether its connection has room for more (milliseconds), at first and at most. */
 const POLL_INTERVAL = 10;
+const MAX_POLL_INTERVAL = 1_000;
 
 /** Where the parts go: the subscriber's connection (the hub's `SubscriberSink`). */
 export interface ReplaySink {
@@ -33,7 +36,7 @@ export interface HistoryReplayOptions {
   readonly frames: readonly Buffer[];
   /** The most bytes the connection may hold untaken: no part makes it hold more. */
   readonly maxQueuedBytes: number;
-  /** The most bytes that may wait for the connection; past them, the subscriber is given up (`onSlow`). */
+  /** The most bytes that may wait for the connection; past them (updates keep coming), it is given up (`onSlow`). */
   readonly maxPendingBytes: number;
   /** Everything was written: the subscriber now gets updates as the others do. */
   readonly onDone: () => void;
@@ -43,9 +46,9 @@ export interface HistoryReplayOptions {
 export function sendHistory(options: HistoryReplayOptions): HistoryReplay {
   const { sink, maxQueuedBytes, maxPendingBytes, onDone, onSlow } = options;
   const frames = [...options.frames];
-  let next = 0;
   let pending = frames.reduce((bytes, frame) => bytes + frame.length, 0);
   let timer: NodeJS.Timeout | undefined;
+  let wait = 0;
   let ended = false;
 
   function end(): void {
@@ -54,34 +57,39 @@ export function sendHistory(options: HistoryReplayOptions): HistoryReplay {
     timer = undefined;
   }
 
-  /** Writes, as one chunk, the frames that fit beside what the connection still holds; then waits, or is done. */
+  /** The frames that fit beside what the connection holds; one larger than it may ever hold goes alone on an empty one. */
+  function takePart(): Buffer[] {
+    const held = sink.queued();
+    if (held === 0 && frames.length > 0 && frames[0]!.length > maxQueuedBytes) return frames.splice(0, 1);
+    let bytes = 0;
+    let count = 0;
+    while (count < frames.length && held + bytes + frames[count]!.length <= maxQueuedBytes)
+      bytes += frames[count++]!.length;
+    return frames.splice(0, count);
+  }
+
+  /** Writes, as one chunk, the frames that fit; then waits for room, or hands the subscriber over. */
   function writePart(): void {
     timer = undefined;
     if (ended) return;
-    const room = maxQueuedBytes - sink.queued();
-    const part: Buffer[] = [];
-    let bytes = 0;
-    while (next < frames.length && bytes + frames[next]!.length <= room) {
-      bytes += frames[next]!.length;
-      part.push(frames[next++]!);
-    }
+    const part = takePart();
     if (part.length > 0) {
-      // What was written is no longer held here.
-      frames.splice(0, next);
-      next = 0;
+      const bytes = part.reduce((sum, frame) => sum + frame.length, 0);
       pending -= bytes;
       sink.write(part.length === 1 ? part[0]! : Buffer.concat(part, bytes));
     }
-    if (next === frames.length) {
+    // Handed over once everything was written and the connection took most of it: the subscriber then has the room
+    // of a new one, and a burst right after does not drop it.
+    if (frames.length === 0 && sink.queued() <= maxQueuedBytes / 2) {
       end();
       onDone();
-    } else if (part.length === 0 && sink.queued() === 0) {
-      // One update larger than the connection may hold: it can never be sent.
-      end();
-      onSlow();
-    } else timer = setTimeout(writePart, POLL_INTERVAL);
+      return;
+    }
+    // A connection that takes nothing is looked at less and less often (a stalled client costs no steady polling).
+    wait = part.length > 0 ? POLL_INTERVAL : Math.min(Math.max(wait, POLL_INTERVAL) * 2, MAX_POLL_INTERVAL);
+    timer = setTimeout(writePart, wait);
     // A replay keeps no process running.
-    timer?.unref();
+    timer.unref();
   }
 
   // The first part leaves once the subscription's response started.
