@@ -6,7 +6,7 @@
  * subscriber; what a subscriber is sent within `writeInterval` ms is written to it at once, `subscriber-outbox.ts`); a
  * subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is dropped, never
  * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes, and a subscriber resuming more
- * of it than it may queue is written it in parts (`history-replay.ts`); subscribers beyond `maxSubscribers` are
+ * of it than half of what it may queue is written it in parts (`history-replay.ts`); subscribers beyond `maxSubscribers` are
  * refused. A publish never waits for a subscriber.
  */
 import { randomUUID } from 'node:crypto';
@@ -225,7 +225,9 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       const last = history.length > 0 ? history[history.length - 1]!.id : 'earliest';
       const resumed = heldAfter(subscription.lastEventId).filter((held) => mayReceive(subscription, held));
       const bytes = resumed.reduce((sum, held) => sum + held.frame.length, 0);
-      if (bytes <= limits.maxQueuedBytes) {
+      // Up to half of what it may queue goes with its first write; more is written in parts, so that the group's
+      // updates of the same turn never take that first write past the limit.
+      if (bytes <= limits.maxQueuedBytes / 2) {
         const group = groupFor(subscription);
         for (const held of resumed) outbox.toOne(subscription, group, held.frame);
         join(subscription);

@@ -1,5 +1,5 @@
 /**
- * A subscriber resuming with `Last-Event-ID` whose history is more than its connection may queue at once
+ * A subscriber resuming with `Last-Event-ID` whose history is more than half of what its connection may queue
  * (`maxQueuedBytes`): the held updates are written in parts, each as the connection has room for it, and the updates
  * published meanwhile go after them, in order. Once all is written and the connection took most of it, the subscriber
  * joins its group and gets updates as the others do (`builtin-hub.ts`).
