@@ -5,9 +5,9 @@
  * Memory is bounded everywhere: an update is encoded once as a server-sent event (one buffer shared by every
  * subscriber; what a subscriber is sent within `writeInterval` ms is written to it at once, `subscriber-outbox.ts`); a
  * subscriber whose connection does not take what it is sent (`queued` bytes over `maxQueuedBytes`) is dropped, never
- * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes, and a subscriber resuming more
- * of it than half of what it may queue is written it in parts (`history-replay.ts`); subscribers beyond `maxSubscribers` are
- * refused. A publish never waits for a subscriber.
+ * buffered for; the history holds at most `historySize` updates and `historyBytes` bytes, and a subscriber resuming
+ * more of it than half of what it may queue gets it in parts (`history-replay.ts`); subscribers beyond
+ * `maxSubscribers` are refused. A publish never waits for a subscriber.
  */
 import { randomUUID } from 'node:crypto';
 import type { Hub, MercureUpdate } from './hub.js';
@@ -129,7 +129,7 @@ export function createBuiltinHub(limits: BuiltinHubLimits = DEFAULT_HUB_LIMITS):
       subscription.sink.end('slow');
     },
   });
-  /** Subscribers resuming a history larger than they may queue at once: not in a group until it is written. */
+  /** Subscribers resuming more history than half of what they may queue: in no group until it is written. */
   const replays = new Map<Subscription, HistoryReplay>();
   const history: HeldUpdate[] = [];
   let historyBytes = 0;

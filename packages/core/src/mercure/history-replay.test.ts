@@ -38,7 +38,7 @@ function replayOf(frames: string[], connectionOf = newConnection(), maxPendingBy
 }
 
 describe('a history replay', () => {
-  it('writes the held updates in parts within maxQueuedBytes, each once the one before was taken, then the added ones', async () => {
+  it('writes the held updates in parts within maxQueuedBytes, as the connection has room, then the added ones', async () => {
     const { replay, outcome, connection } = replayOf(['aaaa', 'bbbb', 'cccc', 'dddd']);
     await sleep(5);
     // Two frames fit in 10 bytes, the third would not.

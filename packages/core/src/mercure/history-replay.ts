@@ -57,7 +57,7 @@ export function sendHistory(options: HistoryReplayOptions): HistoryReplay {
     timer = undefined;
   }
 
-  /** The frames that fit beside what the connection holds; one larger than it may ever hold goes alone on an empty one. */
+  /** The frames that fit beside what the connection holds (one larger than it may hold: alone, once it is empty). */
   function takePart(): Buffer[] {
     const held = sink.queued();
     if (held === 0 && frames.length > 0 && frames[0]!.length > maxQueuedBytes) return frames.splice(0, 1);
