@@ -157,7 +157,8 @@ describe('the subscriber outbox', () => {
     expect(a.chunks).toHaveLength(1);
     await sleep(interval + 20);
     expect(a.chunks.map(String)).toEqual(['one;', 'two;three;']);
-    expect(a.writes[1]! - a.writes[0]!).toBeGreaterThanOrEqual(interval - 1);
+    // Timers count whole milliseconds from the event loop's cached time: one may fire a little before the interval.
+    expect(a.writes[1]! - a.writes[0]!).toBeGreaterThanOrEqual(interval - 3);
     // A flush (the hub closing) writes what waits at once; after a quiet time an update leaves at once again.
     outbox.toGroup(all, frame('four;'));
     outbox.flush();
