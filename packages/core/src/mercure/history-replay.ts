@@ -12,6 +12,8 @@
  * given up, as a slow one is.
  */
 
+import { mergeFrames } from './subscriber-outbox.js';
+
 /** How often a replay looks whether its connection has room for more (milliseconds), at first and at most. */
 const POLL_INTERVAL = 10;
 const MAX_POLL_INTERVAL = 1_000;
@@ -58,25 +60,26 @@ export function sendHistory(options: HistoryReplayOptions): HistoryReplay {
   }
 
   /** The frames that fit beside what the connection holds (one larger than it may hold: alone, once it is empty). */
-  function takePart(): Buffer[] {
+  function takePart(): { readonly part: Buffer[]; readonly bytes: number } {
     const held = sink.queued();
-    if (held === 0 && frames.length > 0 && frames[0]!.length > maxQueuedBytes) return frames.splice(0, 1);
+    const first = frames[0];
+    if (held === 0 && first !== undefined && first.length > maxQueuedBytes)
+      return { part: frames.splice(0, 1), bytes: first.length };
     let bytes = 0;
     let count = 0;
     while (count < frames.length && held + bytes + frames[count]!.length <= maxQueuedBytes)
       bytes += frames[count++]!.length;
-    return frames.splice(0, count);
+    return { part: frames.splice(0, count), bytes };
   }
 
   /** Writes, as one chunk, the frames that fit; then waits for room, or hands the subscriber over. */
   function writePart(): void {
     timer = undefined;
     if (ended) return;
-    const part = takePart();
+    const { part, bytes } = takePart();
     if (part.length > 0) {
-      const bytes = part.reduce((sum, frame) => sum + frame.length, 0);
       pending -= bytes;
-      sink.write(part.length === 1 ? part[0]! : Buffer.concat(part, bytes));
+      sink.write(mergeFrames(part, bytes));
     }
     // Handed over once everything was written and the connection took most of it: the subscriber then has the room
     // of a new one, and a burst right after does not drop it.

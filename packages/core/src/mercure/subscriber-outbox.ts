@@ -68,7 +68,8 @@ interface OwnQueue<G> {
   readonly from: number;
 }
 
-const joined = (frames: readonly Buffer[], bytes?: number): Buffer =>
+/** Frames as one chunk for one write (a single frame as it is: no copy). */
+export const mergeFrames = (frames: readonly Buffer[], bytes?: number): Buffer =>
   frames.length === 1 ? frames[0]! : Buffer.concat(frames, bytes);
 
 export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, G extends OutboxGroup<S>>(
@@ -106,7 +107,7 @@ export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, 
     groups = new Map();
     own = new Map();
     for (const [group, queue] of flushed) {
-      const chunk = joined(queue.frames, queue.bytes);
+      const chunk = mergeFrames(queue.frames, queue.bytes);
       // A member given up meanwhile leaves the set; iterating a Set while deleting from it is safe.
       for (const member of group.members) if (!flushedOwn.has(member)) deliver(member, chunk);
     }
@@ -115,7 +116,7 @@ export function createSubscriberOutbox<S extends { readonly sink: OutboxSink }, 
       if (!queue.group.members.has(subscriber)) continue;
       const later = flushed.get(queue.group)?.frames.slice(queue.from) ?? [];
       const frames = later.length === 0 ? queue.frames : [...queue.frames, ...later];
-      if (frames.length > 0) deliver(subscriber, joined(frames));
+      if (frames.length > 0) deliver(subscriber, mergeFrames(frames));
     }
   }
 
