@@ -411,7 +411,6 @@ async function main(): Promise<void> {
         (only.has('W6') && w.id === 'W4') ||
         (only.has('W8-DEEP') && w.id === 'W8') ||
         (only.has('W2-INDEX') && w.id === 'W2') ||
-        (only.has('W5-MERCURE') && w.id === 'W5') ||
         (only.has('W5-CACHED') && w.id === 'W5'),
     );
   }
@@ -618,6 +617,9 @@ async function main(): Promise<void> {
       const response = await check(workload, target);
       responses.set(target, response);
       bodyBytes.set(`${workload.id} ${target}`, Buffer.byteLength(response.body));
+      // W5-mercure's paired measurement without subscribers sends the same request.
+      if (workload.pairedWithout)
+        bodyBytes.set(`${workload.pairedWithout} ${target}`, Buffer.byteLength(response.body));
     }
     // A cached workload's bodies are compared with each other, and with those an earlier workload recorded for the
     // same request (W1's and W3's baseline).
@@ -705,83 +707,95 @@ async function main(): Promise<void> {
         log(
           `  ${workload.id}: one request takes up to ${slowest.toFixed(0)} ms alone; measuring ${duration} s per target`,
         );
-      for (const target of order) {
-        const server = servers.get(target) as ServerProcess;
-        const request = workload.request(target);
-        // W5-mercure: the subscribers are connected through the warm-up and the measurement, and closed after.
-        const subscribers: Subscriber[] = workload.subscribers
-          ? await subscribeMany(server.port, booksTopic(`http://127.0.0.1:${server.port}`), workload.subscribers)
-          : [];
-        let result: Awaited<ReturnType<typeof runWrk>>;
-        let cpuSeconds: number;
-        let mercure: DelayFigures | undefined;
-        let written: { lines: number; bytes: number } | undefined;
-        try {
-          if (warmup > 0) await runWrk({ port: server.port, request, seconds: warmup, connections, threads });
-          // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
-          await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
-          if (workload.writes) await undoWrites(target);
-          // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
-          const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
-          const logOffset = logFile ? statSync(logFile).size : 0;
-          const sampler = workload.subscribers ? startSampler(server.port) : undefined;
-          ({ value: result, cpuSeconds } = await whileSampling(server, () =>
-            runWrk({ port: server.port, request, seconds: duration, connections, threads }),
-          ));
-          mercure = await sampler?.finish(subscribers);
-          await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
-          written = logFile ? logGrowth(logFile, logOffset) : undefined;
-          // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
-          if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
-        } finally {
-          for (const subscriber of subscribers) subscriber.close();
-        }
-        if (workload.writes) await undoWrites(target);
-        // The cache the load left: the items the rotation went over, read back (mostly from it) and checked.
-        let afterLoad = '';
-        if (workload.checkAfterLoad && CACHE_TARGETS.has(target)) {
-          let hits = 0;
-          for (const { path, check: checkOne } of workload.checkAfterLoad) {
-            const response = await fetchResponse(server, { method: 'GET', path });
-            if (response.xCache === 'HIT') hits++;
-            const problems = checkOne(response.status, response.body);
-            if (problems.length > 0)
-              throw new Error(`${workload.id} on ${target}, after the load, GET ${path}: ${problems.join('; ')}`);
+      // W5-mercure: each server is measured twice in a row, without subscribers (recorded as its `pairedWithout`
+      // workload, the reference of its ratio) and with them, the order alternating with the rounds, so that the two
+      // sides of the ratio are measured as close in time as they can be on a host whose speed drifts.
+      const passes: { readonly subscribed: boolean; readonly id: string }[] = workload.pairedWithout
+        ? [
+            { subscribed: false, id: workload.pairedWithout },
+            { subscribed: true, id: workload.id },
+          ]
+        : [{ subscribed: true, id: workload.id }];
+      if (round % 2 === 0) passes.reverse();
+      for (const target of order)
+        for (const pass of passes) {
+          const server = servers.get(target) as ServerProcess;
+          const request = workload.request(target);
+          // W5-mercure: the subscribers are connected through the warm-up and the measurement, and closed after.
+          const subscribers: Subscriber[] =
+            workload.subscribers && pass.subscribed
+              ? await subscribeMany(server.port, booksTopic(`http://127.0.0.1:${server.port}`), workload.subscribers)
+              : [];
+          let result: Awaited<ReturnType<typeof runWrk>>;
+          let cpuSeconds: number;
+          let mercure: DelayFigures | undefined;
+          let written: { lines: number; bytes: number } | undefined;
+          try {
+            if (warmup > 0) await runWrk({ port: server.port, request, seconds: warmup, connections, threads });
+            // wrk leaves the requests in flight when it stops; the server finishes them before it is measured.
+            await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+            if (workload.writes) await undoWrites(target);
+            // The request log of the app as shipped: what it wrote during the measurement (and the drain after it).
+            const logFile = SHIPPED_TARGETS.has(target) ? `${runDir}${target}.log` : undefined;
+            const logOffset = logFile ? statSync(logFile).size : 0;
+            const sampler = subscribers.length > 0 ? startSampler(server.port) : undefined;
+            ({ value: result, cpuSeconds } = await whileSampling(server, () =>
+              runWrk({ port: server.port, request, seconds: duration, connections, threads }),
+            ));
+            mercure = await sampler?.finish(subscribers);
+            await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
+            written = logFile ? logGrowth(logFile, logOffset) : undefined;
+            // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
+            if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
+          } finally {
+            for (const subscriber of subscribers) subscriber.close();
           }
-          afterLoad = `  after the load ${workload.checkAfterLoad.length} items checked, ${hits} from the cache`;
-        }
-        const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
-        const logged =
-          written && result.requests > 0
-            ? {
-                logLinesPerRequest: written.lines / result.requests,
-                logBytesPerRequest: written.bytes / result.requests,
-              }
-            : undefined;
-        measurements.push({
-          round,
-          workload: workload.id,
-          target,
-          ...result,
-          cpuUsPerRequest,
-          ...logged,
-          ...(mercure ? { mercure } : {}),
-        });
-        const logNote = logged
-          ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
-          : '';
-        const counts = result.headerCounts;
-        const cacheNote =
-          counts && CACHE_TARGETS.has(target)
-            ? `  X-Cache HIT ${counts.hit} MISS ${counts.miss} none ${counts.none}: hit ratio ${((100 * counts.hit) / Math.max(1, counts.hit + counts.miss + counts.none)).toFixed(1)} %${afterLoad}`
+          if (workload.writes) await undoWrites(target);
+          // The cache the load left: the items the rotation went over, read back (mostly from it) and checked.
+          let afterLoad = '';
+          if (workload.checkAfterLoad && CACHE_TARGETS.has(target)) {
+            let hits = 0;
+            for (const { path, check: checkOne } of workload.checkAfterLoad) {
+              const response = await fetchResponse(server, { method: 'GET', path });
+              if (response.xCache === 'HIT') hits++;
+              const problems = checkOne(response.status, response.body);
+              if (problems.length > 0)
+                throw new Error(`${workload.id} on ${target}, after the load, GET ${path}: ${problems.join('; ')}`);
+            }
+            afterLoad = `  after the load ${workload.checkAfterLoad.length} items checked, ${hits} from the cache`;
+          }
+          const cpuUsPerRequest = result.requests > 0 ? (cpuSeconds * 1e6) / result.requests : Number.NaN;
+          const logged =
+            written && result.requests > 0
+              ? {
+                  logLinesPerRequest: written.lines / result.requests,
+                  logBytesPerRequest: written.bytes / result.requests,
+                }
+              : undefined;
+          measurements.push({
+            round,
+            workload: pass.id,
+            target,
+            ...result,
+            cpuUsPerRequest,
+            ...logged,
+            ...(mercure ? { mercure } : {}),
+          });
+          const logNote = logged
+            ? `  log ${logged.logLinesPerRequest.toFixed(2)} lines, ${logged.logBytesPerRequest.toFixed(0)} B/req`
             : '';
-        const mercureNote = mercure
-          ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}, bench CPU ${mercure.benchCores.toFixed(2)} cores`
-          : '';
-        log(
-          `  ${workload.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${cacheNote}${mercureNote}`,
-        );
-      }
+          const counts = result.headerCounts;
+          const cacheNote =
+            counts && CACHE_TARGETS.has(target)
+              ? `  X-Cache HIT ${counts.hit} MISS ${counts.miss} none ${counts.none}: hit ratio ${((100 * counts.hit) / Math.max(1, counts.hit + counts.miss + counts.none)).toFixed(1)} %${afterLoad}`
+              : '';
+          const mercureNote = mercure
+            ? `\n    ${mercure.subscribers} subscribers: events of ${mercure.samples} sampled writes ${mercure.received}/${mercure.expected}, delay p50 ${mercure.p50Ms.toFixed(1)} ms p95 ${mercure.p95Ms.toFixed(1)} ms max ${mercure.maxMs.toFixed(1)} ms, dropped ${mercure.dropped}, failed writes ${mercure.failedSamples}, bench CPU ${mercure.benchCores.toFixed(2)} cores`
+            : '';
+          log(
+            `  ${pass.id} ${target.padEnd(19)} ${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  CPU ${cpuUsPerRequest.toFixed(0)} µs/req  errors ${result.errors}${logNote}${cacheNote}${mercureNote}`,
+          );
+        }
     }
   }
 
@@ -796,14 +810,28 @@ async function main(): Promise<void> {
     seconds,
     warmup,
     rounds,
-    workloads: workloads.map((w) => ({
-      id: w.id,
-      title: w.title,
-      targets: [...w.targets],
-      reference: w.reference,
-      ...(w.referenceOnSameTarget ? { referenceOnSameTarget: true } : {}),
-      ...(w.referenceTargets ? { referenceTargets: w.referenceTargets } : {}),
-    })),
+    workloads: workloads.flatMap((w) => [
+      // A paired measurement without subscribers comes first, as a workload of its own: its rows are W5-mercure's reference.
+      ...(w.pairedWithout
+        ? [
+            {
+              id: w.pairedWithout,
+              title: `W5 on each server of ${w.id}, measured right before or after it, without subscribers (the reference of ${w.id})`,
+              targets: [...w.targets],
+              reference: { workload: w.pairedWithout, target: w.targets[0] as TargetName },
+              referenceOnSameTarget: true,
+            },
+          ]
+        : []),
+      {
+        id: w.id,
+        title: w.title,
+        targets: [...w.targets],
+        reference: w.reference,
+        ...(w.referenceOnSameTarget ? { referenceOnSameTarget: true } : {}),
+        ...(w.referenceTargets ? { referenceTargets: w.referenceTargets } : {}),
+      },
+    ]),
     measurements,
     bodyBytes: Object.fromEntries(bodyBytes),
     servers: [...servers.values()].map((s) => ({

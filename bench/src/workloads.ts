@@ -70,6 +70,12 @@ export interface Workload {
    */
   readonly referenceOnSameTarget?: boolean;
   /**
+   * The id under which each target is also measured without subscribers, right before or after its measurement with
+   * them (the order alternating with the rounds): W5-mercure's reference, `W5-paired`, measured as close in time to it
+   * as possible, since the speed of a shared host drifts from one minute to the next.
+   */
+  readonly pairedWithout?: string;
+  /**
    * Mercure subscribers held open on the target's built-in hub while it is measured (warm-up included), with sampled
    * writes timing their events (`mercure-delay.ts`).
    */
@@ -269,12 +275,13 @@ export function buildWorkloads(data: DataSet): Workload[] {
     {
       id: 'W5-mercure',
       title:
-        "W5 with 100 subscribers on the app's built-in Mercure hub (topic `<origin>/api/books/{id}`: every book's update reaches each); ratio to W5 on the same server",
+        "W5 with 100 subscribers on the app's built-in Mercure hub (topic `<origin>/api/books/{id}`: every book's update reaches each); ratio to W5 on the same server, measured right before or after it (`W5-paired`)",
       // The servers of W5: Book declares `mercure` in the example app and the hub is built in, so W5 already publishes
       // each write (to no one). Here the same processes are measured with subscribers connected.
       targets: ['bookshop', 'bookshop-shipped'],
-      reference: { workload: 'W5', target: 'bookshop' },
+      reference: { workload: 'W5-paired', target: 'bookshop' },
       referenceOnSameTarget: true,
+      pairedWithout: 'W5-paired',
       subscribers: 100,
       ...postBook,
     },
