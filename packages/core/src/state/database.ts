@@ -199,6 +199,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ) {
         created.pragma('foreign_keys = ON');
         created.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
+        // Each write of a shared commit runs in a SAVEPOINT of its own, whose journal keeps the pages it changes.
+        // With temporary files allowed, that journal moves to a file past 64 KiB (four 16 KiB pages: one insert with
+        // its indexes), and the file then takes every later write's pages until the commit: a file made and deleted
+        // per commit, and a write of each page. In memory, it is emptied at each write's RELEASE (W5: a quarter more
+        // writes a second; docs/performance.md). The read-only connection, where large sorts may run, keeps files.
+        created.pragma('temp_store = MEMORY');
         // A new file gets larger pages; an existing file keeps the size it was made with (only a VACUUM changes it).
         if (created.pragma('page_count', { simple: true }) === 0) created.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
         // WAL lets readers run beside a writer and makes each commit far cheaper. Synchronous stays FULL (the

@@ -63,6 +63,39 @@ describe('a SQLite file opened by the plugin', () => {
     await reopened.close();
   });
 
+  it("keeps each write's savepoint journal in memory, and commits concurrent large updates whole", async () => {
+    const filename = newFile();
+    const app = await appOn(filename);
+    // Set on the connection that writes (a per-connection setting): the journal of a write's SAVEPOINT never becomes
+    // a temporary file (state/database.ts).
+    expect(await app.resourceApi.database.knex.raw('pragma temp_store')).toEqual([{ temp_store: 2 }]);
+    const ids: string[] = [];
+    for (let index = 0; index < 12; index++) {
+      const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'a'.repeat(40_000) } });
+      expect(created.status).toBe(201);
+      ids.push(created.body['@id'] as string);
+    }
+    // Sent together, they share commits: each rewrites 40 KB held in pages that existed before its savepoint, so
+    // the savepoints' journal passes SQLite's 64 KiB at which it would have moved to a file.
+    const updated = await Promise.all(
+      ids.map((id, index) =>
+        call(app, {
+          method: 'PATCH',
+          url: id,
+          headers: { 'content-type': 'application/merge-patch+json' },
+          payload: { text: String(index).repeat(40_000) },
+        }),
+      ),
+    );
+    expect(updated.map((response) => response.status)).toEqual(ids.map(() => 200));
+    await app.close();
+
+    const reopened = await appOn(filename);
+    for (const [index, id] of ids.entries())
+      expect((await call(reopened, { method: 'GET', url: id })).body.text).toBe(String(index).repeat(40_000));
+    await reopened.close();
+  });
+
   it('keeps the page size of a file that has pages already, and its rows', async () => {
     const filename = newFile();
     const existing = openFile(filename);
