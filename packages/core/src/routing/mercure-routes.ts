@@ -17,6 +17,7 @@ import { type HubGrants, readHubToken, verifyHubToken } from '../mercure/hub-tok
 import { compileTopicSelector, isEachSelected } from '../mercure/topic-selector.js';
 import { logServiceError, renderError } from '../response/render-error.js';
 import { type ApiScopeSetup, prepareApiScope } from './api-scope.js';
+import { createEventStreamWriter } from './event-stream-writer.js';
 
 /** The path the Mercure protocol gives the hub. */
 export const HUB_PATH = '/.well-known/mercure';
@@ -119,7 +120,7 @@ export async function registerMercureRoutes(app: FastifyInstance, options: Mercu
       allowed: grants?.subscribe ?? [],
       lastEventId,
       sink: {
-        write: (chunk) => void stream.push(chunk),
+        write: createEventStreamWriter(stream, reply.raw, request.raw.httpVersionMajor),
         // What the stream holds, and what the response holds that the socket has not taken.
         queued: () => stream.readableLength + reply.raw.writableLength,
         end: (why) => {
