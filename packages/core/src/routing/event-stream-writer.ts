@@ -54,7 +54,7 @@ export function createEventStreamWriter(
       !response.writableEnded &&
       stream.readableLength === 0 &&
       socket instanceof Socket &&
-      !socket.destroyed &&
+      socket.writable &&
       // Nothing held by the response itself, only what it already gave the socket.
       response.writableLength === socket.writableLength
     ) {
