@@ -816,7 +816,7 @@ async function main(): Promise<void> {
         ? [
             {
               id: w.pairedWithout,
-              title: `W5 on each server of ${w.id}, measured right before or after it, without subscribers (the reference of ${w.id})`,
+              title: `${w.id}'s request on each of its servers, measured right before or after it without subscribers (its reference)`,
               targets: [...w.targets],
               reference: { workload: w.pairedWithout, target: w.targets[0] as TargetName },
               referenceOnSameTarget: true,
