@@ -34,6 +34,14 @@ export interface HttpCacheOptions {
   /** The in-process cache's memory bound, in bytes of bodies and headers (default 64 MiB); least recently used go first. */
   readonly maxBytes?: number;
   /**
+   * Where the in-process cache answers a hit. `'beforeApp'` (default): as a reverse proxy in front of the app would,
+   * when the request arrives on the server, before Fastify routes it — no hook of the app runs for it (no rate-limit
+   * count, no request log line, no request id of its own), and it replays the stored response's headers (security
+   * headers and CORS included). `'afterHooks'`: after every other `onRequest` hook of the route, so that each hit is
+   * logged, counted by the rate limit and given the request's own headers. See docs/http-cache.md.
+   */
+  readonly answerHits?: 'beforeApp' | 'afterHooks';
+  /**
    * The shared caches in front of the app, purged by tag after each write, before it is answered: Varnish
    * (`createVarnishPurger`), or any `{ purge(tags) }` (Souin, a CDN). Default: none.
    */
@@ -71,6 +79,8 @@ export interface HttpCacheSettings {
   readonly maxTagBytes: number;
   /** The in-process cache's bound in bytes, or null when it is off. */
   readonly memoryBytes: number | null;
+  /** Where the in-process cache answers its hits (`answerHits`). */
+  readonly answerHits: 'beforeApp' | 'afterHooks';
   readonly purgers: readonly CacheTagPurger[];
   readonly redis: Redis | string | undefined;
   readonly channel: string | undefined;
@@ -85,6 +95,7 @@ const KEYS = [
   'maxTagBytes',
   'store',
   'maxBytes',
+  'answerHits',
   'purgers',
   'redis',
   'channel',
@@ -119,6 +130,11 @@ export function resolveHttpCache(option: HttpCacheOptions | undefined, declared:
     );
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new DeclarationError('"httpCache.maxBytes" must be a whole number of bytes.');
+  const { answerHits = 'beforeApp' } = option;
+  if (answerHits !== 'beforeApp' && answerHits !== 'afterHooks')
+    throw new DeclarationError(
+      `"httpCache.answerHits" must be "beforeApp" or "afterHooks", not ${JSON.stringify(answerHits)}.`,
+    );
   const { purgers = [], redis, channel, fanOut = true, purgeTimeout = 2_000, repurgeDelay = 25 } = option;
   if (!Array.isArray(purgers) || purgers.some((purger) => typeof purger?.purge !== 'function'))
     throw new DeclarationError(
@@ -151,6 +167,7 @@ export function resolveHttpCache(option: HttpCacheOptions | undefined, declared:
     tagSeparator: name === 'xkey' ? ' ' : ', ',
     maxTagBytes,
     memoryBytes: store === 'memory' ? maxBytes : null,
+    answerHits,
     purgers,
     redis,
     channel,

@@ -19,6 +19,12 @@ export interface CachedResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** The bytes as sent: a hit hands them to the socket as they are (no encoding, no length to count). */
   readonly body: Buffer;
+  /**
+   * With hits answered before the app (`answerHits: 'beforeApp'`): every header a hit sends but `Age`, as the flat
+   * name, value, name, value… list Node's `writeHead` takes — `headers`, with `Link`, what the request's own hooks had
+   * set but its request id and rate-limit counts, `X-Cache: HIT` and `Content-Length`.
+   */
+  readonly frontHead?: readonly string[];
   readonly tags: readonly string[];
   /** The request headers it varies on beyond the key (`cacheHeaders.vary`), with their values then. */
   readonly varies: Readonly<Record<string, string | undefined>>;
@@ -50,7 +56,10 @@ export interface MemoryStore {
 /** Rough bytes of an entry: its body, and its key and headers as UTF-16 (what the strings hold). */
 const bytesOf = (key: string, entry: CachedResponse): number =>
   entry.body.length +
-  2 * (key.length + Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0));
+  2 *
+    (key.length +
+      Object.entries(entry.headers).reduce((n, [k, v]) => n + k.length + v.length, 0) +
+      (entry.frontHead ?? []).reduce((n, text) => n + text.length, 0));
 
 export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemoryStore {
   // A Map iterates in insertion order: the first is the oldest; `used`, set by a hit, gives it a second chance.

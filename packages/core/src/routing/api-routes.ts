@@ -23,6 +23,7 @@ import { docsRoutes } from './docs-routes.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from './api-scope.js';
 import { registerLoginRoute } from './login-route.js';
 import { sendResponse } from './send-response.js';
+import { registerFrontCacheHits } from './front-cache-hits.js';
 import { registerMemoryCacheHooks } from './memory-cache-hooks.js';
 import { registerReadsInFlightHooks } from './reads-in-flight-hooks.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
@@ -90,8 +91,11 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   const httpCache = runtime.httpCache;
   // Before the in-process cache's: a read it answers may be stored by a shared cache too.
   if (httpCache?.reads) registerReadsInFlightHooks(app, { reads: httpCache.reads, clock: httpCache.clock });
-  if (httpCache?.store)
+  if (httpCache?.store) {
     registerMemoryCacheHooks(app, { store: httpCache.store, clock: httpCache.clock, settings: httpCache.settings });
+    if (httpCache.settings.answerHits === 'beforeApp')
+      registerFrontCacheHits(app, { store: httpCache.store, settings: httpCache.settings });
+  }
 
   app.setErrorHandler((error, request, reply) => {
     const rendered = renderError(error, { accept: request.headers.accept, prefix });

@@ -4,10 +4,15 @@
  * the headers it declared it varies on), before any stage runs: `X-Cache: HIT` and `Age`, or 304 when `If-None-Match`
  * names its ETag. It runs after every other `onRequest` hook — the production plugin's request id, security headers
  * and rate limit among them — so that a hit is counted by the rate limit like any request, and can be refused by it.
+ * With hits answered before the app (`answerHits: 'beforeApp'`, the default), the server answers them before Fastify
+ * sees them (`front-cache-hits.ts`), and this hook answers only what does not reach the server's listener
+ * (`app.inject`) or what it leaves to the app (HTTP/2, a closing server).
  * `onSend` keeps the 200s shared caches may keep (those with cache tags and `public` with a lifetime: `s-maxage`, else
- * `max-age`), unless a write purged something since the request started (`memory-store.ts`): `X-Cache: MISS`.
+ * `max-age`, and no `Set-Cookie`), unless a write purged something since the request started (`memory-store.ts`):
+ * `X-Cache: MISS`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { buildCacheKey, isSameVariant, readVaryValues } from '../http-cache/cache-key.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import type { MemoryStore } from '../http-cache/memory-store.js';
 import type { PurgeClock } from '../http-cache/purge-clock.js';
@@ -27,8 +32,13 @@ type WithOwnHeaders = { [OWN_HEADERS]: Readonly<Record<string, unknown>> | null 
 /** Headers not kept: the API scope adds `Link` per origin, Fastify the length, this hook `X-Cache` and `Age`. */
 const UNKEPT = new Set(['link', 'content-length', 'x-cache', 'age', 'date', 'connection', 'keep-alive']);
 
-const keyOf = (request: FastifyRequest): string =>
-  `${request.hostname}\n${request.url}\n${request.headers.accept ?? ''}`;
+/**
+ * What a hit answered before the app does not replay of the headers the request's own hooks set: its rate-limit
+ * counts (and `Retry-After`, when a count was over); its request id is left out by value.
+ */
+const PER_REQUEST = /^(x-ratelimit-|retry-after$)/;
+
+const keyOf = (request: FastifyRequest): string => buildCacheKey(request.headers, request.url);
 
 /** Whether a request may be answered from, or stored in, the shared in-process cache. */
 const cacheable = (request: FastifyRequest): boolean =>
@@ -41,24 +51,16 @@ function lifetimeOf(cacheControl: string): number {
   return shared ? Number(shared[1]) : 0;
 }
 
-/** The values of the request headers a response declared it varies on beyond `Accept` and `Authorization`. */
-function variesOf(request: FastifyRequest, vary: string): Record<string, string | undefined> {
-  const varies: Record<string, string | undefined> = {};
-  for (const name of vary.split(',').map((part) => part.trim().toLowerCase()))
-    if (name !== '' && name !== 'accept' && name !== 'authorization') varies[name] = headerOf(request, name);
-  return varies;
-}
+/** The request headers a response declared it varies on beyond `Accept` and `Authorization`. */
+const variedNames = (vary: string): string[] =>
+  vary
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'accept' && name !== 'authorization');
 
-/** Whether the request has the values of the headers a kept response varies on (beyond the key) that it had then. */
-function variesMatch(request: FastifyRequest, varies: Readonly<Record<string, string | undefined>>): boolean {
-  for (const name in varies) if (headerOf(request, name) !== varies[name]) return false;
-  return true;
-}
-
-const headerOf = (request: FastifyRequest, name: string): string | undefined => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
+/** A header value as the cache keeps it: several values joined by `, `. */
+const headerText = (value: string | number | readonly string[]): string =>
+  Array.isArray(value) ? value.join(', ') : String(value);
 
 export function registerMemoryCacheHooks(
   app: FastifyInstance,
@@ -72,7 +74,7 @@ export function registerMemoryCacheHooks(
     if (!cacheable(request)) return done();
     const now = Date.now();
     const entry = store.find(keyOf(request), now);
-    if (!entry || !variesMatch(request, entry.varies)) {
+    if (!entry || !isSameVariant(request.headers, entry.varies)) {
       markPurgesAtStart(request, clock);
       (request as unknown as WithOwnHeaders)[OWN_HEADERS] = { ...reply.getHeaders() };
       return done();
@@ -101,23 +103,28 @@ export function registerMemoryCacheHooks(
       return done(null, payload);
     const tags = reply.getHeader(settings.tagHeader);
     const lifetime = lifetimeOf(String(reply.getHeader('cache-control') ?? ''));
-    if (tags === undefined || lifetime === 0) return done(null, payload);
+    // A response that sets a cookie is one client's: no shared cache keeps it.
+    if (tags === undefined || lifetime === 0 || reply.hasHeader('set-cookie')) return done(null, payload);
+    const all = reply.getHeaders();
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(reply.getHeaders()))
-      if (value !== undefined && !UNKEPT.has(name) && value !== own[name])
-        headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    for (const name in all) {
+      const value = all[name];
+      if (value !== undefined && !UNKEPT.has(name) && value !== own[name]) headers[name] = headerText(value);
+    }
+    const body = Buffer.from(payload);
     const now = Date.now();
     store.add(
       keyOf(request),
       {
         status: 200,
         headers,
-        body: Buffer.from(payload),
+        body,
+        ...(settings.answerHits === 'beforeApp' ? { frontHead: buildFrontHead(request, all, body) } : {}),
         tags: String(tags)
           .split(settings.tagSeparator.trim() || ' ')
           .map((tag) => tag.trim())
           .filter(Boolean),
-        varies: variesOf(request, String(reply.getHeader('vary') ?? '')),
+        varies: readVaryValues(request.headers, variedNames(String(reply.getHeader('vary') ?? ''))),
         storedAt: now,
         expiresAt: now + lifetime * 1000,
       },
@@ -126,4 +133,23 @@ export function registerMemoryCacheHooks(
     reply.header('x-cache', 'MISS');
     done(null, payload);
   });
+}
+
+/**
+ * The headers a hit answered before the app sends, but `Age` (`CachedResponse.frontHead`): the response's as they are
+ * now, `Link` included, but for its request id, its rate-limit counts and what the server adds itself.
+ */
+function buildFrontHead(
+  request: FastifyRequest,
+  headers: Readonly<Record<string, string | number | readonly string[] | undefined>>,
+  body: Buffer,
+): string[] {
+  const head: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || value === request.id || PER_REQUEST.test(name)) continue;
+    if (name === 'link' || !UNKEPT.has(name)) head.push(name, headerText(value));
+  }
+  head.push('x-cache', 'HIT', 'content-length', String(body.length));
+  return head;
 }

@@ -359,7 +359,7 @@ describe('the in-process cache and the headers of the request it answers', () =>
     await app.register(resourceApi, {
       resources: [Author, Book],
       database: 'sqlite::memory:',
-      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory' },
+      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', answerHits: 'afterHooks' },
     });
     try {
       await app.inject({ method: 'POST', url: '/api/authors', payload: { name: 'Frank Herbert' } });
@@ -389,7 +389,7 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
   (database) => {
     const app = useApp(database, {
       resources: [Author, Book],
-      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory' },
+      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory', answerHits: 'afterHooks' },
       production: { rateLimit: { max: 4, timeWindow: '1 minute' } },
     });
 

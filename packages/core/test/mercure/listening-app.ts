@@ -20,15 +20,18 @@ export async function listen(
     readonly logged?: Record<string, unknown>[];
     /** PostgreSQL: the schema of another app, to share its tables (that app drops the schema). */
     readonly sharedSchema?: string;
+    /** Called before the plugins are registered: hooks of the application's own. */
+    readonly setUp?: (app: FastifyInstance) => void;
   },
 ): Promise<ListeningApp & { readonly schema: string | undefined }> {
-  const { database, production: productionOptions, logged, sharedSchema, ...rest } = options;
+  const { database, production: productionOptions, logged, sharedSchema, setUp, ...rest } = options;
   const app = Fastify({
     forceCloseConnections: true,
     ...(logged
       ? { logger: { level: 'warn', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } } }
       : {}),
   });
+  setUp?.(app);
   if (productionOptions) await app.register(production, productionOptions);
   const schema = sharedSchema ?? createTestSchemaName(database);
   await app.register(resourceApi, { ...rest, database: database.url, databaseSchema: schema });
