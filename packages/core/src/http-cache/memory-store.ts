@@ -51,6 +51,8 @@ export interface MemoryStore {
   use(on: boolean): void;
   /** Bytes kept, and responses kept. */
   readonly size: { readonly bytes: number; readonly entries: number };
+  /** Responses found since the store was made (hits, wherever they were answered). */
+  readonly hits: number;
 }
 
 /** Rough bytes of an entry: its body, and its key and headers as UTF-16 (what the strings hold). */
@@ -66,6 +68,7 @@ export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemorySt
   const entries = new Map<string, { entry: CachedResponse; bytes: number; used: boolean }>();
   const byTag = new Map<string, Set<string>>();
   let bytes = 0;
+  let hits = 0;
   let on = true;
 
   function remove(key: string): void {
@@ -106,6 +109,9 @@ export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemorySt
     get size() {
       return { bytes, entries: entries.size };
     },
+    get hits() {
+      return hits;
+    },
     find(key, now) {
       if (!on) return undefined;
       const kept = entries.get(key);
@@ -115,6 +121,7 @@ export function createMemoryStore(maxBytes: number, clock: PurgeClock): MemorySt
         return undefined;
       }
       kept.used = true;
+      hits++;
       return kept.entry;
     },
     add(key, entry, since) {

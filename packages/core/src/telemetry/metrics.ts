@@ -9,6 +9,9 @@
  * - `resource_api_db_client_connections` (gauge, by `state`: `used`, `idle`),
  *   `resource_api_db_client_connections_max` and `resource_api_db_client_connections_pending_requests`: knex's pool,
  *   read when Prometheus scrapes, never per request;
+ * - with the in-process HTTP cache, `resource_api_http_cache_hits_total` (counter: the responses it answered, before
+ *   the app or in the route; a hit answered before the app is in no other metric), `resource_api_http_cache_entries`
+ *   and `resource_api_http_cache_bytes` (gauges), read when Prometheus scrapes;
  * - prom-client's default process metrics, unless turned off.
  *
  * Labels are bounded: a route is a template of the API, never a URL, and a method one the route accepts.
@@ -22,8 +25,16 @@ import type { ResolvedMetrics } from './telemetry-options.js';
 /** Records one answered request of a route: its method, status and duration in milliseconds. */
 export type RecordRequest = (method: string, status: number, milliseconds: number) => void;
 
+/** What the metrics read of the in-process HTTP cache at each scrape (`http-cache/memory-store.ts`). */
+export interface CacheFigures {
+  readonly hits: number;
+  readonly size: { readonly bytes: number; readonly entries: number };
+}
+
 export interface RequestMetrics {
   readonly registry: Registry;
+  /** Adds the in-process HTTP cache's metrics, read from `cache` at each scrape. */
+  addCacheMetrics(cache: CacheFigures): void;
   /** The recorder of one route's requests (it keeps the label sets it has seen: no new objects per request). */
   createRecorder(description: RouteDescription): RecordRequest;
 }
@@ -100,6 +111,33 @@ export function createRequestMetrics(client: PromClient, settings: ResolvedMetri
 
   return {
     registry,
+    addCacheMetrics(cache) {
+      new client.Counter({
+        name: 'resource_api_http_cache_hits_total',
+        help: 'Responses the in-process HTTP cache answered (before the app, or in the route).',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(cache.hits);
+        },
+      });
+      new client.Gauge({
+        name: 'resource_api_http_cache_entries',
+        help: 'Responses kept by the in-process HTTP cache.',
+        registers,
+        collect() {
+          this.set(cache.size.entries);
+        },
+      });
+      new client.Gauge({
+        name: 'resource_api_http_cache_bytes',
+        help: 'Bytes of the responses kept by the in-process HTTP cache (bodies and headers).',
+        registers,
+        collect() {
+          this.set(cache.size.bytes);
+        },
+      });
+    },
     createRecorder(description) {
       const route = description.route;
       const operation = description.operation ?? '';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
-import { createRequestMetrics, loadPromClient, type PromClient } from './metrics.js';
+import { type CacheFigures, createRequestMetrics, loadPromClient, type PromClient } from './metrics.js';
 import type { RouteDescription } from './request-spans.js';
 import { attachRouteTelemetry } from './route-telemetry.js';
 import { attachStatementTracing, type DatabaseSystem } from './sql-spans.js';
@@ -21,6 +21,8 @@ export interface TelemetryTargets {
 export interface Telemetry {
   /** Traces (and measures) every route registered from now on in `app`'s context and the contexts inside it. */
   attachToRoutes(app: FastifyInstance): void;
+  /** With metrics on, adds the in-process HTTP cache's (its hits, entries and bytes). */
+  addCacheMetrics(cache: CacheFigures): void;
 }
 
 /**
@@ -67,6 +69,7 @@ export function registerTelemetry(app: FastifyInstance, loaded: LoadedTelemetry,
     app.get(path, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
   }
   return {
+    addCacheMetrics: (cache) => metrics?.addCacheMetrics(cache),
     attachToRoutes(context) {
       if (!traced && !metrics) return;
       context.addHook('onRoute', (route) => {

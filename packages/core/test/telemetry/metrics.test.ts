@@ -15,6 +15,7 @@ import { buildTestApp, testDatabases } from '@resource-api/core/testing';
 import { DeclarationError } from '../../src/errors.js';
 import { loadPromClient } from '../../src/telemetry/metrics.js';
 import { call } from '../helpers.js';
+import { listen } from '../mercure/listening-app.js';
 
 const Book = defineResource({ name: 'Book', fields: { title: { type: 'string' } } });
 const databases = testDatabases(inject('postgresUrl'), inject('mariadbUrl'));
@@ -84,6 +85,35 @@ describe.each(databases)('on $name', (database) => {
       expect(sample(text, 'resource_api_db_client_connections_max')).toBe(database.name === 'sqlite' ? 1 : 10);
       expect(sample(text, 'resource_api_db_client_connections_pending_requests')).toBe(0);
       expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts the in-process cache’s hits, those answered before the app too, with its entries and bytes', async () => {
+    const { app, origin } = await listen({
+      database,
+      resources: [Book],
+      telemetry: { metrics: true },
+      httpCache: { defaults: { sharedMaxAge: 3600, maxAge: 0 }, store: 'memory' },
+    });
+    try {
+      const created = await fetch(`${origin}/api/books`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ title: 'Dune' }),
+      });
+      expect(created.status).toBe(201);
+      const caches = [];
+      for (let i = 0; i < 3; i++) caches.push((await fetch(`${origin}/api/books/1`)).headers.get('x-cache'));
+      expect(caches).toEqual(['MISS', 'HIT', 'HIT']);
+      const text = await (await fetch(`${origin}/metrics`)).text();
+      expect(sample(text, 'resource_api_http_cache_hits_total')).toBe(2);
+      expect(sample(text, 'resource_api_http_cache_entries')).toBe(1);
+      expect(sample(text, 'resource_api_http_cache_bytes')).toBeGreaterThan(100);
+      // The hits were answered before the app: only the miss is a request of the route.
+      const item = { method: 'GET', route: '/api/books/{id}', operation: 'api_books_id_get', status_code: '200' };
+      expect(sample(text, 'resource_api_http_requests_total', item)).toBe(1);
     } finally {
       await app.close();
     }
