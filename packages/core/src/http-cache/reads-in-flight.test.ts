@@ -30,6 +30,18 @@ describe('the reads in flight', () => {
     reads.finished(after);
   });
 
+  it('waits the delay after a read answered at once (a hit answered before the app), and not later', async () => {
+    const reads = createReadsInFlight({ delay: 25, timeout: 2000 });
+    reads.answered();
+    let settled: boolean | undefined;
+    void reads.settled().then((value) => (settled = value));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(20);
+    expect(settled).toBe(true);
+    expect(await reads.settled()).toBe(false);
+  });
+
   it('waits the delay after a read answered just before', async () => {
     const reads = createReadsInFlight({ delay: 25, timeout: 2000 });
     reads.finished(reads.started());

@@ -17,6 +17,11 @@ export interface ReadsInFlight {
   /** The read of `key` has been answered (or abandoned). */
   finished(key: number): void;
   /**
+   * A read was answered where it started, within one turn of the event loop (an in-process cache's hit answered
+   * before the app): it was never under way across a commit, but a shared cache may still be storing its answer.
+   */
+  answered(): void;
+  /**
    * Resolves once every read under way now has been answered, and `delay` more milliseconds since the last read
    * answered: true if there were reads to wait for (under way, or answered within `delay` before), false at once
    * otherwise. Gives up after `timeout` milliseconds (a read that never ends), resolving true.
@@ -48,6 +53,9 @@ export function createReadsInFlight(options: { readonly delay: number; readonly 
       const first = oldest();
       for (let index = waiting.length - 1; index >= 0; index--)
         if (waiting[index]!.before <= first) waiting.splice(index, 1)[0]!.resolve();
+    },
+    answered() {
+      lastAnswered = performance.now();
     },
     async settled() {
       const before = next;

@@ -94,7 +94,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   if (httpCache?.store) {
     registerMemoryCacheHooks(app, { store: httpCache.store, clock: httpCache.clock, settings: httpCache.settings });
     if (httpCache.settings.answerHits === 'beforeApp')
-      registerFrontCacheHits(app, { store: httpCache.store, settings: httpCache.settings });
+      registerFrontCacheHits(app, { store: httpCache.store, settings: httpCache.settings, reads: httpCache.reads });
   }
 
   app.setErrorHandler((error, request, reply) => {

@@ -4,7 +4,9 @@
  * would, and hands Fastify only what it does not answer. A hit costs a lookup and a write: no routing, no request or
  * reply object, no hook, no log line, no rate-limit count. It replays the stored response's headers
  * (`CachedResponse.frontHead`: security headers, CORS and `Link` as they were sent, but no request id or rate-limit
- * counts) with `X-Cache: HIT` and `Age`, or answers 304 when `If-None-Match` names its ETag.
+ * counts) with `X-Cache: HIT` and `Age`, or answers 304 when `If-None-Match` names its ETag. With shared caches in
+ * front (`purgers`), each hit counts as a read just answered (`reads-in-flight.ts`): a shared cache may store it a
+ * moment after a write's first purge, so that write purges them a second time.
  *
  * Only plain cases: an HTTP/1 GET without `Authorization`, while the server is not closing (then Fastify answers, with
  * `Connection: close` or 503). What reaches the app without passing the listener (`app.inject`) is answered by the
@@ -17,15 +19,21 @@ import type { FastifyInstance } from 'fastify';
 import { buildCacheKey, isSameVariant } from '../http-cache/cache-key.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import type { CachedResponse, MemoryStore } from '../http-cache/memory-store.js';
+import type { ReadsInFlight } from '../http-cache/reads-in-flight.js';
 import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 export function registerFrontCacheHits(
   app: FastifyInstance,
-  options: { readonly store: MemoryStore; readonly settings: HttpCacheSettings },
+  options: {
+    readonly store: MemoryStore;
+    readonly settings: HttpCacheSettings;
+    /** With shared caches in front: a hit counts as a read just answered, which a write's second purge waits for. */
+    readonly reads: ReadsInFlight | null;
+  },
 ): void {
-  const { store, settings } = options;
+  const { store, settings, reads } = options;
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -61,6 +69,8 @@ export function registerFrontCacheHits(
     const head = entry?.frontHead;
     if (!entry || !head || !isSameVariant(request.headers, entry.varies)) return false;
     const age = String(Math.floor((now - entry.storedAt) / 1000));
+    // A shared cache in front (Varnish) may store this answer a moment after it leaves, after a write's first purge.
+    reads?.answered();
     const ifNoneMatch = request.headers['if-none-match'];
     const etag = entry.headers.etag;
     if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
