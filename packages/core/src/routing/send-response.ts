@@ -3,7 +3,8 @@
  * collection's) GET gives (`tagged`: `metadata/carries-entity-tag.ts`, decided once per route). The body is serialized
  * here once, hashed, and those same bytes are sent, so the tag follows every byte: the format (JSON-LD or JSON), the
  * caller's groups, the page. On GET and HEAD, `If-None-Match` naming the tag (weak comparison, or `*`) gives 304 with
- * the ETag and no body; `If-Match` naming none of it gives 412. Writes check their conditions in the pipeline.
+ * the ETag and no body; `If-Match` naming none of it gives 412. Writes check their conditions in the pipeline. The
+ * operation's `Vary` is added to the one hooks set before (CORS), never put in its place.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
@@ -16,10 +17,11 @@ export function sendResponse(
   response: OperationResponse,
   tagged: boolean,
 ): FastifyReply {
+  const headers = withEarlierVary(reply, response.headers);
   if (!tagged || response.body === undefined)
     return reply
       .code(response.status)
-      .headers(response.headers)
+      .headers(headers)
       .send(response.json ?? response.body);
   const payload = response.json ?? JSON.stringify(response.body);
   const etag = computeEntityTag(payload);
@@ -33,9 +35,32 @@ export function sendResponse(
     }
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag]))
       // A 304 carries the caching headers the 200 would (RFC 9110 §15.4.5): a cache refreshes what it keeps with them.
-      return reply.code(304).headers(pickCaching(response.headers)).header('etag', etag).send();
+      return reply.code(304).headers(pickCaching(headers)).header('etag', etag).send();
   }
-  return reply.code(response.status).headers(response.headers).header('etag', etag).send(payload);
+  return reply.code(response.status).headers(headers).header('etag', etag).send(payload);
+}
+
+/**
+ * The operation's headers, with a `Vary` that keeps what hooks before it put there: @fastify/cors's `Origin`, when
+ * the allowed origins are a list, so that a cache keeps one response per origin (each with its own
+ * `Access-Control-Allow-Origin`) instead of answering every origin with the first one's.
+ */
+function withEarlierVary(
+  reply: FastifyReply,
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  const earlier = reply.getHeader('vary');
+  if (earlier === undefined || headers.vary === undefined) return headers;
+  const names = headers.vary.split(',').map((name) => name.trim());
+  const known = new Set(names.map((name) => name.toLowerCase()));
+  for (const name of String(earlier).split(',')) {
+    const trimmed = name.trim();
+    if (trimmed !== '' && !known.has(trimmed.toLowerCase())) {
+      names.push(trimmed);
+      known.add(trimmed.toLowerCase());
+    }
+  }
+  return { ...headers, vary: names.join(', ') };
 }
 
 /** The headers of a response that a 304 repeats: `Cache-Control` and `Vary`. */

@@ -140,6 +140,23 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
       expect(run.hits).toBeGreaterThan(0);
     });
 
+    it('answers each allowed origin with its own CORS headers', async () => {
+      const { origin } = await open(undefined, { cors: { origin: ['https://a.example', 'https://b.example'] } });
+      const read = (from: string) => get(origin, '/api/authors/1', { origin: from });
+      const first = await read('https://a.example');
+      expect(first.headers.get('x-cache')).toBe('MISS');
+      expect(first.headers.get('vary')).toMatch(/Origin/);
+      const again = await read('https://a.example');
+      expect(again.headers.get('x-cache')).toBe('HIT');
+      expect(again.headers.get('access-control-allow-origin')).toBe('https://a.example');
+      const other = await read('https://b.example');
+      expect(other.headers.get('x-cache')).toBe('MISS');
+      expect(other.headers.get('access-control-allow-origin')).toBe('https://b.example');
+      const none = await get(origin, '/api/authors/1');
+      expect(none.headers.get('x-cache')).toBe('MISS');
+      expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
     it('keeps no response that sets a cookie', async () => {
       const { origin } = await open(undefined, {}, (app) =>
         app.addHook('onSend', (request, reply, payload, done) => {
