@@ -1,6 +1,6 @@
 /** The cacheable reads under way: what a write's second purge of the shared caches waits for. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createReadsInFlight } from './reads-in-flight.js';
+import { createReadsInFlight, type ReadsInFlight } from './reads-in-flight.js';
 
 describe('the reads in flight', () => {
   beforeEach(() => void vi.useFakeTimers());
@@ -30,9 +30,12 @@ describe('the reads in flight', () => {
     reads.finished(after);
   });
 
-  it('waits the delay after a read answered at once (a hit answered before the app), and not later', async () => {
+  it.each([
+    ['just before', (reads: ReadsInFlight) => reads.finished(reads.started())],
+    ['at once (a hit answered before the app)', (reads: ReadsInFlight) => reads.answered()],
+  ])('waits the delay after a read answered %s, and not later', async (_how, answer) => {
     const reads = createReadsInFlight({ delay: 25, timeout: 2000 });
-    reads.answered();
+    answer(reads);
     let settled: boolean | undefined;
     void reads.settled().then((value) => (settled = value));
     await vi.advanceTimersByTimeAsync(10);
@@ -40,17 +43,6 @@ describe('the reads in flight', () => {
     await vi.advanceTimersByTimeAsync(20);
     expect(settled).toBe(true);
     expect(await reads.settled()).toBe(false);
-  });
-
-  it('waits the delay after a read answered just before', async () => {
-    const reads = createReadsInFlight({ delay: 25, timeout: 2000 });
-    reads.finished(reads.started());
-    let settled: boolean | undefined;
-    void reads.settled().then((value) => (settled = value));
-    await vi.advanceTimersByTimeAsync(10);
-    expect(settled).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(20);
-    expect(settled).toBe(true);
   });
 
   it('gives up on a read that never ends after the timeout', async () => {
