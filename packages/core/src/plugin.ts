@@ -327,8 +327,8 @@ async function resourceApiPlugin(app: FastifyInstance, options: ResourceApiOptio
       await mercure.hub.close();
       await bus.close();
     });
-  // The other instances stop waiting for this one's acknowledgements; the channel closes before the database does.
   if (runtime.httpCache?.store) telemetry.addCacheMetrics(runtime.httpCache.store);
+  // The other instances stop waiting for this one's acknowledgements; the channel closes before the database does.
   if (runtime.httpCache) {
     const { httpCache } = runtime;
     app.addHook('preClose', () => httpCache.close());

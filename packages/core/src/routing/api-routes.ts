@@ -26,6 +26,7 @@ import { sendResponse } from './send-response.js';
 import { registerFrontCacheHits } from './front-cache-hits.js';
 import { registerMemoryCacheHooks } from './memory-cache-hooks.js';
 import { registerReadsInFlightHooks } from './reads-in-flight-hooks.js';
+import { mergeVary } from './vary.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -48,8 +49,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Adds `Accept` to the response's `Vary` (which CORS may have set to `Origin`), once. */
 function varyOnAccept(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
-  if (vary === undefined) reply.header('vary', 'Accept');
-  else if (!/(^|,)\s*(accept|\*)\s*(,|$)/i.test(String(vary))) reply.header('vary', `${String(vary)}, Accept`);
+  reply.header('vary', vary === undefined ? 'Accept' : mergeVary(String(vary), 'Accept'));
 }
 
 export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
@@ -82,8 +82,7 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
     // the credentials like the rest.
     if (runtime.httpCache && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'private, no-store');
-      if (!/(^|,)\s*authorization\s*(,|$)/i.test(String(reply.getHeader('vary'))))
-        reply.header('vary', `${String(reply.getHeader('vary'))}, Authorization`);
+      reply.header('vary', mergeVary(String(reply.getHeader('vary')), 'Authorization'));
     }
     done(null, payload);
   });

@@ -20,7 +20,7 @@ import { buildCacheKey, isSameVariant } from '../http-cache/cache-key.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 import type { CachedResponse, MemoryStore } from '../http-cache/memory-store.js';
 import type { ReadsInFlight } from '../http-cache/reads-in-flight.js';
-import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
+import { isNotModifiedHit } from './memory-cache-hooks.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -71,9 +71,7 @@ export function registerFrontCacheHits(
     const age = String(Math.floor((now - entry.storedAt) / 1000));
     // A shared cache in front (Varnish) may store this answer a moment after it leaves, after a write's first purge.
     reads?.answered();
-    const ifNoneMatch = request.headers['if-none-match'];
-    const etag = entry.headers.etag;
-    if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
+    if (isNotModifiedHit(request.headers, entry)) {
       response.writeHead(304, [...withoutBodyHeaders(head, settings.tagHeader), 'age', age]);
       response.end();
       return true;

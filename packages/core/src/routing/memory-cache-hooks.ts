@@ -11,10 +11,11 @@
  * `max-age`, and no `Set-Cookie`), unless a write purged something since the request started (`memory-store.ts`):
  * `X-Cache: MISS`.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { buildCacheKey, isSameVariant, readVaryValues } from '../http-cache/cache-key.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
-import type { MemoryStore } from '../http-cache/memory-store.js';
+import type { CachedResponse, MemoryStore } from '../http-cache/memory-store.js';
 import type { PurgeClock } from '../http-cache/purge-clock.js';
 import { ifNoneMatchMatches } from '../pipeline/entity-tag.js';
 import { addRouteHook } from '../route-hooks.js';
@@ -58,6 +59,13 @@ const variedNames = (vary: string): string[] =>
     .map((part) => part.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'accept' && name !== 'authorization');
 
+/** Whether a request's `If-None-Match` names the ETag of the response kept for it: a hit answers 304. */
+export function isNotModifiedHit(headers: IncomingHttpHeaders, entry: CachedResponse): boolean {
+  const ifNoneMatch = headers['if-none-match'];
+  const etag = entry.headers.etag;
+  return ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag]);
+}
+
 /** A header value as the cache keeps it: several values joined by `, `. */
 const headerText = (value: string | number | readonly string[]): string =>
   Array.isArray(value) ? value.join(', ') : String(value);
@@ -80,9 +88,7 @@ export function registerMemoryCacheHooks(
       return done();
     }
     const age = String(Math.floor((now - entry.storedAt) / 1000));
-    const ifNoneMatch = request.headers['if-none-match'];
-    const etag = entry.headers.etag;
-    if (ifNoneMatch !== undefined && etag !== undefined && ifNoneMatchMatches(ifNoneMatch, [etag])) {
+    if (isNotModifiedHit(request.headers, entry)) {
       const { 'content-type': _type, [settings.tagHeader]: _tags, ...kept } = entry.headers;
       reply.code(304).headers(kept).header('age', age).header('x-cache', 'HIT').send();
       return;

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { OperationResponse } from '../pipeline/operation-context.js';
 import { computeEntityTag, ifMatchHolds, ifNoneMatchMatches } from '../pipeline/entity-tag.js';
+import { mergeVary } from './vary.js';
 
 export function sendResponse(
   request: FastifyRequest,
@@ -51,16 +52,7 @@ function withEarlierVary(
 ): Readonly<Record<string, string>> {
   const earlier = reply.getHeader('vary');
   if (earlier === undefined || headers.vary === undefined) return headers;
-  const names = headers.vary.split(',').map((name) => name.trim());
-  const known = new Set(names.map((name) => name.toLowerCase()));
-  for (const name of String(earlier).split(',')) {
-    const trimmed = name.trim();
-    if (trimmed !== '' && !known.has(trimmed.toLowerCase())) {
-      names.push(trimmed);
-      known.add(trimmed.toLowerCase());
-    }
-  }
-  return { ...headers, vary: names.join(', ') };
+  return { ...headers, vary: mergeVary(headers.vary, String(earlier)) };
 }
 
 /** The headers of a response that a 304 repeats: `Cache-Control` and `Vary`. */

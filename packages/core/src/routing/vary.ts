@@ -1,0 +1,25 @@
+/**
+ * `Vary` built up by several hands: CORS (`Origin`), the respond stage (`Accept, Authorization` and the declared
+ * names), the API scope (`Accept` on every response). Each adds its names to what is there, never replaces it: a cache
+ * that lost a name would answer one variant for another (another origin's `Access-Control-Allow-Origin`).
+ */
+
+/**
+ * `vary` with the names of `added` it lacks, after its own (names compared without letter case); `vary` itself when
+ * it lacks none or is `*`, which covers every name.
+ */
+export function mergeVary(vary: string | undefined, added: string): string {
+  if (vary === undefined || vary.trim() === '') return added;
+  const names = vary.split(',').map((name) => name.trim());
+  const known = new Set(names.map((name) => name.toLowerCase()));
+  if (known.has('*')) return vary;
+  let merged = vary;
+  for (const name of added.split(',')) {
+    const trimmed = name.trim();
+    const lower = trimmed.toLowerCase();
+    if (trimmed === '' || known.has(lower)) continue;
+    known.add(lower);
+    merged = `${merged}, ${trimmed}`;
+  }
+  return merged;
+}
