@@ -5,7 +5,7 @@
  */
 
 /** The hooks a route may list of its own that these modules add to. */
-export type RouteHookName = 'onRequest' | 'preHandler' | 'onResponse';
+export type RouteHookName = 'onRequest' | 'preHandler' | 'onError' | 'onResponse';
 
 /** Adds `hook` to the route's own hooks of that name: last (the default), or first (it times what the others do). */
 export function addRouteHook<H>(

@@ -4,9 +4,9 @@
  * render every error through `response/render-error.ts`. Every response carries the Hydra `Link` header and
  * `Vary: Accept`; GETs an `ETag` (`send-response.ts`).
  */
-import type { FastifyInstance, FastifyReply, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../pipeline/operation-context.js';
+import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import type { Sessions } from '../security/sessions.js';
@@ -50,6 +50,29 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 function varyOnAccept(reply: FastifyReply): void {
   const vary = reply.getHeader('vary');
   reply.header('vary', vary === undefined ? 'Accept' : mergeVary(String(vary), 'Accept'));
+}
+
+/** Sends what the operation returned; what sending throws (a failed `If-Match`) becomes the error response. */
+function sendOrFail(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): void {
+  try {
+    sendResponse(request, reply, response, tagged);
+  } catch (error) {
+    failWith(reply, error);
+  }
+}
+
+/**
+ * Answers with the error handler's response. Fastify takes an `Error` sent as an error; anything else thrown (a
+ * string, a plain object) goes in a `ThrownValue`, else it would be sent as the body, and the handler unwraps it.
+ */
+function failWith(reply: FastifyReply, error: unknown): void {
+  reply.send(error instanceof Error ? error : new ThrownValue(error));
+}
+
+class ThrownValue extends Error {
+  constructor(readonly value: unknown) {
+    super(String(value));
+  }
 }
 
 export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutesOptions): Promise<void> {
@@ -96,7 +119,8 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
       registerFrontCacheHits(app, { store: httpCache.store, settings: httpCache.settings, reads: httpCache.reads });
   }
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((caught, request, reply) => {
+    const error = caught instanceof ThrownValue ? caught.value : caught;
     const rendered = renderError(error, { accept: request.headers.accept, prefix });
     if (!logServiceError(request.log, error, rendered))
       request.log.info({ code: rendered.error.code, status: rendered.status }, rendered.error.message);
@@ -116,8 +140,15 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
         method: operation.method,
         url: local(operation.uriTemplate),
         config: markRoute({ kind: 'operation', operation: operation.name, resource: resource.name }),
-        handler: async (request, reply) =>
-          sendResponse(request, reply, await runOperation(runtime, operation, toOperationRequest(request)), tagged),
+        // A handler that returns nothing, not an async one. An async handler resolves with the reply, a thenable:
+        // Fastify then waits for the response's stream to finish (listeners on it, per request) to learn what the
+        // handler already did. Errors, thrown or rejected, go to the error handler through `reply.send` as before.
+        handler: (request, reply) => {
+          runOperation(runtime, operation, toOperationRequest(request)).then(
+            (response) => sendOrFail(request, reply, response, tagged),
+            (error: unknown) => failWith(reply, error),
+          );
+        },
       };
       if (operation.inputFormats.includes(MULTIPART_FORM_DATA)) uploadRoutes.push({ ...route, ...uploadHooks });
       else app.route(route);

@@ -10,6 +10,20 @@
  */
 export function mergeVary(vary: string | undefined, added: string): string {
   if (vary === undefined || vary.trim() === '') return added;
+  // Run on every response, up to three times, over a handful of values (the operations' and CORS's, never a
+  // client's): each merge is made once.
+  const key = `${vary}\n${added}`;
+  let merged = merges.get(key);
+  if (merged === undefined) {
+    if (merges.size >= 256) merges.clear();
+    merges.set(key, (merged = mergeNames(vary, added)));
+  }
+  return merged;
+}
+
+const merges = new Map<string, string>();
+
+function mergeNames(vary: string, added: string): string {
   const names = vary.split(',').map((name) => name.trim());
   const known = new Set(names.map((name) => name.toLowerCase()));
   if (known.has('*')) return vary;

@@ -32,7 +32,7 @@ export interface RouteDescription {
 interface RequestSpan {
   readonly span: Span;
   readonly context: Context;
-  /** What the handler threw, recorded if the answer is a 5xx. */
+  /** The error the answer was made of (thrown by the handler or a hook), recorded if the answer is a 5xx. */
   error?: unknown;
 }
 
@@ -43,6 +43,8 @@ const spans = new WeakMap<FastifyRequest, RequestSpan>();
 export interface RequestSpanHooks {
   readonly start: (request: FastifyRequest) => void;
   readonly end: (request: FastifyRequest, reply: FastifyReply) => void;
+  /** Notes the error the answer is made of (Fastify's `onError`), for `end` to record when the answer is a 5xx. */
+  readonly noteError: (request: FastifyRequest, error: unknown) => void;
   /** Runs the route's handler in the request span's context (as it is when nothing records). */
   readonly runHandler: <R>(
     handler: (this: unknown, request: FastifyRequest, reply: FastifyReply) => R,
@@ -90,15 +92,14 @@ export function createRequestSpanHooks(description: RouteDescription): RequestSp
       }
       span.end();
     },
+    noteError(request, error) {
+      const state = spans.get(request);
+      if (state) state.error = error;
+    },
     runHandler(handler, self, request, reply) {
       const state = spans.get(request);
       if (!state) return handler.call(self, request, reply);
-      const result = traceContext.with(state.context, handler, self, request, reply);
-      if (result instanceof Promise)
-        result.catch((error: unknown) => {
-          state.error = error;
-        });
-      return result;
+      return traceContext.with(state.context, handler, self, request, reply);
     },
   };
 }

@@ -7,6 +7,7 @@
 import type {
   FastifyReply,
   FastifyRequest,
+  onErrorHookHandler,
   onRequestHookHandler,
   onResponseHookHandler,
   RouteHandlerMethod,
@@ -53,7 +54,14 @@ export function attachRouteTelemetry(
         spans.end(request, reply);
         done();
       };
+  // Every error the answer is made of reaches Fastify's onError, whether the handler threw it, rejected with it or
+  // sent it, or a hook did.
+  const noteError: onErrorHookHandler = (request, _reply, error, done) => {
+    spans.noteError(request, error);
+    done();
+  };
   addRouteHook(route, 'onRequest', startRequestSpan, 'first');
+  addRouteHook(route, 'onError', noteError);
   addRouteHook(route, 'onResponse', endRequestSpan);
   const handler = route.handler as (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
   route.handler = function runInRequestSpan(request, reply) {

@@ -394,4 +394,28 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('unexp
     expect(response.text).not.toContain('at ');
     await app.close();
   });
+
+  it('renders what is thrown that is no Error as an Error would be: a string a 500, an object with a 400 a 400', async () => {
+    const thrown: unknown[] = ['secret string from postgres://admin:hunter2@db', { statusCode: 400, message: 'No.' }];
+    const throwing: StateProvider = {
+      provide: async () => {
+        throw thrown.shift();
+      },
+    };
+    const app = await buildTestApp({
+      database,
+      resources: [defineResource({ name: 'Thing', fields: { name: { type: 'string' } }, provider: throwing })],
+    });
+    try {
+      const first = await call(app, { method: 'GET', url: '/api/things' });
+      expect(first.status).toBe(500);
+      expect(first.body).toEqual(hydraError(500, 'Internal Server Error'));
+      expect(first.text).not.toContain('hunter2');
+      const second = await call(app, { method: 'GET', url: '/api/things' });
+      expect(second.status).toBe(400);
+      expect(second.body).toEqual(hydraError(400, 'No.'));
+    } finally {
+      await app.close();
+    }
+  });
 });
