@@ -37,6 +37,18 @@ export function resolveCachePolicy(
   request: CachedRequest,
 ): CachePolicy | null {
   if (!settings || (settings.defaults === null && operation.cacheHeaders === null)) return null;
+  // Four policies per operation at most (with or without credentials, ruled or not), each worked out once.
+  let byOperation = policies.get(settings);
+  if (!byOperation) policies.set(settings, (byOperation = new WeakMap()));
+  let known = byOperation.get(operation);
+  if (!known) byOperation.set(operation, (known = []));
+  const index = (request.authorization === undefined ? 0 : 1) + (request.ruled ? 2 : 0);
+  return (known[index] ??= workOutPolicy(settings, operation, request));
+}
+
+const policies = new WeakMap<HttpCacheSettings, WeakMap<OperationMetadata, CachePolicy[]>>();
+
+function workOutPolicy(settings: HttpCacheSettings, operation: OperationMetadata, request: CachedRequest): CachePolicy {
   const headers = mergeCacheHeaders(settings.defaults, operation.cacheHeaders)!;
   const vary = ['Accept', 'Authorization', ...headers.vary].join(', ');
   const reads = operation.kind === 'get' || operation.kind === 'getCollection';

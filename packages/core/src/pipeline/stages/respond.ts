@@ -15,6 +15,11 @@ import { resolveCachePolicy } from '../cache-policy.js';
 import { readsDeletedItems } from '../../query/filters/soft-delete-filter.js';
 import { collectCacheTags, collectFilterTags, limitCacheTags } from '../cache-tags.js';
 
+const CONTENT_TYPES = {
+  jsonld: `${MEDIA_TYPES.jsonld}; charset=utf-8`,
+  json: `${MEDIA_TYPES.json}; charset=utf-8`,
+} as const;
+
 export function respond(context: OperationContext): OperationResponse | Promise<OperationResponse> {
   const { operation, resource, runtime, format } = context;
   const httpCache = runtime.httpCache;
@@ -26,10 +31,18 @@ export function respond(context: OperationContext): OperationResponse | Promise<
       // Deleted items are listed only under the `list` rule: never shared.
       ruled: softDelete !== null && readsDeletedItems(softDelete.filter, context.filters),
     });
-  const caching: Record<string, string> = policy ? { 'cache-control': policy.cacheControl, vary: policy.vary } : {};
-  if (!operation.stages.serialize) return { status: operation.status, headers: caching, body: undefined };
+  if (!operation.stages.serialize)
+    return {
+      status: operation.status,
+      headers: policy ? { 'cache-control': policy.cacheControl, vary: policy.vary } : {},
+      body: undefined,
+    };
 
-  const headers: Record<string, string> = { 'content-type': `${MEDIA_TYPES[format]}; charset=utf-8`, ...caching };
+  const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format] };
+  if (policy) {
+    headers['cache-control'] = policy.cacheControl;
+    headers.vary = policy.vary;
+  }
   const { normalizer } = runtime;
   const plan = planResponse(context);
   const { collection } = context;
