@@ -358,10 +358,12 @@ export function createKnexState(
           : buildRowsStatement(spec, sqlOptions, 'index', count ? { kind: 'conditions' } : undefined),
       );
     if (!counted) return { rows: page?.itemsPerPage === 0 ? [] : await rows(false), total: undefined };
-    const count = buildCountStatement(spec, sqlOptions);
-    const countAlone = () => select<{ n: unknown }>(count);
+    // An unfiltered page searches no trigram index, and its count comes in the page's statement: its count statement
+    // is written only if it runs alone (an empty page past the first).
+    const count = plain ? null : buildCountStatement(spec, sqlOptions);
+    const countAlone = () => select<{ n: unknown }>(count ?? buildCountStatement(spec, sqlOptions));
     if (page.itemsPerPage === 0) return { rows: [], total: (await countAlone())[0]?.n };
-    if (count.uses.length === 0) {
+    if (count === null || count.uses.length === 0) {
       const found = await rows(true);
       return { rows: found, total: await totalOf(found, page, countAlone) };
     }

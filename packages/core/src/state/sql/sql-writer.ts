@@ -4,11 +4,21 @@
  * Identifiers are quoted (`"t0"."title"`: both databases read double quotes).
  */
 
-export const quote = (identifier: string): string =>
-  identifier
-    .split('.')
-    .map((part) => `"${part.replace(/"/g, '""')}"`)
-    .join('.');
+export const quote = (identifier: string): string => {
+  // A page's statement is written per request when it is filtered: its few identifiers are quoted once.
+  let quoted = quotedIdentifiers.get(identifier);
+  if (quoted === undefined) {
+    if (quotedIdentifiers.size >= 1024) quotedIdentifiers.clear();
+    quoted = identifier
+      .split('.')
+      .map((part) => `"${part.replace(/"/g, '""')}"`)
+      .join('.');
+    quotedIdentifiers.set(identifier, quoted);
+  }
+  return quoted;
+};
+
+const quotedIdentifiers = new Map<string, string>();
 
 export class SqlWriter {
   private text = '';
