@@ -49,6 +49,39 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
     throw new Error(`The form never sent the ${method}.`);
   }
 
+  /** Opens the author select and picks `name`, again if the options did not open (a re-render can swallow the click). */
+  async function chooseAuthor(name: string): Promise<void> {
+    const author = page.getByLabel('author');
+    const option = page.getByRole('option', { name });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await settled();
+      await author.click({ timeout: 10_000 }).catch(() => {});
+      const shown = await option.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (
+        shown &&
+        (await option.click({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+    }
+    throw new Error(`The author select never offered ${name}.`);
+  }
+
+  /** Opens the book form to create and waits until both required inputs and the cover are there. */
+  async function openCreateForm(): Promise<void> {
+    await page.goto(`${admin.url}/#/books/create`);
+    await page.locator('input[name="title"]').waitFor({ timeout: 20_000 });
+    // hydra:required (NotBlank on the title, a non-nullable author) marks both inputs as required.
+    const labels = async () =>
+      (await page.locator('form .MuiInputLabel-root').allInnerTexts()).map((label) => label.replace(/\s+/g, ' '));
+    await expect.poll(labels, { timeout: 20_000 }).toEqual(['Title *', 'Author *', 'Cover']);
+  }
+
   const api = async (path: string, init?: RequestInit) => {
     const response = await fetch(`${admin.url}${path}`, {
       ...init,
@@ -118,15 +151,8 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
   }, 60_000);
 
   it('creates a book, choosing its author by name', async () => {
-    await page.goto(`${admin.url}/#/books/create`);
-    await page.locator('input[name="title"]').waitFor({ timeout: 20_000 });
-    // hydra:required (NotBlank on the title, a non-nullable author) marks both inputs as required.
-    const labels = async () =>
-      (await page.locator('form .MuiInputLabel-root').allInnerTexts()).map((label) => label.replace(/\s+/g, ' '));
-    await expect.poll(labels, { timeout: 20_000 }).toEqual(['Title *', 'Author *', 'Cover']);
-    await settled();
-    await page.getByLabel('author').click();
-    await page.getByRole('option', { name: 'Ursula K. Le Guin' }).click();
+    await openCreateForm();
+    await chooseAuthor('Ursula K. Le Guin');
     await saveTitle('The Dispossessed', 'POST');
     await expect
       .poll(async () => (await api('/api/books/2')).body, { timeout: 20_000 })
@@ -135,11 +161,8 @@ describe('API Platform Admin on the bookshop, in Chromium', () => {
   }, 60_000);
 
   it('shows a violation the API finds under its field (the ConstraintViolationList context expands it)', async () => {
-    await page.goto(`${admin.url}/#/books/create`);
-    await page.locator('input[name="title"]').waitFor({ timeout: 20_000 });
-    await settled();
-    await page.getByLabel('author').click();
-    await page.getByRole('option', { name: 'Ursula K. Le Guin' }).click();
+    await openCreateForm();
+    await chooseAuthor('Ursula K. Le Guin');
     // Two characters pass the form (only required) and break the API's Length min 3: a 400 ConstraintViolationList.
     await saveTitle('ab', 'POST');
     const helper = page.locator('form .ra-input-title .MuiFormHelperText-root');
