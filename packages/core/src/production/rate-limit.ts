@@ -36,6 +36,7 @@ import { addRouteHook } from '../route-hooks.js';
 import type { ApiRouteMark } from '../routing/api-scope.js';
 import type { JWTPayload } from 'jose';
 import { COUNT_MORE_PROPERTY, countMoreWith } from '../routing/request-cost.js';
+import { BoundedMemo } from '../bounded-memo.js';
 
 /** The request's property that keeps its user's key, once its token is verified (a property: see request-cost.ts). */
 const RATE_KEY_PROPERTY = 'resourceApiRateKey';
@@ -174,17 +175,11 @@ export async function registerRateLimit(
   // listening on `::` has one too, `::ffff:…`) in several microseconds, and tests every address against Node's IPv6
   // expression; a client sends many requests. Bounded: only what can be an address (at most 45 characters; with
   // `trustProxy`, `request.ip` is whatever X-Forwarded-For says), emptied when full.
-  const keys = new Map<string, string>();
+  const keys = new BoundedMemo<string, string>(ADDRESS_KEYS_KEPT);
   const addressOf = (request: FastifyRequest): string => {
     const ip = request.ip;
     if (ip.length > 45) return `ip:${normalizeIP(ip)}`;
-    let key = keys.get(ip);
-    if (key === undefined) {
-      if (keys.size >= ADDRESS_KEYS_KEPT) keys.clear();
-      key = `ip:${normalizeIP(ip)}`;
-      keys.set(ip, key);
-    }
-    return key;
+    return keys.get(ip) ?? keys.keep(ip, `ip:${normalizeIP(ip)}`);
   };
   // One key per request, however many times it is counted (a GraphQL document's root fields): one token check. The
   // request properties are decorated, so that every request has them (one shape) before the hooks set them.

@@ -5,6 +5,7 @@
  * `Vary: Accept`; GETs an `ETag` (`send-response.ts`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { BoundedMemo } from '../bounded-memo.js';
 import { ApiError } from '../errors.js';
 import type { OperationResponse, Runtime } from '../pipeline/operation-context.js';
 import type { DocumentationOptions } from '../openapi/build-openapi.js';
@@ -89,15 +90,11 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
   // an async one: no promise per response. Every response of the API depends on Accept (JSON-LD or JSON, errors as
   // JSON-LD or problem+json): `Vary: Accept`, as API Platform sends, so that a cache keeps one per format.
-  const links = new Map<string, string>();
+  const links = new BoundedMemo<string, string>(64);
   app.addHook('onSend', (request, reply, payload, done) => {
     varyOnAccept(reply);
     const origin = readOrigin(request);
-    let link = links.get(origin);
-    if (link === undefined) {
-      if (links.size >= 64) links.clear();
-      links.set(origin, (link = `<${buildDocsUrl(origin, registry)}>; rel="${API_DOC_REL}"`));
-    }
+    const link = links.get(origin) ?? links.keep(origin, `<${buildDocsUrl(origin, registry)}>; rel="${API_DOC_REL}"`);
     // The API documentation's link first, then any the scope's own hooks added before (Mercure's hub).
     const existing = reply.getHeader('link');
     reply.header('link', existing === undefined ? link : `${link}, ${String(existing)}`);

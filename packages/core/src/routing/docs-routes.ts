@@ -9,6 +9,7 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BoundedMemo } from '../bounded-memo.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_DOCUMENTATION, type DocumentationOptions } from '../openapi/build-openapi.js';
 import { composeOpenApiDocument } from '../openapi-document.js';
@@ -65,21 +66,17 @@ async function documents(
   registerStaticAssets(app, { folder: 'swagger-ui', route: `${uiPath}/static`, prefix: registry.prefix });
   const uiPage = renderSwaggerUiPage({ title: documentation.title, assets: `${registry.prefix}${uiPath}` });
 
-  const hydraByOrigin = new Map<string, unknown>();
-  const hydra = (origin: string) => {
-    let doc = hydraByOrigin.get(origin);
-    if (!doc) {
-      if (hydraByOrigin.size >= 64) hydraByOrigin.clear(); // one per host name the API is reached by; keep it bounded
-      doc = buildHydraDocumentation(registry, {
+  // One per host name the API is reached by; bounded, as the Host header is the client's to choose.
+  const hydraByOrigin = new BoundedMemo<string, unknown>(64);
+  const hydra = (origin: string) =>
+    hydraByOrigin.remember(origin, () =>
+      buildHydraDocumentation(registry, {
         origin,
         planOf,
         title: documentation.title,
         description: documentation.description,
-      });
-      hydraByOrigin.set(origin, doc);
-    }
-    return doc;
-  };
+      }),
+    );
 
   const sendOpenApi = (reply: FastifyReply, type: string) =>
     type === OPENAPI_YAML || type === 'application/yaml'

@@ -3,6 +3,7 @@
  * names), the API scope (`Accept` on every response). Each adds its names to what is there, never replaces it: a cache
  * that lost a name would answer one variant for another (another origin's `Access-Control-Allow-Origin`).
  */
+import { BoundedMemo } from '../bounded-memo.js';
 
 /**
  * `vary` with the names of `added` it lacks, after its own (names compared without letter case); `vary` itself when
@@ -13,15 +14,10 @@ export function mergeVary(vary: string | undefined, added: string): string {
   // Run on every response, up to three times, over a handful of values (the operations' and CORS's, never a
   // client's): each merge is made once.
   const key = `${vary}\n${added}`;
-  let merged = merges.get(key);
-  if (merged === undefined) {
-    if (merges.size >= 256) merges.clear();
-    merges.set(key, (merged = mergeNames(vary, added)));
-  }
-  return merged;
+  return merges.get(key) ?? merges.keep(key, mergeNames(vary, added));
 }
 
-const merges = new Map<string, string>();
+const merges = new BoundedMemo<string, string>(256);
 
 function mergeNames(vary: string, added: string): string {
   const names = vary.split(',').map((name) => name.trim());

@@ -177,6 +177,23 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))('trust
     });
   });
 
+  it('names each host in its own responses, however many hosts a client sends (each kept value is bounded)', () =>
+    using(build(database, { mercure: {} }), async (app) => {
+      // More hosts than the Link values and Hydra documents kept per origin (64): the first host comes back after the
+      // memo was emptied, and every answer still names its own host only.
+      const hosts = [...Array.from({ length: 150 }, (_, index) => `host-${index}.example`), 'host-0.example'];
+      for (const host of hosts) {
+        const page = await call(app, { method: 'GET', url: '/api/pages', headers: { host } });
+        expect(page.status, host).toBe(200);
+        expect(page.headers.link, host).toBe(
+          `<http://${host}/api/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation", ` +
+            `<http://${host}/.well-known/mercure>; rel="mercure"`,
+        );
+        const docs = await call(app, { method: 'GET', url: '/api/docs.jsonld', headers: { host } });
+        expect(docs.body['@context']['@vocab'], host).toBe(`http://${host}/api/docs.jsonld#`);
+      }
+    }));
+
   it('serves every host without the option, and refuses an option that names no host name at start', async () => {
     await using(build(database), async (app) =>
       expect(

@@ -2,6 +2,7 @@
  * `hydra:search`: an IriTemplate listing every filter variable of a collection, with one `IriTemplateMapping` per
  * variable, so Hydra clients (API Platform Admin) discover the filters. Built once per resource.
  */
+import { BoundedMemo } from '../../bounded-memo.js';
 import type { FilterParameter, ResourceMetadata } from '../../metadata/types.js';
 
 /** A collection path's search template, and its JSON: the same for every page of the path, so made once. */
@@ -11,7 +12,8 @@ export interface SearchTemplate {
   readonly json: string;
 }
 
-const cache = new WeakMap<ResourceMetadata, Map<string, SearchTemplate | null>>();
+/** Per resource, per path; bounded, as subresource paths vary with the parent's identifier. */
+const cache = new WeakMap<ResourceMetadata, BoundedMemo<string, SearchTemplate | null>>();
 
 /** Every parameter of the resource's filters, in declaration order. */
 export const describeFilterParameters = (resource: ResourceMetadata): FilterParameter[] =>
@@ -20,9 +22,11 @@ export const describeFilterParameters = (resource: ResourceMetadata): FilterPara
 /** The search template of the collection served at `path` (the collection path, or a subresource path). */
 export function buildSearch(resource: ResourceMetadata, path: string): SearchTemplate | null {
   let byPath = cache.get(resource);
-  if (!byPath) cache.set(resource, (byPath = new Map()));
-  if (byPath.has(path)) return byPath.get(path)!;
-  if (byPath.size > 1000) byPath.clear(); // subresource paths vary with the parent id: keep the cache bounded
+  if (!byPath) cache.set(resource, (byPath = new BoundedMemo(1000)));
+  return byPath.remember(path, () => writeSearch(resource, path));
+}
+
+function writeSearch(resource: ResourceMetadata, path: string): SearchTemplate | null {
   const parameters = describeFilterParameters(resource);
   let search: SearchTemplate | null = null;
   if (parameters.length > 0) {
@@ -39,6 +43,5 @@ export function buildSearch(resource: ResourceMetadata, path: string): SearchTem
     };
     search = { template, json: JSON.stringify(template) };
   }
-  byPath.set(path, search);
   return search;
 }

@@ -49,6 +49,7 @@ import { translateWriteError } from './write-errors.js';
 import { makeInsertId, type ReturningWrite, runReturningWrite } from './returning-write.js';
 import { createRetriedTransact, runRetried } from './retried-transaction.js';
 import { changesCredentials } from '../credentials-stamp.js';
+import { BoundedMemo } from '../../bounded-memo.js';
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
@@ -316,7 +317,7 @@ export function createKnexState(
    * not, from the start or at an offset, and by cursor, which bounds of the id it has), and their values are the cursor's
    * bounds and the offset, in that order (checked when the text is first written).
    */
-  const plainStatements = new Map<string, string>();
+  const plainStatements = new BoundedMemo<string, string>(MAX_STATEMENTS);
   function plainRows(
     spec: PageSpec,
     page: PageRequest | null,
@@ -335,8 +336,7 @@ export function createKnexState(
       written.bindings.some((value, index) => value !== bindings[index])
     )
       throw new Error(`The page statement "${key}" binds other values than its shape says.`);
-    if (plainStatements.size >= MAX_STATEMENTS) plainStatements.clear();
-    plainStatements.set(key, written.sql);
+    plainStatements.keep(key, written.sql);
     return written;
   }
 

@@ -13,6 +13,7 @@
  * made a write with a hook of the user's in its transaction measurably slower than one without: docs/performance.md).
  */
 import type { Knex } from 'knex';
+import { BoundedMemo } from '../../bounded-memo.js';
 import { createGroupCommit } from './group-commit.js';
 import { createGroupTransactions } from './group-transactions.js';
 import { type DirectPath, emitQuery, MAX_STATEMENTS } from './direct-path.js';
@@ -62,18 +63,12 @@ export function createSqlitePath(
   connectionOf: () => SqliteConnection | null,
   readerOf?: () => SqliteConnection | null,
 ): DirectPath {
-  const cache = new WeakMap<SqliteConnection, Map<string, Prepared>>();
+  const cache = new WeakMap<SqliteConnection, BoundedMemo<string, Prepared>>();
 
   function statement(connection: SqliteConnection, sql: string): Prepared {
     let statements = cache.get(connection);
-    if (!statements) cache.set(connection, (statements = new Map()));
-    let prepared = statements.get(sql);
-    if (!prepared) {
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      prepared = prepare(connection, sql);
-      statements.set(sql, prepared);
-    }
-    return prepared;
+    if (!statements) cache.set(connection, (statements = new BoundedMemo(MAX_STATEMENTS)));
+    return statements.get(sql) ?? statements.keep(sql, prepare(connection, sql));
   }
 
   /** The connection, when it is open and no knex transaction holds it. */

@@ -14,6 +14,7 @@
  * Listeners of knex's `query` event (tests counting statements, the bench) still see every statement.
  */
 import type { Knex } from 'knex';
+import { BoundedMemo } from '../../bounded-memo.js';
 import type { Database } from '../database.js';
 import { type DirectPath, MAX_STATEMENTS } from './direct-path.js';
 import type { Transact } from './group-transactions.js';
@@ -104,11 +105,7 @@ export function createStatementRunner(database: Database): StatementRunner {
 /** The runner over a direct path: what the path cannot run (or not now) goes through knex. */
 function directRunner(knex: Knex, path: DirectPath): StatementRunner {
   /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
-  const shapes = new Map<string, string | null>();
-  const keep = (shape: string, sql: string | null): void => {
-    if (shapes.size >= MAX_STATEMENTS) shapes.clear();
-    shapes.set(shape, sql);
-  };
+  const shapes = new BoundedMemo<string, string | null>(MAX_STATEMENTS);
 
   async function compiledRows<T>(
     build: () => Knex.QueryBuilder | Knex.Raw,
@@ -153,7 +150,7 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
       const compiled = query.toSQL();
       const { sql, bindings: bound } = compiled.toNative();
       const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method, db);
-      keep(shape, reusable ? sql : null);
+      shapes.keep(shape, reusable ? sql : null);
       return reusable ? path.run<T>(sql, bound, compiled.method, true, db) : ((await query) as T[]);
     },
   };

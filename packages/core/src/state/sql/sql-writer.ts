@@ -3,22 +3,20 @@
  * database's own placeholders): the order of the values is the order they are written in, by construction.
  * Identifiers are quoted (`"t0"."title"`: both databases read double quotes).
  */
+import { BoundedMemo } from '../../bounded-memo.js';
 
 export const quote = (identifier: string): string => {
   // A page's statement is written per request when it is filtered: its few identifiers are quoted once.
-  let quoted = quotedIdentifiers.get(identifier);
-  if (quoted === undefined) {
-    if (quotedIdentifiers.size >= 1024) quotedIdentifiers.clear();
-    quoted = identifier
-      .split('.')
-      .map((part) => `"${part.replace(/"/g, '""')}"`)
-      .join('.');
-    quotedIdentifiers.set(identifier, quoted);
-  }
-  return quoted;
+  return quotedIdentifiers.get(identifier) ?? quotedIdentifiers.keep(identifier, quoteParts(identifier));
 };
 
-const quotedIdentifiers = new Map<string, string>();
+const quoteParts = (identifier: string): string =>
+  identifier
+    .split('.')
+    .map((part) => `"${part.replace(/"/g, '""')}"`)
+    .join('.');
+
+const quotedIdentifiers = new BoundedMemo<string, string>(1024);
 
 export class SqlWriter {
   private text = '';
