@@ -36,6 +36,12 @@ export interface Database {
    */
   readonly sqliteReader?: () => SqliteConnection | null;
   /**
+   * SQLite file opened here: a third, read-only connection, opened on first use, that serves no read: it holds the
+   * file's read lock while the app reads, so that the reads of the other two skip its system calls
+   * (`knex/held-read-lock.ts`). @internal
+   */
+  readonly sqliteLockHolder?: () => SqliteConnection | null;
+  /**
    * PostgreSQL opened here: the connections of knex's pool, for the statement runner's reads. Absent on SQLite and
    * for knex instances handed in (their own settings, such as `postProcessResponse`, need knex's runner). @internal
    */
@@ -218,21 +224,40 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // A database in memory is the connection's own: no second connection can see it.
   if (filename === ':memory:')
     return { knex, dialect: sqliteDialect, close: () => knex.destroy(), sqliteConnection: () => connection };
+  // Opened once the main connection has made the file and set WAL (without WAL a reader would wait on the writer).
+  const openReadOnly = (cacheKib: number) => {
+    const opened = new (loadSqlite())(filename, { readonly: true, fileMustExist: true });
+    opened.pragma(`cache_size = -${cacheKib}`);
+    return opened;
+  };
+  // Neither is opened again once closing has begun (a read may come while knex closes).
+  let closing = false;
   let reader: (SqliteConnection & { close(): void }) | null = null;
   const sqliteReader = (): SqliteConnection | null => {
-    // Opened once the main connection has made the file and set WAL (without WAL a reader would wait on the writer).
-    if (!reader && connection?.open) {
-      const Sqlite = loadSqlite();
-      const opened = new Sqlite(filename, { readonly: true, fileMustExist: true });
-      opened.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-      reader = opened;
-    }
+    if (!reader && !closing && connection?.open) reader = openReadOnly(SQLITE_CACHE_KIB);
     return reader;
   };
+  // It reads one page of the schema, ever.
+  let lockHolder: (SqliteConnection & { close(): void }) | null = null;
+  const sqliteLockHolder = (): SqliteConnection | null => {
+    if (!lockHolder && !closing && connection?.open) lockHolder = openReadOnly(64);
+    return lockHolder;
+  };
   const close = async () => {
+    closing = true;
+    // Before the main connection: the last connection to close checkpoints the WAL and removes it.
+    lockHolder?.close();
+    lockHolder = null;
     reader?.close();
     reader = null;
     await knex.destroy();
   };
-  return { knex, dialect: sqliteDialect, close, sqliteConnection: () => connection, sqliteReader };
+  return {
+    knex,
+    dialect: sqliteDialect,
+    close,
+    sqliteConnection: () => connection,
+    sqliteReader,
+    sqliteLockHolder,
+  };
 }

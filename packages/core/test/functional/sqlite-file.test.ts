@@ -96,6 +96,41 @@ describe('a SQLite file opened by the plugin', () => {
     await reopened.close();
   });
 
+  it('holds the read lock for its reads only a moment: another connection checkpoints and empties the WAL after it', async () => {
+    const filename = newFile();
+    const app = await appOn(filename);
+    const other = openFile(filename);
+    try {
+      await other.raw('pragma busy_timeout = 0');
+      const created = await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'in the WAL' } });
+      expect(created.status).toBe(201);
+      /** SQLite's answer to a checkpoint that also empties the WAL: busy is 1 while a reader keeps it from finishing. */
+      const truncate = async () =>
+        ((await other.raw('pragma wal_checkpoint(TRUNCATE)')) as [{ busy: number; log: number }])[0];
+      // A read makes the holder take the lock (`state/knex/held-read-lock.ts`): the WAL cannot be emptied meanwhile.
+      expect((await call(app, { method: 'GET', url: created.body['@id'] as string })).status).toBe(200);
+      expect((await truncate()).busy).toBe(1);
+      // It lets go after at most 100 ms without a write, and the checkpoint goes through.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await truncate()).toMatchObject({ busy: 0, log: 0 });
+      // A write of the app's lets go at once.
+      expect((await call(app, { method: 'GET', url: created.body['@id'] as string })).status).toBe(200);
+      expect((await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'second' } })).status).toBe(201);
+      expect(await truncate()).toMatchObject({ busy: 0, log: 0 });
+      // Every read still sees the last commit, the other connection's too.
+      await other('note').insert({ text: 'from the other connection' });
+      const list = await call(app, { method: 'GET', url: '/api/notes' });
+      expect((list.body['hydra:member'] as { text: string }[]).map((note) => note.text)).toEqual([
+        'in the WAL',
+        'second',
+        'from the other connection',
+      ]);
+    } finally {
+      await other.destroy();
+      await app.close();
+    }
+  });
+
   it('keeps the page size of a file that has pages already, and its rows', async () => {
     const filename = newFile();
     const existing = openFile(filename);

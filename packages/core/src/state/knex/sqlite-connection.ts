@@ -13,6 +13,8 @@ export interface SqliteConnection {
 
 export interface SqliteStatement {
   readonly reader: boolean;
+  /** It changes nothing in the database (SQLite's `sqlite3_stmt_readonly`). */
+  readonly readonly: boolean;
   all(...bindings: unknown[]): unknown[];
   run(...bindings: unknown[]): unknown;
   raw(toggle: boolean): SqliteStatement;

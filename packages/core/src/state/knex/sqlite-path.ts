@@ -11,6 +11,9 @@
  * statements here too: while one is open it alone uses the connection, so a statement built on it runs straight on
  * the connection, inside it, as knex would have run it there (knex's runner, with a fresh `prepare()` per statement,
  * made a write with a hook of the user's in its transaction measurably slower than one without: docs/performance.md).
+ *
+ * On a file, a third connection holds the read lock while reads run, so that they skip its system calls; it lets go
+ * before anything else runs (`held-read-lock.ts`).
  */
 import type { Knex } from 'knex';
 import { BoundedMemo } from '../../bounded-memo.js';
@@ -18,12 +21,15 @@ import { createGroupCommit } from './group-commit.js';
 import { createGroupTransactions } from './group-transactions.js';
 import { type DirectPath, emitQuery, MAX_STATEMENTS } from './direct-path.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-connection.js';
+import { createHeldReadLock } from './held-read-lock.js';
 import { completeStatementSpan, createStatementSpan } from '../../telemetry/sql-spans.js';
 
 /** A prepared statement, and for a read, how its rows (arrays, in raw mode) become objects. */
 interface Prepared {
   readonly statement: SqliteStatement;
   readonly reader: boolean;
+  /** A read that changes nothing (a SELECT; not a write with RETURNING, nor BEGIN or COMMIT, which return no rows). */
+  readonly readsOnly: boolean;
   readonly toRow: ((values: readonly unknown[]) => Record<string, unknown>) | undefined;
 }
 
@@ -51,7 +57,7 @@ function prepare(connection: SqliteConnection, sql: string): Prepared {
   const statement = connection.prepare(sql);
   const toRow = statement.reader ? rowFactory(statement) : undefined;
   if (toRow) statement.raw(true);
-  return { statement, reader: statement.reader, toRow };
+  return { statement, reader: statement.reader, readsOnly: statement.reader && statement.readonly, toRow };
 }
 
 /** What knex's better-sqlite3 client does to bindings, so both paths bind the same values. */
@@ -62,6 +68,7 @@ export function createSqlitePath(
   knex: Knex,
   connectionOf: () => SqliteConnection | null,
   readerOf?: () => SqliteConnection | null,
+  lockHolderOf?: () => SqliteConnection | null,
 ): DirectPath {
   const cache = new WeakMap<SqliteConnection, BoundedMemo<string, Prepared>>();
 
@@ -70,6 +77,8 @@ export function createSqlitePath(
     if (!statements) cache.set(connection, (statements = new BoundedMemo(MAX_STATEMENTS)));
     return statements.get(sql) ?? statements.keep(sql, prepare(connection, sql));
   }
+
+  const readLock = lockHolderOf ? createHeldReadLock(knex, lockHolderOf) : undefined;
 
   /** The connection, when it is open and no knex transaction holds it. */
   const free = (): SqliteConnection | null => {
@@ -93,7 +102,9 @@ export function createSqlitePath(
   }
 
   function executeStatement<T>(connection: SqliteConnection, sql: string, bindings: readonly unknown[]): T[] {
-    const { statement: prepared, reader, toRow } = statement(connection, sql);
+    const { statement: prepared, reader, readsOnly, toRow } = statement(connection, sql);
+    if (readsOnly) readLock?.hold();
+    else readLock?.release();
     if (!reader) {
       prepared.run(...bindings.map(toSqlite));
       return [];

@@ -93,7 +93,7 @@ const knexOnly = (knex: Knex): StatementRunner => ({
 export function createStatementRunner(database: Database): StatementRunner {
   const { knex } = database;
   const path: DirectPath | undefined = database.sqliteConnection
-    ? createSqlitePath(knex, database.sqliteConnection, database.sqliteReader)
+    ? createSqlitePath(knex, database.sqliteConnection, database.sqliteReader, database.sqliteLockHolder)
     : database.postgresPool
       ? createPostgresPath(knex, database.postgresPool)
       : database.mysqlPool
