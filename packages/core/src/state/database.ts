@@ -190,6 +190,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw new DeclarationError(`Database URL "${url}" names no file; use "sqlite::memory:" or "sqlite:/path/file.db".`);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
   let connection: SqliteConnection | null = null;
+  /** Whether the file is in WAL mode (a file system without shared memory keeps it in its rollback journal). */
+  let inWal = false;
   const knex = knexFactory({
     client: 'better-sqlite3',
     connection: { filename },
@@ -215,7 +217,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         if (created.pragma('page_count', { simple: true }) === 0) created.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
         // WAL lets readers run beside a writer and makes each commit far cheaper. Synchronous stays FULL (the
         // default): an acknowledged write survives a power cut too.
-        if (filename !== ':memory:') created.pragma('journal_mode = WAL');
+        if (filename !== ':memory:') inWal = created.pragma('journal_mode = WAL', { simple: true }) === 'wal';
         connection = created;
         done(null, created);
       },
@@ -237,10 +239,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (!reader && !closing && connection?.open) reader = openReadOnly(SQLITE_CACHE_KIB);
     return reader;
   };
-  // It reads one page of the schema, ever.
+  // It reads one page of the schema, ever. Only in WAL mode: with a rollback journal, a held read lock would keep
+  // other processes' writers from committing.
   let lockHolder: (SqliteConnection & { close(): void }) | null = null;
   const sqliteLockHolder = (): SqliteConnection | null => {
-    if (!lockHolder && !closing && connection?.open) lockHolder = openReadOnly(64);
+    if (!lockHolder && !closing && inWal && connection?.open) lockHolder = openReadOnly(64);
     return lockHolder;
   };
   const close = async () => {

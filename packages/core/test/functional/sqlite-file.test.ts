@@ -117,12 +117,20 @@ describe('a SQLite file opened by the plugin', () => {
       expect((await call(app, { method: 'GET', url: created.body['@id'] as string })).status).toBe(200);
       expect((await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'second' } })).status).toBe(201);
       expect(await truncate()).toMatchObject({ busy: 0, log: 0 });
+      // So does knex asking for the main connection (a query of the app's own on `database.knex`).
+      expect((await call(app, { method: 'POST', url: '/api/notes', payload: { text: 'third' } })).status).toBe(201);
+      expect((await call(app, { method: 'GET', url: created.body['@id'] as string })).status).toBe(200);
+      expect((await truncate()).busy).toBe(1);
+      await app.resourceApi.database.knex('note').insert({ text: 'through knex' });
+      expect(await truncate()).toMatchObject({ busy: 0, log: 0 });
       // Every read still sees the last commit, the other connection's too.
       await other('note').insert({ text: 'from the other connection' });
       const list = await call(app, { method: 'GET', url: '/api/notes' });
       expect((list.body['hydra:member'] as { text: string }[]).map((note) => note.text)).toEqual([
         'in the WAL',
         'second',
+        'third',
+        'through knex',
         'from the other connection',
       ]);
     } finally {
