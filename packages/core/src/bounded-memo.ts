@@ -8,7 +8,7 @@ export class BoundedMemo<K, V> {
   readonly #entries = new Map<K, V>();
 
   /** `limit`: how many entries it keeps at most. */
-  constructor(readonly limit: number) {}
+  constructor(private readonly limit: number) {}
 
   /** The value kept for `key`, or `undefined`. */
   get(key: K): V | undefined {
@@ -26,9 +26,5 @@ export class BoundedMemo<K, V> {
   remember(key: K, work: (key: K) => V): V {
     const kept = this.#entries.get(key);
     return kept === undefined ? this.keep(key, work(key)) : kept;
-  }
-
-  get size(): number {
-    return this.#entries.size;
   }
 }
