@@ -3,7 +3,8 @@
  * publishers' tokens and reads their `mercure.subscribe` and `mercure.publish` claims (lists of topic selectors); the
  * framework signs its own publisher token when it sends updates to an external hub.
  */
-import { jwtVerify, SignJWT } from 'jose';
+import { SignJWT } from 'jose/jwt/sign';
+import { jwtVerify } from 'jose/jwt/verify';
 import { compileTopicSelector, type TopicMatcher } from './topic-selector.js';
 
 const ALGORITHMS = ['HS256', 'HS384', 'HS512'];

@@ -1,7 +1,7 @@
 /**
- * The input validators of the write operations, and the schemas of mercurius's GraphQL routes, are compiled right
- * after the server starts listening, not during start-up: one per turn of the event loop, each only if no request
- * compiled it first. Writes and GraphQL requests right after `listen` are validated as always, on both databases,
+ * The input validators of the write operations, and the schemas of mercurius's GraphQL routes, are compiled soon
+ * after the server starts listening (100 ms), not during start-up: one per turn of the event loop, each only if no
+ * request compiled it first. Writes and GraphQL requests right after `listen` are validated as always, on both databases,
  * over real HTTP.
  */
 import { Writable } from 'node:stream';
@@ -116,9 +116,12 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
           payload: { query: '{ authors { totalCount } }' },
         });
         expect(counted.json()).toEqual({ data: { authors: { totalCount: 1 } } });
+        const listening = Date.now();
         await app.listen({ host: '127.0.0.1', port: 0 });
         await until(() => warmUpLine(lines) !== undefined);
         expect(warmUpLine(lines)?.steps).toBe(STEPS - 3);
+        // The first step waits 100 ms after listen, leaving the turns of the event loop to the first requests.
+        expect(warmUpLine(lines)?.time).toBeGreaterThanOrEqual(listening + 100);
       } finally {
         await app.close();
       }
