@@ -1,8 +1,8 @@
 /**
  * The input validators of the write operations, and the schemas of mercurius's GraphQL routes, are compiled soon
  * after the server starts listening (100 ms), not during start-up: one per turn of the event loop, each only if no
- * request compiled it first. Writes and GraphQL requests right after `listen` are validated as always, on both databases,
- * over real HTTP.
+ * request compiled it first. Writes and GraphQL requests right after `listen` are validated as always, on both
+ * databases, over real HTTP.
  */
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
