@@ -15,6 +15,7 @@ import { sqliteDialect } from './dialects/sqlite.js';
 import { mysqlDialect } from './dialects/mysql.js';
 import { openMysqlDatabase } from './mysql-database.js';
 import type { SqliteConnection } from './knex/sqlite-connection.js';
+import { writeWalDatabaseSize } from './knex/sqlite-wal-size.js';
 
 /** An open database (`openDatabase`, `app.resourceApi.database`): its knex instance, and `close()`. */
 export interface Database {
@@ -218,6 +219,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // WAL lets readers run beside a writer and makes each commit far cheaper. Synchronous stays FULL (the
         // default): an acknowledged write survives a power cut too.
         if (filename !== ':memory:') inWal = created.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+        if (inWal) writeWalDatabaseSize(created);
         connection = created;
         done(null, created);
       },

@@ -3,7 +3,7 @@
  * that already has pages keeps its page size, and its rows. SQLite only: page size and journal mode are properties
  * of SQLite's file format (PostgreSQL's page size is fixed when the server is built).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -138,6 +138,45 @@ describe('a SQLite file opened by the plugin', () => {
       await app.close();
     }
   });
+
+  it("records the file's size in the WAL at open, changing nothing else (reads then skip an fstat each)", async () => {
+    const filename = newFile();
+    // A file that exists, with a user_version of its own and no WAL (the last connection removed it).
+    const before = openFile(filename);
+    await before.raw('create table kept (id integer primary key)');
+    await before.raw('pragma user_version = 42');
+    await before.destroy();
+    expect(existsSync(`${filename}-wal`)).toBe(false);
+
+    const app = await appOn(filename);
+    // One commit at open: the WAL holds its header (32 bytes) and at least one frame (24 bytes and a page).
+    expect(statSync(`${filename}-wal`).size).toBeGreaterThan(32 + 24);
+    expect(await app.resourceApi.database.knex.raw('pragma user_version')).toEqual([{ user_version: 42 }]);
+    expect((await call(app, { method: 'GET', url: '/api/notes' })).status).toBe(200);
+    await app.close();
+
+    const after = openFile(filename);
+    expect(await after.raw('pragma user_version')).toEqual([{ user_version: 42 }]);
+    expect(await after.raw("select name from sqlite_master where name = 'kept'")).toEqual([{ name: 'kept' }]);
+    await after.destroy();
+  });
+
+  it('opens a file whose write lock another connection holds, without the WAL\'s size, and serves it', async () => {
+    const filename = newFile();
+    await (await appOn(filename)).close();
+    const other = openFile(filename);
+    const locked = await other.transaction();
+    await locked.raw("insert into note (text) values ('from another connection')");
+    // The commit at open waits for the lock up to better-sqlite3's busy timeout (5 s), then gives up: the app opens.
+    const app = await appOn(filename);
+    const before = await call(app, { method: 'GET', url: '/api/notes' });
+    expect(before.status).toBe(200);
+    expect(before.body['hydra:totalItems']).toBe(0);
+    await locked.commit();
+    expect((await call(app, { method: 'GET', url: '/api/notes' })).body['hydra:totalItems']).toBe(1);
+    await app.close();
+    await other.destroy();
+  }, 20_000);
 
   it('keeps the page size of a file that has pages already, and its rows', async () => {
     const filename = newFile();
