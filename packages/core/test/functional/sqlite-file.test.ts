@@ -161,7 +161,7 @@ describe('a SQLite file opened by the plugin', () => {
     await after.destroy();
   });
 
-  it('opens a file whose write lock another connection holds, without the WAL\'s size, and serves it', async () => {
+  it("opens a file whose write lock another connection holds, without the WAL's size, and serves it", async () => {
     const filename = newFile();
     await (await appOn(filename)).close();
     const other = openFile(filename);
