@@ -50,6 +50,12 @@ export interface CommittedWrite {
   readonly previous: Entity | null;
   /** What `prepare` found inside the write's transaction, when the write ran in one for its updates. */
   readonly prepared: PreparedWrite | undefined;
+  /**
+   * The purge of the cached responses that showed what it wrote, when HTTP caching is on: its updates keep their place
+   * in line but leave once it is done, so that a subscriber that reads the item on an update is not served the older
+   * state from a cache. Its failure is the purger's to report.
+   */
+  readonly purged?: Promise<unknown>;
   readonly logger: StateLogger;
 }
 
@@ -355,6 +361,7 @@ export function createWritePublisher(options: WritePublisherOptions): WritePubli
         let ready: Published[] = [];
         try {
           ready = await updates;
+          await write.purged?.catch(() => undefined);
         } catch (error) {
           write.logger.error(
             { err: error, operation: write.operation.name },

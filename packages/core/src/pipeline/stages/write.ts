@@ -107,11 +107,12 @@ export async function write(context: StageContext<'write'>): Promise<void> {
   context.data = stored;
   // Committed: the cached responses that showed what it wrote go now, before it is answered, so that no read starting
   // after the answer can be served the older state.
-  await purger?.purge(
+  const purged = purger?.purge(
     { resource: context.resource, operation, data, stored, previous: context.previous, cascaded },
     processContext.logger,
   );
-  // Committed: its place in the line of real-time updates is taken now, so they leave in commit order.
+  // Committed: its place in the line of real-time updates is taken now, before the purge's wait, so that they leave
+  // in commit order; they are sent once the purge is done.
   if (publisher)
     publisher.publish({
       resource: context.resource,
@@ -121,8 +122,10 @@ export async function write(context: StageContext<'write'>): Promise<void> {
       stored,
       previous: context.previous,
       prepared,
+      ...(purged === undefined ? {} : { purged }),
       logger: processContext.logger,
     });
+  await purged;
   // Committed: the files the item no longer holds (deleted, replaced) go, and a failure to remove one is only logged.
   const released = listFilesLetGo(context, stored);
   if (released.length > 0) await removeFiles(runtime.files, released, processContext.logger);
