@@ -13,7 +13,8 @@
 #   `BAN /` with `X-Ban-Tags` (mode: 'ban') bans them by a regular expression on `Cache-Tags`.
 # - Only the addresses in `resource_api_purgers` may purge: add your app servers' addresses.
 # - Requests with credentials, and responses marked `private` or `no-store`, are never kept (Varnish's built-in
-#   rules, which run after these), so what one caller may see is never shown to another.
+#   rules, which run after these), so what one caller may see is never shown to another; nor are responses that carry
+#   neither `Cache-Control` nor tags.
 
 import std;
 import xkey;
@@ -51,6 +52,13 @@ sub vcl_recv {
 }
 
 sub vcl_backend_response {
+  # Kept only when the app said so: a response with neither `Cache-Control` nor tags (a route of your own, a server in
+  # front of the app) would otherwise be kept for Varnish's default lifetime, where no purge of the app can reach it.
+  if (!beresp.http.Cache-Control && !beresp.http.Cache-Tags && !beresp.http.xkey) {
+    set beresp.uncacheable = true;
+    set beresp.ttl = 120s;
+    return (deliver);
+  }
   # The xkey module indexes an object by its `xkey` header: the app's tags, space-separated.
   if (beresp.http.Cache-Tags) {
     set beresp.http.xkey = regsuball(beresp.http.Cache-Tags, ",\s*", " ");

@@ -11,6 +11,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { type ApiError, assertCount, DeclarationError } from '../errors.js';
 import { toApiError } from '../response/render-error.js';
 import { type ApiScopeSetup, markRoute, prepareApiScope } from '../routing/api-scope.js';
+import { applyUndecidedCacheHeaders } from '../routing/undecided-cache-headers.js';
 import { refuseMultipartBodies, registerJsonBodyParser } from '../routing/body-parsers.js';
 import { readOrigin } from '../routing/to-operation-request.js';
 import { ANONYMOUS, type Caller } from '../security/access.js';
@@ -187,6 +188,12 @@ export async function registerGraphQLRoutes(app: FastifyInstance, options: Graph
   const graphiql = options.graphql.graphiql ?? true;
   // First: the scope's hooks (security headers among them) run before the hook that answers the GraphiQL page.
   prepareApiScope(app, { kind: 'graphql', path, graphiql }, options.setUpScope);
+  // No GraphQL response is kept by a shared cache: a query's answer lists no tags a write could purge it by.
+  const httpCacheOn = runtime.httpCache !== null;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    applyUndecidedCacheHeaders(reply, httpCacheOn);
+    done(null, payload);
+  });
   if (graphiql) registerGraphiQL(app, path, runtime.registry.prefix);
   // A browser's CORS preflight for the endpoint finds a route of the API here (the API's REST paths have theirs).
   app.options(path, async (_request, reply) => reply.code(204).header('allow', 'GET, HEAD, POST, OPTIONS').send());

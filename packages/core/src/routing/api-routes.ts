@@ -27,7 +27,7 @@ import { sendResponse } from './send-response.js';
 import { registerFrontCacheHits } from './front-cache-hits.js';
 import { registerMemoryCacheHooks } from './memory-cache-hooks.js';
 import { registerReadsInFlightHooks } from './reads-in-flight-hooks.js';
-import { mergeVary } from './vary.js';
+import { applyUndecidedCacheHeaders } from './undecided-cache-headers.js';
 import { readOrigin, toOperationRequest } from './to-operation-request.js';
 
 export interface ApiRoutesOptions {
@@ -46,12 +46,6 @@ export interface ApiRoutesOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
-/** Adds `Accept` to the response's `Vary` (which CORS may have set to `Origin`), once. */
-function varyOnAccept(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary === undefined ? 'Accept' : mergeVary(String(vary), 'Accept'));
-}
 
 /** Sends what the operation returned; what sending throws (a failed `If-Match`) becomes the error response. */
 function sendOrFail(request: FastifyRequest, reply: FastifyReply, response: OperationResponse, tagged: boolean): void {
@@ -88,22 +82,16 @@ export async function registerApiRoutes(app: FastifyInstance, options: ApiRoutes
   const uploadHooks = createMultipartHooks(options.uploads.storage, options.uploads.limits);
 
   // One Link value per origin, made once (bounded: the Host header is the client's to choose). A callback hook, not
-  // an async one: no promise per response. Every response of the API depends on Accept (JSON-LD or JSON, errors as
-  // JSON-LD or problem+json): `Vary: Accept`, as API Platform sends, so that a cache keeps one per format.
+  // an async one: no promise per response.
   const links = new BoundedMemo<string, string>(64);
+  const httpCacheOn = runtime.httpCache !== null;
   app.addHook('onSend', (request, reply, payload, done) => {
-    varyOnAccept(reply);
     const origin = readOrigin(request);
     const link = links.get(origin) ?? links.keep(origin, `<${buildDocsUrl(origin, registry)}>; rel="${API_DOC_REL}"`);
     // The API documentation's link first, then any the scope's own hooks added before (Mercure's hub).
     const existing = reply.getHeader('link');
     reply.header('link', existing === undefined ? link : `${link}, ${String(existing)}`);
-    // HTTP caching on: what the respond stage did not decide (errors, the documents, 405s) is never kept, and varies on
-    // the credentials like the rest.
-    if (runtime.httpCache && !reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'private, no-store');
-      reply.header('vary', mergeVary(String(reply.getHeader('vary')), 'Authorization'));
-    }
+    applyUndecidedCacheHeaders(reply, httpCacheOn);
     done(null, payload);
   });
   // After the hook above: a response kept is whole but for the Link header, which that hook adds to a hit again.

@@ -56,6 +56,8 @@ describe.skipIf(!varnishAvailable).each(databases)('Varnish in front, on $name',
     slow?: number;
     /** The instances' channel through Redis (on SQLite and MariaDB, which have no LISTEN/NOTIFY). */
     redis?: boolean;
+    /** Routes of the application's own. */
+    setUp?: (app: FastifyInstance) => void;
   }) => {
     const port = await freePort();
     const varnishPurger = createVarnishPurger({ url: `http://127.0.0.1:${port}`, mode: options.mode ?? 'xkey' });
@@ -85,6 +87,7 @@ describe.skipIf(!varnishAvailable).each(databases)('Varnish in front, on $name',
         httpCache,
         ...(schema ? { sharedSchema: schema } : {}),
         ...(options.logged ? { logged: options.logged } : {}),
+        ...(options.setUp ? { setUp: options.setUp } : {}),
       });
       schema ??= opened.schema;
       apps.push(opened.app);
@@ -164,6 +167,30 @@ describe.skipIf(!varnishAvailable).each(databases)('Varnish in front, on $name',
     expect(fromVarnish(await send(varnish.origin, '/api/authors/1', withCredentials))).toBe(false);
     // A PURGE without tags is refused (the purger always names them).
     expect((await fetch(varnish.origin, { method: 'PURGE' })).status).toBe(400);
+  });
+
+  it('keeps no GraphQL answer (GET queries included), nor a response that says nothing to caches', async () => {
+    let served = 0;
+    const { varnish } = await open({
+      instances: 1,
+      setUp: (app) => app.get('/plain', async () => ({ served: ++served })),
+    });
+    await create(varnish.origin, 'Frank Herbert');
+    const query = `/graphql?query=${encodeURIComponent('{ author(id: "/api/authors/1") { name } }')}`;
+    const first = await send(varnish.origin, query);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, no-store');
+    expect(first.headers.get('vary')).toBe('Accept, Authorization');
+    expect(await first.json()).toEqual({ data: { author: { name: 'Frank Herbert' } } });
+    expect((await rename(varnish.origin, 'F. Herbert')).status).toBe(200);
+    const second = await send(varnish.origin, query);
+    expect(fromVarnish(second)).toBe(false);
+    expect(await second.json()).toEqual({ data: { author: { name: 'F. Herbert' } } });
+    // A route of the application's own, with no Cache-Control: Varnish would have kept it for two minutes.
+    await send(varnish.origin, '/plain');
+    const plain = await send(varnish.origin, '/plain');
+    expect(fromVarnish(plain)).toBe(false);
+    expect(await plain.json()).toEqual({ served: 2 });
   });
 
   it('answers a committed write even when Varnish cannot be purged, and logs it', async () => {
