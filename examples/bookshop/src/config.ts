@@ -337,17 +337,22 @@ export function loadConfig(
     problems.push(
       'MERCURE_REDIS_URL fans the built-in hub’s updates out between processes: it does not go with MERCURE_URL (an external hub, which every process sends to).',
     );
-  // Several processes on SQLite have no LISTEN/NOTIFY to purge each other's in-process caches through: a read from one
-  // could show what another's write changed.
+  // Several processes on SQLite or MariaDB have no LISTEN/NOTIFY to purge each other's in-process caches through, nor
+  // to wait for each other's reads before a shared cache is purged: a read from one could show (or leave in Varnish)
+  // what another's write changed.
+  const keptBy = [
+    ...(raw.HTTP_CACHE?.trim() === 'memory' ? ['HTTP_CACHE=memory'] : []),
+    ...(raw.VARNISH_URL?.trim() ? ['VARNISH_URL'] : []),
+  ];
   if (
-    raw.HTTP_CACHE?.trim() === 'memory' &&
+    keptBy.length > 0 &&
     raw.WEB_CONCURRENCY !== undefined &&
     raw.WEB_CONCURRENCY.trim() !== '1' &&
     !/^postgres/.test(raw.DATABASE_URL?.trim() ?? '') &&
     !raw.REDIS_URL
   )
     problems.push(
-      'HTTP_CACHE=memory with WEB_CONCURRENCY above 1 on SQLite needs REDIS_URL: the processes purge each other’s caches through it.',
+      `${keptBy.join(' and ')} with WEB_CONCURRENCY above 1 on SQLite or MariaDB needs REDIS_URL: the processes tell each other of their writes and reads through it.`,
     );
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
 
@@ -383,7 +388,10 @@ export function loadConfig(
     httpCache: values.HTTP_CACHE === 'memory' ? 'memory' : 'off',
     httpCachePurge: {
       varnish: (values.VARNISH_URL as string | undefined)?.split(',').map((url) => url.trim()),
-      redis: values.HTTP_CACHE === 'memory' ? (values.REDIS_URL as string | undefined) : undefined,
+      redis:
+        values.HTTP_CACHE === 'memory' || values.VARNISH_URL !== undefined
+          ? (values.REDIS_URL as string | undefined)
+          : undefined,
     },
     mercure: {
       ...(raw.MERCURE_URL ? { url: raw.MERCURE_URL } : {}),

@@ -6,7 +6,7 @@
  * purges what showed its item before it is answered.
  */
 import { describe, expect, it } from 'vitest';
-import { bearer, call, create, databases, MERGE_PATCH, useBookshop } from './support.js';
+import { ADMIN, bearer, call, create, databases, MERGE_PATCH, useBookshop } from './support.js';
 
 const PUBLIC = 'public, s-maxage=3600, max-age=0';
 const tagsOf = (header: unknown) =>
@@ -67,6 +67,20 @@ describe.each(databases)('HTTP caching on $name', (database) => {
     });
     expect(written.status).toBe(200);
     expect(written.headers['cache-control']).toBe('private, no-store');
+
+    // Every response varies on Accept and Authorization: the login's, GraphQL's (POST and GET), an error's.
+    const login = await call(app, { method: 'POST', url: '/api/auth', payload: ADMIN });
+    expect(login.status).toBe(200);
+    const query = '{ book(id: "/api/books/1") { title } }';
+    const graphqlPost = await call(app, { method: 'POST', url: '/graphql', payload: { query } });
+    const graphqlGet = await call(app, { method: 'GET', url: `/graphql?query=${encodeURIComponent(query)}` });
+    expect(graphqlGet.body).toEqual({ data: { book: { title: 'The Farthest Shore' } } });
+    const missing = await call(app, { method: 'GET', url: '/api/books/999' });
+    expect(missing.status).toBe(404);
+    for (const [name, response] of Object.entries({ login, graphqlPost, graphqlGet, missing })) {
+      expect(String(response.headers.vary), name).toMatch(/Accept.*Authorization/);
+      expect(String(response.headers['cache-control']), name).toMatch(/no-store/);
+    }
   });
 });
 

@@ -373,7 +373,7 @@ describe('loadConfig: every variable of the server, checked at once', () => {
     ]);
   });
 
-  it('reads VARNISH_URL, and refuses an in-process cache several SQLite processes could not purge for each other', () => {
+  it('reads VARNISH_URL, and refuses caches that several SQLite or MariaDB processes could not purge for each other', () => {
     expect(load({ JWT_SECRET: SECRET, VARNISH_URL: 'http://127.0.0.1:6081' }).config?.httpCachePurge).toEqual({
       varnish: ['http://127.0.0.1:6081'],
       redis: undefined,
@@ -386,8 +386,25 @@ describe('loadConfig: every variable of the server, checked at once', () => {
       load({ JWT_SECRET: SECRET, DATABASE_URL: sqliteFile, WEB_CONCURRENCY: '2', HTTP_CACHE: 'memory' }).error
         ?.problems,
     ).toEqual([
-      'HTTP_CACHE=memory with WEB_CONCURRENCY above 1 on SQLite needs REDIS_URL: the processes purge each other’s caches through it.',
+      'HTTP_CACHE=memory with WEB_CONCURRENCY above 1 on SQLite or MariaDB needs REDIS_URL: the processes tell each other of their writes and reads through it.',
     ]);
+    // Varnish alone too: a read under way on one process at another's write must be waited for before the purge.
+    const varnish = 'http://127.0.0.1:6081';
+    expect(
+      load({ JWT_SECRET: SECRET, DATABASE_URL: 'mysql://root@db/shop', WEB_CONCURRENCY: '2', VARNISH_URL: varnish })
+        .error?.problems,
+    ).toEqual([
+      'VARNISH_URL with WEB_CONCURRENCY above 1 on SQLite or MariaDB needs REDIS_URL: the processes tell each other of their writes and reads through it.',
+    ]);
+    expect(
+      load({
+        JWT_SECRET: SECRET,
+        DATABASE_URL: sqliteFile,
+        WEB_CONCURRENCY: '2',
+        VARNISH_URL: varnish,
+        REDIS_URL: 'redis://cache:6379',
+      }).config?.httpCachePurge,
+    ).toEqual({ varnish: [varnish], redis: 'redis://cache:6379' });
     const withRedis = load({
       JWT_SECRET: SECRET,
       DATABASE_URL: sqliteFile,
