@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 // The contracts' database handles are knex's (declared there): this file hands them over.
 import type {} from '../database-handles.js';
 import { ApiError } from '../../errors.js';
-import type { ItemId, MetadataRegistry, ResourceMetadata, ToManyFieldMetadata } from '../../metadata/types.js';
+import type { ItemId, MetadataRegistry, ResourceMetadata } from '../../metadata/types.js';
 import { readItemId } from '../../metadata/identifier.js';
 import {
   type CollectionPage,
@@ -38,6 +38,13 @@ import {
   type Statement,
   TOTAL,
 } from '../sql/page-sql.js';
+import {
+  buildExistingStatement,
+  buildItemStatement,
+  buildItemsStatement,
+  buildLinksStatement,
+  buildParentStatement,
+} from '../sql/item-sql.js';
 import { MAX_STATEMENTS } from './direct-path.js';
 import { buildRowMapper, type RowMapper, resolveToManyLinks } from './row-mapper.js';
 import type { Transact } from './group-transactions.js';
@@ -151,7 +158,7 @@ export function createKnexState(
     return row;
   }
   const runner = createStatementRunner(database);
-  const { rows: run, shaped, write } = runner;
+  const { rows: run, select, write } = runner;
   /** Transactions: on an SQLite file, ones that share their commits (`group-transactions.ts`); knex's elsewhere. */
   // A deadlock or serialization failure runs the whole transaction again (`retried-transaction.ts`).
   const transaction: Transact = createRetriedTransact(
@@ -164,7 +171,7 @@ export function createKnexState(
       new Set(table.substringIndexes.map((index) => index.column)),
     ]),
   );
-  const substringSearch = createSubstringSearch(database, mapperOf, shaped);
+  const substringSearch = createSubstringSearch(database, mapperOf, select);
   const embedJoins = createEmbedJoins(registry, mapperOf);
 
   async function loadToMany(mapper: RowMapper, items: Entity[], db: Knex, only?: readonly string[]): Promise<void> {
@@ -175,20 +182,8 @@ export function createKnexState(
       for (const item of items) item[field.name] = [];
       const target = registry.resource(field.target);
       for (const ids of listChunks([...byId.keys()])) {
-        const rows = await shaped<{ id: unknown; owner: unknown }>(
-          `links ${table}.${ownerColumn} ${ids.length}`,
-          ids,
-          () => {
-            const query = db(table)
-              .select({ id: targetColumn, owner: ownerColumn })
-              .whereIn(ownerColumn, ids)
-              .orderBy(targetColumn);
-            // Soft-deleted targets are not linked any more: on their own table, or through the join table.
-            if (table === target.table) return limitToLiveItems(query, target);
-            return target.softDelete
-              ? query.whereIn(targetColumn, limitToLiveItems(db(target.table).select('id'), target))
-              : query;
-          },
+        const rows = await select<{ id: unknown; owner: unknown }>(
+          buildLinksStatement({ table, ownerColumn, targetColumn }, target, ids),
           db,
         );
         for (const row of rows)
@@ -210,15 +205,7 @@ export function createKnexState(
     deletedToo = false,
   ): Promise<Entity | null> {
     const mapper = mapperOf(resource);
-    const [row] = await shaped(
-      `item${deletedToo ? ' deleted or not' : ''} ${mapper.table}`,
-      [id],
-      () => {
-        const query = db(mapper.table).select(mapper.columns).where('id', id);
-        return limitTo(deletedToo ? query : limitToLiveItems(query, resource), 1);
-      },
-      db,
-    );
+    const [row] = await select(buildItemStatement(resource, mapper.table, mapper.columns, id, deletedToo), db);
     if (!row) return null;
     const item = mapper.toEntity(row);
     await loadToMany(mapper, [item], db);
@@ -234,49 +221,29 @@ export function createKnexState(
     const mapper = mapperOf(resource);
     const items: Entity[] = [];
     for (const part of listChunks([...new Set(ids)])) {
-      const rows = await shaped(
-        `many ${mapper.table} ${part.length}`,
-        part,
-        () => limitToLiveItems(db(mapper.table).select(mapper.columns).whereIn('id', part), resource).orderBy('id'),
-        db,
-      );
+      const rows = await select(buildItemsStatement(resource, mapper.table, mapper.columns, part), db);
       items.push(...rows.map((row) => mapper.toEntity(row)));
     }
     await loadToMany(mapper, items, db, toMany);
     return items;
   }
 
-  /** `builder`'s items (aliased `alias`) that `field` of the parent item `parentId` links to. */
-  function whereLinked(builder: Knex.QueryBuilder, alias: string, field: ToManyFieldMetadata, parentId: ItemId): void {
-    const links = resolveToManyLinks(field, registry);
-    if (links.targetColumn === 'id' && !field.joinTable) builder.where(`${alias}.${links.ownerColumn}`, parentId);
-    else
-      builder.whereIn(
-        `${alias}.id`,
-        database.knex(links.table).select(links.targetColumn).where(links.ownerColumn, parentId),
-      );
-  }
-
   /** Every parent exists and holds the next one (the last holds the collection read). */
   async function parentsHold(parents: readonly ParentLink[]): Promise<boolean> {
     for (let index = 0; index < parents.length; index++) {
       const parent = parents[index]!;
-      const query = limitTo(
-        limitToLiveItems(
-          database.knex(`${parent.resource.table} as p`).where('p.id', parent.id),
-          parent.resource,
-          'p',
-        ).select('p.id'),
-        1,
-      );
-      if (index > 0) whereLinked(query, 'p', parents[index - 1]!.field, parents[index - 1]!.id);
-      if ((await run(query)).length === 0) return false;
+      const owner = index > 0 ? parents[index - 1]! : undefined;
+      const linkedFrom = owner && {
+        links: resolveToManyLinks(owner.field, registry),
+        ownerId: owner.id,
+        joinTable: owner.field.joinTable !== undefined,
+      };
+      if ((await select(buildParentStatement(parent.resource, parent.id, linkedFrom))).length === 0) return false;
     }
     return true;
   }
 
   const sqlOptions: PageSqlOptions = { registry, dialect: database.dialect, substringIndexes };
-  const { select } = runner;
 
   /** Partial and cursor pages read one item more, to know whether a next page exists. */
   const lookAheadOf = ({ page }: StateContext): number => (page && (page.partial || page.cursor) ? 1 : 0);
@@ -683,9 +650,7 @@ export function createKnexState(
   async function existingIds(resource: ResourceMetadata, ids: readonly ItemId[]): Promise<Set<ItemId>> {
     const found = new Set<ItemId>();
     for (const part of listChunks([...new Set(ids)])) {
-      const rows = await shaped<{ id: unknown }>(`existing ${resource.table} ${part.length}`, part, () =>
-        limitToLiveItems(database.knex(resource.table).select('id').whereIn('id', part), resource),
-      );
+      const rows = await select<{ id: unknown }>(buildExistingStatement(resource, part));
       for (const row of rows) found.add(readItemId(resource.identifier, row.id));
     }
     return found;

@@ -1,22 +1,22 @@
 /**
- * Runs the built-in state's read queries, and its writes that are a single statement. knex builds every query (and
- * stays the query builder and the schema tool); the built SQL then runs on a direct path of the database opened here,
- * instead of through knex's runner:
+ * Runs the built-in state's reads and its writes that are a single statement on a direct path of the database opened
+ * here, instead of through knex's runner:
  * - SQLite (`sqlite-path.ts`): straight on the single better-sqlite3 connection, through a cache of prepared
  *   statements (knex's runner, its pool and a fresh `prepare()` per query were a large part of an item GET's CPU);
  * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`;
  * - MariaDB and MySQL (`mysql-path.ts`): on a connection of knex's own pool, through mysql2's `query`.
  *
- * Reads of a fixed shape (`shaped`) are not even built again: their SQL is kept per shape. Transactions (`db` other
- * than the database's own knex), but those the SQLite path opened itself, and knex instances handed in from outside (which may carry their own hooks, such as
- * `postProcessResponse`) take knex's own path.
+ * The reads are written by `state/sql/` (`select`: pages, items, links), their text the key of their prepared
+ * statement; what knex builds (`rows`: a uniqueness check; `write`: inserts, updates and deletes) is compiled by it
+ * and run here too. Transactions (`db` other than the database's own knex), but those the SQLite path opened itself,
+ * and knex instances handed in from outside (which may carry their own hooks, such as `postProcessResponse`) take
+ * knex's own runner.
  *
  * Listeners of knex's `query` event (tests counting statements, the bench) still see every statement.
  */
 import type { Knex } from 'knex';
-import { BoundedMemo } from '../../bounded-memo.js';
 import type { Database } from '../database.js';
-import { type DirectPath, MAX_STATEMENTS } from './direct-path.js';
+import type { DirectPath } from './direct-path.js';
 import type { Transact } from './group-transactions.js';
 import { createMysqlPath } from './mysql-path.js';
 import { createPostgresPath } from './postgres-path.js';
@@ -31,25 +31,14 @@ export interface StatementRunner {
    */
   rows<T = Record<string, unknown>>(query: Knex.QueryBuilder | Knex.Raw, db?: Knex): Promise<T[]>;
   /**
-   * The rows of a query whose SQL depends only on `shape`: knex builds and compiles it the first time; afterwards the
-   * SQL is reused with `bindings`, and `build` is not called. The first compilation is checked: its bindings must be
-   * exactly `bindings`, in order, or the shape is never cached (the query is then built every time, still correct).
-   * `shape` must therefore name everything that changes the SQL text (table, columns, list lengths, ...).
+   * The rows of a read written by `state/sql/` (a `?` for each value): on the direct path, in the database's own
+   * placeholders, kept prepared by its text (which depends only on the statement's shape); else (a transaction knex
+   * runs, a knex handed in) run by knex as raw SQL. `db`: the database's knex (default) or a transaction.
    */
-  shaped<T = Record<string, unknown>>(
-    shape: string,
-    bindings: readonly unknown[],
-    build: () => Knex.QueryBuilder | Knex.Raw,
+  select<T = Record<string, unknown>>(
+    statement: { readonly sql: string; readonly bindings: readonly unknown[] },
     db?: Knex,
   ): Promise<T[]>;
-  /**
-   * The rows of a read written by `state/sql/` (a `?` for each value): on the direct path, in the database's own
-   * placeholders, kept prepared by its text (which depends only on the statement's shape); else run by knex as raw SQL.
-   */
-  select<T = Record<string, unknown>>(statement: {
-    readonly sql: string;
-    readonly bindings: readonly unknown[];
-  }): Promise<T[]>;
   /**
    * A write that is one statement: its rows with RETURNING (none without: knex leaves RETURNING out of a DELETE on
    * SQLite). On the database's knex (no `db`), on SQLite, it is committed with the other such writes of the same turn
@@ -62,9 +51,6 @@ export interface StatementRunner {
    */
   readonly transaction?: Transact;
 }
-
-const sameBindings = (compiled: readonly unknown[], expected: readonly unknown[]): boolean =>
-  compiled.length === expected.length && compiled.every((value, index) => value === expected[index]);
 
 const isMysql = (knex: Knex): boolean => /mysql/.test(String(knex.client.config.client));
 
@@ -84,9 +70,8 @@ async function rawRows<T>(
 
 /** knex runs everything: a knex instance handed in from outside. */
 const knexOnly = (knex: Knex): StatementRunner => ({
-  select: (statement) => rawRows(knex, statement),
+  select: (statement, db = knex) => rawRows(db, statement),
   rows: (query) => query as unknown as Promise<never[]>,
-  shaped: (_shape, _bindings, build) => build() as unknown as Promise<never[]>,
   write: (query) => query as unknown as Promise<never[]>,
 });
 
@@ -104,9 +89,6 @@ export function createStatementRunner(database: Database): StatementRunner {
 
 /** The runner over a direct path: what the path cannot run (or not now) goes through knex. */
 function directRunner(knex: Knex, path: DirectPath): StatementRunner {
-  /** SQL per shape; null when the shape's first compilation did not bind what the caller said. */
-  const shapes = new BoundedMemo<string, string | null>(MAX_STATEMENTS);
-
   async function compiledRows<T>(
     build: () => Knex.QueryBuilder | Knex.Raw,
     compiled: { sql: string; bindings: readonly unknown[] },
@@ -129,29 +111,15 @@ function directRunner(knex: Knex, path: DirectPath): StatementRunner {
 
   return {
     rows,
-    async select<T>(statement: { readonly sql: string; readonly bindings: readonly unknown[] }): Promise<T[]> {
+    async select<T>(
+      statement: { readonly sql: string; readonly bindings: readonly unknown[] },
+      db: Knex = knex,
+    ): Promise<T[]> {
       const sql = native(statement.sql);
-      if (!path.usable(knex) || !path.returnsRows(sql, 'select', knex)) return rawRows<T>(knex, statement);
-      return path.run<T>(sql, statement.bindings, 'select', true, knex);
+      if (!path.usable(db) || !path.returnsRows(sql, 'select', db)) return rawRows<T>(db, statement);
+      return path.run<T>(sql, statement.bindings, 'select', true, db);
     },
     write: path.write ? (query, db) => path.write!(query, db) : (query) => query as unknown as Promise<never[]>,
     ...(path.transaction ? { transaction: path.transaction } : {}),
-    async shaped<T>(
-      shape: string,
-      bindings: readonly unknown[],
-      build: () => Knex.QueryBuilder | Knex.Raw,
-      db: Knex = knex,
-    ): Promise<T[]> {
-      if (!path.usable(db)) return (await build()) as T[];
-      const cached = shapes.get(shape);
-      if (cached) return path.run<T>(cached, bindings, 'select', true, db);
-      const query = build();
-      if (cached === null) return rows<T>(query, db);
-      const compiled = query.toSQL();
-      const { sql, bindings: bound } = compiled.toNative();
-      const reusable = sameBindings(bound, bindings) && path.returnsRows(sql, compiled.method, db);
-      shapes.keep(shape, reusable ? sql : null);
-      return reusable ? path.run<T>(sql, bound, compiled.method, true, db) : ((await query) as T[]);
-    },
   };
 }

@@ -16,6 +16,7 @@ import type { SubstringIndexUse } from '../sql/conditions-sql.js';
 import type { PageSpec } from '../sql/page-sql.js';
 import type { RowMapper } from './row-mapper.js';
 import type { StatementRunner } from './statements.js';
+import { SqlWriter } from '../sql/sql-writer.js';
 
 /** The number of matches a search had when last read, the table's size when it last counted first, and the reads since. */
 export interface SearchCount {
@@ -76,7 +77,7 @@ export interface SubstringSearch {
 export function createSubstringSearch(
   database: Database,
   mapperOf: (resource: ResourceMetadata) => RowMapper,
-  shaped: StatementRunner['shaped'],
+  select: StatementRunner['select'],
 ): SubstringSearch {
   /** Per count SQL (the same string for the same search), per values; `kept` of them in all. */
   const counts = new Map<string, Map<string, SearchCount>>();
@@ -96,17 +97,17 @@ export function createSubstringSearch(
     countFromIndex(resource, use) {
       const { index, condition } = use;
       const table = mapperOf(resource).table;
-      return shaped(`substring count ${index}`, [condition.value], () => {
-        const { sql, bindings } = matches!(index, condition.value);
-        return database.knex.raw(
-          `select (select count(*) from ?? where ${sql}) as n, (select max(??) from ??) as size`,
-          [index, ...bindings, 'id', table],
-        );
-      });
+      const { sql, bindings } = matches!(index, condition.value);
+      const w = new SqlWriter().raw(
+        `select (select count(*) from ?? where ${sql}) as n, (select max(??) from ??) as size`,
+        [index, ...bindings, 'id', table],
+      );
+      return select({ sql: w.toString(), bindings: w.bindings });
     },
     async size(resource) {
       const table = mapperOf(resource).table;
-      const [largest] = await shaped<{ n: unknown }>(`size ${table}`, [], () => database.knex(table).max({ n: 'id' }));
+      const w = new SqlWriter().sql('select max(').id('id').sql(') as ').id('n').sql(' from ').id(table);
+      const [largest] = await select<{ n: unknown }>({ sql: w.toString(), bindings: w.bindings });
       return Number(largest?.n ?? 0);
     },
     plan(page, { total, size }) {
