@@ -25,7 +25,7 @@ import { buildMutationExtensions } from './cost.js';
 import { type Execution, execute, type GraphQLRequestContext, readStatus, toGraphQLError } from './execute.js';
 import { describeLocation } from './name-claims.js';
 import { toCustomMutationName, toItemQueryName, toMutationName } from './naming.js';
-import { toFixedGroups } from './read-model.js';
+import { toFixedGroups } from '../metadata/groups.js';
 import type { SchemaParts } from './schema-parts.js';
 import { toItemId, mergeArgs, buildUriArguments } from './uri-arguments.js';
 

@@ -37,7 +37,8 @@ import type { Entity } from '../metadata/types.js';
 import { buildConnectionExtensions } from './cost.js';
 import { createCursorConnectionType, createPageConnectionType, pagingArgs, toConnection } from './connections.js';
 import { type GraphQLRequestContext, toGraphQLError } from './execute.js';
-import { isInGroups, type ReadModel } from './read-model.js';
+import type { ReadModel } from './read-model.js';
+import { isInGroups } from '../metadata/groups.js';
 import { createFieldCheck, filterVisibleRelated } from './visibility.js';
 
 /** JSON values, as API Platform's GraphQL calls them. */

@@ -6,22 +6,16 @@
  * reads the same fixed groups, the type is already exactly the plan, and no item needs asking.
  */
 import { findBuiltinOperation } from '../metadata/builtin-operation.js';
-import type { FieldMetadata, MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
+import { toFixedGroups } from '../metadata/groups.js';
+import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 
 type Groups = OperationMetadata['normalizationGroups'] | undefined;
-
-/** The fixed groups of an operation, or null when it has none or chooses them per request. */
-export const toFixedGroups = (groups: Groups): ReadonlySet<string> | null =>
-  Array.isArray(groups) ? new Set(groups as string[]) : null;
 
 /** Whether two operations read the same groups (the same list in any order, the same function, or none). */
 function sameGroups(a: Groups, b: Groups): boolean {
   if (!a || !b || typeof a === 'function' || typeof b === 'function') return (a ?? null) === (b ?? null);
   return a.length === b.length && a.every((group) => b.includes(group));
 }
-
-export const isInGroups = (field: FieldMetadata, groups: ReadonlySet<string> | null): boolean =>
-  groups === null || field.groups.some((g) => groups.has(g));
 
 export interface ReadModel {
   readonly registry: MetadataRegistry;

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { CacheHeadersDeclaration } from '../declare/types.js';
 import { DeclarationError } from '../errors.js';
 import type { CacheHeadersMetadata } from '../metadata/types.js';
-import { checkCacheHeaders } from '../build/passes/build-cache-headers.js';
+import { checkCacheHeaders } from './cache-headers.js';
 import { formatDidYouMean } from '../metadata/did-you-mean.js';
 import type { CacheTagPurger } from './tag-purger.js';
 

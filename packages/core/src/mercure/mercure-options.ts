@@ -29,7 +29,8 @@ export interface MercureHubOptions {
   /**
    * The least milliseconds between two writes to a subscriber's connection: updates published sooner leave together
    * (default 0: each turn of the event loop that published something writes at its end). Worth setting only for very
-   * many subscribers (thousands) of frequent updates; with a hundred, 5 ms measured slower than 0 (docs/performance.md).
+   * many subscribers (thousands) of frequent updates; with a hundred, a wait measured slower than none
+   * (docs/performance.md).
    */
   readonly writeInterval?: number;
 }

@@ -8,7 +8,8 @@
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';
-import { toDocumentedGroups, type PlanOf, readWriteMode } from '../serializer/field-access.js';
+import { type PlanOf, readWriteMode } from '../serializer/field-access.js';
+import { toFixedGroups } from '../metadata/groups.js';
 import { carriesEntityTag } from '../metadata/carries-entity-tag.js';
 import {
   buildConditionalParameters,
@@ -143,7 +144,7 @@ function successResponse(
 ): Record<string, unknown> {
   const description = successDescription(operation, resource);
   if (operation.status === 204 || !operation.stages.serialize) return { description };
-  const groups = toDocumentedGroups(operation.normalizationGroups);
+  const groups = toFixedGroups(operation.normalizationGroups);
   const { output } = operation;
   const body = (format: 'jsonld' | 'json') =>
     output
@@ -174,7 +175,7 @@ function requestBody(
   catalog: SchemaCatalog,
 ): Record<string, unknown> | undefined {
   if (!operation.stages.deserialize) return undefined;
-  const groups = toDocumentedGroups(operation.denormalizationGroups);
+  const groups = toFixedGroups(operation.denormalizationGroups);
   if (operation.input) {
     const schema = catalog.shape(operation.input, groups, 'json');
     return {

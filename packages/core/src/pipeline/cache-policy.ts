@@ -7,7 +7,7 @@
  * `Accept` (JSON-LD or JSON) and `Authorization` (a cache must never hand one caller's response to another).
  */
 import type { CacheHeadersMetadata, OperationMetadata } from '../metadata/types.js';
-import { mergeCacheHeaders } from '../build/passes/build-cache-headers.js';
+import { mergeCacheHeaders } from '../http-cache/cache-headers.js';
 import type { HttpCacheSettings } from '../http-cache/http-cache-options.js';
 
 export interface CachePolicy {

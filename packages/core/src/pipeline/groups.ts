@@ -3,6 +3,7 @@
  * returns for this request (user, roles). Null when the operation declares none.
  */
 import type { GroupsDeclaration } from '../metadata/declared.js';
+import { toFixedGroups } from '../metadata/groups.js';
 import type { OperationMetadata } from '../metadata/types.js';
 import type { Caller } from '../security/access.js';
 
@@ -17,7 +18,7 @@ export function resolveActiveGroups(
   context: GroupsScope,
 ): ReadonlySet<string> | null {
   if (declaration === null) return null;
-  if (typeof declaration !== 'function') return new Set(declaration);
+  if (typeof declaration !== 'function') return toFixedGroups(declaration);
   const { operation } = context;
   return new Set(
     declaration({

@@ -1,11 +1,12 @@
 /**
  * The request flow, for every operation and every transport, top to bottom:
  *
- *   negotiate → authenticate → parameters → authorize → read → authorize (object) → preconditions → deserialize
- *   → authorize (post-denormalize) → validate → write → serialize → respond
+ *   1 negotiate → 2 authenticate → 3 parameters → 4 authorize before the read → 5 read → 6 authorize after the read
+ *   → 7 preconditions → 8 deserialize → 9 authorize after the body → 10 validate → 11 write → 12 serialize and respond
  *
- * (for an anonymous caller, authorize comes before parameters: a protected operation is a 401 before anything else)
- * (a read of a soft-deleted resource's deleted items, `?deleted=true`, meets its `list` rule once the parameters are read)
+ * (the stages' names and numbers of docs/lifecycle.md; 12 runs in the transport: `routing/send-response.ts` for REST)
+ * (for an anonymous caller, 4 comes before 3: a protected operation is a 401 before anything else)
+ * (a read of a soft-deleted resource's deleted items, `?deleted=true`, meets its `list` rule right after 4)
  *
  * Which of read / deserialize / validate / write / serialize run was decided when the metadata was built. Those five
  * each run in a span of their own when the request is traced (an OpenTelemetry SDK records its span): decided once

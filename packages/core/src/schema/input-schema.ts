@@ -10,6 +10,7 @@ import type {
   ToManyFieldMetadata,
   ToOneFieldMetadata,
 } from '../metadata/types.js';
+import { isInGroups } from '../metadata/groups.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -27,12 +28,9 @@ export type WriteGroups = ReadonlySet<string> | null;
 
 const INT32 = { minimum: -2_147_483_648, maximum: 2_147_483_647 };
 
-const inGroups = (field: FieldMetadata, groups: WriteGroups) =>
-  groups === null || field.groups.some((g) => groups.has(g));
-
 /** The fields a client may write: writable ones in the write groups; immutable ones on create only. */
 export function listWritableFields(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): FieldMetadata[] {
-  return resource.fields.filter((f) => f.writable && inGroups(f, groups) && (mode === 'create' || !f.immutable));
+  return resource.fields.filter((f) => f.writable && isInGroups(f, groups) && (mode === 'create' || !f.immutable));
 }
 
 /**

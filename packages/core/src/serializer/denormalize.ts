@@ -18,6 +18,7 @@ import {
   type ResourceMetadata,
   type ToOneFieldMetadata,
 } from '../metadata/types.js';
+import { toFixedGroups } from '../metadata/groups.js';
 import { resolveInitialValue } from '../schema/initial-values.js';
 import {
   acceptsNested,
@@ -151,14 +152,24 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
   const keyOf = (resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups): string =>
     `${resource.name}|${mode}|${toGroupsKey(groups)}`;
-  const validators = new Map<string, { validate: ValidateFunction; fields: readonly FieldMetadata[] }>();
+  /** Per resource, mode and groups: the body's validator, and the fields it may write (in order, and by name). */
+  const validators = new Map<
+    string,
+    {
+      validate: ValidateFunction;
+      fields: readonly FieldMetadata[];
+      fieldsByName: ReadonlyMap<string, FieldMetadata>;
+    }
+  >();
   function validatorFor(resource: ResourceMetadata, mode: WriteMode, groups: WriteGroups) {
     const key = keyOf(resource, mode, groups);
     let found = validators.get(key);
     if (!found) {
+      const fields = listWritableFields(resource, mode, groups);
       found = {
         validate: ajv.compile(buildInputSchema(resource, mode, groups, registry)),
-        fields: listWritableFields(resource, mode, groups),
+        fields,
+        fieldsByName: new Map(fields.map((field) => [field.name, field])),
       };
       validators.set(key, found);
     }
@@ -170,7 +181,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     resource.operations.flatMap((operation) => {
       const groups = operation.denormalizationGroups;
       if (!operation.writeMode || typeof groups === 'function') return [];
-      return [{ resource, mode: operation.writeMode, groups: groups === null ? null : new Set(groups) }];
+      return [{ resource, mode: operation.writeMode, groups: toFixedGroups(groups) }];
     }),
   );
 
@@ -197,7 +208,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
 
   async function denormalize(input: DenormalizeInput, prefix: string): Promise<DenormalizeResult> {
     const { resource, mode, body, previous, groups } = input;
-    const { validate, fields } = validatorFor(resource, mode, groups);
+    const { validate, fields, fieldsByName } = validatorFor(resource, mode, groups);
     const source = body as Record<string, unknown>;
     const values: Record<string, unknown> = {};
     /** Fields with their own rule that denies this caller: ignored, like any field the client may not write, and kept. */
@@ -214,7 +225,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
       for (const error of validate.errors ?? []) {
         const path = toPropertyPath(error.instancePath);
         const name = path.split(/[.[]/)[0]!;
-        const field = fields.find((f) => f.name === name);
+        const field = fieldsByName.get(name);
         if (!field || failed.has(name)) continue;
         failed.add(name);
         violations.push(
@@ -338,7 +349,7 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     } else {
       Object.assign(data, previous);
       for (const [name, value] of Object.entries(values)) {
-        const field = fields.find((f) => f.name === name)!;
+        const field = fieldsByName.get(name)!;
         data[name] =
           field.kind === 'scalar' && field.type === 'json' ? applyMergePatch(previous?.[name], value) : value;
       }

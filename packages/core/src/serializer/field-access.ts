@@ -8,13 +8,10 @@
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { type WriteMode, listWritableFields } from '../schema/input-schema.js';
 import type { ActiveGroups, NormalizationPlan } from './normalize.js';
+import { toFixedGroups } from '../metadata/groups.js';
 
 /** The normalizer's plan for a resource and read groups (`normalizer.plan`). */
 export type PlanOf = (resource: ResourceMetadata, groups: ActiveGroups) => NormalizationPlan;
-
-/** The groups the documents use for a declaration: a fixed list as a set; none, or a function, as null (every field). */
-export const toDocumentedGroups = (declaration: OperationMetadata['normalizationGroups']): ActiveGroups =>
-  declaration === null || typeof declaration === 'function' ? null : new Set(declaration);
 
 /** How an operation applies its body onto the resource's fields, or undefined when it reads none (or a shape). */
 export function readWriteMode(operation: OperationMetadata): WriteMode | undefined {
@@ -26,8 +23,7 @@ export function listReadableFieldNames(resource: ResourceMetadata, planOf: PlanO
   const names = new Set<string>();
   for (const operation of resource.operations) {
     if (operation.method !== 'GET' || operation.output) continue;
-    for (const field of planOf(resource, toDocumentedGroups(operation.normalizationGroups)).fields)
-      names.add(field.name);
+    for (const field of planOf(resource, toFixedGroups(operation.normalizationGroups)).fields) names.add(field.name);
   }
   return names;
 }
@@ -38,7 +34,7 @@ export function listWritableFieldNames(resource: ResourceMetadata): Set<string> 
   for (const operation of resource.operations) {
     const mode = readWriteMode(operation);
     if (!mode) continue;
-    for (const field of listWritableFields(resource, mode, toDocumentedGroups(operation.denormalizationGroups)))
+    for (const field of listWritableFields(resource, mode, toFixedGroups(operation.denormalizationGroups)))
       names.add(field.name);
   }
   return names;
@@ -57,11 +53,10 @@ export function listShapeFieldNames(
   const writable = new Set<string>();
   for (const operation of registry.resources.flatMap((resource) => resource.operations)) {
     if (operation.output?.name === shape.name && operation.stages.serialize) {
-      for (const field of planOf(shape, toDocumentedGroups(operation.normalizationGroups)).fields)
-        readable.add(field.name);
+      for (const field of planOf(shape, toFixedGroups(operation.normalizationGroups)).fields) readable.add(field.name);
     }
     if (operation.input?.name === shape.name && operation.stages.deserialize) {
-      for (const field of listWritableFields(shape, 'create', toDocumentedGroups(operation.denormalizationGroups)))
+      for (const field of listWritableFields(shape, 'create', toFixedGroups(operation.denormalizationGroups)))
         writable.add(field.name);
     }
   }

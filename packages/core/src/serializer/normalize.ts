@@ -15,6 +15,7 @@ import type {
   ResourceMetadata,
   ToOneFieldMetadata,
 } from '../metadata/types.js';
+import { isInGroups } from '../metadata/groups.js';
 import { ANONYMOUS, type Caller, grantsField } from '../security/access.js';
 import { formatDateTime } from './datetime.js';
 import { toGroupsKey } from './groups-key.js';
@@ -111,9 +112,6 @@ export function createNormalizer(
   const plans = new Map<string, NormalizationPlan>();
   const joinables = new WeakMap<NormalizationPlan, readonly ToOneFieldMetadata[]>();
 
-  const inGroups = (field: FieldMetadata, groups: ActiveGroups) =>
-    groups === null || field.groups.some((g) => groups.has(g));
-
   function embeds(
     field: FieldMetadata & { readableLink: boolean | undefined; target: string },
     groups: ActiveGroups,
@@ -130,7 +128,7 @@ export function createNormalizer(
     const fields: PlannedField[] = [];
     const computed: { name: string; compute: (item: Entity) => unknown }[] = [];
     for (const field of resource.fields) {
-      if (!field.readable || !inGroups(field, groups)) continue;
+      if (!field.readable || !isInGroups(field, groups)) continue;
       if (field.kind === 'scalar') {
         if (field.computed) computed.push({ name: field.name, compute: field.computed });
         fields.push({

@@ -120,7 +120,7 @@ const DEFAULT_POOL_MAX = 10;
 /**
  * The page size of the SQLite files created here (SQLite's own default is 4 KiB; InnoDB's is 16 KiB). Counting a
  * table (every collection page's `hydra:totalItems`) walks each leaf page of its narrowest index, so its cost follows
- * the number of pages: on a million rows, 16 KiB pages count about four times faster than 4 KiB ones; an item read
+ * the number of pages: on a million rows, 16 KiB pages count several times faster than 4 KiB ones; an item read
  * stays the same. The price is on writes: each changed page goes to the WAL whole, so a single-row insert writes more
  * bytes (POSTs under load are somewhat slower; the figures: docs/performance.md). Set only on a file with no pages
  * yet.
@@ -211,8 +211,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // Each write of a shared commit runs in a SAVEPOINT of its own, whose journal keeps the pages it changes.
         // With temporary files allowed, that journal moves to a file past 64 KiB (four 16 KiB pages: one insert with
         // its indexes), and the file then takes every later write's pages until the commit: a file made and deleted
-        // per commit, and a write of each page. In memory, it is emptied at each write's RELEASE (W5: a quarter more
-        // writes a second; docs/performance.md). The read-only connection, where large sorts may run, keeps files.
+        // per commit, and a write of each page. In memory, it is emptied at each write's RELEASE (more writes a second:
+        // docs/performance.md). The read-only connection, where large sorts may run, keeps files.
         created.pragma('temp_store = MEMORY');
         // A new file gets larger pages; an existing file keeps the size it was made with (only a VACUUM changes it).
         if (created.pragma('page_count', { simple: true }) === 0) created.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);

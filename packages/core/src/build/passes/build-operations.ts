@@ -28,7 +28,7 @@ import { WRITE_MODES } from '../../schema/input-schema.js';
 import { toSnakeCase } from '../../metadata/naming.js';
 import type { ShapeBuilder } from './build-shapes.js';
 import { buildOperationMercure, type MercureOption } from './build-mercure.js';
-import { buildOperationCacheHeaders, type CacheHeadersOption } from './build-cache-headers.js';
+import { buildOperationCacheHeaders, type CacheHeadersOption } from '../../http-cache/cache-headers.js';
 
 export const OPERATION_KINDS: readonly OperationKind[] = ['getCollection', 'post', 'get', 'put', 'patch', 'delete'];
 export const PAGINATION_KEYS = [

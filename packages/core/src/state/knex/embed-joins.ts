@@ -1,9 +1,9 @@
 /**
  * The to-one items a page's response embeds (`StateContext.embed`), read with the page: each relation to a resource
- * stored here becomes a LEFT JOIN of the page's statement, and the joined columns become the page's `related` items,
- * exactly as `readMany` would give them. Relations to resources with a provider of their own are left to the serializer.
+ * stored here becomes a LEFT JOIN of the page's statement (written by `state/sql/page-sql.ts`), and the joined columns
+ * become the page's `related` items, exactly as `readMany` would give them. Relations to resources with a provider of
+ * their own are left to the serializer.
  */
-import type { Knex } from 'knex';
 import { RESERVED_COLUMN_PREFIX } from '../../metadata/reserved-names.js';
 import { readItemId } from '../../metadata/identifier.js';
 import type { Entity, ItemId, MetadataRegistry, ResourceMetadata, ToOneFieldMetadata } from '../../metadata/types.js';
@@ -25,8 +25,6 @@ export interface EmbedJoin {
 export interface EmbedJoins {
   /** The joins for a context's `embed` (the same array for the same response plan: worked out once). */
   joinsOf(embed: readonly ToOneFieldMetadata[] | undefined): readonly EmbedJoin[];
-  /** Adds the joins and their columns to a page's rows query, whose table is aliased `alias`. */
-  join(rowsQuery: Knex.QueryBuilder, alias: string, joins: readonly EmbedJoin[]): void;
   /** The related items of joined rows, by resource and id; undefined without joins. */
   relatedOf(
     rows: readonly Record<string, unknown>[],
@@ -57,19 +55,6 @@ export function createEmbedJoins(
         cache.set(embed, joins);
       }
       return joins;
-    },
-    join(rowsQuery, alias, joins) {
-      for (const join of joins) {
-        const softDelete = join.target.softDelete;
-        rowsQuery.leftJoin(`${mapperOf(join.target).table} as ${join.alias}`, (on) => {
-          on.on(`${alias}.${join.field.column}`, '=', `${join.alias}.id`);
-          // A soft-deleted item is not embedded: the relation reads as empty, as when the item is gone.
-          if (softDelete) on.andOnNull(`${join.alias}.${softDelete.column}`);
-        });
-        rowsQuery.select(
-          Object.fromEntries(join.columns.map(([selected, column]) => [selected, `${join.alias}.${column}`])),
-        );
-      }
     },
     relatedOf(rows, joins) {
       if (joins.length === 0) return undefined;

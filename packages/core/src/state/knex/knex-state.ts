@@ -60,7 +60,7 @@ import { BoundedMemo } from '../../bounded-memo.js';
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
- * on every run (the value may change the plan), which measured as a third of an item read. Page sizes are few, so the
+ * on every run (the value may change the plan): a measurable part of an item read (docs/performance.md). Page sizes are few, so the
  * statements stay few; the value is checked to be a count, since it is not a parameter.
  */
 function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {

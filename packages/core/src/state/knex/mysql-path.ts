@@ -3,7 +3,7 @@
  * through mysql2's `query`, with the SQL and bindings knex compiled (`?` placeholders, which mysql2 fills in as knex's
  * runner has it do). The pool, its acquire timeout and the connections' settings (the session's SQL mode and time
  * zone, mysql2's `typeCast` and date strings: `mysql-database.ts`) are knex's, as for any query; what is skipped is
- * knex's runner around the query (about a quarter of the app's CPU per page on MariaDB, in `pnpm bench`'s W7-mariadb:
+ * knex's runner around the query (a large part of the app's CPU per page on MariaDB, in `pnpm bench`'s W7-mariadb:
  * docs/performance.md).
  *
  * Writes, transactions and raw statements stay with knex: only `select`s come here.

@@ -35,7 +35,7 @@ interface Prepared {
 
 /**
  * Row objects for a read: better-sqlite3 builds each row with one V8 API call per column, the slow, generic way (a
- * lookup and a shape change per property), which measured as a quarter of a 10-row page's statement. In raw mode it
+ * lookup and a shape change per property), a large part of a 10-row page's statement (docs/performance.md). In raw mode it
  * returns arrays instead, and each becomes a copy of a template object that already has every column (one shape for
  * all the statement's rows, so the copy is a fast clone and the stores change no shape), filled in column order. Same
  * keys, same values, same key order; a later duplicate name wins, as before. A column named `__proto__` would set the

@@ -3,8 +3,8 @@
  *
  * A read transaction on a file in WAL mode needs the database's size in pages. When the WAL has recorded a commit
  * since the file was opened, its index holds that size; until then (a fresh start, before any write) SQLite reads the
- * file's size with an `fstat` at every read transaction, and each statement run alone is one. On this host that
- * system call was most of an item read's time in SQLite (docs/performance.md). One commit at open that changes
+ * file's size with an `fstat` at every read transaction, and each statement run alone is one: a system call, a large
+ * part of an item read's time in SQLite (docs/performance.md). One commit at open that changes
  * nothing (`user_version` set to the value it has, in a transaction that holds the write lock, so no other process's
  * change can be lost) puts the size in the index, where it stays while any connection of any process has the file
  * open, and every later commit keeps it up to date.

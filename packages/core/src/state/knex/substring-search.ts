@@ -62,9 +62,8 @@ export interface SubstringSearch {
   /**
    * How a page of `total` matches reads trigram indexes. Walking the index of the page's order and testing each row
    * reads about (offset + limit) × rows / total rows; reading the index's matches reads `total` rows and sorts them,
-   * each costing about twice a walked row (measured on SQLite, FTS5
-   * lookup included). Dense matches (a common word) are found sooner by the walk, sparse ones (a rare word) by the
-   * index.
+   * each costing more than a walked row (on SQLite, FTS5 lookup included: the weight of two, docs/performance.md).
+   * Dense matches (a common word) are found sooner by the walk, sparse ones (a rare word) by the index.
    */
   plan(page: PageRequest, count: SearchCount): 'index' | 'scan';
   /**

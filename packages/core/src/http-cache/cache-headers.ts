@@ -4,10 +4,10 @@
  * `private, no-store`; an operation's own object replaces a resource's `false`. The plugin's `httpCache.defaults`
  * are checked by the same function (`checkCacheHeaders`) and apply at request time under an undeclared operation.
  */
-import type { CacheHeadersDeclaration } from '../../declare/types.js';
-import { DeclarationError } from '../../errors.js';
-import type { CacheHeadersMetadata } from '../../metadata/types.js';
-import { formatDidYouMean } from '../../metadata/did-you-mean.js';
+import type { CacheHeadersDeclaration } from '../declare/types.js';
+import { DeclarationError } from '../errors.js';
+import type { CacheHeadersMetadata } from '../metadata/types.js';
+import { formatDidYouMean } from '../metadata/did-you-mean.js';
 
 const SECONDS = ['maxAge', 'sharedMaxAge', 'staleWhileRevalidate', 'staleIfError'] as const;
 const KEYS = ['public', ...SECONDS, 'vary'];
