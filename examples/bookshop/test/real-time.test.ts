@@ -2,9 +2,12 @@
  * "Real-time updates" of the contract, black-box: a subscriber opens `GET /.well-known/mercure?topic=…` with a real
  * `EventSource` on a listening bookshop (SQLite and PostgreSQL) and receives each change of a book or a comment as its
  * GET renders it, a DELETE as `{"@id", "@type"}`; refused writes publish nothing; `Last-Event-ID` resumes; every
- * response names the hub. Then the external-hub mode: the compiled bookshop and a hub each in a process of their own.
+ * response names the hub; a GraphQL subscription (`updateBookSubscribe`, graphql-ws) gets the same changes. Then the
+ * external-hub mode: the compiled bookshop and a hub each in a process of their own.
  */
 import { type Database, openDatabase } from '@resource-api/core';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
 // The core's test subscriber: a real EventSource on a listening hub.
@@ -128,6 +131,73 @@ describe.each(databases)('real-time updates on $name', (database) => {
       [first, 'Mathilda, revised'],
       [second, 'Lodore'],
     ]);
+  });
+
+  it('pushes a book’s changes to a GraphQL subscription (updateBookSubscribe, graphql-ws), a deletion as null', async () => {
+    const created = await send('POST', '/api/books', { title: 'Frankenstein', author: await author() });
+    const iri = created.body['@id'];
+    // Its own update has left before the subscription starts (on PostgreSQL it comes back through the database).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const client = createClient({
+      url: `${origin.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
+    const received: unknown[] = [];
+    let failure: unknown;
+    const wakers = new Set<() => void>();
+    const stop = client.subscribe(
+      {
+        query: `subscription ($id: ID!) {
+          updateBookSubscribe(input: {id: $id, clientSubscriptionId: "shelf"}) { book { id title } clientSubscriptionId }
+        }`,
+        variables: { id: iri },
+      },
+      {
+        next: (result) => {
+          received.push(result);
+          for (const wake of wakers) wake();
+        },
+        error: (error) => {
+          failure = error;
+          for (const wake of wakers) wake();
+        },
+        complete: () => {},
+      },
+    );
+    const next = (count: number) =>
+      new Promise<unknown[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`Waited for ${count}: ${JSON.stringify(received)}`)), 5_000);
+        const check = () => {
+          if (failure !== undefined) reject(failure);
+          else if (received.length >= count) resolve(received);
+          else return;
+          clearTimeout(timer);
+          wakers.delete(check);
+        };
+        wakers.add(check);
+        check();
+      });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await send('PATCH', iri, { title: 'The Modern Prometheus' })).status).toBe(200);
+      expect((await next(1))[0]).toEqual({
+        data: {
+          updateBookSubscribe: { book: { id: iri, title: 'The Modern Prometheus' }, clientSubscriptionId: 'shelf' },
+        },
+      });
+      // A refused write (a title the validation refuses) sends nothing; a deletion sends the book as null.
+      const refused = await send('PATCH', iri, { title: '' });
+      expect(refused.status, JSON.stringify(refused.body)).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect((await send('DELETE', iri, undefined, shop.adminToken)).status).toBe(204);
+      const [, deleted] = await next(2);
+      expect(deleted).toEqual({ data: { updateBookSubscribe: { book: null, clientSubscriptionId: 'shelf' } } });
+      expect(received).toHaveLength(2);
+    } finally {
+      stop();
+      await client.dispose();
+    }
   });
 
   it('names the hub in the Link header of every API response', async () => {
