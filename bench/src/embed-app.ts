@@ -32,7 +32,9 @@ export interface Variant {
   readonly hook?: WriteHookKind;
 }
 
-/** A write hook that does nothing: `afterCommit` (after the built-in write) or `afterWrite` (inside its transaction). */
+/**
+ * A write hook that does nothing: `afterCommit` (after the built-in write) or `afterWrite` (inside its transaction).
+ */
 export type WriteHookKind = 'none' | 'afterCommit' | 'afterWrite';
 
 const NOTHING = (): void => {};
@@ -56,7 +58,9 @@ const Author = defineResource({
   },
 });
 
-/** How Book's collection pages: page numbers with a count (W4), page numbers that clients may make partial, or a cursor. */
+/**
+ * How Book's collection pages: page numbers with a count (W4), page numbers that clients may make partial, or a cursor.
+ */
 export type CollectionPaging = 'pages' | 'client-partial' | 'cursor';
 
 const PAGING: Record<CollectionPaging, Partial<OperationDeclaration>> = {

@@ -90,12 +90,13 @@ const varDir = fileURLToPath(new URL('../var/', import.meta.url));
 const SHIPPED_MAIN = fileURLToPath(new URL('../../examples/bookshop/dist/main.js', import.meta.url));
 
 /**
- * The environment of the example app as shipped (`bookshop-shipped`): the defaults that `examples/bookshop/src/config.ts`
- * gives every setting, except where the bench must say otherwise. `LOG_LEVEL` is not set: the request log runs at its
- * default level, `info`. Rate limiting stays on, as by default (300 requests a minute per client), with a ceiling that
- * wrk, every request from one address, cannot reach: each request is still counted and answered with its
- * `X-RateLimit-*` headers. Security headers, health routes and request ids are on by default; CORS is off by default
- * (`--shipped-env CORS_ORIGIN=https://admin.example.com` turns it on). One process (`WEB_CONCURRENCY` 1).
+ * The environment of the example app as shipped (`bookshop-shipped`): the defaults that
+ * `examples/bookshop/src/config.ts` gives every setting, except where the bench must say otherwise. `LOG_LEVEL` is not
+ * set: the request log runs at its default level, `info`. Rate limiting stays on, as by default (300 requests a minute
+ * per client), with a ceiling that wrk, every request from one address, cannot reach: each request is still counted and
+ * answered with its `X-RateLimit-*` headers. Security headers, health routes and request ids are on by default; CORS is
+ * off by default (`--shipped-env CORS_ORIGIN=https://admin.example.com` turns it on). One process (`WEB_CONCURRENCY`
+ * 1).
  */
 function shippedEnv(database: string): Record<string, string> {
   const env: Record<string, string> = {
@@ -745,7 +746,8 @@ async function main(): Promise<void> {
             mercure = await sampler?.finish(subscribers);
             await drain(server, target === 'floor' ? '/ready' : '/api/books/1');
             written = logFile ? logGrowth(logFile, logOffset) : undefined;
-            // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes on).
+            // A million requests log about 300 MB: the file is emptied once it is large (the child appends, so it goes
+            // on).
             if (logFile && statSync(logFile).size > 64 * 1024 * 1024) truncateSync(logFile, 0);
           } finally {
             for (const subscriber of subscribers) subscriber.close();
@@ -811,7 +813,8 @@ async function main(): Promise<void> {
     warmup,
     rounds,
     workloads: workloads.flatMap((w) => [
-      // A paired measurement without subscribers comes first, as a workload of its own: its rows are W5-mercure's reference.
+      // A paired measurement without subscribers comes first, as a workload of its own: its rows are W5-mercure's
+      // reference.
       ...(w.pairedWithout
         ? [
             {

@@ -129,7 +129,10 @@ function expectEqual(problems: string[], what: string, actual: unknown, expected
     problems.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
-/** A Hydra collection page: status 200, the number of members, the total (none: undefined), the first member's title (and author name). */
+/**
+ * A Hydra collection page: status 200, the number of members, the total (none: undefined), the first member's title
+ * (and author name).
+ */
 function collectionCheck(expected: {
   count: number;
   total: number | undefined;

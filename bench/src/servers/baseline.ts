@@ -4,9 +4,9 @@
  * Fastify's default serializer. It answers the bench's workloads with the same JSON-LD bodies as the example app.
  * On MariaDB it is what one would write with knex's mysql2 client: a pool of ten, nothing set per connection.
  *
- *   GET  /api/books                 a page with its total; `title` (partial, any case), `order[title]`, `page`, `itemsPerPage`
- *   GET  /api/books-with-authors    the same page with each author embedded (W4), links written as `/api/books`
- *   GET  /api/books/:id             one book
+ *   GET  /api/books                 a page with its total; `title` (partial, any case), `order[title]`, `page`,
+ *   `itemsPerPage` GET  /api/books-with-authors    the same page with each author embedded (W4), links written as
+ *   `/api/books` GET  /api/books/:id             one book
  *   POST /api/books                 creates a book: title (not blank, 3 characters or more), author IRI (must exist)
  *
  * Settings: `BENCH_DATABASE` (`sqlite:/file`, `postgres://…` or `mysql://…`), `BENCH_SCHEMA` (PostgreSQL's schema,

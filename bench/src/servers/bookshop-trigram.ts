@@ -1,4 +1,7 @@
-/** The example app's bodies (no embedding) with a trigram index on Book's title search, for W2-index, on `BENCH_DATABASE`. */
+/**
+ * The example app's bodies (no embedding) with a trigram index on Book's title search, for W2-index, on
+ * `BENCH_DATABASE`.
+ */
 import { JWT_SECRET } from '../data.js';
 import { buildEmbedApp } from '../embed-app.js';
 import { serve, setting } from './serve.js';

@@ -36,11 +36,15 @@ export interface BookshopOptions {
   readonly logger?: boolean;
   /** The pino level when `logger` is on (default `info`). */
   readonly logLevel?: string;
-  /** Milliseconds a client has to send a whole request, and the longest a connection may stay silent (default 30000). */
+  /**
+   * Milliseconds a client has to send a whole request, and the longest a connection may stay silent (default 30000).
+   */
   readonly requestTimeout?: number;
   /** Take the client address from `X-Forwarded-For` (behind a proxy you trust; default false). */
   readonly trustProxy?: boolean;
-  /** The host names the API answers for (the plugin's `trustedHosts`; `TRUSTED_HOSTS`); others get 400. Default: any. */
+  /**
+   * The host names the API answers for (the plugin's `trustedHosts`; `TRUSTED_HOSTS`); others get 400. Default: any.
+   */
   readonly trustedHosts?: readonly string[];
   /** CORS (the production plugin's `cors` option; default off). */
   readonly cors?: CorsOptions | false;
@@ -146,8 +150,9 @@ export async function buildBookshop(options: BookshopOptions): Promise<FastifyIn
           },
         },
         // The default hierarchy (ROLE_SUPER_ADMIN includes ROLE_ADMIN, which includes ROLE_USER): a rank is given only
-        // by someone who holds it, so only a super admin gives ROLE_SUPER_ADMIN (403 otherwise); admins give ROLE_COMPANY.
-        // The values the roles field takes (anything else: `The value you selected is not a valid choice.`).
+        // by someone who holds it, so only a super admin gives ROLE_SUPER_ADMIN (403 otherwise); admins give
+        // ROLE_COMPANY. The values the roles field takes (anything else: `The value you selected is not a valid
+        // choice.`).
         declaredRoles: ['ROLE_USER', 'ROLE_COMPANY', 'ROLE_ADMIN', 'ROLE_SUPER_ADMIN'],
       },
     });

@@ -37,7 +37,8 @@ export interface ClusterOptions {
 /** Runs the primary: forks the workers, replaces the ones that die, stops them all on SIGTERM / SIGINT. */
 export function runPrimary({ workers, shutdownTimeout, log }: ClusterOptions): void {
   const listening = new WeakSet<Worker>();
-  // Workers until their 'exit' event: `cluster.workers` drops a worker at its disconnect already, while it may still run.
+  // Workers until their 'exit' event: `cluster.workers` drops a worker at its disconnect already, while it may still
+  // run.
   const running = new Set<Worker>();
   const live = () => [...running];
   let stopping = false;

@@ -96,7 +96,10 @@ export function jwtTtl(env: NodeJS.ProcessEnv = process.env): number {
   return Number(raw);
 }
 
-/** `ADMIN_EMAIL` + `ADMIN_PASSWORD`: the first admin, created at start (or its password updated, when the app created it). */
+/**
+ * `ADMIN_EMAIL` + `ADMIN_PASSWORD`: the first admin, created at start (or its password updated, when the app created
+ * it).
+ */
 export function firstAdmin(env: NodeJS.ProcessEnv = process.env): { email: string; password: string } | undefined {
   const email = env.ADMIN_EMAIL?.trim();
   const password = env.ADMIN_PASSWORD;
@@ -226,7 +229,9 @@ export interface ServerConfig {
   readonly database: string;
   /** PostgreSQL: the most connections each server process opens (`DATABASE_POOL_MAX`). */
   readonly databasePoolMax: number;
-  /** Server processes (`WEB_CONCURRENCY`; `auto`: one per core); above 1 a primary forks that many workers (cluster.ts). */
+  /**
+   * Server processes (`WEB_CONCURRENCY`; `auto`: one per core); above 1 a primary forks that many workers (cluster.ts).
+   */
   readonly workers: number;
   readonly jwtSecret: string;
   readonly jwtTtl: number;
@@ -236,7 +241,9 @@ export interface ServerConfig {
   readonly logLevel: string;
   /** The origins CORS allows (`['*']` for any), or undefined: no CORS. */
   readonly corsOrigins: readonly string[] | undefined;
-  /** Requests per window and client, the login route's own limit, and the Redis store's URL; false: no rate limiting. */
+  /**
+   * Requests per window and client, the login route's own limit, and the Redis store's URL; false: no rate limiting.
+   */
   readonly rateLimit:
     | {
         readonly max: number;

@@ -47,7 +47,10 @@ export interface DemoDataResult {
   readonly created: Readonly<Record<string, number>>;
 }
 
-/** POSTs one item as the token's user and returns its IRI; any other answer than 201 stops the load with the API's reason. */
+/**
+ * POSTs one item as the token's user and returns its IRI; any other answer than 201 stops the load with the API's
+ * reason.
+ */
 async function create(
   app: FastifyInstance,
   token: string,
@@ -116,7 +119,10 @@ export interface DemoOptions {
   readonly database: string;
   /** PostgreSQL only: the schema of the tables. */
   readonly databaseSchema?: string;
-  /** The admin to write as (as `ADMIN_EMAIL` / `ADMIN_PASSWORD`); kept. Without one, a one-off admin is used and deleted. */
+  /**
+   * The admin to write as (as `ADMIN_EMAIL` / `ADMIN_PASSWORD`); kept. Without one, a one-off admin is used and
+   * deleted.
+   */
   readonly admin?: { readonly email: string; readonly password: string };
 }
 

@@ -234,7 +234,10 @@ export function assertCount(name: string, value: number | undefined, unit?: stri
   );
 }
 
-/** The database schema is behind the declarations or the migrations folder: run the migrations. Thrown at start-up and by the migration commands. */
+/**
+ * The database schema is behind the declarations or the migrations folder: run the migrations. Thrown at start-up and
+ * by the migration commands.
+ */
 export class SchemaNotMigratedError extends Error {
   readonly code = 'API_ERR_SCHEMA_NOT_MIGRATED';
   constructor(message: string) {

@@ -6,10 +6,16 @@
 export { defineResource } from './declare/define-resource.js';
 /** Declare an input or output shape (a DTO) for custom operations. See docs/custom-operations.md. */
 export { defineShape } from './declare/define-resource.js';
-/** Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field; `@ApiShape` for a shape. */
+/**
+ * Declare a resource with TC39 decorators: `@ApiResource` on the class, `@ApiProperty` on each field; `@ApiShape` for a
+ * shape.
+ */
 export { ApiFilter, ApiProperty, ApiResource, ApiShape, Assert } from './declare/decorators.js';
 export type { ApiShapeOptions, FieldFilterOptions } from './declare/decorators.js';
-/** The item types a declaration gives its processors, providers and rules. See docs/declaring-resources.md#typed-entities. */
+/**
+ * The item types a declaration gives its processors, providers and rules. See
+ * docs/declaring-resources.md#typed-entities.
+ */
 export type { IdOf, InferResource, InferShape, InferWriteData, ScalarValues, Unvalidated } from './declare/infer.js';
 export type {
   ApiResourceOptions,
@@ -141,12 +147,18 @@ export { createVarnishPurger, type VarnishPurgerOptions } from './http-cache/var
 /** The plugin's `telemetry` option (Prometheus metrics; traces need none). See docs/telemetry.md. */
 export type { MetricsOptions, TelemetryOptions } from './telemetry/telemetry-options.js';
 
-/** API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See docs/api-docs.md. */
+/**
+ * API documentation settings and the OpenAPI document type (for `documentation.transformOpenApi`). See
+ * docs/api-docs.md.
+ */
 export type { DocumentationOptions, OpenApiDocument } from './openapi/build-openapi.js';
 /** The OpenAPI document of a registry without a server (the one `/api/docs.json` serves), for tools such as the CLI. */
 export { buildOpenApiDocument } from './openapi-document.js';
 export type { OpenApiDocumentOptions } from './openapi-document.js';
-/** Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or null for any. */
+/**
+ * Whether a client must give a field on a write (as OpenAPI `required` says), for the validation groups in force or
+ * null for any.
+ */
 export { isRequiredField } from './schema/required-fields.js';
 
 /** The GraphQL schema built from the metadata, and its SDL. See docs/graphql.md. */
@@ -234,7 +246,8 @@ export { openDatabase } from './state/database.js';
 export type { Database, DatabaseLog, DatabaseOptions } from './state/database.js';
 /**
  * Development schema sync without a server (what the plugin does at start unless `schemaSync` is off): creates the
- * missing tables, columns, foreign keys and indexes; never drops or alters anything. For tools such as the CLI's `db:sync`.
+ * missing tables, columns, foreign keys and indexes; never drops or alters anything. For tools such as the CLI's
+ * `db:sync`.
  *
  * @example
  * const database = await openDatabase({ url: 'sqlite:var/data.db' });
@@ -251,7 +264,10 @@ export { syncSchema } from './state/schema-sync.js';
  */
 export { hasTable } from './state/migrations/desired-schema.js';
 
-/** Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See docs/deployment.md. */
+/**
+ * Migrations: write a knex migration for what the database lacks, run the pending ones, undo the last batch. See
+ * docs/deployment.md.
+ */
 export { generateMigration } from './generate-migration.js';
 export type { GenerateMigrationOptions } from './generate-migration.js';
 export { rollbackMigrations, runMigrations } from './state/migrations/run-migrations.js';

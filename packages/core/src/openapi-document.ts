@@ -17,7 +17,9 @@ import {
 export interface OpenApiDocumentOptions {
   /** Titles and version; `transformOpenApi` is applied as the server applies it. */
   readonly documentation?: DocumentationOptions;
-  /** The login route, when the app has one (`security` with users): its path under the prefix and the identifier field. */
+  /**
+   * The login route, when the app has one (`security` with users): its path under the prefix and the identifier field.
+   */
   readonly login?: { readonly path: string; readonly identifier: string };
 }
 

@@ -1,8 +1,8 @@
 /**
  * Packages the framework loads only for an app that uses them: `pg` for a PostgreSQL URL, `ioredis` for a Redis rate
- * limit store or Mercure bus. They are optional peer dependencies (issue 36): an app on SQLite installs neither. An app that needs
- * one and lacks it stops at start-up with the package's name and the command that installs it, not with Node's
- * "Cannot find package".
+ * limit store or Mercure bus. They are optional peer dependencies (issue 36): an app on SQLite installs neither. An app
+ * that needs one and lacks it stops at start-up with the package's name and the command that installs it, not with
+ * Node's "Cannot find package".
  */
 import { DeclarationError } from './errors.js';
 

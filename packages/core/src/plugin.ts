@@ -96,7 +96,9 @@ export interface ResourceApiOptions {
   readonly skipNullValues?: boolean;
   /** The largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
   readonly bodyLimit?: number;
-  /** Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous. */
+  /**
+   * Access control: JWT, the user resource, the role hierarchy, the login route. Without it every caller is anonymous.
+   */
   readonly security?: SecurityOptions;
   /**
    * The GraphQL endpoint at `/graphql`, served by mercurius: on by default when the `mercurius` package is installed
@@ -130,7 +132,8 @@ export interface ResourceApiOptions {
   /**
    * HTTP caching: default cache headers of public reads (`defaults`), the cache-tag header (`tagHeader`, default
    * `Cache-Tags`; `xkey` for Varnish) and its size (`maxTagBytes`), and the in-process cache of whole responses
-   * (`store: 'memory'`, bounded by `maxBytes`), purged by tag after every write. Off by default. See docs/http-cache.md.
+   * (`store: 'memory'`, bounded by `maxBytes`), purged by tag after every write. Off by default. See
+   * docs/http-cache.md.
    */
   readonly httpCache?: HttpCacheOptions;
 }

@@ -11,10 +11,15 @@ import type { Redis } from 'ioredis';
 import { openRedisConnection } from './redis-connection.js';
 
 export interface RedisChannelOptions {
-  /** A `redis://` URL (both connections are the channel's, closed with it), or an ioredis client of the app's (left open). */
+  /**
+   * A `redis://` URL (both connections are the channel's, closed with it), or an ioredis client of the app's (left
+   * open).
+   */
   readonly redis: string | Redis;
   readonly channel: string;
-  /** What it is for, in the start-up error for a missing `ioredis`: `The Mercure update bus on Redis (mercure.redis)`. */
+  /**
+   * What it is for, in the start-up error for a missing `ioredis`: `The Mercure update bus on Redis (mercure.redis)`.
+   */
   readonly usedFor: string;
   /** The option that set it, in errors: `mercure.redis`. */
   readonly option: string;

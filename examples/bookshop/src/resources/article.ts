@@ -46,7 +46,8 @@ export const Article = defineResource({
     { kind: 'put', security: 'object.owner == user', securityMessage: OWNER_ONLY, ...STILL_MINE },
     { kind: 'patch', security: 'object.owner == user', securityMessage: OWNER_ONLY, ...STILL_MINE },
     { kind: 'delete', security: "is_granted('ROLE_ADMIN') or object.owner == user" },
-    // No body (or `{}`): the item is read (404 when missing), checked against the rule, then published. 200 with the article.
+    // No body (or `{}`): the item is read (404 when missing), checked against the rule, then published. 200 with the
+    // article.
     {
       kind: 'post',
       name: 'publish',

@@ -61,7 +61,8 @@ export class Book {
   title!: string;
 
   // An IRI, or a nested `{"name": "..."}` that creates the author with the book (cascade persist).
-  // Valid: a nested new author is checked with Author's own constraints (`author.name: This value should not be blank.`).
+  // Valid: a nested new author is checked with Author's own constraints (`author.name: This value should not be
+  // blank.`).
   @Assert(Valid())
   @ApiProperty({ toOne: () => Author, inversedBy: 'books', cascadePersist: true, description: 'Who wrote the book.' })
   author!: Author;

@@ -25,7 +25,10 @@ export class Category {
   })
   name!: string;
 
-  /** `GET /api/categories/{id}/products`, with Product's filters and pagination. Not rendered: a category shows `id` and `name`. */
+  /**
+   * `GET /api/categories/{id}/products`, with Product's filters and pagination. Not rendered: a category shows `id` and
+   * `name`.
+   */
   @ApiProperty({
     toMany: 'Product',
     mappedBy: 'category',

@@ -199,7 +199,10 @@ ${members.map((m) => `${docComment(m.doc, '  ')}  readonly ${m.key}: ${m.type};\
   setToken(token: ClientOptions['token']): void;
 }
 
-/** A client of the API${options.baseUrl === undefined ? ': give the server root as `baseUrl`' : ''}. Calls reject with an \`ApiClientError\` for any status but 2xx. */
+/**
+ * A client of the API${options.baseUrl === undefined ? ': give the server root as `baseUrl`' : ''}. Calls reject with
+ * an \`ApiClientError\` for any status but 2xx.
+ */
 export function createClient(options: ClientOptions${options.baseUrl === undefined ? ' & { baseUrl: string }' : ' = {}'}): Client {
   const transport = createTransport(options, DEFAULT_BASE_URL);
   return {

@@ -17,7 +17,9 @@ export function camelCase(text: string): string {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property key as written in a type or an object literal: bare when it is an identifier, quoted otherwise (`'@id'`). */
+/**
+ * A property key as written in a type or an object literal: bare when it is an identifier, quoted otherwise (`'@id'`).
+ */
 export const propertyKey = (name: string): string =>
   IDENTIFIER.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -54,7 +54,10 @@ export interface ClientOperation {
    * operation reads a body.
    */
   readonly body: { readonly component: string; readonly contentType: string } | undefined;
-  /** The component schema of the item the response holds (a collection's member; or an output shape's key), or undefined for 204. */
+  /**
+   * The component schema of the item the response holds (a collection's member; or an output shape's key), or undefined
+   * for 204.
+   */
   readonly response: string | undefined;
   /** The shapes the operation takes or sends, by key. */
   readonly shapes: readonly ShapeUse[];

@@ -105,7 +105,10 @@ export interface FetchResponse {
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
 export interface ClientOptions {
-  /** The server's root URL, without the API's prefix: \`http://127.0.0.1:8000\` (IRIs such as \`/api/books/1\` are resolved against it). */
+  /**
+   * The server's root URL, without the API's prefix: \`http://127.0.0.1:8000\` (IRIs such as \`/api/books/1\` are
+   * resolved against it).
+   */
   baseUrl?: string | undefined;
   /** A bearer token, or a function giving the current one (\`Authorization: Bearer <token>\`). */
   token?: string | (() => string | undefined | Promise<string | undefined>) | undefined;
@@ -188,7 +191,10 @@ export interface Transport {
   itemPath(template: string, collectionPath: string, id: Id): string;
   /** A path template with its variables (\`/api/authors/{id}/books\`). */
   expand(template: string, variables: Record<string, Id>): string;
-  /** A custom operation's path: its variables put in the template, \`id\` given as an id or as an IRI of \`collectionPath\`. */
+  /**
+   * A custom operation's path: its variables put in the template, \`id\` given as an id or as an IRI of
+   * \`collectionPath\`.
+   */
   operationPath(template: string, collectionPath: string, variables: Record<string, Id>): string;
   setToken(token: ClientOptions['token']): void;
 }

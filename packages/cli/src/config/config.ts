@@ -4,7 +4,10 @@
  */
 import type { ResourceApiOptions } from '@resource-api/core';
 
-/** The config module's `migrations`: where `migrations:generate`, `migrations:run` and `migrations:rollback` keep the files. */
+/**
+ * The config module's `migrations`: where `migrations:generate`, `migrations:run` and `migrations:rollback` keep the
+ * files.
+ */
 export interface MigrationsConfig {
   /**
    * The folder of the migration files, relative to the config file (default `migrations`). A function gets the
@@ -13,11 +16,14 @@ export interface MigrationsConfig {
   readonly directory?: string | ((database: string) => string);
 }
 
-/** What a config module (`resource-api.config.js`) exports: the plugin's options, with the database as a URL, and `migrations`. See docs/cli.md. */
+/**
+ * What a config module (`resource-api.config.js`) exports: the plugin's options, with the database as a URL, and
+ * `migrations`. See docs/cli.md.
+ */
 export interface ResourceApiConfig extends Omit<ResourceApiOptions, 'database'> {
   /**
-   * The database URL (`sqlite:var/data.db`, `postgres://…`, `mysql://…`). `--database` and then `DATABASE_URL` win over it; with
-   * none of the three, `sqlite:var/data.db` (relative to the working directory, as the plugin does).
+   * The database URL (`sqlite:var/data.db`, `postgres://…`, `mysql://…`). `--database` and then `DATABASE_URL` win over
+   * it; with none of the three, `sqlite:var/data.db` (relative to the working directory, as the plugin does).
    */
   readonly database?: string;
   readonly migrations?: MigrationsConfig;

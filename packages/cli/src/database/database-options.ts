@@ -66,7 +66,10 @@ export async function migrationsSetup(
 /** A database URL without its password, for messages. */
 export const redact = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
-/** Error codes of a database that cannot be reached or refuses us (network, authentication, missing database, SQLite file). */
+/**
+ * Error codes of a database that cannot be reached or refuses us (network, authentication, missing database, SQLite
+ * file).
+ */
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
@@ -117,7 +120,8 @@ export async function withDatabase<T>(
 function isUnreachable(error: unknown): boolean {
   const { code, name, errors } = (error ?? {}) as { code?: unknown; name?: unknown; errors?: unknown[] };
   if (typeof code === 'string' && UNREACHABLE.has(code)) return true;
-  // knex gives up waiting for a connection; pg reports a connection attempt that timed out; an AggregateError per address.
+  // knex gives up waiting for a connection; pg reports a connection attempt that timed out; an AggregateError per
+  // address.
   if (name === 'KnexTimeoutError' || /Connection terminated|timeout expired/i.test(String((error as Error)?.message)))
     return true;
   return Array.isArray(errors) && errors.some(isUnreachable);

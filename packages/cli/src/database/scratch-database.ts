@@ -1,7 +1,8 @@
 /**
  * A scratch database of the same kind as the target, thrown away after use: an in-memory SQLite, a schema of its
- * own in the PostgreSQL database, or a database of its own on the MariaDB (or MySQL) server (dropped after). `migrations:generate` replays the existing migrations into one and
- * diffs that, so a development database that schema sync already brought up to date hides no change.
+ * own in the PostgreSQL database, or a database of its own on the MariaDB (or MySQL) server (dropped after).
+ * `migrations:generate` replays the existing migrations into one and diffs that, so a development database that schema
+ * sync already brought up to date hides no change.
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@resource-api/core';

@@ -1,4 +1,6 @@
-/** `debug:resources` as text: boxed tables (the `table` package, no colours, so the output can be piped and compared). */
+/**
+ * `debug:resources` as text: boxed tables (the `table` package, no colours, so the output can be piped and compared).
+ */
 import { table as render } from 'table';
 import type { FieldDescription, ResourceDescription, ShapeDescription } from './describe.js';
 

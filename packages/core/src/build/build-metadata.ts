@@ -45,7 +45,10 @@ export interface BuildMetadataOptions {
   readonly existsParameterName?: string;
 }
 
-/** Builds the frozen metadata of the resources without a server (for tools, tests and the CLI); throws `DeclarationError` on a wrong declaration. */
+/**
+ * Builds the frozen metadata of the resources without a server (for tools, tests and the CLI); throws
+ * `DeclarationError` on a wrong declaration.
+ */
 export function buildMetadata(options: BuildMetadataOptions): MetadataRegistry {
   const prefix = options.prefix ?? '/api';
   if (!/^(\/[A-Za-z0-9_-]+)*$/.test(prefix))

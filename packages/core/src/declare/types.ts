@@ -33,7 +33,10 @@ export interface CommonFieldOptions {
   immutable?: boolean;
   /** An IRI for the property in JSON-LD, e.g. `https://schema.org/name` (default `<Type>/<field>`). */
   iri?: string;
-  /** The column name (default: the field name in snake_case; `_id` is appended for to-one relations). Names starting with `resource_api_` are reserved. */
+  /**
+   * The column name (default: the field name in snake_case; `_id` is appended for to-one relations). Names starting
+   * with `resource_api_` are reserved.
+   */
   column?: string;
   /**
    * The serialization groups the field belongs to. When an operation has normalization (read) or denormalization
@@ -56,7 +59,10 @@ export interface RelationOptions {
    * the operation's read groups include a group used on a field of the target, as API Platform decides.
    */
   readableLink?: boolean;
-  /** Accept nested objects on input (true) or only IRIs (false). Default: when `cascadePersist` is on, or the write groups reach the target. */
+  /**
+   * Accept nested objects on input (true) or only IRIs (false). Default: when `cascadePersist` is on, or the write
+   * groups reach the target.
+   */
   writableLink?: boolean;
   /**
    * The type of the target's ids (default `'integer'`): `'uuid'` when the target declares `id: 'uuid'`, so the item
@@ -71,7 +77,10 @@ export interface ScalarFieldDeclaration extends CommonFieldOptions {
   type: ScalarType;
   /** May hold `null` (default false). */
   nullable?: boolean;
-  /** The value given on create, and on PUT when the field is left out. `'now'` on a date or datetime field means the current time. */
+  /**
+   * The value given on create, and on PUT when the field is left out. `'now'` on a date or datetime field means the
+   * current time.
+   */
   default?: JsonValue;
   /**
    * A computed (virtual) field: its value is this function of the item (synchronous or not), worked out when the item
@@ -98,7 +107,10 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
   nullable?: boolean;
   /** What deleting the target does to items pointing at it: refuse with 409 (default), delete them, or set null. */
   onDelete?: 'restrict' | 'cascade' | 'set null';
-  /** A nested object without `@id` creates the related item in the same transaction (default false); in a PATCH it updates the item the relation holds. */
+  /**
+   * A nested object without `@id` creates the related item in the same transaction (default false); in a PATCH it
+   * updates the item the relation holds.
+   */
   cascadePersist?: boolean;
   /**
    * A nested object runs the target's own create (POST) or update (PATCH, else PUT) rules, as a request of its own
@@ -122,7 +134,9 @@ export interface ToOneDeclaration extends CommonFieldOptions, RelationOptions {
 
 /** Exposes a to-many relation as `GET /api/<parents>/{id}/<field>`, a collection of the target. */
 export interface SubresourceOptions {
-  /** How many subresource levels may follow from here: `/api/authors/{id}/books/{books}/reviews` is depth 2 (default 1). */
+  /**
+   * How many subresource levels may follow from here: `/api/authors/{id}/books/{books}/reviews` is depth 2 (default 1).
+   */
   maxDepth?: number;
   /** The subresource's own access rule (default: the target collection's). */
   security?: AccessRule;
@@ -213,7 +227,9 @@ export type FilterDeclaration = BuiltinFilterDeclaration | Filter;
  * the item type and `U` the new state before validation (see `InferResource`, `Unvalidated`).
  */
 export interface AccessRuleOptions<T extends object = Entity, U extends object = T> {
-  /** Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise. */
+  /**
+   * Checked before the write (after the read, with `object`, on item operations). Denied: 401 anonymous, 403 otherwise.
+   */
   security?: AccessRule<T>;
   /** The 403 message when `security` denies (default `Access Denied.`). */
   securityMessage?: string;
@@ -232,7 +248,10 @@ export interface GroupsOptions<T extends object = Entity, U extends object = T> 
   normalizationGroups?: GroupsDeclaration;
   /** Write groups: only fields in one of them are accepted; the rest is ignored silently. */
   denormalizationGroups?: GroupsDeclaration;
-  /** Validation groups: only constraints in one of them run (default `['Default']`, which holds constraints without groups). */
+  /**
+   * Validation groups: only constraints in one of them run (default `['Default']`, which holds constraints without
+   * groups).
+   */
   validationGroups?: ValidationGroupsDeclaration<T, U>;
 }
 
@@ -242,7 +261,9 @@ export interface CursorPaginationOptions {
   direction: OrderDirection;
 }
 
-/** Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global). */
+/**
+ * Pagination overrides, on a resource or on its collection operation (operation wins over resource wins over global).
+ */
 export interface PaginationDeclaration {
   /** Paginate the collection (global default true). */
   paginationEnabled?: boolean;
@@ -258,7 +279,9 @@ export interface PaginationDeclaration {
   paginationPartial?: boolean;
   /** Clients may ask for partial pagination with `?partial=true` (global default false). */
   paginationClientPartial?: boolean;
-  /** Cursor (keyset) pagination on the identifier: `?id[lt]=` / `?id[gt]=` pages whose cost does not grow with depth. */
+  /**
+   * Cursor (keyset) pagination on the identifier: `?id[lt]=` / `?id[gt]=` pages whose cost does not grow with depth.
+   */
   paginationViaCursor?: CursorPaginationOptions;
   /** GraphQL: the collection query as a Relay cursor connection (default) or page-based (`page`, `itemsPerPage`). */
   paginationType?: 'cursor' | 'page';
@@ -279,8 +302,8 @@ export interface OperationDeclaration<T extends object = Entity, D extends objec
    */
   kind: OperationKind;
   /**
-   * A custom operation's name, in camelCase (`publish`): it names the operation in OpenAPI (`api_articles_id_publish_post`),
-   * Hydra and GraphQL (`publishArticle`; a read: `authorStats`). Needs `uriTemplate`.
+   * A custom operation's name, in camelCase (`publish`): it names the operation in OpenAPI
+   * (`api_articles_id_publish_post`), Hydra and GraphQL (`publishArticle`; a read: `authorStats`). Needs `uriTemplate`.
    */
   name?: string;
   /**
@@ -454,7 +477,9 @@ export type IdentifierDeclaration =
 
 /** `softDelete` in full: the field stamped on DELETE, who may list the deleted items, and who may restore one. */
 export interface SoftDeleteDeclaration {
-  /** The nullable date-time field set on DELETE (default `deletedAt`); declared by the framework when not in `fields`. */
+  /**
+   * The nullable date-time field set on DELETE (default `deletedAt`); declared by the framework when not in `fields`.
+   */
   field?: string;
   /**
    * Who may list the deleted items with `?deleted=true`: an access rule (`"is_granted('ROLE_ADMIN')"`). Without one,

@@ -9,9 +9,9 @@
  * nested item's) costs `passwordWriteCost` items more: scrypt takes far longer than reading a row.
  *
  * The schema says which fields are connections and how they page (`extensions.resourceApiCost`, set by
- * output-types.ts and queries.ts where the resolvers take the same settings), so the walk needs nothing but the schema and the
- * document. It is linear: each fragment is measured once (a cost is proportional to the page sizes around it), and
- * runs on a validated document (mercurius's `preExecution` hook, which sees the variables), before any resolver.
+ * output-types.ts and queries.ts where the resolvers take the same settings), so the walk needs nothing but the schema
+ * and the document. It is linear: each fragment is measured once (a cost is proportional to the page sizes around it),
+ * and runs on a validated document (mercurius's `preExecution` hook, which sees the variables), before any resolver.
  */
 import {
   type DocumentNode,
@@ -76,7 +76,9 @@ export function buildConnectionExtensions(
   return { [COST]: { page } };
 }
 
-/** The extensions of a mutation writing `resource` in `mode` with these write groups: whether it may hash a password. */
+/**
+ * The extensions of a mutation writing `resource` in `mode` with these write groups: whether it may hash a password.
+ */
 export function buildMutationExtensions(
   registry: MetadataRegistry,
   resource: ResourceMetadata,

@@ -60,7 +60,10 @@ export const readStatus = (error: unknown): number | undefined =>
 
 export interface Execution {
   readonly operation: OperationMetadata;
-  /** The item's id; null when the client's IRI names no item of the resource (the pipeline answers it as a missing item). */
+  /**
+   * The item's id; null when the client's IRI names no item of the resource (the pipeline answers it as a missing
+   * item).
+   */
   readonly id?: ItemId | null;
   /** The URI template's variables other than `{id}` (a custom operation's `{slug}`), as the client gave them. */
   readonly variables?: Readonly<Record<string, string>>;

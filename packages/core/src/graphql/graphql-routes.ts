@@ -48,7 +48,10 @@ export interface GraphQLOptions {
   readonly maxAliases?: number;
   /** The most root fields the mutations of one document may hold (default 10). */
   readonly maxRootMutations?: number;
-  /** The items a mutation that hashes a password (its input may carry a password field) counts as (default 2,500: four in the default budget). */
+  /**
+   * The items a mutation that hashes a password (its input may carry a password field) counts as (default 2,500: four
+   * in the default budget).
+   */
   readonly passwordWriteCost?: number;
   /** Schema introspection (default true; turn it off in production if you like). */
   readonly introspection?: boolean;
@@ -88,7 +91,10 @@ function keyedByOperation(request: FastifyRequest, reply: FastifyReply, done: Ho
   done();
 }
 
-/** Why a query has no operation to run under that name (graphql-js's words); undefined when it has one or does not parse. */
+/**
+ * Why a query has no operation to run under that name (graphql-js's words); undefined when it has one or does not
+ * parse.
+ */
 function missingOperation(query: string, operationName: string | undefined): string | undefined {
   let document: DocumentNode;
   try {
@@ -103,7 +109,10 @@ function missingOperation(query: string, operationName: string | undefined): str
     : 'Must provide an operation.';
 }
 
-/** The limits of a document, checked at start (whole numbers from 1 up; the password write cost from 0 up), or their defaults. */
+/**
+ * The limits of a document, checked at start (whole numbers from 1 up; the password write cost from 0 up), or their
+ * defaults.
+ */
 function resolveDocumentLimits(graphql: GraphQLOptions): {
   maxComplexity: number;
   maxDepth: number;

@@ -2,9 +2,9 @@
  * The limits of a GraphQL document: the number of fields an operation selects, fragments expanded (a fragment spread
  * twice counts twice), how deep its fields nest, how many aliases it uses (fragments expanded too: each alias is one
  * more run of a resolver, as `b1: books … b30: books` runs the collection query 30 times) and how many root fields its
- * mutations hold (each is a write of its own, run one after the other). They are checked before graphql-js validates the document
- * (mercurius's `preValidation` hook), since some of graphql-js's own rules take time that grows faster than the
- * document: a field repeated under one name 80,000 times costs `OverlappingFieldsCanBeMergedRule` billions of
+ * mutations hold (each is a write of its own, run one after the other). They are checked before graphql-js validates
+ * the document (mercurius's `preValidation` hook), since some of graphql-js's own rules take time that grows faster
+ * than the document: a field repeated under one name 80,000 times costs `OverlappingFieldsCanBeMergedRule` billions of
  * comparisons. So the walk itself stays linear: each fragment is measured once, and a fragment that spreads itself
  * refuses the document at once, with the error graphql-js would give (walking through the cycle never ends; skipping
  * it would leave the rest to validation).

@@ -1,6 +1,6 @@
 /**
- * The mutation fields: `createBook` / `updateBook` / `deleteBook` taking `input` (payload `{ book, clientMutationId }`),
- * and custom writes: `<name><Resource>` taking `input: <name><Resource>Input!` (the template's variables,
+ * The mutation fields: `createBook` / `updateBook` / `deleteBook` taking `input` (payload `{ book, clientMutationId
+ * }`), and custom writes: `<name><Resource>` taking `input: <name><Resource>Input!` (the template's variables,
  * `clientMutationId`, and the input shape's fields or the resource's writable ones for its write mode, or nothing more
  * without body), answering `<name><Resource>Payload` with the resource (null without output) or the output shape's
  * values. Each runs the pipeline once; the request's loaders are cleared after the write.

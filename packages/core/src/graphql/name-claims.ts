@@ -16,7 +16,9 @@ export class NameClaims {
   /** The GraphQL types custom operations and shapes name, and who named them, for the messages of type name clashes. */
   private readonly types = new Map<string, string>();
 
-  /** The built-in names first, all of them: a custom operation's name that takes one is the custom operation's mistake. */
+  /**
+   * The built-in names first, all of them: a custom operation's name that takes one is the custom operation's mistake.
+   */
   constructor(registry: MetadataRegistry) {
     this.fields.set('node', 'the Relay node query');
     for (const resource of registry.resources) {

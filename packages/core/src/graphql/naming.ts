@@ -1,4 +1,7 @@
-/** GraphQL names from short names, as API Platform's GraphQL names them: `book`, `books`, `createBook`, `BookCursorConnection`. */
+/**
+ * GraphQL names from short names, as API Platform's GraphQL names them: `book`, `books`, `createBook`,
+ * `BookCursorConnection`.
+ */
 import pluralize from 'pluralize';
 import { toLowerFirst } from '../metadata/naming.js';
 
@@ -8,7 +11,10 @@ export const toMutationName = (verb: 'create' | 'update' | 'delete', name: strin
 /** A custom read's query: the resource, then the operation's name (`Author` + `stats` → `authorStats`). */
 export const toCustomQueryName = (resource: string, operation: string): string =>
   `${toLowerFirst(resource)}${operation.charAt(0).toUpperCase()}${operation.slice(1)}`;
-/** A custom write's mutation: the operation's name, then the resource (`publish` + `Article` → `publishArticle`), as API Platform names them. */
+/**
+ * A custom write's mutation: the operation's name, then the resource (`publish` + `Article` → `publishArticle`), as API
+ * Platform names them.
+ */
 export const toCustomMutationName = (operation: string, resource: string): string => `${operation}${resource}`;
 /** A query-string variable as a GraphQL name: `author.name` → `author_name`. */
 export const toArgumentName = (variable: string): string => variable.replace(/\./g, '_');

@@ -28,7 +28,9 @@ export interface ReadModel {
    * the item GET's (or it sends a shape), so their fields are not those of an item read by id.
    */
   remembers(resource: ResourceMetadata, operation: OperationMetadata): boolean;
-  /** Whether an item of the resource asks its reading operation's plan which fields it shows (see the file's header). */
+  /**
+   * Whether an item of the resource asks its reading operation's plan which fields it shows (see the file's header).
+   */
   checksPerItem(owner: ResourceMetadata): boolean;
   /** Whether items of the resource may have been read by operations of other groups (they remember which). */
   groupsDiffer(resource: ResourceMetadata): boolean;
@@ -39,7 +41,9 @@ export function createReadModel(registry: MetadataRegistry): ReadModel {
     findBuiltinOperation(resource, 'get') ?? findBuiltinOperation(resource, 'getCollection');
   const listOperation = (resource: ResourceMetadata) =>
     findBuiltinOperation(resource, 'getCollection') ?? findBuiltinOperation(resource, 'get');
-  /** The custom operations of a resource that send its items (not a shape, not nothing): their groups shape its type. */
+  /**
+   * The custom operations of a resource that send its items (not a shape, not nothing): their groups shape its type.
+   */
   const customReaders = (resource: ResourceMetadata) =>
     resource.operations.filter((o) => o.customName !== null && o.output === null && o.stages.serialize);
   /** The operations sending a shape's values. */

@@ -10,7 +10,10 @@ import type { ResourceMetadata, ToOneFieldMetadata } from '../metadata/types.js'
 /** The item levels of the two collection shapes: connections (`edges.node`) and pages (`collection`). */
 const ITEM_PATHS: readonly (readonly string[])[] = [['edges', 'node'], ['collection']];
 
-/** The fields selected directly in a selection set, fragments followed; directives are not read (a join too many is harmless). */
+/**
+ * The fields selected directly in a selection set, fragments followed; directives are not read (a join too many is
+ * harmless).
+ */
 function selectedFields(
   set: SelectionSetNode | undefined,
   info: GraphQLResolveInfo,

@@ -25,7 +25,9 @@ import { GraphQLRequestScope } from './request-scope.js';
 import type { SchemaParts } from './schema-parts.js';
 import { toItemId } from './uri-arguments.js';
 
-/** The subscriptions' source of events: mercurius's pubsub (`subscribe` gives an async iterator of a topic's payloads). */
+/**
+ * The subscriptions' source of events: mercurius's pubsub (`subscribe` gives an async iterator of a topic's payloads).
+ */
 interface PubSub {
   subscribe(topic: string): Promise<AsyncIterable<unknown>> | AsyncIterable<unknown>;
 }

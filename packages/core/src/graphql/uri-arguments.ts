@@ -52,7 +52,9 @@ export function buildUriArguments(
   return { args, target, names: [...(withId ? ['id'] : []), ...others] };
 }
 
-/** Merges argument (or input field) maps, refusing a name given twice (a URI variable named like a filter or a field). */
+/**
+ * Merges argument (or input field) maps, refusing a name given twice (a URI variable named like a filter or a field).
+ */
 export function mergeArgs<T extends object>(
   resource: ResourceMetadata,
   operation: OperationMetadata | null,

@@ -31,7 +31,9 @@ export interface HttpCacheOptions {
   readonly maxTagBytes?: number;
   /** `'memory'`: the built-in in-process cache of whole responses, purged by tag after each write. Default: none. */
   readonly store?: 'memory';
-  /** The in-process cache's memory bound, in bytes of bodies and headers (default 64 MiB); least recently used go first. */
+  /**
+   * The in-process cache's memory bound, in bytes of bodies and headers (default 64 MiB); least recently used go first.
+   */
   readonly maxBytes?: number;
   /**
    * Where the in-process cache answers a hit. `'beforeApp'` (default): as a reverse proxy in front of the app would,

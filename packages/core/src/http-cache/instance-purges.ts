@@ -10,9 +10,9 @@
  * (`memory-store.ts` refuses a response rendered across a purge).
  *
  * Instances know each other by what they send: each says hello when it starts, to each newcomer it hears, and every
- * few seconds, goodbye when it closes. One that stops answering is waited for `timeout` milliseconds, logged, and no longer waited for until it
- * speaks again. While an instance's link to the channel is down it misses purges, so its cache is emptied and unused
- * until the link is back.
+ * few seconds, goodbye when it closes. One that stops answering is waited for `timeout` milliseconds, logged, and no
+ * longer waited for until it speaks again. While an instance's link to the channel is down it misses purges, so its
+ * cache is emptied and unused until the link is back.
  */
 import { randomBytes } from 'node:crypto';
 import type { MemoryStore } from './memory-store.js';
@@ -37,7 +37,10 @@ export type OpenPurgeChannel = (receive: {
   readonly link: (up: boolean) => void;
 }) => Promise<PurgeChannel>;
 
-/** What travels: a hello (`h`), a goodbye (`x`), a purge (`p`: its number, tags or null for all, `s`: settle reads), an ack. */
+/**
+ * What travels: a hello (`h`), a goodbye (`x`), a purge (`p`: its number, tags or null for all, `s`: settle reads), an
+ * ack.
+ */
 type Message =
   | { readonly h: string }
   | { readonly x: string }

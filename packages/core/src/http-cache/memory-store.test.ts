@@ -1,4 +1,6 @@
-/** The in-process cache's store: lifetimes, the memory bound (least recently used out), purge by tag, the purge clock. */
+/**
+ * The in-process cache's store: lifetimes, the memory bound (least recently used out), purge by tag, the purge clock.
+ */
 import { describe, expect, it } from 'vitest';
 import { type CachedResponse, createMemoryStore } from './memory-store.js';
 import { createPurgeClock } from './purge-clock.js';

@@ -1,7 +1,7 @@
 /**
- * The messages of one write on the update bus (a JSON list), read from their text and checked: a bus open to other writers (anyone who may `PUBLISH` on the
- * Redis channel) may carry something else, which must not reach the hub half-formed — an id or event type with a line
- * break would end the event early in every subscriber's stream.
+ * The messages of one write on the update bus (a JSON list), read from their text and checked: a bus open to other
+ * writers (anyone who may `PUBLISH` on the Redis channel) may carry something else, which must not reach the hub
+ * half-formed — an id or event type with a line break would end the event early in every subscriber's stream.
  */
 import type { BusMessage } from './update-bus.js';
 

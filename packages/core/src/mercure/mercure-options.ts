@@ -18,7 +18,10 @@ export interface MercureHubOptions {
   readonly anonymous?: boolean;
   /** The most subscribers at once; more get 503 (default 10,000). */
   readonly maxSubscribers?: number;
-  /** The most bytes waiting to be sent to one subscriber; a subscriber that falls further behind is dropped (default 1 MiB). */
+  /**
+   * The most bytes waiting to be sent to one subscriber; a subscriber that falls further behind is dropped (default 1
+   * MiB).
+   */
   readonly maxQueuedBytes?: number;
   /** The most updates kept for subscribers resuming with `Last-Event-ID` (default 1,000; 0 keeps none). */
   readonly historySize?: number;

@@ -19,7 +19,9 @@ import { readBusMessages } from './bus-message.js';
 import type { BusMessage, UpdateBus } from './update-bus.js';
 
 export interface RedisUpdateBusOptions {
-  /** A `redis://` URL (both connections are the bus's, closed with it), or an ioredis client of the app's (left open). */
+  /**
+   * A `redis://` URL (both connections are the bus's, closed with it), or an ioredis client of the app's (left open).
+   */
   readonly redis: string | Redis;
   /** The channel the app's instances share. */
   readonly channel: string;

@@ -148,7 +148,10 @@ export const NotNull = make('NotNull');
 export const Blank = make('Blank');
 /** Null. `This value should be null.` */
 export const IsNull = make('IsNull');
-/** String length in characters: `min`, `max` or `exactly`. `This value is too short. It should have 3 characters or more.` */
+/**
+ * String length in characters: `min`, `max` or `exactly`. `This value is too short. It should have 3 characters or
+ * more.`
+ */
 export const Length = make('Length');
 /** Number of elements of an array or to-many relation: `min`, `max` or `exactly`. */
 export const Count = make('Count');
@@ -174,7 +177,10 @@ export const GreaterThanOrEqual = make('GreaterThanOrEqual');
 export const EqualTo = make('EqualTo');
 /** `!== value`. `This value should not be equal to "x".` */
 export const NotEqualTo = make('NotEqualTo');
-/** One of `choices` (or, with `multiple`, an array of them, `min`/`max` of them). `The value you selected is not a valid choice.` */
+/**
+ * One of `choices` (or, with `multiple`, an array of them, `min`/`max` of them). `The value you selected is not a valid
+ * choice.`
+ */
 export const Choice = make('Choice');
 /** An e-mail address (HTML5 rules). `This value is not a valid email address.` */
 export const Email = make('Email');

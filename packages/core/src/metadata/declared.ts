@@ -20,7 +20,10 @@ export type ScalarType =
   /** An upload (`multipart/form-data`), streamed to the file storage; the column keeps its description. */
   | 'file';
 
-/** The six operations of a resource; `getCollection` and `post` live on `/api/<plural>`, the rest on `/api/<plural>/{id}`. */
+/**
+ * The six operations of a resource; `getCollection` and `post` live on `/api/<plural>`, the rest on
+ * `/api/<plural>/{id}`.
+ */
 export type OperationKind = 'getCollection' | 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** JSON values, as accepted for defaults. */
@@ -78,9 +81,14 @@ export interface AccessRuleContext<O extends object = Record<string, unknown>, P
   readonly user: Record<string, unknown> | null;
   /** The user's effective roles (the role hierarchy applied; `ROLE_USER` always there for users). */
   readonly roles: readonly string[];
-  /** Whether the user has a role (after the hierarchy), or one of Symfony's attributes: `IS_AUTHENTICATED_FULLY`, `IS_AUTHENTICATED`, `PUBLIC_ACCESS`, `IS_ANONYMOUS`. */
+  /**
+   * Whether the user has a role (after the hierarchy), or one of Symfony's attributes: `IS_AUTHENTICATED_FULLY`,
+   * `IS_AUTHENTICATED`, `PUBLIC_ACCESS`, `IS_ANONYMOUS`.
+   */
   isGranted(role: string): boolean;
-  /** The item the operation works on: read (item operations), or the new state (post-denormalize rules); null otherwise. */
+  /**
+   * The item the operation works on: read (item operations), or the new state (post-denormalize rules); null otherwise.
+   */
   readonly object: O | null;
   /** The item as it was before the request (post-denormalize rules on PUT and PATCH), or null. */
   readonly previousObject: P | null;

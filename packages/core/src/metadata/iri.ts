@@ -4,7 +4,10 @@ import type { ItemId, MetadataRegistry, ResourceMetadata } from './types.js';
 
 export const buildIri = (resource: ResourceMetadata, id: ItemId): string => `${resource.collectionPath}/${id}`;
 
-/** Parses a resource's id from a URI variable or IRI segment: one of its ids (a positive integer in range, or a UUID), or undefined. */
+/**
+ * Parses a resource's id from a URI variable or IRI segment: one of its ids (a positive integer in range, or a UUID),
+ * or undefined.
+ */
 export const parseId = (resource: ResourceMetadata, raw: string): ItemId | undefined =>
   parseItemId(resource.identifier, raw);
 

@@ -47,7 +47,9 @@ export interface RelationBase extends FieldBase {
   readonly target: string;
   /** Forced embedding (true) or IRIs (false); undefined: decided by the groups. */
   readonly readableLink: boolean | undefined;
-  /** Forced acceptance of nested objects (true) or IRIs only (false); undefined: decided by cascadePersist and groups. */
+  /**
+   * Forced acceptance of nested objects (true) or IRIs only (false); undefined: decided by cascadePersist and groups.
+   */
   readonly writableLink: boolean | undefined;
 }
 
@@ -60,7 +62,10 @@ export interface ScalarFieldMetadata extends FieldBase {
   readonly default: JsonValue | undefined;
   /** A computed field's function of the item (read-only, no column), or undefined. */
   readonly computed: ((item: Entity) => unknown) | undefined;
-  /** Set by the built-in processor to the time of the write: on create (`'create'`), or on create and update (`'update'`). */
+  /**
+   * Set by the built-in processor to the time of the write: on create (`'create'`), or on create and update
+   * (`'update'`).
+   */
   readonly timestamp: 'create' | 'update' | undefined;
 }
 
@@ -79,7 +84,10 @@ export interface ToOneFieldMetadata extends RelationBase {
   readonly nestedWithoutOperation: boolean;
   /** Filled with the caller on create: always, or when the client gives none. */
   readonly currentUser: 'always' | 'default' | undefined;
-  /** Set by the built-in processor to the caller (null when anonymous): on create (`'create'`), or on create and update (`'update'`). */
+  /**
+   * Set by the built-in processor to the caller (null when anonymous): on create (`'create'`), or on create and update
+   * (`'update'`).
+   */
   readonly blame: 'create' | 'update' | undefined;
 }
 
@@ -95,7 +103,9 @@ export interface JoinTableMetadata {
 /** A to-many relation's metadata (`kind: 'toMany'`): one-to-many, or either side of a many-to-many. */
 export interface ToManyFieldMetadata extends RelationBase {
   readonly kind: 'toMany';
-  /** One-to-many: the to-one field on the target holding the foreign key. Many-to-many inverse side: the owning field. */
+  /**
+   * One-to-many: the to-one field on the target holding the foreign key. Many-to-many inverse side: the owning field.
+   */
   readonly mappedBy: string | undefined;
   /** Many-to-many owning side: the inverse field on the target, if any. */
   readonly inversedBy: string | undefined;
@@ -162,7 +172,9 @@ export interface PaginationOptions {
   readonly partialParameterName: string;
 }
 
-/** Pagination of a collection operation, resolved global → resource → operation; the client's part comes per request. */
+/**
+ * Pagination of a collection operation, resolved global → resource → operation; the client's part comes per request.
+ */
 export interface PaginationMetadata extends PaginationOptions {
   /** Keyset pagination on the identifier, or null for page numbers. */
   readonly cursor: { readonly direction: OrderDirection } | null;
@@ -192,8 +204,8 @@ export interface HooksMetadata {
 }
 
 /**
- * How the deserializer applies a body onto the item: a new item from defaults (`create`), a full replacement (`replace`,
- * PUT) or a partial update (`update`, PATCH and custom item operations).
+ * How the deserializer applies a body onto the item: a new item from defaults (`create`), a full replacement
+ * (`replace`, PUT) or a partial update (`update`, PATCH and custom item operations).
  */
 export type WriteModeName = 'create' | 'replace' | 'update';
 
@@ -208,9 +220,15 @@ export interface OperationMetadata {
   readonly customName: string | null;
   /** The variables of the URI template, in order (`['id']`). */
   readonly uriVariables: readonly string[];
-  /** The body's shape when the operation declares one (`input`); null: the resource's fields, or no body (`stages.deserialize`). */
+  /**
+   * The body's shape when the operation declares one (`input`); null: the resource's fields, or no body
+   * (`stages.deserialize`).
+   */
   readonly input: ResourceMetadata | null;
-  /** The response's shape when the operation declares one (`output`); null: the resource, or no body (`stages.serialize`). */
+  /**
+   * The response's shape when the operation declares one (`output`); null: the resource, or no body
+   * (`stages.serialize`).
+   */
   readonly output: ResourceMetadata | null;
   /** How the body is applied onto the item (operations that deserialize the resource's fields), else null. */
   readonly writeMode: WriteModeName | null;
@@ -250,7 +268,10 @@ export interface OperationMetadata {
   readonly restores: boolean;
   readonly provider: StateProvider | undefined;
   readonly processor: StateProcessor | undefined;
-  /** Write operations whose writes are published to the Mercure hub: how (the operation's, else the resource's); null: not published. */
+  /**
+   * Write operations whose writes are published to the Mercure hub: how (the operation's, else the resource's); null:
+   * not published.
+   */
   readonly mercure: MercureMetadata | null;
   /**
    * The `cacheHeaders` declared for the operation (its own keys over its resource's), or null when neither declares
@@ -273,7 +294,9 @@ export interface CacheHeadersMetadata {
   readonly vary: readonly string[];
 }
 
-/** How the writes of an operation (or, for items written through a relation, of a resource) are published to Mercure. */
+/**
+ * How the writes of an operation (or, for items written through a relation, of a resource) are published to Mercure.
+ */
 export interface MercureMetadata {
   /** Updates dispatched only to subscribers whose JWT allows one of their topics. */
   readonly private: boolean;
@@ -390,7 +413,9 @@ export interface Filter<P = unknown> {
   describe(resource: ResourceMetadata): readonly FilterParameter[];
   /** Reads its parameters from the query; undefined when none of them is given. Throws 400 for invalid values. */
   parse(query: QueryParameters, resource: ResourceMetadata): P | undefined;
-  /** What `parse` read, as conditions and order terms (`conditions.ts`): data the state compiles, never SQL but `raw`. */
+  /**
+   * What `parse` read, as conditions and order terms (`conditions.ts`): data the state compiles, never SQL but `raw`.
+   */
   conditions(parsed: P, resource: ResourceMetadata): readonly QueryNode[];
   /** Property paths whose columns deserve an index (schema sync creates them): equality, range and order filters. */
   readonly indexedPaths?: readonly string[];

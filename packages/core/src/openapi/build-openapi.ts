@@ -2,9 +2,10 @@
  * The OpenAPI 3.1 document of the API, built once from the metadata: one path per URI template (relative to the
  * server URL, the route prefix), one operation per declared operation (subresources included) with its stable
  * `operationId`, parameters (URI variables, filters, pagination), request body per write mode and write groups (or
- * the input shape of a custom operation), responses per read groups in JSON-LD and plain JSON (or the output shape), the errors it can answer, the conditional request headers
- * (ETag, If-None-Match → 304, If-Match → 412 / 428), and the bearer JWT scheme on the operations guarded by an
- * access rule. Reads metadata, the input schemas and the normalizer's plans; nothing else.
+ * the input shape of a custom operation), responses per read groups in JSON-LD and plain JSON (or the output shape),
+ * the errors it can answer, the conditional request headers (ETag, If-None-Match → 304, If-Match → 412 / 428), and the
+ * bearer JWT scheme on the operations guarded by an access rule. Reads metadata, the input schemas and the normalizer's
+ * plans; nothing else.
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import type { JsonSchema } from '../schema/input-schema.js';

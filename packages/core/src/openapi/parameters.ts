@@ -142,7 +142,9 @@ export function buildPaginationParameters(
   return parameters;
 }
 
-/** `If-None-Match` on every GET; `If-Match` on PUT, PATCH and DELETE (required when the resource says `requireIfMatch`). */
+/**
+ * `If-None-Match` on every GET; `If-Match` on PUT, PATCH and DELETE (required when the resource says `requireIfMatch`).
+ */
 export function buildConditionalParameters(
   operation: OperationMetadata,
   resource: ResourceMetadata,

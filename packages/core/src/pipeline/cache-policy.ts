@@ -66,7 +66,8 @@ function workOutPolicy(settings: HttpCacheSettings, operation: OperationMetadata
 /** The directives, in API Platform's order. */
 function toCacheControl(headers: CacheHeadersMetadata, shared: boolean): string {
   const directives = [shared ? 'public' : 'private'];
-  // The shared lifetime first, as the bookshop contract (and API Platform's docs) write it: `public, s-maxage=…, max-age=…`.
+  // The shared lifetime first, as the bookshop contract (and API Platform's docs) write it: `public, s-maxage=…,
+  // max-age=…`.
   if (shared && headers.sharedMaxAge !== undefined) directives.push(`s-maxage=${headers.sharedMaxAge}`);
   if (headers.maxAge !== undefined) directives.push(`max-age=${headers.maxAge}`);
   if (headers.staleWhileRevalidate !== undefined)

@@ -6,7 +6,8 @@
  */
 import * as crypto from 'node:crypto';
 
-// `crypto.hash` (Node 20.12+) hashes in one call, without a Hash object: faster on a page's bytes (docs/performance.md).
+// `crypto.hash` (Node 20.12+) hashes in one call, without a Hash object: faster on a page's bytes
+// (docs/performance.md).
 const sha1 =
   typeof crypto.hash === 'function'
     ? (body: string): string => crypto.hash('sha1', body, 'base64url')

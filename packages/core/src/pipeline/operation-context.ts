@@ -112,7 +112,9 @@ export interface Runtime {
    */
   readonly providers: ReadonlyMap<OperationMetadata, ProviderChain>;
   readonly processors: ReadonlyMap<OperationMetadata, ProcessorChain>;
-  /** Whether the processors of an operation are the built-in one alone (then a write needs no transaction of its own). */
+  /**
+   * Whether the processors of an operation are the built-in one alone (then a write needs no transaction of its own).
+   */
   readonly builtinProcessor: (operation: OperationMetadata) => boolean;
   /**
    * Runs the write stage's transaction (processors and hooks of the user's): knex's, or on an SQLite file one that

@@ -44,7 +44,10 @@ export interface ProductionOptions {
    * limit a 429 `API_ERR_RATE_LIMITED` with `Retry-After`.
    */
   readonly rateLimit?: RateLimitOptions | false;
-  /** `GET /health` (liveness) and `GET /health/ready` (the database answers `select 1`), on by default; `false` for none. */
+  /**
+   * `GET /health` (liveness) and `GET /health/ready` (the database answers `select 1`), on by default; `false` for
+   * none.
+   */
   readonly health?: HealthOptions | false;
   /** The response header that echoes the request id (default `x-request-id`); `false` for none. */
   readonly requestIdHeader?: string | false;

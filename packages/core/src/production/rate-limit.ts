@@ -55,15 +55,24 @@ export interface RateLimitRule {
   readonly timeWindow?: number | string;
 }
 
-/** The plugin's `rateLimit` (@fastify/rate-limit): the global rule, where counts are kept, who counts, and rules per route. */
+/**
+ * The plugin's `rateLimit` (@fastify/rate-limit): the global rule, where counts are kept, who counts, and rules per
+ * route.
+ */
 export interface RateLimitOptions extends RateLimitRule {
-  /** A Redis store shared by the app's instances: an ioredis client (you close it) or a `redis://` URL (closed with the app). */
+  /**
+   * A Redis store shared by the app's instances: an ioredis client (you close it) or a `redis://` URL (closed with the
+   * app).
+   */
   readonly redis?: Redis | string;
   /** The prefix of the Redis keys (default `resource-api-rate-limit:`). */
   readonly nameSpace?: string;
   /** Count per user (the JWT subject) when the request carries a valid bearer token, else per IP (default true). */
   readonly perUser?: boolean;
-  /** Limits of their own, by operation name (`api_books_post`), resource name (`Book`), `login` or `graphql`; `false` for none. */
+  /**
+   * Limits of their own, by operation name (`api_books_post`), resource name (`Book`), `login` or `graphql`; `false`
+   * for none.
+   */
   readonly routes?: Readonly<Record<string, RateLimitRule | false>>;
   /** When the store fails (Redis unreachable): let the request through (default true) or fail it with a 500. */
   readonly skipOnError?: boolean;
@@ -144,7 +153,8 @@ async function countWith(limiter: Limiter, request: FastifyRequest, reply: Fasti
   reply.header('x-ratelimit-reset', last.ttlInSeconds ?? 0);
   if (!results.some((result) => result.isExceeded)) return;
   const error = tooManyRequests(last.max, last.ttl ?? 0);
-  // Set here too: the GraphQL endpoint's errors do not go through the API's error handler, which sets an error's headers.
+  // Set here too: the GraphQL endpoint's errors do not go through the API's error handler, which sets an error's
+  // headers.
   reply.headers(error.headers);
   throw error;
 }
@@ -229,7 +239,10 @@ export async function registerRateLimit(
     }
     return limiter;
   };
-  /** The count of one route of its own (a rule of its own): its keys carry the route, so a shared Redis keeps them apart. */
+  /**
+   * The count of one route of its own (a rule of its own): its keys carry the route, so a shared Redis keeps them
+   * apart.
+   */
   let globalHandler: onRequestHookHandler | undefined;
   const countOwn = (
     route: RouteOptions,
@@ -288,7 +301,9 @@ export async function registerRateLimit(
   };
 }
 
-/** Connects the rate limit's store (Redis when asked for) and registers @fastify/rate-limit, for no route of its own. */
+/**
+ * Connects the rate limit's store (Redis when asked for) and registers @fastify/rate-limit, for no route of its own.
+ */
 async function registerRateLimitPlugin(
   app: FastifyInstance,
   options: RateLimitOptions,

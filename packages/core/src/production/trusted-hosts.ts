@@ -15,7 +15,10 @@ export type TrustedHost = string | RegExp;
 /** A host name as compared: lower case, without the port, without the brackets of an IPv6 address. */
 const normalized = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
-/** Whether `hostname` is one of `trusted`. A RegExp must match the whole name (`/^api\.example\.com$/`), as Symfony anchors its patterns. */
+/**
+ * Whether `hostname` is one of `trusted`. A RegExp must match the whole name (`/^api\.example\.com$/`), as Symfony
+ * anchors its patterns.
+ */
 export function isTrustedHost(hostname: string, trusted: readonly TrustedHost[]): boolean {
   const host = normalized(hostname);
   return trusted.some((entry) => {

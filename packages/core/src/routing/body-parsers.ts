@@ -86,7 +86,10 @@ type ContentTypeParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
 const malformed = (detail: string): ApiError =>
   Object.assign(new ApiError('MALFORMED_BODY', detail), { statusCode: 400 });
 
-/** The JSON body parser with the checks above, on Fastify's own parser (`__proto__` and `constructor.prototype` refused). */
+/**
+ * The JSON body parser with the checks above, on Fastify's own parser (`__proto__` and `constructor.prototype`
+ * refused).
+ */
 function checkedJsonParser(app: FastifyInstance): ContentTypeParser {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   return ((request, body, done) => {

@@ -38,7 +38,9 @@ function negotiate(request: FastifyRequest, available: readonly string[]): strin
   return type;
 }
 
-/** A JSON-LD document that is not an operation's (contexts, entrypoint, Hydra docs): 406 unless the client takes JSON. */
+/**
+ * A JSON-LD document that is not an operation's (contexts, entrypoint, Hydra docs): 406 unless the client takes JSON.
+ */
 function sendDocument(request: FastifyRequest, reply: FastifyReply, body: unknown): FastifyReply {
   return reply.header('content-type', `${negotiate(request, JSON_DOCUMENT_TYPES)}; charset=utf-8`).send(body);
 }

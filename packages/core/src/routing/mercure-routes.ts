@@ -26,7 +26,10 @@ export interface MercureRoutesOptions {
   readonly hub: BuiltinHub;
   /** Sends a publisher's update to the hub of every instance (`WritePublisher.relay`); default: to this hub alone. */
   readonly relay?: (update: MercureUpdate) => Promise<string>;
-  /** The secret subscribers' and publishers' JWTs are signed with; null: no token is valid (no private update, no publisher). */
+  /**
+   * The secret subscribers' and publishers' JWTs are signed with; null: no token is valid (no private update, no
+   * publisher).
+   */
   readonly jwtKey: Uint8Array | null;
   /** Subscribers without a JWT may subscribe (to public updates). */
   readonly anonymous: boolean;

@@ -14,7 +14,10 @@ import { isInGroups } from '../metadata/groups.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** How a body is applied: a new item (POST, nested create), a full replacement (PUT), a merge patch (PATCH, nested update). */
+/**
+ * How a body is applied: a new item (POST, nested create), a full replacement (PUT), a merge patch (PATCH, nested
+ * update).
+ */
 export type WriteMode = 'create' | 'replace' | 'update';
 
 /** The write mode of each operation that reads a body: POST creates, PUT replaces, PATCH updates. */

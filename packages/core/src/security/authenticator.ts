@@ -2,8 +2,8 @@
  * Who is calling: the bearer token checked, its subject loaded from the user resource on every request (a deleted
  * user's token is refused, a role taken away is gone at once), roles made effective. A token issued before the user's
  * "tokens valid after" instant (set when the user was created, or their password or roles changed: see
- * `state/credentials-stamp.ts`) is refused: it read with the user, no query of its own. No token: anonymous. A token that
- * is present but bad is a 401 on every operation, public ones included, so a client learns its token is bad.
+ * `state/credentials-stamp.ts`) is refused: it read with the user, no query of its own. No token: anonymous. A token
+ * that is present but bad is a 401 on every operation, public ones included, so a client learns its token is bad.
  */
 import { parseId } from '../metadata/iri.js';
 import type { Entity } from '../metadata/types.js';

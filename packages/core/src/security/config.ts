@@ -24,7 +24,9 @@ export interface JwtOptions {
   readonly audience?: string;
   /** Clock tolerance for `exp` and `nbf`, in seconds (default 5; from 0 up). */
   readonly clockTolerance?: number;
-  /** Lifetime of issued (access) tokens, in seconds (default 3600; from 1 up). Keep it short: refresh tokens renew them. */
+  /**
+   * Lifetime of issued (access) tokens, in seconds (default 3600; from 1 up). Keep it short: refresh tokens renew them.
+   */
   readonly ttl?: number;
   /**
    * Lifetime of the refresh tokens the login route issues beside the access token, in seconds (default 2,592,000: 30
@@ -89,7 +91,9 @@ export interface ResolvedSecurity {
   readonly loginPath: string | false;
 }
 
-/** The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without. */
+/**
+ * The login route's path under the prefix: the option, else `/auth` with a secret to sign tokens with, none without.
+ */
 export const loginPathOf = (options: Pick<SecurityOptions, 'jwt' | 'loginPath'>): string | false =>
   options.loginPath ?? (options.jwt?.secret ? '/auth' : false);
 

@@ -50,7 +50,9 @@ export const createInvalidTokenError = (description: string): ApiError =>
  */
 const KEYS_RETRY_AFTER = 30;
 
-/** Errors of a JWKS lookup that are the token's (a key id or algorithm the set does not have): a 401, as any bad token. */
+/**
+ * Errors of a JWKS lookup that are the token's (a key id or algorithm the set does not have): a 401, as any bad token.
+ */
 const TOKEN_ERRORS = new Set(['ERR_JWKS_NO_MATCHING_KEY', 'ERR_JWKS_MULTIPLE_MATCHING_KEYS', 'ERR_JOSE_NOT_SUPPORTED']);
 
 /**

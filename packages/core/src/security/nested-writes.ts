@@ -21,7 +21,10 @@ import { buildIri } from '../metadata/iri.js';
 import { type Caller, createDenialError, grants, type RuleScope } from './access.js';
 import type { AccessRuleMetadata } from '../metadata/types.js';
 
-/** One item written through a relation: where it sits (`box.vault`), the relation, and the part of the body it came from. */
+/**
+ * One item written through a relation: where it sits (`box.vault`), the relation, and the part of the body it came
+ * from.
+ */
 export interface NestedItem {
   readonly path: string;
   readonly field: ToOneFieldMetadata;

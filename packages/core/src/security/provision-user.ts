@@ -35,7 +35,10 @@ export interface ProvisionUserOptions {
   readonly adopt?: readonly string[];
 }
 
-/** What `provisionUser` did: created the account, updated it, found nothing to change, or left an account it did not create alone. */
+/**
+ * What `provisionUser` did: created the account, updated it, found nothing to change, or left an account it did not
+ * create alone.
+ */
 export interface ProvisionedUser {
   readonly id: ItemId;
   readonly outcome: 'created' | 'updated' | 'unchanged' | 'left alone';

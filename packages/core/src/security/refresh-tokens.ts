@@ -36,7 +36,10 @@ export interface RotatedRefreshToken extends IssuedRefreshToken {
 export interface RefreshTokens {
   /** The first token of a new login of `userId`. */
   start(userId: ItemId): Promise<IssuedRefreshToken>;
-  /** Retires `token` and issues the next of its family; a 401 for a token unknown, expired, revoked or retired (reuse revokes its family). */
+  /**
+   * Retires `token` and issues the next of its family; a 401 for a token unknown, expired, revoked or retired (reuse
+   * revokes its family).
+   */
   rotate(token: string): Promise<RotatedRefreshToken>;
   /** Revokes a login: every refresh token of the family (of that user only). */
   revokeFamily(family: string, userId: ItemId): Promise<void>;

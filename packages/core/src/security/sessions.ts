@@ -25,7 +25,9 @@ export interface TokenPair {
 export interface Sessions {
   /** A new login of `user` (checked by the caller): its first pair. */
   open(user: Entity): Promise<TokenPair>;
-  /** The next pair of the login `refreshToken` belongs to; a 401 when it is no longer good (reuse revokes the login). */
+  /**
+   * The next pair of the login `refreshToken` belongs to; a 401 when it is no longer good (reuse revokes the login).
+   */
   refresh(refreshToken: string): Promise<TokenPair>;
   /** Logs out the login of the bearer token in `authorization`: its refresh tokens are revoked. */
   close(authorization: string | undefined): Promise<void>;

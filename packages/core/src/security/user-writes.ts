@@ -1,8 +1,8 @@
 /**
  * What the caller and the user resource add to a new state, after the body is applied: relations filled with the
- * caller (`currentUser`), and, for the user resource itself, the roles the body gives checked (`role-writes.ts`: declared
- * ones only, and ones the caller holds), then stored with `ROLE_USER` and without duplicates, after the registration
- * hook had its say on create. Returns the violations of undeclared roles.
+ * caller (`currentUser`), and, for the user resource itself, the roles the body gives checked (`role-writes.ts`:
+ * declared ones only, and ones the caller holds), then stored with `ROLE_USER` and without duplicates, after the
+ * registration hook had its say on create. Returns the violations of undeclared roles.
  */
 import type { Entity, ResourceMetadata } from '../metadata/types.js';
 import type { Caller } from './access.js';

@@ -185,7 +185,9 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     }),
   );
 
-  /** An IRI → the id of an item of `target`, or a violation. Existence is checked afterwards, in one query per target. */
+  /**
+   * An IRI → the id of an item of `target`, or a violation. Existence is checked afterwards, in one query per target.
+   */
   function reference(
     value: string,
     target: ResourceMetadata,
@@ -211,7 +213,9 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     const { validate, fields, fieldsByName } = validatorFor(resource, mode, groups);
     const source = body as Record<string, unknown>;
     const values: Record<string, unknown> = {};
-    /** Fields with their own rule that denies this caller: ignored, like any field the client may not write, and kept. */
+    /**
+     * Fields with their own rule that denies this caller: ignored, like any field the client may not write, and kept.
+     */
     const denied = new Set<string>();
     for (const field of fields) {
       if (field.security && !grantsField(field.security, input.caller ?? ANONYMOUS, previous)) denied.add(field.name);
@@ -413,7 +417,9 @@ export function createDenormalizer(registry: MetadataRegistry, reader: RelationR
     return new NestedWrite(target.name, result.data, undefined);
   }
 
-  /** A PUT replaces the item of its path: an `@id` in its body must be that item's IRI (API Platform answers 400 too). */
+  /**
+   * A PUT replaces the item of its path: an `@id` in its body must be that item's IRI (API Platform answers 400 too).
+   */
   function mustNameItself(iri: unknown, input: DenormalizeInput): void {
     const id = input.previous?.id;
     if (id === undefined) return;

@@ -1,9 +1,9 @@
 /**
  * What the documents say about each field of a resource (or shape) as a whole, over its operations: whether some read
  * operation sends it (through the normalizer's plan for the operation's read groups) and whether some write
- * operation accepts it (through the input schema's `listWritableFields`). Groups chosen per request by a function cannot
- * be known in advance: such an operation counts as "every readable / writable field". It lives beside the normalizer
- * whose plans it reads; openapi/ and the Hydra documentation (`hydra/documentation.ts`) ask it.
+ * operation accepts it (through the input schema's `listWritableFields`). Groups chosen per request by a function
+ * cannot be known in advance: such an operation counts as "every readable / writable field". It lives beside the
+ * normalizer whose plans it reads; openapi/ and the Hydra documentation (`hydra/documentation.ts`) ask it.
  */
 import type { MetadataRegistry, OperationMetadata, ResourceMetadata } from '../metadata/types.js';
 import { type WriteMode, listWritableFields } from '../schema/input-schema.js';
@@ -18,7 +18,9 @@ export function readWriteMode(operation: OperationMetadata): WriteMode | undefin
   return operation.writeMode ?? undefined;
 }
 
-/** The names of the fields some read operation of the resource sends (one sending an output shape sends none of them). */
+/**
+ * The names of the fields some read operation of the resource sends (one sending an output shape sends none of them).
+ */
 export function listReadableFieldNames(resource: ResourceMetadata, planOf: PlanOf): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {
@@ -28,7 +30,10 @@ export function listReadableFieldNames(resource: ResourceMetadata, planOf: PlanO
   return names;
 }
 
-/** The names of the fields some write operation of the resource accepts (one reading an input shape accepts none of them). */
+/**
+ * The names of the fields some write operation of the resource accepts (one reading an input shape accepts none of
+ * them).
+ */
 export function listWritableFieldNames(resource: ResourceMetadata): Set<string> {
   const names = new Set<string>();
   for (const operation of resource.operations) {

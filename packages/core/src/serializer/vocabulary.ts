@@ -42,7 +42,9 @@ export const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
 export const OWL_NS = 'http://www.w3.org/2002/07/owl#';
 export const SCHEMA_NS = 'https://schema.org/';
 
-/** The range of each scalar type; none for `json` (any JSON value). `xsd:array` is what Hydra clients read as a list. */
+/**
+ * The range of each scalar type; none for `json` (any JSON value). `xsd:array` is what Hydra clients read as a list.
+ */
 export const SCALAR_RANGES: Readonly<Record<string, string | undefined>> = Object.freeze({
   string: 'xsd:string',
   text: 'xsd:string',

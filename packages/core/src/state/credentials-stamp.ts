@@ -34,7 +34,10 @@ export function attachTokensValidAfter(entity: Entity, value: unknown): void {
   });
 }
 
-/** The instant before which the user's tokens are refused, in ms; null when none is recorded (a row written outside the framework). */
+/**
+ * The instant before which the user's tokens are refused, in ms; null when none is recorded (a row written outside the
+ * framework).
+ */
 export const readTokensValidAfter = (entity: Entity): number | null =>
   (entity as Record<symbol, number | null | undefined>)[TOKENS_VALID_AFTER] ?? null;
 

@@ -68,8 +68,8 @@ export interface DatabaseOptions {
    */
   readonly schema?: string;
   /**
-   * PostgreSQL, MariaDB and MySQL: the most connections this process keeps open (default 10). Each instance of the app has its own
-   * pool, so N instances may hold N × max connections: keep that under the server's `max_connections`.
+   * PostgreSQL, MariaDB and MySQL: the most connections this process keeps open (default 10). Each instance of the app
+   * has its own pool, so N instances may hold N × max connections: keep that under the server's `max_connections`.
    */
   readonly poolMax?: number;
   /**

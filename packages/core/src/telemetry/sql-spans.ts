@@ -56,7 +56,9 @@ interface QueryEvent {
   readonly __knexQueryUid?: string;
 }
 
-/** Spans waiting for their statement's end, at most this many (a statement knex never reports the end of is dropped). */
+/**
+ * Spans waiting for their statement's end, at most this many (a statement knex never reports the end of is dropped).
+ */
 const MAX_OPEN = 1000;
 
 /**

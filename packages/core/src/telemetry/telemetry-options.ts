@@ -22,7 +22,9 @@ export interface MetricsOptions {
    * none: serve `registry` yourself (on a port of its own, behind your own access rule).
    */
   readonly path?: string | false;
-  /** A prom-client `Registry` to add the metrics to (default: one of the plugin's own, never prom-client's global one). */
+  /**
+   * A prom-client `Registry` to add the metrics to (default: one of the plugin's own, never prom-client's global one).
+   */
   readonly registry?: Registry;
   /**
    * prom-client's default metrics of the process (CPU, memory, event loop delay, garbage collection), default true;

@@ -78,7 +78,10 @@ export interface JsonResponse {
   readonly text: string;
 }
 
-/** One request through `app.inject()`, with the JSON body parsed: `await injectJson(app, { method: 'GET', url: '/api/books' })`. */
+/**
+ * One request through `app.inject()`, with the JSON body parsed: `await injectJson(app, { method: 'GET', url:
+ * '/api/books' })`.
+ */
 export async function injectJson(app: FastifyInstance, options: InjectOptions): Promise<JsonResponse> {
   const response = await app.inject(options);
   let body: unknown;

@@ -20,7 +20,10 @@ interface WithConstraints {
   readonly constraints: readonly Constraint[];
 }
 
-/** A Unique constraint with what it covers: its fields, and those of them compared in lower case (text fields, when it ignores case). */
+/**
+ * A Unique constraint with what it covers: its fields, and those of them compared in lower case (text fields, when it
+ * ignores case).
+ */
 export interface CoveredUnique {
   readonly fields: readonly string[];
   readonly constraint: UniqueConstraint;
@@ -30,7 +33,9 @@ export interface CoveredUnique {
 const isText = (field: WithConstraints['fields'][number] | undefined): boolean =>
   field?.kind === 'scalar' && (field.type === 'string' || field.type === 'text');
 
-/** Whether a Unique constraint compares text ignoring case: its `ignoreCase`, else when it is an `Email()` field's own. */
+/**
+ * Whether a Unique constraint compares text ignoring case: its `ignoreCase`, else when it is an `Email()` field's own.
+ */
 export const ignoresCase = (
   constraint: UniqueConstraint,
   field?: { readonly constraints: readonly Constraint[] },
@@ -66,7 +71,9 @@ export function collectUniqueConstraints(resource: WithConstraints): CoveredUniq
 export const listUniqueFieldSets = (resource: WithConstraints): string[][] =>
   collectUniqueConstraints(resource).map(({ fields }) => [...fields]);
 
-/** The name of the unique index on `lower(...)` that backs a case-insensitive Unique: `<table>_<columns>_lower_unique`. */
+/**
+ * The name of the unique index on `lower(...)` that backs a case-insensitive Unique: `<table>_<columns>_lower_unique`.
+ */
 export const buildLowerUniqueIndexName = (table: string, columns: readonly string[]): string =>
   `${table}_${columns.join('_')}_lower_unique`;
 

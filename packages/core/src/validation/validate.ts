@@ -145,7 +145,8 @@ async function validateItem(
       );
       const ignoreCase = ignoresCase(constraint);
       const values = fields.map((field) => ({ field, value: data[field.name], ignoreCase }));
-      // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored yet.
+      // Null never equals null in SQL: a combination with a null is not a duplicate. New nested items are not stored
+      // yet.
       if (values.some((v) => v.value === null || v.value === undefined || v.value instanceof NestedWrite)) continue;
       if (!(await input.isUnique(resource, values, id)))
         add(

@@ -1,9 +1,9 @@
 /**
  * Stages 4, 6 and 9, authorize (before the read, after the read, after the body), and the listing of a soft-deleted
- * resource's deleted items, once the parameters are read. The operation's `security` rule runs before the read when there is no item to read
- * (collections, POST) — and, for anonymous callers, before any read at all, so a protected item is a 401 whether or
- * not it exists, unless the rule looks at the item (`object.published == true`): then it runs after the read, and a
- * missing item is that same 401. Otherwise it runs after the read, with the item as `object`.
+ * resource's deleted items, once the parameters are read. The operation's `security` rule runs before the read when
+ * there is no item to read (collections, POST) — and, for anonymous callers, before any read at all, so a protected
+ * item is a 401 whether or not it exists, unless the rule looks at the item (`object.published == true`): then it runs
+ * after the read, and a missing item is that same 401. Otherwise it runs after the read, with the item as `object`.
  * `securityPostDenormalize` runs after the body is applied, with the new state as `object` and the stored one as
  * `previousObject`: a payload that hands an item to someone else is refused before anything is written. Denied: 401
  * for anonymous callers, 403 with the message. Items written through relations run their own resource's rules too

@@ -20,7 +20,10 @@ import type { OperationRequest, StageContext } from '../operation-context.js';
  */
 export const MAX_QUERY_VALUE_LENGTH = 10_000;
 
-/** How often one parameter may be given (`title[]=a&title[]=b`): ORed values past this would make SQL no database plans well. */
+/**
+ * How often one parameter may be given (`title[]=a&title[]=b`): ORed values past this would make SQL no database plans
+ * well.
+ */
 export const MAX_QUERY_VALUES = 100;
 
 /** Refuses query strings no filter should have to meet: over-long values, a parameter repeated too often, NUL. */

@@ -13,7 +13,8 @@ type Operator = keyof typeof OPERATORS | 'between';
 
 export function createRangeFilter(properties: readonly ResolvedPath[]): Filter {
   const convert = (resolved: ResolvedPath, variable: string, raw: string) =>
-    // Bounds of an integer column are integers too: `pages[gt]=1.5` would fail in PostgreSQL's SQL, not just match less.
+    // Bounds of an integer column are integers too: `pages[gt]=1.5` would fail in PostgreSQL's SQL, not just match
+    // less.
     isNumeric(resolved.leaf)
       ? toNumber(variable, raw, isInteger(resolved.leaf))
       : toDateValue(variable, raw, resolved.leaf);

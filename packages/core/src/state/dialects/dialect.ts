@@ -29,7 +29,9 @@ export interface Dialect {
    * Run again, it may well succeed (`knex/retried-transaction.ts`).
    */
   isTransactionConflict(error: unknown): boolean;
-  /** The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit). */
+  /**
+   * The value is too large for an index on its column (PostgreSQL's btree rows hold about 2.7 kB; SQLite has no limit).
+   */
   isIndexRowTooLarge(error: unknown): boolean;
   /**
    * The database cannot serve the statement now, and may again soon: the server refuses connections, is shutting down

@@ -80,7 +80,8 @@ export const mysqlDialect: Dialect = {
   // ER_LOCK_DEADLOCK (1213): InnoDB chose this transaction to roll back. Not ER_LOCK_WAIT_TIMEOUT (1205): waiting that
   // long again would not help.
   isTransactionConflict: (error) => errno(error) === 1213,
-  // ER_TOO_LONG_KEY (1071) comes at CREATE INDEX, not on a write: text columns are indexed by a prefix (mysql-schema.ts).
+  // ER_TOO_LONG_KEY (1071) comes at CREATE INDEX, not on a write: text columns are indexed by a prefix
+  // (mysql-schema.ts).
   isIndexRowTooLarge: () => false,
   isUnavailable: isMysqlUnavailable,
   match(column, { value, anchor, caseSensitive }) {

@@ -5,7 +5,8 @@
 import type { SchemaDialect } from './schema-dialect.js';
 import { assertPlainIdentifier, toColumnTypeCall } from './schema-dialect.js';
 
-// An index on expressions (`lower(email)`) has no column for them (attnum 0): a left join keeps it, with the columns it has.
+// An index on expressions (`lower(email)`) has no column for them (attnum 0): a left join keeps it, with the columns it
+// has.
 const INDEXES = `
   select i.relname as name, ix.indisunique as "unique", array_remove(array_agg(a.attname::text order by k.ord), null) as columns
   from pg_index ix

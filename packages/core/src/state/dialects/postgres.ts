@@ -31,8 +31,8 @@ const INT8_OID = 20;
 
 /**
  * Per-connection type parsers, so the process-wide defaults of pg stay untouched for other users of it. pg is loaded
- * here, when a PostgreSQL database is opened, not at start: an app on SQLite never pays its memory (docs/performance.md,
- * "What made it faster"), and need not install it (an optional peer dependency).
+ * here, when a PostgreSQL database is opened, not at start: an app on SQLite never pays its memory
+ * (docs/performance.md, "What made it faster"), and need not install it (an optional peer dependency).
  */
 export async function loadPostgresTypes(): Promise<pg.CustomTypesConfig> {
   const { default: driver } = await importOptionalPackage('pg', 'A PostgreSQL database', () => import('pg'));

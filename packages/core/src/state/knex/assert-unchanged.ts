@@ -7,8 +7,8 @@
  * validated, outside any transaction, so two writers holding the same ETag can both pass them. Only the database can
  * order them, and it must do it for every process on it (several app instances share one PostgreSQL):
  *
- * - PostgreSQL and MariaDB: `SELECT … FOR UPDATE` locks the row until the transaction ends; the second writer waits, then reads
- *   the first one's committed state, which differs from what it checked: 412.
+ * - PostgreSQL and MariaDB: `SELECT … FOR UPDATE` locks the row until the transaction ends; the second writer waits,
+ *   then reads the first one's committed state, which differs from what it checked: 412.
  * - SQLite: there are no row locks; a no-op `UPDATE … SET id = id` of the row takes the database's write lock at
  *   once (what `BEGIN IMMEDIATE` would do; knex opens transactions with a plain `BEGIN`), so the read that follows
  *   sees the last committed state and no other connection can write until the commit. Inside one process the pool's

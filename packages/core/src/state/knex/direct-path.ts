@@ -13,7 +13,10 @@ export interface DirectPath {
    * the path opened itself (`transaction`) while it holds the connection.
    */
   usable(db: Knex): boolean;
-  /** Whether this compiled statement returns rows here (reads, and on SQLite writes with RETURNING); others go through knex. */
+  /**
+   * Whether this compiled statement returns rows here (reads, and on SQLite writes with RETURNING); others go through
+   * knex.
+   */
   returnsRows(sql: string, method: string | undefined, db: Knex): boolean;
   /**
    * Runs a statement that returns rows, for `db` (which `usable` accepted). `fixedShape`: its SQL is one of the

@@ -60,8 +60,8 @@ import { BoundedMemo } from '../../bounded-memo.js';
 
 /**
  * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
- * on every run (the value may change the plan): a measurable part of an item read (docs/performance.md). Page sizes are few, so the
- * statements stay few; the value is checked to be a count, since it is not a parameter.
+ * on every run (the value may change the plan): a measurable part of an item read (docs/performance.md). Page sizes are
+ * few, so the statements stay few; the value is checked to be a count, since it is not a parameter.
  */
 function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
   if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a count, not ${String(count)}.`);
@@ -281,8 +281,8 @@ export function createKnexState(
 
   /**
    * Statements of unfiltered pages, by shape: their text is written once per resource, joins and page kind (counted or
-   * not, from the start or at an offset, and by cursor, which bounds of the id it has), and their values are the cursor's
-   * bounds and the offset, in that order (checked when the text is first written).
+   * not, from the start or at an offset, and by cursor, which bounds of the id it has), and their values are the
+   * cursor's bounds and the offset, in that order (checked when the text is first written).
    */
   const plainStatements = new BoundedMemo<string, string>(MAX_STATEMENTS);
   function plainRows(
@@ -458,7 +458,8 @@ export function createKnexState(
     for (const links of mapper.toMany) {
       const { field } = links;
       const ids = values[field.name];
-      // Only the owning side of a many-to-many is written, and only when the value changed (a kept value is the array read).
+      // Only the owning side of a many-to-many is written, and only when the value changed (a kept value is the array
+      // read).
       if (!field.joinTable || field.mappedBy !== undefined || !Array.isArray(ids) || ids === previous?.[field.name])
         continue;
       await trx(links.table).where(links.ownerColumn, id).delete();

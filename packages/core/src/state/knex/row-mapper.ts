@@ -44,7 +44,10 @@ export interface WriteStamp {
   readonly by: ItemId | null;
 }
 
-/** Where the links of a to-many field live: `SELECT <targetColumn>, <ownerColumn> FROM <table> WHERE <ownerColumn> IN (…)`. */
+/**
+ * Where the links of a to-many field live: `SELECT <targetColumn>, <ownerColumn> FROM <table> WHERE <ownerColumn> IN
+ * (…)`.
+ */
 export interface ToManyLinks {
   readonly field: ToManyFieldMetadata;
   readonly table: string;

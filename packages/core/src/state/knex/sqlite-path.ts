@@ -35,8 +35,8 @@ interface Prepared {
 
 /**
  * Row objects for a read: better-sqlite3 builds each row with one V8 API call per column, the slow, generic way (a
- * lookup and a shape change per property), a large part of a 10-row page's statement (docs/performance.md). In raw mode it
- * returns arrays instead, and each becomes a copy of a template object that already has every column (one shape for
+ * lookup and a shape change per property), a large part of a 10-row page's statement (docs/performance.md). In raw mode
+ * it returns arrays instead, and each becomes a copy of a template object that already has every column (one shape for
  * all the statement's rows, so the copy is a fast clone and the stores change no shape), filled in column order. Same
  * keys, same values, same key order; a later duplicate name wins, as before. A column named `__proto__` would set the
  * prototype instead, so such a statement keeps better-sqlite3's own objects.
@@ -144,7 +144,8 @@ export function createSqlitePath(
   const connectionFor = (db: Knex): SqliteConnection | null => (db === knex ? forRead() : heldBy(db));
 
   return {
-    // Every caller checks `usable` and then runs in the same synchronous step: the connection is still what it was then.
+    // Every caller checks `usable` and then runs in the same synchronous step: the connection is still what it was
+    // then.
     usable: (db) => connectionFor(db) !== null,
     returnsRows: (sql, _method, db) => statement(connectionFor(db)!, sql).reader,
     run: (sql, bindings, method, _fixedShape, db) => execute(connectionFor(db)!, sql, bindings, method),

@@ -18,7 +18,9 @@ import type { RowMapper } from './row-mapper.js';
 import type { StatementRunner } from './statements.js';
 import { SqlWriter } from '../sql/sql-writer.js';
 
-/** The number of matches a search had when last read, the table's size when it last counted first, and the reads since. */
+/**
+ * The number of matches a search had when last read, the table's size when it last counted first, and the reads since.
+ */
 export interface SearchCount {
   readonly total: number;
   readonly size: number;

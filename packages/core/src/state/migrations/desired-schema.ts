@@ -34,7 +34,10 @@ export interface ColumnSpec {
   readonly nullable: boolean;
   /** The primary key `id` of UUIDs (`increments` is one by itself). */
   readonly primary?: boolean;
-  /** A UUID made by the column's default (`knex.fn.uuid()`: PostgreSQL's `gen_random_uuid()`), when the database makes ids. */
+  /**
+   * A UUID made by the column's default (`knex.fn.uuid()`: PostgreSQL's `gen_random_uuid()`), when the database makes
+   * ids.
+   */
   readonly generatedUuid?: boolean;
 }
 
@@ -62,7 +65,10 @@ export interface IndexSpec {
   readonly liveOnly?: string;
 }
 
-/** A trigram index on a text column, for substring searches: an FTS5 trigram table (SQLite), a pg_trgm GIN index (PostgreSQL). */
+/**
+ * A trigram index on a text column, for substring searches: an FTS5 trigram table (SQLite), a pg_trgm GIN index
+ * (PostgreSQL).
+ */
 export interface SubstringIndexSpec {
   readonly name: string;
   readonly column: string;
@@ -227,7 +233,10 @@ function joinTables(registry: MetadataRegistry): TableDraft[] {
   return [...tables.values()];
 }
 
-/** The framework's refresh tokens (no foreign key: a user resource may be stored anywhere, and a token outlives nothing it names). */
+/**
+ * The framework's refresh tokens (no foreign key: a user resource may be stored anywhere, and a token outlives nothing
+ * it names).
+ */
 function refreshTokenTable(userIdType: ColumnType): TableDraft {
   const c = REFRESH_TOKEN_COLUMNS;
   const table: TableDraft = {
@@ -253,7 +262,10 @@ function refreshTokenTable(userIdType: ColumnType): TableDraft {
   return table;
 }
 
-/** Calls `add` with the table and column each filter path (as `pathsOf` lists them) ends in, when that table is made here. */
+/**
+ * Calls `add` with the table and column each filter path (as `pathsOf` lists them) ends in, when that table is made
+ * here.
+ */
 function forFilterColumns(
   registry: MetadataRegistry,
   tables: ReadonlyMap<string, TableDraft>,

@@ -63,7 +63,9 @@ const hasIndex = (live: LiveTable, index: IndexSpec) =>
 const hasForeignKey = (live: LiveTable, key: ForeignKeySpec) =>
   live.foreignKeys.some((l) => l.column === key.column && l.table === key.table);
 
-/** Whether a column the database lists holds UUIDs (PostgreSQL's `uuid`, SQLite's `char(36)`) or integers; else neither. */
+/**
+ * Whether a column the database lists holds UUIDs (PostgreSQL's `uuid`, SQLite's `char(36)`) or integers; else neither.
+ */
 const idKindOf = (liveType: string): 'uuid' | 'integer' | undefined =>
   /uuid|char/i.test(liveType) ? 'uuid' : /int/i.test(liveType) ? 'integer' : undefined;
 

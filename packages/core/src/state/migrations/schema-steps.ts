@@ -3,7 +3,8 @@
  * printed into a migration file: what sync does at start and what a generated migration does cannot drift apart.
  *
  * A step is one statement of a migration: `knex.schema.createTable(name, (table) => { ...chains })`, `alterTable`,
- * `dropTable`, or `knex.raw(sql, bindings)`. A chain is one line of the table callback: `table.text('title').notNullable()`.
+ * `dropTable`, or `knex.raw(sql, bindings)`. A chain is one line of the table callback:
+ * `table.text('title').notNullable()`.
  *
  * SQLite: knex adds a foreign key to an existing table by rebuilding it (copy, drop, rename). Inside a transaction,
  * where a migration runs by default, SQLite ignores `PRAGMA foreign_keys = OFF`, so dropping the old table runs the
@@ -44,7 +45,10 @@ export interface ChangeSteps {
 
 const call = (method: string, ...args: unknown[]): KnexCall => ({ method, args });
 
-/** An argument that is a function of knex's (`knex.fn.uuid()`): printed and applied as that call, on the migration's knex. */
+/**
+ * An argument that is a function of knex's (`knex.fn.uuid()`): printed and applied as that call, on the migration's
+ * knex.
+ */
 export interface KnexFunctionArgument {
   readonly knexFunction: 'uuid';
 }

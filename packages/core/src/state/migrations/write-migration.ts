@@ -47,7 +47,9 @@ function renderStep(step: SchemaStep, knex: string, indent: string): string {
   ].join('\n');
 }
 
-/** The body of `up` or `down`: in a transaction of its own when the file runs without one and no step rebuilds a table. */
+/**
+ * The body of `up` or `down`: in a transaction of its own when the file runs without one and no step rebuilds a table.
+ */
 function renderDirection(name: 'up' | 'down', steps: readonly SchemaStep[], ownTransaction: boolean): string {
   const lines = ['  assertDatabase(knex);'];
   if (ownTransaction) {

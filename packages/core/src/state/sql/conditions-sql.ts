@@ -235,7 +235,10 @@ function writeThrough(
   w.sql(')');
 }
 
-/** A hop to a soft-deleted resource reaches its live items only (`state/knex/live-rows.ts`): `<alias>.deleted_at is null and `. */
+/**
+ * A hop to a soft-deleted resource reaches its live items only (`state/knex/live-rows.ts`): `<alias>.deleted_at is null
+ * and `.
+ */
 function writeLive(w: SqlWriter, at: At): void {
   const softDelete = at.resource.softDelete;
   if (softDelete) w.id(`${at.alias}.${softDelete.column}`).sql(' is null and ');

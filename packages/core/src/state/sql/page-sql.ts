@@ -14,7 +14,9 @@ import type { ToManyLinks } from '../knex/row-mapper.js';
 import { type ConditionScope, resolveCachedPath, type SubstringIndexUse, writeConditions } from './conditions-sql.js';
 import { SqlWriter } from './sql-writer.js';
 
-/** The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name). */
+/**
+ * The column of a page's rows holding the count, when the page reads it in the same statement (never a column's name).
+ */
 export const TOTAL = `${RESERVED_COLUMN_PREFIX}total`;
 
 /** What a page reads. */
