@@ -44,6 +44,7 @@ import {
   buildItemsStatement,
   buildLinksStatement,
   buildParentStatement,
+  buildUniquenessStatement,
 } from '../sql/item-sql.js';
 import { MAX_STATEMENTS } from './direct-path.js';
 import { buildRowMapper, type RowMapper, resolveToManyLinks } from './row-mapper.js';
@@ -57,16 +58,6 @@ import { makeInsertId, type ReturningWrite, runReturningWrite } from './returnin
 import { createRetriedTransact, runRetried } from './retried-transaction.js';
 import { changesCredentials } from '../credentials-stamp.js';
 import { BoundedMemo } from '../../bounded-memo.js';
-
-/**
- * Sets a LIMIT written into the SQL instead of bound: SQLite re-prepares a statement whose LIMIT is a bound parameter
- * on every run (the value may change the plan): a measurable part of an item read (docs/performance.md). Page sizes are
- * few, so the statements stay few; the value is checked to be a count, since it is not a parameter.
- */
-function limitTo(builder: Knex.QueryBuilder, count: number): Knex.QueryBuilder {
-  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`A LIMIT must be a count, not ${String(count)}.`);
-  return builder.limit(count, { skipBinding: true });
-}
 
 export interface KnexState {
   readonly provider: StateProvider;
@@ -658,15 +649,13 @@ export function createKnexState(
   }
 
   const isUnique: UniquenessCheck = async (resource, values, exceptId) => {
-    const query = limitTo(limitToLiveItems(database.knex(mapperOf(resource).table).select('id'), resource), 1);
-    for (const { field, value, ignoreCase } of values) {
-      const stored = (field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value) as Knex.Value;
-      // A case-insensitive Unique: the same lower() as its index (`desired-schema.ts`), so check and index agree.
-      if (ignoreCase && typeof stored === 'string') query.whereRaw('lower(??) = lower(?)', [field.column, stored]);
-      else query.where(field.column, stored);
-    }
-    if (exceptId !== undefined) query.whereNot('id', exceptId);
-    return (await run(query)).length === 0;
+    const compared = values.map(({ field, value, ignoreCase }) => ({
+      column: field.column,
+      value: field.kind === 'scalar' ? database.dialect.toDb(field.type, value) : value,
+      ignoreCase: ignoreCase === true,
+    }));
+    const statement = buildUniquenessStatement(resource, mapperOf(resource).table, compared, exceptId);
+    return (await select(statement)).length === 0;
   };
 
   return {

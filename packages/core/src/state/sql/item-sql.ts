@@ -2,7 +2,9 @@
  * The statements that read items by id, written as the page's are (`page-sql.ts`): an item, items of a list of ids,
  * the ids of those that exist, the links of to-many relations, and whether a subresource's parent exists and holds the
  * next one. Each depends on its shape alone (table, columns, the length of its list of ids), so its text is the key of
- * its prepared statement; a soft-deleted item is never read, unless said.
+ * its prepared statement; a soft-deleted item is never read, unless said. A LIMIT is written into the text, never
+ * bound: SQLite prepares again, at every run, a statement whose LIMIT is a parameter. And the uniqueness check of a
+ * `Unique` constraint.
  */
 import type { ItemId, ResourceMetadata } from '../../metadata/types.js';
 import type { Statement } from './page-sql.js';
@@ -173,5 +175,37 @@ export function buildParentStatement(
         .value(ownerId)
         .sql(')');
   }
+  return { sql: w.sql(' limit 1').toString(), bindings: w.bindings };
+}
+
+/** One value a uniqueness check compares: a column, the value as stored, and whether letter case is ignored. */
+export interface UniqueValue {
+  readonly column: string;
+  readonly value: unknown;
+  readonly ignoreCase: boolean;
+}
+
+/**
+ * A row when a live item other than `exceptId` holds all of `values` (a `Unique` constraint's check). A case-insensitive
+ * value compares `lower()` of both sides, as its index does (`desired-schema.ts`); a null value is `is null`.
+ */
+export function buildUniquenessStatement(
+  resource: ResourceMetadata,
+  table: string,
+  values: readonly UniqueValue[],
+  exceptId?: ItemId,
+): Statement {
+  const w = new SqlWriter().sql('select ').id('id').sql(' from ').id(table);
+  let clauses = 0;
+  const and = () => w.sql(clauses++ === 0 ? ' where ' : ' and ');
+  if (resource.softDelete) and().id(resource.softDelete.column).sql(' is null');
+  for (const { column, value, ignoreCase } of values) {
+    and();
+    if (value === null || value === undefined) w.id(column).sql(' is null');
+    else if (ignoreCase && typeof value === 'string')
+      w.sql('lower(').id(column).sql(') = lower(').value(value).sql(')');
+    else w.id(column).sql(' = ').value(value);
+  }
+  if (exceptId !== undefined) and().sql('not ').id('id').sql(' = ').value(exceptId);
   return { sql: w.sql(' limit 1').toString(), bindings: w.bindings };
 }
