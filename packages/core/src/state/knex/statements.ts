@@ -6,11 +6,11 @@
  * - PostgreSQL (`postgres-path.ts`): on a connection of knex's own pool, through pg's `query`;
  * - MariaDB and MySQL (`mysql-path.ts`): on a connection of knex's own pool, through mysql2's `query`.
  *
- * The reads are written by `state/sql/` (`select`: pages, items, links), their text the key of their prepared
- * statement; what knex builds (`rows`: a uniqueness check; `write`: inserts, updates and deletes) is compiled by it
- * and run here too. Transactions (`db` other than the database's own knex), but those the SQLite path opened itself,
- * and knex instances handed in from outside (which may carry their own hooks, such as `postProcessResponse`) take
- * knex's own runner.
+ * The reads are written by `state/sql/` (`select`: pages, items, links, uniqueness checks), their text the key of
+ * their prepared statement; what knex builds (`rows`: the restore's read, in its transaction; `write`: inserts,
+ * updates and deletes) is compiled by it and run here too. Transactions (`db` other than the database's own knex), but
+ * those the SQLite path opened itself, and knex instances handed in from outside (which may carry their own hooks,
+ * such as `postProcessResponse`) take knex's own runner.
  *
  * Listeners of knex's `query` event (tests counting statements, the bench) still see every statement.
  */
