@@ -8,14 +8,8 @@
  */
 import type { ItemId, ResourceMetadata } from '../../metadata/types.js';
 import type { Statement } from './page-sql.js';
+import { type LinksTable, writeLinkedFrom } from './linked-items-sql.js';
 import { SqlWriter } from './sql-writer.js';
-
-/** A to-many relation's links: the table holding them and its two columns (`resolveToManyLinks`). */
-export interface LinksTable {
-  readonly table: string;
-  readonly ownerColumn: string;
-  readonly targetColumn: string;
-}
 
 /** ` and "<deleted column>" is null`, when the resource soft-deletes: live items only. */
 function writeLive(w: SqlWriter, resource: ResourceMetadata, alias?: string): void {
@@ -157,24 +151,7 @@ export function buildParentStatement(
     .sql(' = ')
     .value(id);
   writeLive(w, resource, 'p');
-  if (linkedFrom) {
-    const { links, ownerId, joinTable } = linkedFrom;
-    // The owner's column on the item's own table, or the ids its links list.
-    if (links.targetColumn === 'id' && !joinTable)
-      w.sql(' and ').id(`p.${links.ownerColumn}`).sql(' = ').value(ownerId);
-    else
-      w.sql(' and ')
-        .id('p.id')
-        .sql(' in (select ')
-        .id(links.targetColumn)
-        .sql(' from ')
-        .id(links.table)
-        .sql(' where ')
-        .id(links.ownerColumn)
-        .sql(' = ')
-        .value(ownerId)
-        .sql(')');
-  }
+  if (linkedFrom) writeLinkedFrom(w.sql(' and '), 'p', linkedFrom.links, linkedFrom.joinTable, linkedFrom.ownerId);
   return { sql: w.sql(' limit 1').toString(), bindings: w.bindings };
 }
 

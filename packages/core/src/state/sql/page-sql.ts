@@ -12,6 +12,7 @@ import type { Dialect } from '../dialects/dialect.js';
 import type { EmbedJoin } from '../knex/embed-joins.js';
 import type { ToManyLinks } from '../knex/row-mapper.js';
 import { type ConditionScope, resolveCachedPath, type SubstringIndexUse, writeConditions } from './conditions-sql.js';
+import { writeLinkedFrom } from './linked-items-sql.js';
 import { SqlWriter } from './sql-writer.js';
 
 /**
@@ -85,22 +86,7 @@ function writeWhere(w: SqlWriter, spec: PageSpec, scope: ConditionScope, withCur
   const { parent, cursor } = spec;
   if (parent) {
     const { links, id } = parent;
-    if (links.targetColumn === 'id' && !links.field.joinTable)
-      parts.push((w) => w.id(`${scope.root}.${links.ownerColumn}`).sql(' = ').value(id));
-    else
-      parts.push((w) =>
-        w
-          .id(`${scope.root}.id`)
-          .sql(' in (select ')
-          .id(links.targetColumn)
-          .sql(' from ')
-          .id(links.table)
-          .sql(' where ')
-          .id(links.ownerColumn)
-          .sql(' = ')
-          .value(id)
-          .sql(')'),
-      );
+    parts.push((w) => writeLinkedFrom(w, scope.root, links, links.field.joinTable !== undefined, id));
   }
   if (spec.conditions.length > 0)
     parts.push((w) => writeConditions(w, scope, { resource: spec.resource, alias: scope.root }, spec.conditions));
