@@ -163,8 +163,9 @@ export interface UniqueValue {
 }
 
 /**
- * A row when a live item other than `exceptId` holds all of `values` (a `Unique` constraint's check). A case-insensitive
- * value compares `lower()` of both sides, as its index does (`desired-schema.ts`); a null value is `is null`.
+ * A row when a live item other than `exceptId` holds all of `values` (a `Unique` constraint's check). A
+ * case-insensitive value compares `lower()` of both sides, as its index does (`desired-schema.ts`); a null value is
+ * `is null`.
  */
 export function buildUniquenessStatement(
   resource: ResourceMetadata,
