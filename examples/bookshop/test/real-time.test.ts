@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { ensureBuilt, freePort, mainJs, root, type Started, startNode } from './compiled.js';
 // The core's test subscriber: a real EventSource on a listening hub.
 import { subscribe, type Subscriber } from '../../../packages/core/test/mercure/subscriber.js';
+import { subscribeGraphQL } from '../../../packages/core/test/mercure/graphql-subscriber.js';
 import { REDIS_URL, redisAvailable } from '../../../packages/core/test/redis.js';
 import { ADMIN, databases, openBookshop, registerAndLogin, type TestUser } from './support.js';
 
@@ -143,41 +144,13 @@ describe.each(databases)('real-time updates on $name', (database) => {
       webSocketImpl: WebSocket,
       retryAttempts: 0,
     });
-    const received: unknown[] = [];
-    let failure: unknown;
-    const wakers = new Set<() => void>();
-    const stop = client.subscribe(
-      {
-        query: `subscription ($id: ID!) {
+    const { received, next, stop } = subscribeGraphQL(
+      client,
+      `subscription ($id: ID!) {
           updateBookSubscribe(input: {id: $id, clientSubscriptionId: "shelf"}) { book { id title } clientSubscriptionId }
         }`,
-        variables: { id: iri },
-      },
-      {
-        next: (result) => {
-          received.push(result);
-          for (const wake of wakers) wake();
-        },
-        error: (error) => {
-          failure = error;
-          for (const wake of wakers) wake();
-        },
-        complete: () => {},
-      },
+      { id: iri },
     );
-    const next = (count: number) =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`Waited for ${count}: ${JSON.stringify(received)}`)), 5_000);
-        const check = () => {
-          if (failure !== undefined) reject(failure);
-          else if (received.length >= count) resolve(received);
-          else return;
-          clearTimeout(timer);
-          wakers.delete(check);
-        };
-        wakers.add(check);
-        check();
-      });
     try {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect((await send('PATCH', iri, { title: 'The Modern Prometheus' })).status).toBe(200);

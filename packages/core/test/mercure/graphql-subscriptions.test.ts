@@ -9,6 +9,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { defineResource, printGraphQLSchema, buildMetadata } from '@resource-api/core';
 import { testDatabases } from '@resource-api/core/testing';
+import { subscribeGraphQL } from './graphql-subscriber.js';
 import { listen } from './listening-app.js';
 
 const Book = defineResource({
@@ -71,44 +72,13 @@ describe.each(testDatabases(inject('postgresUrl'), inject('mariadbUrl')))(
     };
     /** Subscribes to a book; `next(n)` resolves once `n` results arrived. */
     function subscribeTo(id: string, clientSubscriptionId = 'sub-1') {
-      const received: Next[] = [];
-      const wakers = new Set<() => void>();
-      let failure: unknown;
-      const stop = client.subscribe<Next['data']>(
-        {
-          query: `subscription ($id: ID!, $client: String) {
+      return subscribeGraphQL<Next>(
+        client,
+        `subscription ($id: ID!, $client: String) {
           updateBookSubscribe(input: {id: $id, clientSubscriptionId: $client}) { book { id title secret } clientSubscriptionId }
         }`,
-          variables: { id, client: clientSubscriptionId },
-        },
-        {
-          next: (result) => {
-            received.push(result as Next);
-            for (const wake of wakers) wake();
-          },
-          error: (error) => {
-            failure = error;
-            for (const wake of wakers) wake();
-          },
-          complete: () => {},
-        },
+        { id, client: clientSubscriptionId },
       );
-      const next = (count: number) =>
-        new Promise<Next[]>((resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`Waited for ${count} results: ${JSON.stringify(received)}`)),
-            5000,
-          );
-          const check = () => {
-            if (received.length < count) return;
-            clearTimeout(timer);
-            wakers.delete(check);
-            resolve(received);
-          };
-          wakers.add(check);
-          check();
-        });
-      return { received, next, stop, failure: () => failure };
     }
     /** The error a `book(id:)` query answers for this item, for the same (anonymous) caller. */
     const queryError = async (id: string) => {
